@@ -1,0 +1,59 @@
+"""The ``turbokiosk`` command line.
+
+Each sub-command lives in its own module, which provides ``add_arguments(parser)`` and
+``run(args) -> int``.  Modules are imported only when their command runs, so a technician's
+``turbokiosk meters`` never pays for importing Kivy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Protocol
+
+from kiosk import __version__
+
+# command name -> (module providing add_arguments/run, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "par-sheet": ("kiosk.analysis.cli_par_sheet", "exact par sheet of an edition"),
+    "simulate": ("kiosk.analysis.cli_simulate", "simulate games to confirm the par sheet"),
+}
+
+
+class CommandModule(Protocol):
+    """What a sub-command module provides."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+def _load(name: str) -> CommandModule:
+    module: CommandModule = importlib.import_module(COMMANDS[name][0])  # type: ignore[assignment]
+    return module
+
+
+def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The top-level parser; only the sub-command actually named is imported."""
+    parser = argparse.ArgumentParser(prog="turbokiosk", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"turbokiosk {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    for name, (_module, help_text) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if name == wanted:
+            _load(name).add_arguments(command_parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``turbokiosk`` console script."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(args_list).parse_args(args_list)
+    return _load(args.command).run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
