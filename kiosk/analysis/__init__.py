@@ -1,0 +1,1 @@
+"""Exact mathematics of every wager (par sheets) and simulation checks."""
