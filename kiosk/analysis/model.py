@@ -84,7 +84,7 @@ class ParSheet:
             out.append(f"{w.label} [{w.wager_id}]  pay table: {w.paytable}")
             out.append(f"  {'outcome':<34} {'pays':>8} {'probability':>14} {'1 in':>14}")
             for line in w.outcomes:
-                one_in = f"{1 / line.probability:,.1f}" if line.probability else "never"
+                one_in = f"{float(1 / line.probability):,.1f}" if line.probability else "never"
                 out.append(
                     f"  {line.outcome:<34} {_ratio_text(line.pays):>8}"
                     f" {float(line.probability):>14.10f} {one_in:>14}"
@@ -99,7 +99,7 @@ class ParSheet:
                 out.append(f"  {key:<17} {_extra_text(value)}")
             for line in w.long_odds_awards():
                 out.append(
-                    f"  NOTE: '{line.outcome}' odds 1 in {1 / line.probability:,.0f} exceed "
+                    f"  NOTE: '{line.outcome}' odds 1 in {float(1 / line.probability):,.0f} exceed "
                     f"1 in {GLI_LONG_ODDS:,}: GLI-11 requires the odds to be displayed"
                 )
         return "\n".join(out)
