@@ -121,6 +121,8 @@ def _ratio_text(pays: Fraction) -> str:
 def _extra_text(value: Any) -> str:
     if isinstance(value, Fraction):
         return f"{float(value):.6%} ({value})"
+    if isinstance(value, Mapping):
+        return "".join(f"\n    {k:<40} {_extra_text(v)}" for k, v in value.items())
     return str(value)
 
 
