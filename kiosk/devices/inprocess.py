@@ -1,0 +1,172 @@
+"""In-process simulated bill validator and printer, with their own non-volatile memory.
+
+Real devices remember what they did across a power cut (a note on its way to the cash box, the
+last voucher printed); these keep that in a small JSON file written with fsync, so a terminal
+killed at any instant can ask them on power-up, exactly as it asks real devices.  The protobuf
+serial simulators (``turbokiosk sim ...``) replace these behind the same ports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from kiosk.devices.ports import Voucher, VoucherStatus
+from kiosk.terminal import commands as c
+
+
+def _durable_write(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, sort_keys=True)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _read(path: Path, default: dict[str, Any]) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data: dict[str, Any] = json.load(fh)
+            return data
+    except FileNotFoundError:
+        return default
+
+
+class InProcessBillValidator:
+    """A bill validator: notes go to escrow, then to the cash box or back to the player."""
+
+    def __init__(self, state_dir: Path) -> None:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        self._path = state_dir / "bill_validator.json"
+        self._mem = _read(self._path, {"escrow": {}, "cashbox": []})
+        self.enabled = False
+        self.notes: tuple[int, ...] = ()
+        self.returned: list[int] = []  # notes handed back, for tests and the demo
+        self._reports: deque[c.Command] = deque()
+
+    def insert(self, value: int, seat: int = 0) -> bool:
+        """A player inserts a note; False when the validator rejects it outright."""
+        if not self.enabled or value not in self.notes or str(seat) in self._mem["escrow"]:
+            self.returned.append(value)
+            return False
+        self._mem["escrow"][str(seat)] = {"value": value, "stacking": False}
+        _durable_write(self._path, self._mem)
+        self._reports.append(c.InsertBill(value=value, seat=seat))
+        return True
+
+    def set_enabled(self, enabled: bool, notes: tuple[int, ...]) -> None:
+        """Accept notes of these values, or nothing."""
+        self.enabled, self.notes = enabled, notes
+
+    def stack(self, seat: int) -> None:
+        """Move the note in escrow to the cash box."""
+        note = self._mem["escrow"].get(str(seat))
+        if note is None:
+            return
+        note["stacking"] = True
+        _durable_write(self._path, self._mem)
+        self._finish_stack(seat)
+
+    def _finish_stack(self, seat: int) -> None:
+        note = self._mem["escrow"].pop(str(seat))
+        self._mem["cashbox"].append(note["value"])
+        self._mem["unreported"] = {"seat": seat, "value": note["value"]}
+        _durable_write(self._path, self._mem)
+        self._reports.append(c.BillStackedReport(value=note["value"], seat=seat))
+
+    def return_note(self, seat: int) -> None:
+        """Hand the note in escrow back."""
+        note = self._mem["escrow"].pop(str(seat), None)
+        if note is not None:
+            _durable_write(self._path, self._mem)
+            self.returned.append(note["value"])
+
+    def poll(self) -> list[c.Command]:
+        """Reports since the last poll."""
+        out = list(self._reports)
+        self._reports.clear()
+        return out
+
+    def recover(self) -> list[c.Command]:
+        """At power-up: a note mid-stack is stacked and reported; one in escrow is returned."""
+        out: list[c.Command] = []
+        last = self._mem.pop("unreported", None)
+        if last is not None:
+            out.append(c.BillStackedReport(value=last["value"], seat=last["seat"]))
+        for seat_text, note in list(self._mem["escrow"].items()):
+            seat = int(seat_text)
+            if note["stacking"]:
+                self._finish_stack(seat)
+                out.extend(self.poll())
+            else:
+                del self._mem["escrow"][seat_text]
+                self.returned.append(note["value"])
+                out.append(
+                    c.BillReturnedReport(
+                        value=note["value"], reason="returned at power-up", seat=seat
+                    )
+                )
+        _durable_write(self._path, self._mem)
+        return out
+
+    def acknowledge(self) -> None:
+        """The terminal journaled every report: forget the last stacked note."""
+        if self._mem.pop("unreported", None) is not None:
+            _durable_write(self._path, self._mem)
+
+    def cashbox_total(self) -> int:
+        """Cents in the cash box."""
+        return sum(self._mem["cashbox"])
+
+
+class InProcessPrinter:
+    """A voucher printer that remembers every voucher it printed."""
+
+    def __init__(self, state_dir: Path) -> None:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        self._path = state_dir / "printer.json"
+        self._mem = _read(self._path, {"printed": {}})
+        self.paper = True
+        self.fault: str | None = None  # e.g. "jam", "head open"
+        self._reports: deque[c.Command] = deque()
+
+    def ready(self) -> bool:
+        """Paper in and no fault."""
+        return self.paper and self.fault is None
+
+    def print_voucher(self, voucher: Voucher) -> None:
+        """Print (remembering it) or report why not."""
+        if not self.ready():
+            reason = "paper out" if not self.paper else str(self.fault)
+            self._reports.append(c.PrinterReport(printed=False, reason=reason))
+            return
+        self._mem["printed"][voucher.validation_number] = {
+            "value": voucher.value,
+            "terminal_id": voucher.terminal_id,
+            "issued_at": voucher.issued_at,
+        }
+        _durable_write(self._path, self._mem)
+        self._reports.append(c.PrinterReport(printed=True))
+
+    def voucher_status(self, validation_number: str) -> VoucherStatus:
+        """Whether this voucher was printed."""
+        return "printed" if validation_number in self._mem["printed"] else "not_printed"
+
+    def poll(self) -> list[c.Command]:
+        """Reports since the last poll."""
+        out = list(self._reports)
+        self._reports.clear()
+        return out
+
+    def printed(self) -> dict[str, dict[str, Any]]:
+        """Every voucher printed, by validation number."""
+        return dict(self._mem["printed"])

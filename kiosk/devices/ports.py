@@ -1,0 +1,72 @@
+"""What the terminal needs of a bill validator and a ticket printer.
+
+A device never calls into the terminal: it queues its reports (as terminal commands), and the
+runtime collects them with ``poll()``.  That keeps the terminal single-threaded and every report
+journaled in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from kiosk.terminal.commands import Command
+
+VoucherStatus = Literal["printed", "not_printed", "unknown"]
+
+
+@dataclass(frozen=True)
+class Voucher:
+    """Everything printed on a cash-out ticket."""
+
+    validation_number: str  # 18 digits
+    value: int  # cents
+    terminal_id: str
+    venue: str
+    issued_at: int  # epoch ms
+    expires_days: int
+    sequence: int  # the terminal's voucher counter
+
+
+class BillValidatorPort(Protocol):
+    """A bill (and voucher) acceptor with an escrow position."""
+
+    def set_enabled(self, enabled: bool, notes: tuple[int, ...]) -> None:
+        """Accept notes of these values, or nothing at all."""
+        ...
+
+    def stack(self, seat: int) -> None:
+        """Move the note in escrow to the cash box; a stacked report follows."""
+        ...
+
+    def return_note(self, seat: int) -> None:
+        """Give the note in escrow back to the player."""
+        ...
+
+    def poll(self) -> list[Command]:
+        """Reports since the last poll (InsertBill, BillStackedReport, BillReturnedReport...)."""
+        ...
+
+    def recover(self) -> list[Command]:
+        """At power-up: what became of a note that was in escrow when power was lost."""
+        ...
+
+
+class PrinterPort(Protocol):
+    """A voucher printer."""
+
+    def ready(self) -> bool:
+        """True when a voucher can be printed now (paper, no fault, link up)."""
+        ...
+
+    def print_voucher(self, voucher: Voucher) -> None:
+        """Print; a PrinterReport follows through poll()."""
+        ...
+
+    def voucher_status(self, validation_number: str) -> VoucherStatus:
+        """At power-up: whether the voucher in progress was printed."""
+        ...
+
+    def poll(self) -> list[Command]:
+        """Reports since the last poll."""
+        ...

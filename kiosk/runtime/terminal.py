@@ -1,0 +1,383 @@
+"""TerminalRuntime: journal before effect, power-fail recovery, timers and device effects.
+
+One call of :meth:`TerminalRuntime.execute` is one atomic step:
+
+1. the core turns the command into events (an illegal command raises, nothing changes);
+2. cards the round needs are drawn from the RNG and passed back in (still nothing shown);
+3. the events are applied in memory and committed to the journal with their projections
+   (snapshot, recall, host outbox) in one SQLite transaction with fsync;
+4. only then are the effects performed: stack or return a note, print a voucher, enable or
+   disable the bill validator, notify observers (the UI).
+
+If the commit fails the in-memory state is thrown away and rebuilt from the journal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from kiosk import __version__
+from kiosk.devices.ports import BillValidatorPort, PrinterPort, Voucher
+from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
+from kiosk.terminal import commands as c
+from kiosk.terminal import events as e
+from kiosk.terminal.commands import CommandError
+from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.core import TerminalCore
+from kiosk.terminal.state import Phase, TerminalState
+from rng import RngFailure
+
+
+class DeckLike(Protocol):
+    """A shuffled deck that deals card codes on demand."""
+
+    def deal(self, n: int) -> tuple[int, ...]:
+        """The next ``n`` cards."""
+        ...
+
+
+#: makes a freshly shuffled deck without the given (already dealt) cards
+DeckFactory = Callable[[frozenset[int]], DeckLike]
+
+
+def wall_clock_ms() -> int:
+    """Epoch milliseconds (events are stamped with it; no rule depends on it)."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass
+class RecoveryReport:
+    """What power-up found and resolved."""
+
+    replayed: int = 0
+    checked_rows: int = 0
+    actions: list[str] = field(default_factory=list)
+    critical: str | None = None
+
+
+class TerminalRuntime:
+    """A terminal: the core, its journal, its RNG deck and its devices."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        deck_factory: DeckFactory,
+        validator: BillValidatorPort,
+        printer: PrinterPort,
+        validation_numbers: Callable[[], str],
+        config: TerminalConfig | None = None,
+        clock: Callable[[], int] = wall_clock_ms,
+        snapshot_every: int = 25,
+        software_version: str = __version__,
+        rng_health: Callable[[], str | None] = lambda: None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.deck_factory = deck_factory
+        self.validator = validator
+        self.printer = printer
+        self.validation_numbers = validation_numbers
+        self.clock = clock
+        self.snapshot_every = snapshot_every
+        self.software_version = software_version
+        self.rng_health = rng_health
+        self._initial_config = config or TerminalConfig()
+        self.journal = Journal(self.data_dir)
+        self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
+        self._deck: DeckLike | None = None
+        self._deck_round = -1
+        self._deadlines: dict[int, int] = {}
+        self._observers: list[Callable[[list[e.Event]], None]] = []
+        self._validator_enabled: bool | None = None
+        self._commits_since_snapshot = 0
+        self.voucher_sequence = 0
+        self.last_recovery = RecoveryReport()
+
+    # --- observing -----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> TerminalState:
+        """The current state (read-only by convention)."""
+        return self.core.state
+
+    def subscribe(self, observer: Callable[[list[e.Event]], None]) -> None:
+        """Call ``observer(events)`` after every committed step (the UI redraws from state)."""
+        self._observers.append(observer)
+
+    # --- power-up and recovery --------------------------------------------------------------------
+
+    def power_up(self) -> RecoveryReport:
+        """Open or create the journal, rebuild the state, finish what a power cut interrupted."""
+        report = RecoveryReport()
+        now = self.clock()
+        if self.journal.is_new():
+            self.journal.create(TerminalState(self._initial_config).to_snapshot(), now)
+        try:
+            report.checked_rows = self.journal.verify_tables()["journal"]
+            seq, snapshot = self.journal.latest_snapshot()
+            self.core = TerminalCore(TerminalState.from_snapshot(snapshot))
+            for row in self.journal.rows(after=seq):
+                self.core.apply([row.event])
+                report.replayed += 1
+        except (IntegrityError, ValueError, KeyError) as exc:
+            report.critical = f"non-volatile memory check failed: {exc}"
+        self.voucher_sequence = self.core.state.lifetime["tickets_out_count"]
+        if report.critical is None:
+            audit = self.core.audit_credits()
+            if audit is not None:
+                report.critical = f"credit audit failed at power-up: {audit}"
+        if report.critical is not None:
+            self._enter_critical(report.critical)
+            self.last_recovery = report
+            return report
+        report.actions.extend(self._recover_devices())
+        self._check_rng()
+        report.actions.extend(self._recover_round())
+        self.execute(
+            c.PowerUp(software_version=self.software_version, recovered="; ".join(report.actions))
+        )
+        self._sync_validator()
+        self.last_recovery = report
+        return report
+
+    def _enter_critical(self, reason: str) -> None:
+        self.core.state.critical = reason
+        with contextlib.suppress(StoreError):  # a broken store: the lockup still shows
+            self.journal.commit([e.CriticalMemoryError(at=self.clock(), reason=reason)])
+        self._sync_validator()
+        self._notify([])
+
+    def _recover_devices(self) -> list[str]:
+        actions = []
+        for report in self.validator.recover():
+            try:
+                self.execute(report)
+                actions.append(f"bill validator: {type(report).__name__} {report}")
+            except CommandError:
+                continue  # already journaled before the power cut
+        co = self.state.cashout
+        if co is not None:
+            status = self.printer.voucher_status(co["validation_number"])
+            if status == "printed":
+                self.execute(c.PrinterReport(printed=True))
+                actions.append(f"voucher {co['validation_number']} was printed: credits paid out")
+            elif status == "not_printed":
+                self.execute(c.PrinterReport(printed=False, reason="power lost before printing"))
+                actions.append(f"voucher {co['validation_number']} was not printed: credits kept")
+            else:
+                self.execute(c.PrinterReport(printed=False, reason="printer status unknown"))
+                self.execute(
+                    c.RaiseTilt(
+                        code="voucher_unknown",
+                        reason=f"verify voucher {co['validation_number']} with the host",
+                        needs_attendant=True,
+                    )
+                )
+                actions.append("voucher status unknown: locked for an attendant")
+        return actions
+
+    def _check_rng(self) -> bool:
+        """Tilt (for an attendant) when the RNG is in its error state; True when healthy."""
+        failure = self.rng_health()
+        if failure is None:
+            return True
+        if "rng_failure" not in self.state.tilts:
+            self.execute(
+                c.RaiseTilt(code="rng_failure", reason=f"RNG: {failure}", needs_attendant=True)
+            )
+        return False
+
+    def _reload(self) -> None:
+        """Throw away the in-memory state and rebuild it from the journal."""
+        seq, snapshot = self.journal.latest_snapshot()
+        self.core = TerminalCore(TerminalState.from_snapshot(snapshot))
+        for row in self.journal.rows(after=seq):
+            self.core.apply([row.event])
+
+    def _recover_round(self) -> list[str]:
+        s = self.state
+        if s.round is None or s.phase in (Phase.RESULT, Phase.IDLE, Phase.WAGERING):
+            return []
+        if s.tilts.get("rng_failure"):
+            return [f"game {s.round.game_number}: waits for the RNG"]
+        number = s.round.game_number
+        if s.phase is Phase.DECISION:
+            return [f"game {number}: decision offered again"]
+        self._draw_pending()
+        return [f"game {number}: dealing completed"]
+
+    # --- the step --------------------------------------------------------------------------------
+
+    def execute(self, command: c.Command) -> list[e.Event]:
+        """Carry out one command atomically (journal, then effects); the events it caused."""
+        now = self.clock()
+        events = self.core.handle(command, now)
+        try:
+            events += self._draw_into(events, now)
+        except RngFailure as exc:
+            self._reload()  # nothing of this step was journaled: forget it
+            self._check_rng()
+            raise CommandError(f"the RNG failed: {exc}") from exc
+        if events:
+            self._commit(events)
+            self._effects(command, events)
+        self._sync_validator()
+        self._notify(events)
+        return events
+
+    def _draw_into(self, events: list[e.Event], now: int) -> list[e.Event]:
+        """Apply events tentatively and draw every card they call for."""
+        self.core.apply(events)
+        more: list[e.Event] = []
+        while self.core.cards_needed():
+            new = self.core.handle(c.CardsDrawn(self._draw(self.core.cards_needed())), now)
+            self.core.apply(new)
+            more += new
+        return more
+
+    def _draw_pending(self) -> None:
+        if not self._check_rng():
+            return
+        now = self.clock()
+        events: list[e.Event] = []
+        while self.core.cards_needed():
+            new = self.core.handle(c.CardsDrawn(self._draw(self.core.cards_needed())), now)
+            self.core.apply(new)
+            events += new
+        if events:
+            self._commit(events)
+            self._notify(events)
+
+    def _draw(self, n: int) -> tuple[int, ...]:
+        rnd = self.state.round
+        assert rnd is not None
+        if self._deck is None or self._deck_round != rnd.game_number:
+            dealt = set(rnd.first) | {x for cards in rnd.seat_cards for x in cards}
+            self._deck = self.deck_factory(frozenset(dealt))
+            self._deck_round = rnd.game_number
+        return self._deck.deal(n)
+
+    def _commit(self, events: list[e.Event]) -> None:
+        """Journal applied events with their projections; rebuild from disk if that fails."""
+        settled = any(isinstance(x, e.RoundSettled) for x in events)
+        self._commits_since_snapshot += 1
+        snapshot = None
+        if (settled and self._commits_since_snapshot >= self.snapshot_every) or any(
+            isinstance(x, e.ConfigChanged | e.PeriodMetersReset) for x in events
+        ):
+            snapshot = self.state.to_snapshot()
+        recall = self.recall_record() if settled else None
+        try:
+            self.journal.commit(events, Projections(snapshot=snapshot, recall=recall))
+        except StoreError as exc:
+            self._enter_critical(str(exc))
+            raise
+        if snapshot is not None:
+            self._commits_since_snapshot = 0
+        if settled:
+            audit = self.core.audit_credits()
+            if audit is not None:
+                self.execute(c.ReportCritical(reason=f"credit self-audit failed: {audit}"))
+
+    def recall_record(self) -> dict[str, Any]:
+        """The finished round as a recall record (every card, wager, decision and result)."""
+        rnd = self.state.round
+        assert rnd is not None
+        record = rnd.to_dict()
+        record["credits_after"] = list(self.state.credits)
+        return record
+
+    # --- effects ------------------------------------------------------------------------------
+
+    def _effects(self, command: c.Command, events: Iterable[e.Event]) -> None:
+        for event in events:
+            if isinstance(event, e.BillEscrowAccepted):
+                self.validator.stack(event.seat)
+            elif isinstance(event, e.BillReturned) and isinstance(command, c.InsertBill):
+                self.validator.return_note(event.seat)
+            elif isinstance(event, e.CashoutStarted):
+                self.voucher_sequence += 1
+                cfg = self.state.config
+                self.printer.print_voucher(
+                    Voucher(
+                        validation_number=event.validation_number,
+                        value=event.value,
+                        terminal_id=cfg.terminal_id,
+                        venue=cfg.venue,
+                        issued_at=event.at,
+                        expires_days=cfg.voucher_expiry_days,
+                        sequence=self.voucher_sequence,
+                    )
+                )
+            elif isinstance(event, e.DecisionOffered):
+                self._deadlines[event.seat] = event.deadline
+            elif isinstance(event, e.DecisionMade):
+                self._deadlines.pop(event.seat, None)
+
+    def accepting_money(self) -> bool:
+        """Whether the bill validator should take notes now."""
+        return self.core.money_refusal(0, 0) is None
+
+    def _sync_validator(self) -> None:
+        enabled = self.accepting_money()
+        if enabled != self._validator_enabled:
+            self.validator.set_enabled(enabled, self.state.config.accepted_notes)
+            self._validator_enabled = enabled
+
+    def _notify(self, events: list[e.Event]) -> None:
+        for observer in self._observers:
+            observer(events)
+
+    # --- the event loop's duties ------------------------------------------------------------------
+
+    def pump(self) -> list[e.Event]:
+        """Process device reports and timers; call it often (every frame is fine)."""
+        out: list[e.Event] = []
+        if self.state.critical is None:
+            self._check_rng()
+        for device in (self.validator, self.printer):
+            for report in device.poll():
+                try:
+                    out += self.execute(report)
+                except CommandError:
+                    continue  # a late or duplicate report: nothing to credit twice
+        out += self.tick()
+        return out
+
+    def tick(self) -> list[e.Event]:
+        """Take the default choice for every decision whose timer ran out."""
+        s = self.state
+        if s.phase is not Phase.DECISION or s.round is None or s.lockups():
+            return []
+        now = self.clock()
+        out: list[e.Event] = []
+        for seat, offer in s.round.offers.items():
+            if seat in s.round.choices:
+                continue
+            deadline = self._deadlines.setdefault(seat, now + s.config.decision_seconds * 1000)
+            if now >= deadline:
+                out += self.execute(c.Decide(choice=offer["default"], seat=seat, automatic=True))
+        return out
+
+    def decision_deadline(self, seat: int = 0) -> int | None:
+        """Epoch ms when the seat's pending decision defaults, or None."""
+        return self._deadlines.get(seat)
+
+    def cash_out(self, seat: int = 0) -> list[e.Event]:
+        """Cash out to a voucher (or a handpay when the printer cannot print)."""
+        return self.execute(
+            c.CashOut(
+                validation_number=self.validation_numbers(),
+                seat=seat,
+                printer_ready=self.printer.ready(),
+            )
+        )
+
+    def close(self) -> None:
+        """Close the journal."""
+        self.journal.close()

@@ -1,0 +1,188 @@
+"""The audit: everything that must reconcile in a terminal's non-volatile memory.
+
+It reads a data directory (of a running or a stopped terminal) read-only and checks:
+
+1. SQLite's own integrity check and every row's checksum; the journal's hash chain;
+2. replaying the whole journal from the genesis snapshot reproduces every stored snapshot and
+   the state recovery would load (latest snapshot plus the rows after it);
+3. the credit audit: credits equal money in minus money out plus won minus wagered;
+4. the meters agree with each other: per-spot and per-edition meters sum to the totals, games
+   won + lost + pushed = games played, notes by denomination sum to bills in, period <= lifetime
+   (unless reset);
+5. recall holds the last games, contiguous, each equal to what the journal says;
+6. the event log rows equal their journal rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kiosk.store.journal import IntegrityError, Journal, canonical
+from kiosk.terminal import events as ev
+from kiosk.terminal.core import TerminalCore
+from kiosk.terminal.meters import METER_MODULUS, Meters
+from kiosk.terminal.state import Phase, TerminalState
+
+
+@dataclass
+class AuditReport:
+    """Findings of an audit; ``ok`` only when there are no problems."""
+
+    checks: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    state: TerminalState | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when everything reconciles."""
+        return not self.problems
+
+    def passed(self, what: str) -> None:
+        """Record a check that held."""
+        self.checks.append(what)
+
+    def failed(self, what: str) -> None:
+        """Record a problem."""
+        self.problems.append(what)
+
+    def to_text(self) -> str:
+        """Readable report."""
+        lines = [f"ok   {c}" for c in self.checks] + [f"FAIL {p}" for p in self.problems]
+        lines.append("AUDIT PASSED" if self.ok else f"AUDIT FAILED ({len(self.problems)})")
+        return "\n".join(lines)
+
+
+def rebuild(journal: Journal) -> tuple[TerminalState, TerminalState]:
+    """(state replayed from genesis, state as recovery loads it); checks snapshots on the way."""
+    snapshots = dict(journal.db.execute("SELECT seq, body FROM snapshots"))
+    core = TerminalCore(TerminalState.from_snapshot(journal.genesis()))
+    for row in journal.rows():
+        core.apply([row.event])
+        stored = snapshots.get(row.seq)
+        if stored is not None and stored != canonical(core.state.to_snapshot()):
+            raise IntegrityError(f"snapshot after row {row.seq} differs from the replayed state")
+    seq, snap = journal.latest_snapshot()
+    recovered = TerminalCore(TerminalState.from_snapshot(snap))
+    for row in journal.rows(after=seq):
+        recovered.apply([row.event])
+    return core.state, recovered.state
+
+
+def audit(data_dir: Path) -> AuditReport:
+    """Audit a data directory read-only."""
+    report = AuditReport()
+    try:
+        journal = Journal(data_dir, readonly=True)
+    except Exception as exc:
+        report.failed(f"cannot open the store: {exc}")
+        return report
+    try:
+        _audit(journal, report)
+    finally:
+        journal.close()
+    return report
+
+
+def _audit(journal: Journal, report: AuditReport) -> None:
+    try:
+        counts = journal.verify_tables()
+        report.passed(
+            "integrity: quick_check ok, chain of {journal} journal rows, checksums of "
+            "{snapshots} snapshots, {recall} recall records, {event_log} log entries, "
+            "{outbox} outbox messages".format(**counts)
+        )
+        replayed, recovered = rebuild(journal)
+    except (IntegrityError, ev.EventDecodeError, KeyError, ValueError) as exc:
+        report.failed(f"integrity: {exc}")
+        return
+    report.state = recovered
+    if canonical(replayed.to_snapshot()) == canonical(recovered.to_snapshot()):
+        report.passed("replay: full replay from genesis equals the recovered state and snapshots")
+    else:
+        report.failed("replay: full replay from genesis differs from the recovered state")
+    if recovered.critical is not None:
+        report.failed(f"terminal is in critical memory error: {recovered.critical}")
+    audit = TerminalCore(recovered).audit_credits()
+    if audit is None:
+        report.passed(f"credits: {sum(recovered.credits)} cents = money in - out + won - bet")
+    else:
+        report.failed(f"credits: {audit}")
+    hp = recovered.handpay
+    pending = hp["value"] if hp is not None and hp["kind"] == "jackpot" else 0
+    problems = meter_problems(recovered.lifetime, "lifetime", pending)
+    for problem in problems:
+        report.failed(problem)
+    if not problems:
+        report.passed("meters: per-spot, per-edition, per-note and game counts reconcile")
+    _check_recall(journal, recovered, report)
+    _check_event_log(journal, report)
+
+
+def meter_problems(m: Meters, label: str, pending_jackpot: int = 0) -> list[str]:
+    """Disagreements among one meter set (``pending_jackpot``: a jackpot handpay not yet paid)."""
+    problems = []
+    values = m.as_dict()
+
+    def total(prefix: str, suffix: str = "") -> int:
+        return (
+            sum(v for k, v in values.items() if k.startswith(prefix) and k.endswith(suffix))
+            % METER_MODULUS
+        )
+
+    def check(name: str, a: int, b: int) -> None:
+        if a % METER_MODULUS != b % METER_MODULUS:
+            problems.append(f"{label} meters: {name}: {a} != {b}")
+
+    check("coin_in = sum of wager_in.*", m["coin_in"], total("wager_in."))
+    check(
+        "coin_out + handpaid jackpots = sum of wager_out.*",
+        m["coin_out"] + m["handpaid_jackpots"] + pending_jackpot,
+        total("wager_out."),
+    )
+    check("coin_in = sum of game.*.in", m["coin_in"], total("game.", ".in"))
+    check(
+        "games played = won + lost + pushed",
+        m["games_played"],
+        m["games_won"] + m["games_lost"] + m["games_pushed"],
+    )
+    check("games played = sum of game.*.played", m["games_played"], total("game.", ".played"))
+    notes = sum(int(k.split(".")[1]) * v for k, v in values.items() if k.startswith("bills_in."))
+    check("bills in = sum of notes by denomination", m["bills_in"], notes)
+    check("bill count = sum of notes counted", m["bills_in_count"], total("bills_in."))
+    return problems
+
+
+def _check_recall(journal: Journal, state: TerminalState, report: AuditReport) -> None:
+    settled: dict[int, ev.RoundSettled] = {}
+    for row in journal.rows():
+        if isinstance(row.event, ev.RoundSettled):
+            settled[row.event.game_number] = row.event
+    records = journal.recall(last=journal.recall_limit)
+    numbers = [r["game_number"] for r in records]
+    last_settled = max(settled) if settled else 0
+    expected = list(range(last_settled, max(0, last_settled - journal.recall_limit), -1))
+    if numbers != expected:
+        report.failed(f"recall: holds games {numbers[:3]}... expected {expected[:3]}...")
+        return
+    for record in records:
+        event = settled[record["game_number"]]
+        if record["settlement"] != event.seats:
+            report.failed(f"recall: game {record['game_number']} differs from the journal")
+            return
+    in_progress = state.phase not in (Phase.IDLE, Phase.RESULT, Phase.WAGERING, Phase.CASHOUT)
+    report.passed(
+        f"recall: {len(records)} games, contiguous up to game {last_settled}, equal to the "
+        f"journal" + (" (a game is in progress)" if in_progress else "")
+    )
+
+
+def _check_event_log(journal: Journal, report: AuditReport) -> None:
+    bodies = dict(journal.db.execute("SELECT seq, body FROM journal").fetchall())
+    n = 0
+    for seq, body in journal.db.execute("SELECT seq, body FROM event_log"):
+        if bodies.get(seq) != body:
+            report.failed(f"event log: entry {seq} differs from the journal")
+            return
+        n += 1
+    report.passed(f"event log: {n} entries equal their journal rows")

@@ -1,0 +1,372 @@
+"""The journal: one SQLite file (WAL, ``synchronous=FULL``) holding everything that must survive.
+
+Tables
+------
+``journal``   every event, in order; each row's ``hash`` is SHA-256 over the previous row's hash,
+              its sequence number and its body, so a changed, missing or reordered row breaks the
+              chain.
+``snapshots`` the terminal state after a given journal row, with its own hash; recovery loads the
+              newest good one and replays the rows after it.
+``recall``    the last games, card by card (bounded, oldest dropped first).
+``event_log`` tilts, doors, power, configuration, money events (bounded per kind).
+``outbox``    messages owed to the accounting host (store-and-forward).
+``meta``      schema version and the creation record.
+
+A commit writes a command's events and their projections in one transaction: after a power cut
+either all of it is there or none of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.terminal import events as ev
+
+SCHEMA_VERSION = 1
+GENESIS = b"\x00" * 32
+DB_NAME = "terminal.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS journal (
+    seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
+    hash BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshots (
+    seq INTEGER PRIMARY KEY, body TEXT NOT NULL, hash BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS recall (
+    game_number INTEGER PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL,
+    hash BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS event_log (
+    seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
+    hash BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS event_log_kind ON event_log (kind, seq);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
+    hash BLOB NOT NULL);
+"""
+
+#: event kinds kept in the event log (the game round's own events live in recall)
+LOGGED_KINDS = frozenset(
+    {
+        "PoweredUp",
+        "CriticalMemoryError",
+        "ConfigChanged",
+        "PeriodMetersReset",
+        "BillStacked",
+        "BillReturned",
+        "TicketRedeemed",
+        "CashoutStarted",
+        "VoucherPrinted",
+        "VoucherFailed",
+        "HandpayLocked",
+        "HandpayReset",
+        "TiltRaised",
+        "TiltCleared",
+        "DoorChanged",
+        "EnableChanged",
+        "ServiceChanged",
+    }
+)
+
+
+class StoreError(Exception):
+    """The store cannot be opened or written as required."""
+
+
+class IntegrityError(StoreError):
+    """Non-volatile memory failed a check: the terminal must lock (critical memory error)."""
+
+
+def digest(*parts: bytes) -> bytes:
+    """SHA-256 over length-prefixed parts."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(4, "big"))
+        h.update(part)
+    return h.digest()
+
+
+def row_hash(prev: bytes, seq: int, body: str) -> bytes:
+    """Chain hash of a journal row."""
+    return digest(prev, str(seq).encode(), body.encode())
+
+
+def body_hash(key: int, body: str) -> bytes:
+    """Checksum of a snapshot, recall, event-log or outbox row."""
+    return digest(str(key).encode(), body.encode())
+
+
+def canonical(data: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Projections:
+    """What a commit writes besides its events."""
+
+    snapshot: dict[str, Any] | None = None  # state after the last event of the commit
+    recall: dict[str, Any] | None = None  # a finished game
+    outbox: tuple[tuple[str, dict[str, Any]], ...] = ()  # (kind, message) for the host
+
+
+@dataclass(frozen=True)
+class JournalRow:
+    """One journaled event."""
+
+    seq: int
+    event: ev.Event
+
+
+class Journal:
+    """The terminal's SQLite store.  One writer (the terminal); readers may open it read-only."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        readonly: bool = False,
+        recall_limit: int = 1000,
+        log_limit_per_kind: int = 2000,
+    ) -> None:
+        self.path = Path(data_dir) / DB_NAME
+        self.readonly = readonly
+        self.recall_limit = recall_limit
+        self.log_limit_per_kind = log_limit_per_kind
+        if readonly:
+            if not self.path.exists():
+                raise StoreError(f"no terminal data in {data_dir} (missing {DB_NAME})")
+            uri = f"file:{self.path}?mode=ro"
+            self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(_SCHEMA)
+        self._head: tuple[int, bytes] | None = None
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    # --- creation ---------------------------------------------------------------------------
+
+    def is_new(self) -> bool:
+        """True until the genesis snapshot is written."""
+        count: int = self.db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0]
+        return count == 0
+
+    def create(self, genesis_state: dict[str, Any], created_at: int) -> None:
+        """Write the meta record and the genesis snapshot (state before any event)."""
+        body = canonical(genesis_state)
+        with self._txn():
+            self.db.execute(
+                "INSERT INTO meta VALUES ('schema_version', ?), ('created_at', ?)",
+                (str(SCHEMA_VERSION), str(created_at)),
+            )
+            self.db.execute("INSERT INTO snapshots VALUES (0, ?, ?)", (body, body_hash(0, body)))
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def head(self) -> tuple[int, bytes]:
+        """Sequence number and hash of the last journal row (0 and the genesis hash if none)."""
+        if self._head is None:
+            row = self.db.execute(
+                "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            self._head = (row[0], bytes(row[1])) if row else (0, GENESIS)
+        return self._head
+
+    def commit(self, events: Iterable[ev.Event], projections: Projections = Projections()) -> int:
+        """Durably write events and projections in one transaction; the last sequence number."""
+        seq, prev = self.head()
+        new_head = (seq, prev)
+        try:
+            with self._txn():
+                for event in events:
+                    seq += 1
+                    body = ev.encode(event)
+                    prev = row_hash(prev, seq, body)
+                    self.db.execute(
+                        "INSERT INTO journal VALUES (?, ?, ?, ?, ?)",
+                        (seq, event.at, event.type_name, body, prev),
+                    )
+                    if event.type_name in LOGGED_KINDS:
+                        self._log(seq, event, body)
+                if projections.snapshot is not None:
+                    snap = canonical(projections.snapshot)
+                    self.db.execute(
+                        "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
+                        (seq, snap, body_hash(seq, snap)),
+                    )
+                if projections.recall is not None:
+                    self._recall(projections.recall)
+                for kind, message in projections.outbox:
+                    text = canonical(message)
+                    self.db.execute(
+                        "INSERT INTO outbox (seq, kind, body, hash) VALUES (?, ?, ?, ?)",
+                        (seq, kind, text, body_hash(seq, text)),
+                    )
+                new_head = (seq, prev)
+        except sqlite3.Error as exc:
+            self._head = None
+            raise StoreError(f"journal write failed: {exc}") from exc
+        self._head = new_head
+        return seq
+
+    def _log(self, seq: int, event: ev.Event, body: str) -> None:
+        self.db.execute(
+            "INSERT INTO event_log VALUES (?, ?, ?, ?, ?)",
+            (seq, event.at, event.type_name, body, body_hash(seq, body)),
+        )
+        self.db.execute(
+            "DELETE FROM event_log WHERE kind = ? AND seq <= (SELECT seq FROM event_log "
+            "WHERE kind = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+            (event.type_name, event.type_name, self.log_limit_per_kind),
+        )
+
+    def _recall(self, record: dict[str, Any]) -> None:
+        number = record["game_number"]
+        body = canonical(record)
+        self.db.execute(
+            "INSERT OR REPLACE INTO recall VALUES (?, ?, ?, ?)",
+            (number, record.get("settled_at", 0), body, body_hash(number, body)),
+        )
+        self.db.execute("DELETE FROM recall WHERE game_number <= ?", (number - self.recall_limit,))
+
+    def prune_snapshots(self, keep: int = 20) -> None:
+        """Drop all but the newest ``keep`` snapshots (the genesis snapshot is kept too)."""
+        with self._txn():
+            self.db.execute(
+                "DELETE FROM snapshots WHERE seq > 0 AND seq < (SELECT seq FROM snapshots "
+                "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                (keep - 1,),
+            )
+
+    def ack_outbox(self, ids: Iterable[int]) -> None:
+        """Forget host messages the host acknowledged."""
+        with self._txn():
+            self.db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
+
+    class _Txn:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> None:
+            self.db.execute("BEGIN IMMEDIATE")
+
+        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+            if exc_type is None:
+                self.db.execute("COMMIT")
+            else:
+                self.db.execute("ROLLBACK")
+
+    def _txn(self) -> Journal._Txn:
+        return Journal._Txn(self.db)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def latest_snapshot(self) -> tuple[int, dict[str, Any]]:
+        """The newest snapshot whose checksum holds: (journal seq it follows, state)."""
+        for seq, body, h in self.db.execute(
+            "SELECT seq, body, hash FROM snapshots ORDER BY seq DESC"
+        ):
+            if body_hash(seq, body) == bytes(h):
+                state: dict[str, Any] = json.loads(body)
+                return seq, state
+        raise IntegrityError("no snapshot passes its checksum")
+
+    def genesis(self) -> dict[str, Any]:
+        """The state before the first event."""
+        row = self.db.execute("SELECT body, hash FROM snapshots WHERE seq = 0").fetchone()
+        if row is None or body_hash(0, row[0]) != bytes(row[1]):
+            raise IntegrityError("genesis snapshot missing or corrupt")
+        state: dict[str, Any] = json.loads(row[0])
+        return state
+
+    def rows(self, after: int = 0) -> Iterator[JournalRow]:
+        """Journal rows after a sequence number, decoded (chain not checked here)."""
+        for seq, body in self.db.execute(
+            "SELECT seq, body FROM journal WHERE seq > ? ORDER BY seq", (after,)
+        ):
+            yield JournalRow(seq, ev.decode(body))
+
+    def verify_chain(self, after: int = 0) -> int:
+        """Check every journal row's chain hash; the number of rows checked.
+
+        Raises IntegrityError naming the first bad row.
+        """
+        prev = GENESIS
+        if after:
+            row = self.db.execute("SELECT hash FROM journal WHERE seq = ?", (after,)).fetchone()
+            if row is None:
+                raise IntegrityError(f"journal row {after} is missing")
+            prev = bytes(row[0])
+        expected = after + 1
+        count = 0
+        for seq, body, h in self.db.execute(
+            "SELECT seq, body, hash FROM journal WHERE seq > ? ORDER BY seq", (after,)
+        ):
+            if seq != expected:
+                raise IntegrityError(f"journal row {expected} is missing (next is {seq})")
+            prev = row_hash(prev, seq, body)
+            if prev != bytes(h):
+                raise IntegrityError(f"journal row {seq} fails its chain hash")
+            expected += 1
+            count += 1
+        return count
+
+    def verify_tables(self) -> dict[str, int]:
+        """SQLite's own check plus every checksummed row; counts per table."""
+        result = self.db.execute("PRAGMA quick_check").fetchone()[0]
+        if result != "ok":
+            raise IntegrityError(f"SQLite quick_check: {result}")
+        counts = {"journal": self.verify_chain()}
+        for table, key in (
+            ("snapshots", "seq"),
+            ("recall", "game_number"),
+            ("event_log", "seq"),
+            ("outbox", "seq"),
+        ):
+            n = 0
+            for k, body, h in self.db.execute(f"SELECT {key}, body, hash FROM {table}"):
+                if body_hash(k, body) != bytes(h):
+                    raise IntegrityError(f"{table} row {k} fails its checksum")
+                n += 1
+            counts[table] = n
+        return counts
+
+    def recall(self, last: int = 10) -> list[dict[str, Any]]:
+        """The last games, newest first."""
+        rows = self.db.execute(
+            "SELECT body FROM recall ORDER BY game_number DESC LIMIT ?", (last,)
+        ).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    def event_log(self, kinds: Iterable[str] | None = None, last: int = 100) -> list[JournalRow]:
+        """Logged events, newest first, optionally only some kinds."""
+        wanted = list(kinds) if kinds else None
+        if wanted:
+            marks = ",".join("?" * len(wanted))
+            query = (
+                f"SELECT seq, body FROM event_log WHERE kind IN ({marks}) ORDER BY seq DESC LIMIT ?"
+            )
+            params: tuple[Any, ...] = (*wanted, last)
+        else:
+            query = "SELECT seq, body FROM event_log ORDER BY seq DESC LIMIT ?"
+            params = (last,)
+        return [JournalRow(seq, ev.decode(body)) for seq, body in self.db.execute(query, params)]
+
+    def outbox(self, limit: int = 100) -> list[tuple[int, str, dict[str, Any]]]:
+        """Host messages not yet acknowledged, oldest first: (id, kind, message)."""
+        rows = self.db.execute(
+            "SELECT id, kind, body FROM outbox ORDER BY id LIMIT ?", (limit,)
+        ).fetchall()
+        return [(i, k, json.loads(b)) for i, k, b in rows]

@@ -1,0 +1,211 @@
+"""Commands: what a player, an attendant, a device, the host or the runtime asks of the terminal.
+
+The core answers each with a list of events, or raises :class:`CommandError` (a clear message,
+nothing changed).  Money is in cents; ``seat`` is 0 on a single-player kiosk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class CommandError(Exception):
+    """A command the terminal cannot carry out in its present state; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base of every command."""
+
+
+@dataclass(frozen=True)
+class PowerUp(Command):
+    """The terminal process started; ``recovered`` says what recovery resolved."""
+
+    software_version: str
+    recovered: str = ""
+
+
+@dataclass(frozen=True)
+class InsertBill(Command):
+    """The bill validator holds a note in escrow: the terminal decides stack or return."""
+
+    value: int
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class BillStackedReport(Command):
+    """The bill validator reports the note in the cash box."""
+
+    value: int
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class BillReturnedReport(Command):
+    """The bill validator returned or rejected the note in escrow."""
+
+    value: int
+    reason: str
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class RedeemTicket(Command):
+    """A voucher the host validated was stacked: credit it."""
+
+    value: int
+    validation_number: str
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class SelectEdition(Command):
+    """Choose the game for the next round (only between rounds)."""
+
+    edition: str
+
+
+@dataclass(frozen=True)
+class PlaceWager(Command):
+    """Add ``amount`` cents to a wager spot (not yet taken from the credit meter)."""
+
+    spot: str
+    amount: int
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class ClearWagers(Command):
+    """Take back every wager placed for the next round."""
+
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class RepeatWagers(Command):
+    """Place again the wagers (and positions) of the seat's last round."""
+
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class SelectPositions(Command):
+    """Stadium: the three array positions (0..8) that become the seat's hand."""
+
+    positions: tuple[int, ...]
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class Deal(Command):
+    """Commit the placed wagers and start the round."""
+
+
+@dataclass(frozen=True)
+class CardsDrawn(Command):
+    """The runtime drew the cards the core asked for (:meth:`TerminalCore.cards_needed`)."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Decide(Command):
+    """A seat's answer to its decision (raise / play); ``automatic`` when the timer ran out."""
+
+    choice: str
+    seat: int = 0
+    automatic: bool = False
+
+
+@dataclass(frozen=True)
+class CashOut(Command):
+    """Cash the seat's credits out to a voucher with this validation number.
+
+    When the printer cannot print (``printer_ready`` False) or the amount is above the voucher
+    limit, the cash-out becomes a handpay for the attendant.
+    """
+
+    validation_number: str
+    seat: int = 0
+    printer_ready: bool = True
+
+
+@dataclass(frozen=True)
+class PrinterReport(Command):
+    """The printer's answer for the voucher in progress (not printed: the credits stay)."""
+
+    printed: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class AttendantReset(Command):
+    """The attendant paid the handpay in progress by hand."""
+
+    by: str = "attendant"
+
+
+@dataclass(frozen=True)
+class RaiseTilt(Command):
+    """A fault (device, RNG, link...) that stops play."""
+
+    code: str
+    reason: str
+    needs_attendant: bool = False
+
+
+@dataclass(frozen=True)
+class ClearTilt(Command):
+    """The fault is resolved (a tilt that needs an attendant needs ``by``)."""
+
+    code: str
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class SetDoor(Command):
+    """A cabinet door switch changed."""
+
+    door: str
+    open: bool
+
+
+@dataclass(frozen=True)
+class SetEnabled(Command):
+    """The host enabled or disabled play (disable takes effect at the end of the game)."""
+
+    enabled: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SetService(Command):
+    """The service menu was entered or left with a role."""
+
+    active: bool
+    role: str = ""
+
+
+@dataclass(frozen=True)
+class ChangeConfig(Command):
+    """New configuration (as a dict), only with zero credits and no round in progress."""
+
+    config: dict[str, Any]
+    by: str
+
+
+@dataclass(frozen=True)
+class ResetPeriodMeters(Command):
+    """Clear the period meter set."""
+
+    by: str
+
+
+@dataclass(frozen=True)
+class ReportCritical(Command):
+    """The runtime found non-volatile memory or the credit audit wrong."""
+
+    reason: str

@@ -1,0 +1,789 @@
+"""The terminal core: commands in, events out, state folded from events (sans-IO).
+
+Two explicit tables drive it, in the manner of h11:
+
+- :data:`COMMAND_RULES` says, for every command, in which phases it is legal and which lockups
+  stop it; a command outside its table entry raises :class:`CommandError` and changes nothing;
+- :data:`APPLY` folds each event kind into the state.
+
+:meth:`TerminalCore.handle` never mutates the durable state: it returns the events a command
+causes.  (Commands that only touch the player's unsaved wagers and positions — place, clear,
+repeat, select — change those directly and cause no event: nothing is owed until Deal.)
+The runtime journals them durably and only then calls :meth:`TerminalCore.apply`.  Replaying the
+journal through :meth:`TerminalCore.apply` rebuilds exactly the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from kiosk.games.base import GameRules, RuleError, SeatBet
+from kiosk.games.registry import load_game
+from kiosk.terminal import commands as c
+from kiosk.terminal import events as e
+from kiosk.terminal.commands import CommandError
+from kiosk.terminal.config import ConfigError, from_dict, to_dict
+from kiosk.terminal.meters import METER_MODULUS, Meters, expected_credits
+from kiosk.terminal.state import Lockup, Phase, RoundState, TerminalState
+
+ALL_PHASES = frozenset(Phase)
+BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
+NO_WAGERS = frozenset({Phase.IDLE, Phase.RESULT})
+ALL_LOCKUPS = frozenset(Lockup)
+NO_LOCKUPS: frozenset[Lockup] = frozenset()
+PLAY_STOPPERS = ALL_LOCKUPS
+#: lockups that freeze a round in progress (a host disable waits for the end of the game)
+ROUND_STOPPERS = ALL_LOCKUPS - {Lockup.DISABLED}
+
+
+@dataclass(frozen=True)
+class CommandRule:
+    """Where a command is legal."""
+
+    phases: frozenset[Phase]
+    blocked_by: frozenset[Lockup]
+
+
+COMMAND_RULES: dict[type[c.Command], CommandRule] = {
+    c.PowerUp: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.InsertBill: CommandRule(ALL_PHASES, NO_LOCKUPS),  # refused notes are returned, not errors
+    c.BillStackedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.BillReturnedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.RedeemTicket: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    c.SelectEdition: CommandRule(NO_WAGERS, PLAY_STOPPERS),
+    c.PlaceWager: CommandRule(BETWEEN_ROUNDS, PLAY_STOPPERS),
+    c.ClearWagers: CommandRule(BETWEEN_ROUNDS, frozenset({Lockup.CRITICAL})),
+    c.RepeatWagers: CommandRule(BETWEEN_ROUNDS, PLAY_STOPPERS),
+    c.SelectPositions: CommandRule(BETWEEN_ROUNDS, PLAY_STOPPERS),
+    c.Deal: CommandRule(frozenset({Phase.WAGERING}), PLAY_STOPPERS),
+    c.CardsDrawn: CommandRule(
+        frozenset({Phase.DEALING, Phase.SETTLING}), frozenset({Lockup.CRITICAL})
+    ),
+    c.Decide: CommandRule(frozenset({Phase.DECISION}), ROUND_STOPPERS),
+    c.CashOut: CommandRule(BETWEEN_ROUNDS, ROUND_STOPPERS),
+    c.PrinterReport: CommandRule(frozenset({Phase.CASHOUT}), frozenset({Lockup.CRITICAL})),
+    c.AttendantReset: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    c.RaiseTilt: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.ClearTilt: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    c.SetDoor: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.SetEnabled: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.SetService: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.ChangeConfig: CommandRule(
+        frozenset({Phase.IDLE, Phase.RESULT}), frozenset({Lockup.CRITICAL})
+    ),
+    c.ResetPeriodMeters: CommandRule(BETWEEN_ROUNDS, frozenset({Lockup.CRITICAL})),
+    c.ReportCritical: CommandRule(ALL_PHASES, NO_LOCKUPS),
+}
+
+
+def bet_of(record: dict[str, Any]) -> SeatBet:
+    """The SeatBet of a journaled bet record."""
+    return SeatBet(wagers=dict(record["wagers"]), positions=tuple(record["positions"]))
+
+
+def paytable_key(paytables: dict[str, str]) -> str:
+    """Meter key naming the pay tables in force ("default" when none was chosen)."""
+    return ",".join(f"{k}={v}" for k, v in sorted(paytables.items())) or "default"
+
+
+class TerminalCore:
+    """The sans-IO terminal: validates commands, emits events, folds them into the state."""
+
+    def __init__(self, state: TerminalState) -> None:
+        self.state = state
+        self._games: dict[str, GameRules] = {}
+
+    # --- queries ---------------------------------------------------------------------------
+
+    def game(self, edition: str | None = None) -> GameRules:
+        """Rules of an enabled edition with its configured pay tables (cached)."""
+        edition = edition or self.state.selected_edition
+        if edition not in self._games:
+            ed = self.state.config.edition(edition)
+            self._games[edition] = load_game(ed.edition, ed.paytables)
+        return self._games[edition]
+
+    def cards_needed(self) -> int:
+        """Cards the runtime must draw and pass in with :class:`CardsDrawn` (0 if none)."""
+        s = self.state
+        if s.round is None or s.critical is not None:
+            return 0
+        game = self.game(s.round.edition)
+        if s.phase is Phase.DEALING:
+            return game.first_deal
+        if s.phase is Phase.SETTLING:
+            return game.second_deal_per_seat * len(s.round.bets) + game.second_deal_shared
+        return 0
+
+    def money_refusal(self, seat: int, value: int) -> str | None:
+        """Why a note or voucher of ``value`` must be returned now, or None to accept it."""
+        s = self.state
+        if not 0 <= seat < len(s.credits):
+            return f"no seat {seat}"
+        if s.critical is not None:
+            return "critical memory error"
+        lockups = s.lockups()
+        if lockups:
+            return f"terminal locked: {lockups[0].value}"
+        if s.phase is Phase.CASHOUT:
+            return "cash-out in progress"
+        if s.escrow.get(seat):
+            return "another note is in escrow"
+        if s.credits[seat] + value > s.config.credit_limit:
+            return "credit limit"
+        return None
+
+    def audit_credits(self) -> str | None:
+        """The credit self-audit: None when credits equal money in minus money out."""
+        s = self.state
+        held = sum(s.credits) % METER_MODULUS
+        expected = expected_credits(s.lifetime)
+        if held != expected:
+            return f"credits {held} != meters say {expected} (money in - money out + won - bet)"
+        return None
+
+    # --- commands --------------------------------------------------------------------------
+
+    def handle(self, command: c.Command, now: int) -> list[e.Event]:
+        """The events ``command`` causes at time ``now`` (epoch ms); raises CommandError."""
+        rule = COMMAND_RULES.get(type(command))
+        if rule is None:
+            raise CommandError(f"unknown command {type(command).__name__}")
+        s = self.state
+        name = type(command).__name__
+        if s.phase not in rule.phases:
+            raise CommandError(f"{name} is not allowed while {s.phase.value}")
+        for lockup in s.lockups():
+            if lockup in rule.blocked_by:
+                raise CommandError(f"{name} is not allowed: terminal locked ({lockup.value})")
+        handler = _HANDLERS[type(command)]
+        return handler(self, command, now)
+
+    def apply(self, events: Iterable[e.Event]) -> None:
+        """Fold journaled events into the state."""
+        for event in events:
+            APPLY[type(event)](self, event)
+            self.state.last_event_at = event.at
+
+    # --- handlers (pure: read self.state, return events) -------------------------------------
+
+    def _seat(self, seat: int) -> int:
+        if not 0 <= seat < len(self.state.credits):
+            raise CommandError(f"no seat {seat} on this terminal")
+        return seat
+
+    def _power_up(self, cmd: c.PowerUp, now: int) -> list[e.Event]:
+        return [e.PoweredUp(at=now, software_version=cmd.software_version, recovered=cmd.recovered)]
+
+    def _insert_bill(self, cmd: c.InsertBill, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        if cmd.value not in self.state.config.accepted_notes:
+            return [e.BillReturned(at=now, seat=seat, value=cmd.value, reason="note not accepted")]
+        refusal = self.money_refusal(seat, cmd.value)
+        if refusal:
+            return [e.BillReturned(at=now, seat=seat, value=cmd.value, reason=refusal)]
+        return [e.BillEscrowAccepted(at=now, seat=seat, value=cmd.value)]
+
+    def _bill_stacked(self, cmd: c.BillStackedReport, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        if self.state.escrow.get(seat) != cmd.value:
+            raise CommandError(
+                f"bill validator reported {cmd.value} stacked but escrow holds "
+                f"{self.state.escrow.get(seat, 0)}"
+            )
+        return [e.BillStacked(at=now, seat=seat, value=cmd.value)]
+
+    def _bill_returned(self, cmd: c.BillReturnedReport, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        if self.state.escrow.get(seat) != cmd.value:
+            raise CommandError(f"no note of {cmd.value} in escrow to return")
+        return [e.BillReturned(at=now, seat=seat, value=cmd.value, reason=cmd.reason)]
+
+    def _redeem_ticket(self, cmd: c.RedeemTicket, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        if cmd.value <= 0:
+            raise CommandError("a voucher must be worth more than zero")
+        if not cmd.validation_number.isdigit() or len(cmd.validation_number) != 18:
+            raise CommandError("a validation number has 18 digits")
+        return [
+            e.TicketRedeemed(
+                at=now, seat=seat, value=cmd.value, validation_number=cmd.validation_number
+            )
+        ]
+
+    def _select_edition(self, cmd: c.SelectEdition, now: int) -> list[e.Event]:
+        try:
+            self.state.config.edition(cmd.edition)
+        except ConfigError as exc:
+            raise CommandError(str(exc)) from exc
+        self.state.selected_edition = cmd.edition  # not durable: a choice on screen
+        self.state.pending_wagers.clear()
+        self.state.pending_positions.clear()
+        return []
+
+    def _place_wager(self, cmd: c.PlaceWager, now: int) -> list[e.Event]:
+        s = self.state
+        seat = self._seat(cmd.seat)
+        game = self.game()
+        spots = {spot.id for spot in game.spots}
+        if cmd.spot not in spots:
+            raise CommandError(f"no wager spot {cmd.spot!r} in {game.title}")
+        cfg = s.config
+        if cmd.amount <= 0 or cmd.amount % cfg.denomination:
+            raise CommandError(f"a wager is a whole number of credits of {cfg.denomination} cents")
+        placed = s.pending_wagers.get(seat, {})
+        new_amount = placed.get(cmd.spot, 0) + cmd.amount
+        if new_amount > cfg.max_wager:
+            raise CommandError(f"{cmd.spot}: the most on one spot is {cfg.max_wager} cents")
+        if s.pending_total(seat) + cmd.amount > cfg.table_max:
+            raise CommandError(f"the most on one round is {cfg.table_max} cents")
+        if s.pending_total(seat) + cmd.amount > s.credits[seat]:
+            raise CommandError("not enough credits")
+        s.pending_wagers.setdefault(seat, {})[cmd.spot] = new_amount
+        self._after_pending_change()
+        return []
+
+    def _clear_wagers(self, cmd: c.ClearWagers, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        self.state.pending_wagers.pop(seat, None)
+        self._after_pending_change()
+        return []
+
+    def _repeat_wagers(self, cmd: c.RepeatWagers, now: int) -> list[e.Event]:
+        s = self.state
+        seat = self._seat(cmd.seat)
+        last = s.last_bets.get(seat)
+        if last is None or last["edition"] != s.selected_edition:
+            raise CommandError("no previous wager of this game to repeat")
+        wagers = dict(last["wagers"])
+        total = sum(wagers.values())
+        if total > s.credits[seat]:
+            raise CommandError("not enough credits to repeat the last wager")
+        for spot, amount in wagers.items():
+            if amount < s.config.min_wager or amount > s.config.max_wager:
+                raise CommandError(f"{spot}: the last wager is outside today's limits")
+        if total > s.config.table_max:
+            raise CommandError("the last wager exceeds today's table maximum")
+        s.pending_wagers[seat] = wagers
+        if last["positions"]:
+            s.pending_positions[seat] = tuple(last["positions"])
+        self._after_pending_change()
+        return []
+
+    def _select_positions(self, cmd: c.SelectPositions, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        positions = tuple(cmd.positions)
+        if len(positions) > 3 or len(set(positions)) != len(positions):
+            raise CommandError("choose at most three distinct positions")
+        if any(not isinstance(p, int) or not 0 <= p <= 8 for p in positions):
+            raise CommandError("positions are 0..8 of the 3x3 array")
+        self.state.pending_positions[seat] = positions
+        self._after_pending_change()
+        return []
+
+    def _after_pending_change(self) -> None:
+        s = self.state
+        placed = any(s.pending_wagers.values()) or any(s.pending_positions.values())
+        if placed:
+            s.phase = Phase.WAGERING
+        elif s.phase is Phase.WAGERING:
+            s.phase = Phase.RESULT if s.round is not None else Phase.IDLE
+
+    def _deal(self, cmd: c.Deal, now: int) -> list[e.Event]:
+        s = self.state
+        cfg = s.config
+        game = self.game()
+        bets: list[dict[str, Any]] = []
+        for seat in range(len(s.credits)):
+            wagers = {k: v for k, v in s.pending_wagers.get(seat, {}).items() if v}
+            if not wagers:
+                continue
+            positions = s.pending_positions.get(seat, ())
+            for spot, amount in wagers.items():
+                if amount < cfg.min_wager:
+                    raise CommandError(f"{spot}: the least on one spot is {cfg.min_wager} cents")
+            bet = SeatBet(wagers=wagers, positions=positions)
+            try:
+                game.validate_bet(bet)
+            except RuleError as exc:
+                raise CommandError(f"seat {seat}: {exc}") from exc
+            mandatory = [spot.id for spot in game.spots if spot.mandatory]
+            reserve = wagers.get(mandatory[0], 0) if mandatory else 0
+            if bet.total + reserve > cfg.table_max:
+                raise CommandError(
+                    f"seat {seat}: wagers plus the possible {reserve} cents decision wager "
+                    f"exceed the table maximum of {cfg.table_max} cents"
+                )
+            if bet.total > s.credits[seat]:
+                raise CommandError(f"seat {seat}: not enough credits")
+            bets.append({"seat": seat, "wagers": wagers, "positions": list(positions)})
+        if not bets:
+            raise CommandError("place a wager first")
+        edition = s.selected_edition
+        return [
+            e.RoundStarted(
+                at=now,
+                game_number=s.game_number + 1,
+                edition=edition,
+                paytables=dict(cfg.edition(edition).paytables),
+                bets=bets,
+            )
+        ]
+
+    def _cards_drawn(self, cmd: c.CardsDrawn, now: int) -> list[e.Event]:
+        s = self.state
+        rnd = s.round
+        assert rnd is not None
+        need = self.cards_needed()
+        cards = list(cmd.cards)
+        if len(cards) != need:
+            raise CommandError(f"{need} cards were needed, {len(cards)} drawn")
+        used = set(rnd.first) | {x for seat in rnd.seat_cards for x in seat}
+        if (
+            len(set(cards)) != len(cards)
+            or used & set(cards)
+            or any(not 0 <= x < 52 for x in cards)
+        ):
+            raise CommandError("drawn cards must be distinct codes 0..51 not yet dealt")
+        game = self.game(rnd.edition)
+        if s.phase is Phase.DEALING:
+            out: list[e.Event] = []
+            for record in rnd.bets:
+                offer = game.offer(bet_of(record), tuple(cards))
+                if offer is not None:
+                    out.append(
+                        e.DecisionOffered(
+                            at=now,
+                            seat=record["seat"],
+                            kind=offer.kind,
+                            choices=list(offer.choices),
+                            default=offer.default,
+                            take=offer.take,
+                            extra_wager=offer.extra_wager,
+                            spot=offer.spot,
+                            deadline=now + s.config.decision_seconds * 1000,
+                        )
+                    )
+            return [e.CardsDealt(at=now, stage="first", shared=cards, offers=len(out)), *out]
+        per = game.second_deal_per_seat
+        per_seat = [cards[i * per : (i + 1) * per] for i in range(len(rnd.bets))]
+        shared = cards[per * len(rnd.bets) :]
+        dealt = e.CardsDealt(at=now, stage="second", shared=shared, per_seat=per_seat)
+        return [dealt, self._settlement(now, per_seat, shared)]
+
+    def _settlement(self, now: int, per_seat: list[list[int]], shared: list[int]) -> e.Event:
+        s = self.state
+        rnd = s.round
+        assert rnd is not None
+        game = self.game(rnd.edition)
+        seats = []
+        for index, record in enumerate(rnd.bets):
+            seat = record["seat"]
+            bet = bet_of(record)
+            choice = rnd.choices.get(seat)
+            result = game.settle(
+                bet, tuple(rnd.first), choice, tuple(per_seat[index]), tuple(shared)
+            )
+            paid = result.total_paid
+            seats.append(
+                {
+                    "seat": seat,
+                    "stake": result.total_stake,
+                    "paid": paid,
+                    "handpay": paid >= s.config.handpay_limit,
+                    "results": [
+                        {
+                            "spot": r.spot,
+                            "stake": r.stake,
+                            "paid": r.paid,
+                            "outcome": r.outcome,
+                            "odds": f"{Fraction(r.odds).numerator}/{Fraction(r.odds).denominator}",
+                        }
+                        for r in result.results
+                    ],
+                }
+            )
+        return e.RoundSettled(at=now, game_number=rnd.game_number, seats=seats)
+
+    def _decide(self, cmd: c.Decide, now: int) -> list[e.Event]:
+        s = self.state
+        rnd = s.round
+        assert rnd is not None
+        seat = self._seat(cmd.seat)
+        offer = rnd.offers.get(seat)
+        if offer is None or seat in rnd.choices:
+            raise CommandError(f"seat {seat} has no decision to make")
+        if cmd.choice not in offer["choices"]:
+            raise CommandError(f"choose one of {', '.join(offer['choices'])}, not {cmd.choice!r}")
+        extra = offer["extra_wager"] if cmd.choice == offer["take"] else 0
+        if extra > s.credits[seat]:
+            raise CommandError(f"not enough credits to {cmd.choice}")
+        return [
+            e.DecisionMade(
+                at=now, seat=seat, choice=cmd.choice, extra_wager=extra, automatic=cmd.automatic
+            )
+        ]
+
+    def _cash_out(self, cmd: c.CashOut, now: int) -> list[e.Event]:
+        s = self.state
+        seat = self._seat(cmd.seat)
+        value = s.credits[seat]
+        if value <= 0:
+            raise CommandError("no credits to cash out")
+        if s.escrow.get(seat):
+            raise CommandError("a note is in escrow; wait for it to be stacked")
+        if value > s.config.ticket_out_limit or not cmd.printer_ready:
+            return [e.HandpayLocked(at=now, seat=seat, value=value, kind="cancelled_credits")]
+        if not cmd.validation_number.isdigit() or len(cmd.validation_number) != 18:
+            raise CommandError("a validation number has 18 digits")
+        return [
+            e.CashoutStarted(
+                at=now, seat=seat, value=value, validation_number=cmd.validation_number
+            )
+        ]
+
+    def _printer_report(self, cmd: c.PrinterReport, now: int) -> list[e.Event]:
+        co = self.state.cashout
+        assert co is not None
+        fields = {"seat": co["seat"], "value": co["value"]}
+        number = co["validation_number"]
+        if cmd.printed:
+            return [e.VoucherPrinted(at=now, validation_number=number, **fields)]
+        return [e.VoucherFailed(at=now, validation_number=number, reason=cmd.reason, **fields)]
+
+    def _attendant_reset(self, cmd: c.AttendantReset, now: int) -> list[e.Event]:
+        hp = self.state.handpay
+        if hp is None:
+            raise CommandError("no handpay to reset")
+        return [
+            e.HandpayReset(at=now, seat=hp["seat"], value=hp["value"], kind=hp["kind"], by=cmd.by)
+        ]
+
+    def _raise_tilt(self, cmd: c.RaiseTilt, now: int) -> list[e.Event]:
+        current = self.state.tilts.get(cmd.code)
+        if current is not None and current["reason"] == cmd.reason:
+            return []
+        return [
+            e.TiltRaised(
+                at=now, code=cmd.code, reason=cmd.reason, needs_attendant=cmd.needs_attendant
+            )
+        ]
+
+    def _clear_tilt(self, cmd: c.ClearTilt, now: int) -> list[e.Event]:
+        tilt = self.state.tilts.get(cmd.code)
+        if tilt is None:
+            return []
+        if tilt["needs_attendant"] and not cmd.by:
+            raise CommandError(f"tilt {cmd.code} must be cleared by an attendant")
+        return [e.TiltCleared(at=now, code=cmd.code, by=cmd.by)]
+
+    def _set_door(self, cmd: c.SetDoor, now: int) -> list[e.Event]:
+        if (cmd.door in self.state.doors_open) == cmd.open:
+            return []
+        return [e.DoorChanged(at=now, door=cmd.door, open=cmd.open)]
+
+    def _set_enabled(self, cmd: c.SetEnabled, now: int) -> list[e.Event]:
+        if (self.state.disabled is None) == cmd.enabled:
+            return []
+        return [e.EnableChanged(at=now, enabled=cmd.enabled, reason=cmd.reason)]
+
+    def _set_service(self, cmd: c.SetService, now: int) -> list[e.Event]:
+        s = self.state
+        if cmd.active and s.service_role == cmd.role:
+            return []
+        if not cmd.active and s.service_role is None:
+            return []
+        return [e.ServiceChanged(at=now, active=cmd.active, role=cmd.role if cmd.active else "")]
+
+    def _change_config(self, cmd: c.ChangeConfig, now: int) -> list[e.Event]:
+        s = self.state
+        if s.service_role is None:
+            raise CommandError("configuration changes only from the service menu")
+        if any(s.credits) or any(s.escrow.values()) or s.cashout or s.handpay:
+            raise CommandError("configuration changes need zero credits and nothing pending")
+        try:
+            new = from_dict(cmd.config)
+        except (ConfigError, TypeError) as exc:
+            raise CommandError(f"configuration refused: {exc}") from exc
+        if new.seats != s.config.seats:
+            raise CommandError("seats: the number of seats is fixed at installation")
+        return [e.ConfigChanged(at=now, before=to_dict(s.config), after=to_dict(new), by=cmd.by)]
+
+    def _reset_period(self, cmd: c.ResetPeriodMeters, now: int) -> list[e.Event]:
+        if self.state.service_role is None:
+            raise CommandError("period meters are reset only from the service menu")
+        return [e.PeriodMetersReset(at=now, by=cmd.by)]
+
+    def _report_critical(self, cmd: c.ReportCritical, now: int) -> list[e.Event]:
+        if self.state.critical is not None:
+            return []
+        return [e.CriticalMemoryError(at=now, reason=cmd.reason)]
+
+    # --- the fold -----------------------------------------------------------------------------
+
+    def _meter(self, name: str, amount: int = 1) -> None:
+        self.state.lifetime.add(name, amount)
+        self.state.period.add(name, amount)
+
+    def _a_powered_up(self, ev: e.PoweredUp) -> None:
+        self._meter("power_resets")
+
+    def _a_critical(self, ev: e.CriticalMemoryError) -> None:
+        self.state.critical = ev.reason
+
+    def _a_config(self, ev: e.ConfigChanged) -> None:
+        s = self.state
+        s.config = from_dict(ev.after)
+        self._games.clear()
+        enabled = [ed.edition for ed in s.config.editions]
+        if s.selected_edition not in enabled:
+            s.selected_edition = enabled[0]
+        s.pending_wagers.clear()
+        s.pending_positions.clear()
+        s.last_bets = {k: v for k, v in s.last_bets.items() if v["edition"] in enabled}
+
+    def _a_period_reset(self, ev: e.PeriodMetersReset) -> None:
+        self.state.period = Meters()
+
+    def _a_escrow(self, ev: e.BillEscrowAccepted) -> None:
+        self.state.escrow[ev.seat] = ev.value
+
+    def _a_bill_returned(self, ev: e.BillReturned) -> None:
+        if self.state.escrow.get(ev.seat) == ev.value:
+            del self.state.escrow[ev.seat]
+
+    def _a_bill_stacked(self, ev: e.BillStacked) -> None:
+        s = self.state
+        s.escrow.pop(ev.seat, None)
+        s.credits[ev.seat] += ev.value
+        self._meter("bills_in", ev.value)
+        self._meter("bills_in_count")
+        self._meter(f"bills_in.{ev.value}")
+
+    def _a_ticket(self, ev: e.TicketRedeemed) -> None:
+        self.state.credits[ev.seat] += ev.value
+        self._meter("tickets_in", ev.value)
+        self._meter("tickets_in_count")
+
+    def _a_round_started(self, ev: e.RoundStarted) -> None:
+        s = self.state
+        s.round = RoundState(
+            game_number=ev.game_number,
+            edition=ev.edition,
+            paytables=dict(ev.paytables),
+            bets=[dict(b) for b in ev.bets],
+            credits_before=list(s.credits),
+            started_at=ev.at,
+        )
+        s.game_number = ev.game_number
+        s.selected_edition = ev.edition
+        key = paytable_key(ev.paytables)
+        for bet in ev.bets:
+            seat = bet["seat"]
+            stake = sum(bet["wagers"].values())
+            s.credits[seat] -= stake
+            self._meter("coin_in", stake)
+            self._meter(f"game.{ev.edition}.{key}.in", stake)
+            for spot, amount in bet["wagers"].items():
+                self._meter(f"wager_in.{spot}", amount)
+            s.last_bets[seat] = {
+                "edition": ev.edition,
+                "wagers": dict(bet["wagers"]),
+                "positions": list(bet["positions"]),
+            }
+        s.pending_wagers.clear()
+        s.pending_positions.clear()
+        s.phase = Phase.DEALING
+
+    def _a_cards(self, ev: e.CardsDealt) -> None:
+        rnd = self.state.round
+        assert rnd is not None
+        if ev.stage == "first":
+            rnd.first = list(ev.shared)
+            self.state.phase = Phase.DECISION if ev.offers else Phase.SETTLING
+        else:
+            rnd.seat_cards = [list(x) for x in ev.per_seat]
+            rnd.second_shared = list(ev.shared)
+
+    def _a_offer(self, ev: e.DecisionOffered) -> None:
+        rnd = self.state.round
+        assert rnd is not None
+        rnd.offers[ev.seat] = {
+            "kind": ev.kind,
+            "choices": list(ev.choices),
+            "default": ev.default,
+            "take": ev.take,
+            "extra_wager": ev.extra_wager,
+            "spot": ev.spot,
+            "deadline": ev.deadline,
+        }
+
+    def _a_decision(self, ev: e.DecisionMade) -> None:
+        s = self.state
+        rnd = s.round
+        assert rnd is not None
+        rnd.choices[ev.seat] = ev.choice
+        rnd.automatic[ev.seat] = ev.automatic
+        if ev.extra_wager:
+            spot = rnd.offers[ev.seat]["spot"]
+            rnd.extra[ev.seat] = ev.extra_wager
+            s.credits[ev.seat] -= ev.extra_wager
+            self._meter("coin_in", ev.extra_wager)
+            self._meter(f"wager_in.{spot}", ev.extra_wager)
+            key = paytable_key(rnd.paytables)
+            self._meter(f"game.{rnd.edition}.{key}.in", ev.extra_wager)
+        if all(seat in rnd.choices for seat in rnd.offers):
+            s.phase = Phase.SETTLING
+
+    def _a_settled(self, ev: e.RoundSettled) -> None:
+        s = self.state
+        rnd = s.round
+        assert rnd is not None
+        rnd.settlement = [dict(x) for x in ev.seats]
+        rnd.settled_at = ev.at
+        key = paytable_key(rnd.paytables)
+        for seat_result in ev.seats:
+            seat, stake, paid = seat_result["seat"], seat_result["stake"], seat_result["paid"]
+            self._meter("games_played")
+            self._meter(f"game.{rnd.edition}.{key}.played")
+            self._meter(f"game.{rnd.edition}.{key}.out", paid)
+            self._meter(
+                "games_won" if paid > stake else "games_pushed" if paid == stake else "games_lost"
+            )
+            for r in seat_result["results"]:
+                self._meter(f"wager_out.{r['spot']}", r["paid"])
+            if seat_result["handpay"]:
+                s.handpay = {
+                    "seat": seat,
+                    "value": paid,
+                    "kind": "jackpot",
+                    "game_number": rnd.game_number,
+                }
+            else:
+                s.credits[seat] += paid
+                self._meter("coin_out", paid)
+        s.phase = Phase.RESULT
+
+    def _a_cashout(self, ev: e.CashoutStarted) -> None:
+        s = self.state
+        s.cashout = {"seat": ev.seat, "value": ev.value, "validation_number": ev.validation_number}
+        s.pending_wagers.clear()
+        s.pending_positions.clear()
+        s.phase = Phase.CASHOUT
+
+    def _end_cashout(self) -> None:
+        s = self.state
+        s.cashout = None
+        s.phase = Phase.RESULT if s.round is not None else Phase.IDLE
+
+    def _a_printed(self, ev: e.VoucherPrinted) -> None:
+        s = self.state
+        s.credits[ev.seat] -= ev.value
+        self._meter("tickets_out", ev.value)
+        self._meter("tickets_out_count")
+        self._end_cashout()
+
+    def _a_voucher_failed(self, ev: e.VoucherFailed) -> None:
+        self._end_cashout()
+
+    def _a_handpay_locked(self, ev: e.HandpayLocked) -> None:
+        s = self.state
+        s.handpay = {"seat": ev.seat, "value": ev.value, "kind": ev.kind, "game_number": 0}
+        s.pending_wagers.clear()
+        s.pending_positions.clear()
+        if s.phase is Phase.WAGERING:
+            s.phase = Phase.RESULT if s.round is not None else Phase.IDLE
+
+    def _a_handpay_reset(self, ev: e.HandpayReset) -> None:
+        s = self.state
+        s.handpay = None
+        self._meter("handpay_count")
+        if ev.kind == "jackpot":
+            self._meter("handpaid_jackpots", ev.value)
+        else:
+            s.credits[ev.seat] -= ev.value
+            self._meter("handpaid_cancelled_credits", ev.value)
+
+    def _a_tilt(self, ev: e.TiltRaised) -> None:
+        if ev.code not in self.state.tilts:
+            self._meter("tilts")
+        self.state.tilts[ev.code] = {"reason": ev.reason, "needs_attendant": ev.needs_attendant}
+
+    def _a_tilt_cleared(self, ev: e.TiltCleared) -> None:
+        self.state.tilts.pop(ev.code, None)
+
+    def _a_door(self, ev: e.DoorChanged) -> None:
+        s = self.state
+        if ev.open:
+            s.doors_open = sorted({*s.doors_open, ev.door})
+            self._meter("door_opens")
+        else:
+            s.doors_open = [d for d in s.doors_open if d != ev.door]
+
+    def _a_enable(self, ev: e.EnableChanged) -> None:
+        self.state.disabled = None if ev.enabled else (ev.reason or "disabled by the host")
+
+    def _a_service(self, ev: e.ServiceChanged) -> None:
+        self.state.service_role = ev.role if ev.active else None
+        if ev.active:
+            self.state.pending_wagers.clear()
+            self.state.pending_positions.clear()
+            if self.state.phase is Phase.WAGERING:
+                self.state.phase = Phase.RESULT if self.state.round is not None else Phase.IDLE
+
+
+_HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event]]] = {
+    c.PowerUp: TerminalCore._power_up,
+    c.InsertBill: TerminalCore._insert_bill,
+    c.BillStackedReport: TerminalCore._bill_stacked,
+    c.BillReturnedReport: TerminalCore._bill_returned,
+    c.RedeemTicket: TerminalCore._redeem_ticket,
+    c.SelectEdition: TerminalCore._select_edition,
+    c.PlaceWager: TerminalCore._place_wager,
+    c.ClearWagers: TerminalCore._clear_wagers,
+    c.RepeatWagers: TerminalCore._repeat_wagers,
+    c.SelectPositions: TerminalCore._select_positions,
+    c.Deal: TerminalCore._deal,
+    c.CardsDrawn: TerminalCore._cards_drawn,
+    c.Decide: TerminalCore._decide,
+    c.CashOut: TerminalCore._cash_out,
+    c.PrinterReport: TerminalCore._printer_report,
+    c.AttendantReset: TerminalCore._attendant_reset,
+    c.RaiseTilt: TerminalCore._raise_tilt,
+    c.ClearTilt: TerminalCore._clear_tilt,
+    c.SetDoor: TerminalCore._set_door,
+    c.SetEnabled: TerminalCore._set_enabled,
+    c.SetService: TerminalCore._set_service,
+    c.ChangeConfig: TerminalCore._change_config,
+    c.ResetPeriodMeters: TerminalCore._reset_period,
+    c.ReportCritical: TerminalCore._report_critical,
+}
+
+APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
+    e.PoweredUp: TerminalCore._a_powered_up,
+    e.CriticalMemoryError: TerminalCore._a_critical,
+    e.ConfigChanged: TerminalCore._a_config,
+    e.PeriodMetersReset: TerminalCore._a_period_reset,
+    e.BillEscrowAccepted: TerminalCore._a_escrow,
+    e.BillReturned: TerminalCore._a_bill_returned,
+    e.BillStacked: TerminalCore._a_bill_stacked,
+    e.TicketRedeemed: TerminalCore._a_ticket,
+    e.RoundStarted: TerminalCore._a_round_started,
+    e.CardsDealt: TerminalCore._a_cards,
+    e.DecisionOffered: TerminalCore._a_offer,
+    e.DecisionMade: TerminalCore._a_decision,
+    e.RoundSettled: TerminalCore._a_settled,
+    e.CashoutStarted: TerminalCore._a_cashout,
+    e.VoucherPrinted: TerminalCore._a_printed,
+    e.VoucherFailed: TerminalCore._a_voucher_failed,
+    e.HandpayLocked: TerminalCore._a_handpay_locked,
+    e.HandpayReset: TerminalCore._a_handpay_reset,
+    e.TiltRaised: TerminalCore._a_tilt,
+    e.TiltCleared: TerminalCore._a_tilt_cleared,
+    e.DoorChanged: TerminalCore._a_door,
+    e.EnableChanged: TerminalCore._a_enable,
+    e.ServiceChanged: TerminalCore._a_service,
+}

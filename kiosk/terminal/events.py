@@ -1,0 +1,304 @@
+"""Events: what happened, as journaled.  The terminal's state is a fold over its events.
+
+Every event is a frozen dataclass of JSON-ready fields (ints, strings, bools, lists, dicts).
+:func:`encode` and :func:`decode` turn them into journal records and back; replaying the same
+events always rebuilds the same state.  Each event carries ``at``, the wall-clock time (epoch
+seconds, as an int of milliseconds) the runtime stamped on the command that caused it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+
+class EventDecodeError(ValueError):
+    """A journal record that is not a known event."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event."""
+
+    type_name: ClassVar[str] = ""
+    at: int  # epoch milliseconds
+
+
+_REGISTRY: dict[str, type[Event]] = {}
+
+
+def _event(cls: type[Event]) -> type[Event]:
+    cls.type_name = cls.__name__
+    _REGISTRY[cls.__name__] = cls
+    return cls
+
+
+# --- power, recovery, integrity ------------------------------------------------------------
+
+
+@_event
+@dataclass(frozen=True)
+class PoweredUp(Event):
+    """The terminal started (after a clean stop or a power cut)."""
+
+    software_version: str = ""
+    recovered: str = ""  # what recovery resolved, human readable; "" when nothing was open
+
+
+@_event
+@dataclass(frozen=True)
+class CriticalMemoryError(Event):
+    """Non-volatile memory cannot be trusted; the terminal locks until a RAM clear."""
+
+    reason: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class ConfigChanged(Event):
+    """The operator changed the configuration (only with zero credits and no game)."""
+
+    before: dict[str, Any] = field(default_factory=dict)
+    after: dict[str, Any] = field(default_factory=dict)
+    by: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class PeriodMetersReset(Event):
+    """The period meter set was cleared (the lifetime set never is)."""
+
+    by: str = ""
+
+
+# --- money in ---------------------------------------------------------------------------------
+
+
+@_event
+@dataclass(frozen=True)
+class BillEscrowAccepted(Event):
+    """A note in escrow is to be stacked; it is credited only when stacked."""
+
+    seat: int = 0
+    value: int = 0
+
+
+@_event
+@dataclass(frozen=True)
+class BillReturned(Event):
+    """A note was returned to the player (or rejected by the validator)."""
+
+    seat: int = 0
+    value: int = 0
+    reason: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class BillStacked(Event):
+    """A note reached the cash box and is credited."""
+
+    seat: int = 0
+    value: int = 0
+
+
+@_event
+@dataclass(frozen=True)
+class TicketRedeemed(Event):
+    """A voucher inserted, validated by the host and stacked: credited."""
+
+    seat: int = 0
+    value: int = 0
+    validation_number: str = ""
+
+
+# --- the game round ----------------------------------------------------------------------------
+
+
+@_event
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """Wagers are committed and taken from the credit meters; no card is dealt yet."""
+
+    game_number: int = 0
+    edition: str = ""
+    paytables: dict[str, str] = field(default_factory=dict)
+    bets: list[dict[str, Any]] = field(default_factory=list)  # per seat: wagers, positions
+
+
+@_event
+@dataclass(frozen=True)
+class CardsDealt(Event):
+    """Cards drawn from the RNG for the round: journaled before anyone sees them."""
+
+    stage: str = ""  # "first" (community / array), "second" (per seat / dealer)
+    shared: list[int] = field(default_factory=list)
+    per_seat: list[list[int]] = field(default_factory=list)
+    offers: int = 0  # first stage: how many DecisionOffered events follow
+
+
+@_event
+@dataclass(frozen=True)
+class DecisionOffered(Event):
+    """A seat may raise / play; ``default`` is taken when the timer runs out."""
+
+    seat: int = 0
+    kind: str = ""
+    choices: list[str] = field(default_factory=list)
+    default: str = ""
+    take: str = ""
+    extra_wager: int = 0
+    spot: str = ""
+    deadline: int = 0  # epoch ms
+
+
+@_event
+@dataclass(frozen=True)
+class DecisionMade(Event):
+    """A seat's decision; when it takes the extra wager, that leaves its credits."""
+
+    seat: int = 0
+    choice: str = ""
+    extra_wager: int = 0
+    automatic: bool = False
+
+
+@_event
+@dataclass(frozen=True)
+class RoundSettled(Event):
+    """Every wager paid; wins below the handpay limit reach the credit meters."""
+
+    game_number: int = 0
+    seats: list[dict[str, Any]] = field(default_factory=list)  # results, stake, paid, handpay
+
+
+# --- money out ---------------------------------------------------------------------------------
+
+
+@_event
+@dataclass(frozen=True)
+class CashoutStarted(Event):
+    """A voucher for ``value`` is about to be printed; the credits stay until it is."""
+
+    seat: int = 0
+    value: int = 0
+    validation_number: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class VoucherPrinted(Event):
+    """The printer confirmed the voucher: the credits leave the meter."""
+
+    seat: int = 0
+    value: int = 0
+    validation_number: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class VoucherFailed(Event):
+    """The voucher was not printed (the credits stay); the reason says why."""
+
+    seat: int = 0
+    value: int = 0
+    validation_number: str = ""
+    reason: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class HandpayLocked(Event):
+    """An attendant must pay by hand: a jackpot or a cash-out the printer cannot take."""
+
+    seat: int = 0
+    value: int = 0
+    kind: str = ""  # "jackpot" or "cancelled_credits"
+    game_number: int = 0
+
+
+@_event
+@dataclass(frozen=True)
+class HandpayReset(Event):
+    """The attendant paid; cancelled credits leave the meter, a jackpot is metered."""
+
+    seat: int = 0
+    value: int = 0
+    kind: str = ""
+    by: str = ""
+
+
+# --- conditions ---------------------------------------------------------------------------------
+
+
+@_event
+@dataclass(frozen=True)
+class TiltRaised(Event):
+    """A fault that stops play until it is resolved (and, if it must be, cleared)."""
+
+    code: str = ""
+    reason: str = ""
+    needs_attendant: bool = False
+
+
+@_event
+@dataclass(frozen=True)
+class TiltCleared(Event):
+    """A tilt was resolved (automatically, or by an attendant)."""
+
+    code: str = ""
+    by: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class DoorChanged(Event):
+    """A cabinet door opened or closed."""
+
+    door: str = ""
+    open: bool = False
+
+
+@_event
+@dataclass(frozen=True)
+class EnableChanged(Event):
+    """The host (or a lost link) disabled play, or enabled it again."""
+
+    enabled: bool = True
+    reason: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class ServiceChanged(Event):
+    """The service menu was entered or left (play and credit acceptance stop meanwhile)."""
+
+    active: bool = False
+    role: str = ""
+
+
+def encode(event: Event) -> str:
+    """Canonical JSON of an event: ``{"kind": ..., "data": {...}}`` with sorted keys."""
+    return json.dumps(
+        {"kind": event.type_name, "data": asdict(event)}, sort_keys=True, separators=(",", ":")
+    )
+
+
+def decode(text: str) -> Event:
+    """The event of a journal record (EventDecodeError when it is not one)."""
+    try:
+        record = json.loads(text)
+        cls = _REGISTRY[record["kind"]]
+        data = record["data"]
+        names = {f.name for f in fields(cls)}
+        if set(data) != names:
+            raise EventDecodeError(f"{record['kind']}: fields {sorted(data)} != {sorted(names)}")
+        return cls(**data)
+    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise EventDecodeError(f"not an event record: {exc}") from exc
+
+
+def kinds() -> tuple[str, ...]:
+    """Every event kind, for the event log's filters."""
+    return tuple(_REGISTRY)

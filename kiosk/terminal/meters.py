@@ -1,0 +1,97 @@
+"""Accounting meters: lifetime and resettable period sets, 12 digits with roll-over.
+
+Meters are named counters (cents or counts).  A meter rolls over to zero past
+``METER_MODULUS - 1`` as an electromechanical meter would, so every comparison between meters
+is done modulo ``METER_MODULUS``.  Names are stable strings, also used on the host link:
+
+- money (cents): ``coin_in`` (total wagered), ``coin_out`` (total won, stake returned
+  included), ``bills_in``, ``tickets_in``, ``tickets_out``, ``handpaid_cancelled_credits``,
+  ``handpaid_jackpots``;
+- counts: ``games_played``, ``games_won``, ``games_lost``, ``games_pushed``,
+  ``bills_in_count``, ``tickets_in_count``, ``tickets_out_count``, ``handpay_count``,
+  ``door_opens``, ``power_resets``, ``tilts``;
+- per denomination of note: ``bills_in.<cents>`` (count);
+- per wager spot: ``wager_in.<spot>``, ``wager_out.<spot>``;
+- per edition and pay table: ``game.<edition>.<key>.played|in|out`` where key names the
+  pay tables in force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+METER_DIGITS = 12
+METER_MODULUS: int = 10**METER_DIGITS
+
+MONEY_IN = ("bills_in", "tickets_in")
+MONEY_OUT = ("tickets_out", "handpaid_cancelled_credits")
+
+CORE_METERS = (
+    "coin_in",
+    "coin_out",
+    "bills_in",
+    "bills_in_count",
+    "tickets_in",
+    "tickets_in_count",
+    "tickets_out",
+    "tickets_out_count",
+    "handpaid_cancelled_credits",
+    "handpaid_jackpots",
+    "handpay_count",
+    "games_played",
+    "games_won",
+    "games_lost",
+    "games_pushed",
+    "door_opens",
+    "power_resets",
+    "tilts",
+)
+
+
+class Meters:
+    """A set of rolling meters; missing meters read as zero."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, int] | None = None) -> None:
+        self._values: dict[str, int] = dict.fromkeys(CORE_METERS, 0)
+        if values:
+            for name, value in values.items():
+                self._values[name] = value % METER_MODULUS
+
+    def __getitem__(self, name: str) -> int:
+        return self._values.get(name, 0)
+
+    def add(self, name: str, amount: int) -> None:
+        """Advance a meter (never backwards), rolling over at the modulus."""
+        if amount < 0:
+            raise ValueError(f"meter {name}: cannot advance by a negative amount {amount}")
+        self._values[name] = (self._values.get(name, 0) + amount) % METER_MODULUS
+
+    def names(self) -> Iterable[str]:
+        """Meter names in a stable order: the core meters first, then the rest sorted."""
+        rest = sorted(n for n in self._values if n not in CORE_METERS)
+        return (*CORE_METERS, *rest)
+
+    def as_dict(self) -> dict[str, int]:
+        """All meters, for snapshots and reports."""
+        return {name: self._values.get(name, 0) for name in self.names()}
+
+    def copy(self) -> Meters:
+        """An independent copy."""
+        return Meters(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Meters) and self.as_dict() == other.as_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def expected_credits(meters: Meters) -> int:
+    """Credits the meters say the terminal must hold (modulo the meter modulus).
+
+    credits = money in - money out - wagered + won (jackpot handpays never reach credits).
+    """
+    money_in = sum(meters[name] for name in MONEY_IN)
+    money_out = sum(meters[name] for name in MONEY_OUT)
+    return (money_in - money_out - meters["coin_in"] + meters["coin_out"]) % METER_MODULUS

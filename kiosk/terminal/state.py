@@ -1,0 +1,196 @@
+"""The terminal's state: everything the events have built up, and its snapshot form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from kiosk.terminal.config import TerminalConfig, from_dict, to_dict
+from kiosk.terminal.meters import Meters
+
+
+class Phase(StrEnum):
+    """Where the game cycle stands (lockups are kept apart, in :class:`TerminalState`)."""
+
+    IDLE = "idle"  # attract mode: no wager placed
+    WAGERING = "wagering"  # wagers placed for the next round, not yet committed
+    DEALING = "dealing"  # wagers committed, first cards not yet drawn
+    DECISION = "decision"  # awaiting raise / play-fold decisions
+    SETTLING = "settling"  # decisions made, second cards not yet drawn
+    RESULT = "result"  # the last round's result is on show
+    CASHOUT = "cashout"  # a voucher is being printed
+
+
+class Lockup(StrEnum):
+    """Conditions that stop play, most severe first."""
+
+    CRITICAL = "critical_memory_error"
+    SERVICE = "service"
+    HANDPAY = "handpay"
+    TILT = "tilt"
+    DOOR = "door_open"
+    DISABLED = "disabled"
+
+
+@dataclass
+class RoundState:
+    """The round in progress (or the last one, for the result display)."""
+
+    game_number: int
+    edition: str
+    paytables: dict[str, str]
+    bets: list[dict[str, Any]]  # per seat: {"seat", "wagers": {spot: cents}, "positions"}
+    credits_before: list[int]
+    started_at: int
+    first: list[int] = field(default_factory=list)
+    seat_cards: list[list[int]] = field(default_factory=list)
+    second_shared: list[int] = field(default_factory=list)
+    offers: dict[int, dict[str, Any]] = field(default_factory=dict)
+    choices: dict[int, str] = field(default_factory=dict)
+    automatic: dict[int, bool] = field(default_factory=dict)
+    extra: dict[int, int] = field(default_factory=dict)
+    settlement: list[dict[str, Any]] = field(default_factory=list)
+    settled_at: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for snapshots and recall."""
+        return {
+            "game_number": self.game_number,
+            "edition": self.edition,
+            "paytables": self.paytables,
+            "bets": self.bets,
+            "credits_before": self.credits_before,
+            "started_at": self.started_at,
+            "first": self.first,
+            "seat_cards": self.seat_cards,
+            "second_shared": self.second_shared,
+            "offers": {str(k): v for k, v in self.offers.items()},
+            "choices": {str(k): v for k, v in self.choices.items()},
+            "automatic": {str(k): v for k, v in self.automatic.items()},
+            "extra": {str(k): v for k, v in self.extra.items()},
+            "settlement": self.settlement,
+            "settled_at": self.settled_at,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RoundState:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            game_number=d["game_number"],
+            edition=d["edition"],
+            paytables=dict(d["paytables"]),
+            bets=list(d["bets"]),
+            credits_before=list(d["credits_before"]),
+            started_at=d["started_at"],
+            first=list(d["first"]),
+            seat_cards=[list(c) for c in d["seat_cards"]],
+            second_shared=list(d["second_shared"]),
+            offers={int(k): v for k, v in d["offers"].items()},
+            choices={int(k): v for k, v in d["choices"].items()},
+            automatic={int(k): v for k, v in d["automatic"].items()},
+            extra={int(k): v for k, v in d["extra"].items()},
+            settlement=list(d["settlement"]),
+            settled_at=d["settled_at"],
+        )
+
+
+@dataclass
+class TerminalState:
+    """The durable state (rebuilt from events) plus the player's unsaved wagers."""
+
+    config: TerminalConfig
+    phase: Phase = Phase.IDLE
+    credits: list[int] = field(default_factory=list)
+    lifetime: Meters = field(default_factory=Meters)
+    period: Meters = field(default_factory=Meters)
+    game_number: int = 0
+    round: RoundState | None = None
+    last_bets: dict[int, dict[str, Any]] = field(default_factory=dict)
+    escrow: dict[int, int] = field(default_factory=dict)
+    cashout: dict[str, Any] | None = None
+    handpay: dict[str, Any] | None = None
+    tilts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    doors_open: list[str] = field(default_factory=list)
+    disabled: str | None = None
+    service_role: str | None = None
+    critical: str | None = None
+    selected_edition: str = ""
+    last_event_at: int = 0
+    # not durable: wagers placed for the next round are only taken at Deal
+    pending_wagers: dict[int, dict[str, int]] = field(default_factory=dict)
+    pending_positions: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.credits:
+            self.credits = [0] * self.config.seats
+        if not self.selected_edition:
+            self.selected_edition = self.config.editions[0].edition
+
+    def lockups(self) -> list[Lockup]:
+        """Every active lockup, most severe first."""
+        active = []
+        if self.critical is not None:
+            active.append(Lockup.CRITICAL)
+        if self.service_role is not None:
+            active.append(Lockup.SERVICE)
+        if self.handpay is not None:
+            active.append(Lockup.HANDPAY)
+        if self.tilts:
+            active.append(Lockup.TILT)
+        if self.doors_open:
+            active.append(Lockup.DOOR)
+        if self.disabled is not None:
+            active.append(Lockup.DISABLED)
+        return active
+
+    def pending_total(self, seat: int) -> int:
+        """Cents placed on wager spots for the next round, not yet committed."""
+        return sum(self.pending_wagers.get(seat, {}).values())
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """The durable part, JSON-ready (pending wagers are deliberately left out)."""
+        return {
+            "config": to_dict(self.config),
+            "phase": self.phase.value,
+            "credits": self.credits,
+            "lifetime": self.lifetime.as_dict(),
+            "period": self.period.as_dict(),
+            "game_number": self.game_number,
+            "round": None if self.round is None else self.round.to_dict(),
+            "last_bets": {str(k): v for k, v in self.last_bets.items()},
+            "escrow": {str(k): v for k, v in self.escrow.items()},
+            "cashout": self.cashout,
+            "handpay": self.handpay,
+            "tilts": self.tilts,
+            "doors_open": self.doors_open,
+            "disabled": self.disabled,
+            "service_role": self.service_role,
+            "critical": self.critical,
+            "selected_edition": self.selected_edition,
+            "last_event_at": self.last_event_at,
+        }
+
+    @classmethod
+    def from_snapshot(cls, d: dict[str, Any]) -> TerminalState:
+        """Inverse of :meth:`to_snapshot`."""
+        return cls(
+            config=from_dict(d["config"]),
+            phase=Phase(d["phase"]),
+            credits=list(d["credits"]),
+            lifetime=Meters(d["lifetime"]),
+            period=Meters(d["period"]),
+            game_number=d["game_number"],
+            round=None if d["round"] is None else RoundState.from_dict(d["round"]),
+            last_bets={int(k): v for k, v in d["last_bets"].items()},
+            escrow={int(k): v for k, v in d["escrow"].items()},
+            cashout=d["cashout"],
+            handpay=d["handpay"],
+            tilts=dict(d["tilts"]),
+            doors_open=list(d["doors_open"]),
+            disabled=d["disabled"],
+            service_role=d["service_role"],
+            critical=d["critical"],
+            selected_edition=d["selected_edition"],
+            last_event_at=d["last_event_at"],
+        )
