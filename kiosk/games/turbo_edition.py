@@ -193,8 +193,9 @@ def load_edition(edition_id: str) -> Edition:
     return _Parser(source, base_id).edition(merged, edition_id)
 
 
-def load_icon_paytable(path: Path, edition: Edition) -> IconPaytable:
-    """An operator's icon pay table file (``name``, ``description``, ``tiers``)."""
+def load_icon_paytable(path: Path, edition: Edition, wager: IconWager) -> IconPaytable:
+    """An operator's pay table file for an icon wager (``name``, ``description``, ``tiers``),
+    checked like a packaged one, positive house edge included."""
     source = str(path)
     data = read_toml(path, source)
     parser = _Parser(source, None, _names(edition.icon, edition.icons, edition.top_award))
@@ -204,7 +205,9 @@ def load_icon_paytable(path: Path, edition: Edition) -> IconPaytable:
     if name != path.stem:
         raise read.error("name", f"must equal the file name {path.stem!r}, got {name!r}")
     description = read.text(data["description"], "description")
-    return parser.paytable(name, description, data["tiers"], "tiers")
+    table = parser.paytable(name, description, data["tiers"], "tiers")
+    parser.check_edge(wager.mandatory, table, edition.raise_rule, "tiers")
+    return table
 
 
 _THEME_OPTIONAL = ("top_award", "labels", "description")
@@ -416,16 +419,18 @@ class _Parser:
     def check_edges(self, edition: Edition) -> None:
         for wager in edition.wagers:
             for table in wager.paytables:
-                if wager.mandatory:
-                    ev = main_wager_ev(table, edition.raise_rule)
-                else:
-                    ev = icon_odds.expected(table.net)
-                if ev >= 0:
-                    raise self.read.error(
-                        f"wagers.{wager.id}.paytables.{table.name}",
-                        f"gives the player an advantage of {float(ev):.4%}; the house edge "
-                        "must be positive",
-                    )
+                field = f"wagers.{wager.id}.paytables.{table.name}"
+                self.check_edge(wager.mandatory, table, edition.raise_rule, field)
+
+    def check_edge(self, mandatory: bool, table: IconPaytable, rule: RaiseRule, field: str) -> None:
+        """Refuse a table that favours the player (the mandatory wager with optimal raises)."""
+        ev = main_wager_ev(table, rule) if mandatory else icon_odds.expected(table.net)
+        if ev >= 0:
+            raise self.read.error(
+                field,
+                f"gives the player an advantage of {float(ev):.4%}; the house edge must be "
+                "positive",
+            )
 
 
 def _pays_over(other: IconTier, tier: IconTier, listed_first: bool) -> bool:
