@@ -8,7 +8,7 @@ Parameters (SP 800-90A Table 2, SHA-256): security strength 256 bits; entropy in
 to 2**35 bits; nonce at least 128 bits; personalization string and additional input at most
 2**35 bits; at most 2**19 bits (65,536 bytes) per request; at most 2**48 requests between
 reseeds.  Every limit is checked and a violation raises :class:`DrbgError` (or its subclass
-:class:`ReseedRequired`) before the internal state changes.
+:class:`ReseedRequiredError`) before the internal state changes.
 
 The internal state (``Key``, ``V``) is never exposed: there is no accessor, ``repr`` shows only
 counters, and pickling or copying an instance raises :class:`TypeError`.
@@ -35,7 +35,7 @@ class DrbgError(ValueError):
     """A request outside SP 800-90A's limits, or a use of an uninstantiated DRBG."""
 
 
-class ReseedRequired(DrbgError):
+class ReseedRequiredError(DrbgError):
     """The reseed counter passed the reseed interval and no entropy source was supplied."""
 
 
@@ -106,7 +106,7 @@ class HmacDrbg:
     2**48, the standard's maximum).  When it is reached, or on every request when
     ``prediction_resistance`` is set, the DRBG reseeds itself from ``entropy_source(bits)``
     (SP 800-90A's Get_entropy_input: an entropy input of at least 32 bytes carrying at least
-    ``bits`` bits of min-entropy) or, without a source, raises :class:`ReseedRequired`.
+    ``bits`` bits of min-entropy) or, without a source, raises :class:`ReseedRequiredError`.
     """
 
     __slots__ = (
@@ -163,7 +163,7 @@ class HmacDrbg:
 
     def _reseed_from_source(self, additional_input: bytes) -> None:
         if self.entropy_source is None:
-            raise ReseedRequired(
+            raise ReseedRequiredError(
                 f"{self.reseed_counter - 1} requests since the last reseed reach the reseed "
                 f"interval {self.reseed_interval}; reseed with fresh entropy"
             )

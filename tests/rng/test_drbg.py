@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rng import drbg
-from rng.drbg import DrbgError, HmacDrbg, ReseedRequired
+from rng.drbg import DrbgError, HmacDrbg, ReseedRequiredError
 from tests.rng.vectors import VECTOR_SETS, DrbgVector, hmac_sha256_vectors
 
 ALL_VECTORS = {name: hmac_sha256_vectors(name) for name in VECTOR_SETS}
@@ -62,7 +62,9 @@ def test_a_one_bit_change_in_the_update_function_fails_the_vectors(monkeypatch):
     original = HmacDrbg._update
 
     def broken(self: HmacDrbg, provided_data: bytes) -> None:
-        original(self, provided_data[:-1] + bytes([provided_data[-1] ^ 1]) if provided_data else b"")
+        original(
+            self, provided_data[:-1] + bytes([provided_data[-1] ^ 1]) if provided_data else b""
+        )
 
     monkeypatch.setattr(HmacDrbg, "_update", broken)
     vectors = ALL_VECTORS["pr_false"]
@@ -134,7 +136,7 @@ def test_reseed_required_after_the_interval_without_a_source():
     generator = make(reseed_interval=3)
     for _ in range(3):
         generator.generate(8)
-    with pytest.raises(ReseedRequired, match="reach the reseed interval 3"):
+    with pytest.raises(ReseedRequiredError, match="reach the reseed interval 3"):
         generator.generate(8)
     generator.reseed(bytes(32))
     assert generator.reseed_counter == 1
@@ -157,8 +159,13 @@ def test_with_a_source_the_interval_triggers_an_automatic_reseed():
 def test_prediction_resistance_reseeds_on_every_request_and_needs_a_source():
     with pytest.raises(DrbgError, match="needs an entropy source"):
         make(prediction_resistance=True)
-    calls = []
-    generator = make(prediction_resistance=True, entropy_source=lambda b: calls.append(b) or bytes(32))
+    calls: list[int] = []
+
+    def source(bits: int) -> bytes:
+        calls.append(bits)
+        return bytes(32)
+
+    generator = make(prediction_resistance=True, entropy_source=source)
     generator.generate(1)
     generator.generate(1)
     assert len(calls) == 2

@@ -24,7 +24,7 @@ def data_file(*parts: str) -> Path:
 class DrbgVector:
     """One CAVP HMAC_DRBG record."""
 
-    name: str  # e.g. "pr_true/COUNT=3 (PR=True, AI=256)"
+    name: str  # e.g. "pr_true/block 15/COUNT=3 (PR=True, P=256, AI=256)"
     prediction_resistance: bool
     entropy_input: bytes
     nonce: bytes
@@ -42,6 +42,7 @@ def hmac_sha256_vectors(vector_set: str) -> list[DrbgVector]:
     text = data_file("drbgvectors", vector_set, "HMAC_DRBG.rsp").read_text()
     vectors: list[DrbgVector] = []
     section = ""
+    block = -1
     params: dict[str, str] = {}
     record: dict[str, list[str]] = {}
 
@@ -51,7 +52,8 @@ def hmac_sha256_vectors(vector_set: str) -> list[DrbgVector]:
             vectors.append(
                 DrbgVector(
                     name=(
-                        f"{vector_set}/COUNT={one['COUNT']} (PR={params['PredictionResistance']},"
+                        f"{vector_set}/block {block:02d}/COUNT={one['COUNT']}"
+                        f" (PR={params['PredictionResistance']},"
                         f" P={params['PersonalizationStringLen']},"
                         f" AI={params['AdditionalInputLen']})"
                     ),
@@ -90,6 +92,8 @@ def hmac_sha256_vectors(vector_set: str) -> list[DrbgVector]:
             if "=" in inner:
                 key, value = (part.strip() for part in inner.split("=", 1))
                 params[key] = value
+                if key == "PredictionResistance" and section == "SHA-256":
+                    block += 1
             else:
                 section = inner
         elif "=" in line:
