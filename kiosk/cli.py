@@ -19,6 +19,7 @@ from kiosk import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "par-sheet": ("kiosk.analysis.cli_par_sheet", "exact par sheet of an edition"),
     "simulate": ("kiosk.analysis.cli_simulate", "simulate games to confirm the par sheet"),
+    "rng": ("rng.cli", "RNG evidence: raw output dump, dealt decks, self-tests"),
 }
 
 
