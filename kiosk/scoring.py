@@ -1,0 +1,136 @@
+"""Icon scoring for the Turbo Icon games: the settlement hot path.
+
+Cards are ints 0..51 with ``code = rank * 4 + suit`` (rank 0..12 = 2..A, suit 0..3 = s, h, d, c;
+see ``kiosk.cards``).  A card of the game's suit S carries icons by rank: J, Q, K, A = 4;
+6, 7, 8, 9, T = 2; 2, 3, 4, 5 = 1.  Cards of other suits carry none.
+
+- ``count_icons(cards, suit)``: total icons (Bet A / Bet B / Bet C, the Raise decision).
+- ``score_turbo(cards, suit)``: ``(icons, suited_count, longest_suited_run)`` in one pass,
+  everything Turbo settlement needs (the 9 Card Bonus pays on the suited count and on 8 or 9
+  card straight flushes, i.e. a longest suited run of 8 or 9).
+
+The longest suited run is the longest run of consecutive ranks among the cards of suit S; the ace
+plays high or low (A-2-3 and Q-K-A are runs) but a run does not wrap around (K-A-2 is not).
+
+Preconditions (not re-checked here, this is the hot path): ``cards`` is a tuple or list of
+*distinct* codes in 0..51 and ``suit`` is in 0..3.  The deck guarantees both.  A code of 52 or
+more raises ``IndexError``; a repeated card gives a wrong ``score_turbo`` result.
+
+The module is isolated on purpose: it imports nothing (not even the standard library at run
+time) and uses only what MicroPython has, so the same file is timed and tested on CPython and
+on MicroPython, where ``@micropython.native`` compiles it to machine code.
+"""
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers only: MicroPython has no ``typing`` module at run time
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    _F = TypeVar("_F", bound=Callable[..., object])
+    _Table = tuple[tuple[int, ...], ...]
+    _Score = tuple[int, int, int]
+
+__all__ = ["ICONS_BY_RANK", "count_icons", "score_turbo"]
+
+
+class micropython:  # noqa: N801  (spelled as MicroPython's module, see the docstring)
+    """Makes ``@micropython.native`` a no-op decorator on CPython.
+
+    MicroPython's compiler recognises ``@micropython.native`` by its spelling and consumes it
+    while compiling (``mpy-cross`` too), so this class is never consulted there; on CPython it
+    stands in for the module that does not exist.
+    """
+
+    @staticmethod
+    def native(func: "_F") -> "_F":
+        return func
+
+
+ICONS_BY_RANK = (1, 1, 1, 1, 2, 2, 2, 2, 2, 4, 4, 4, 4)
+"""Icons on a card of suit S by rank 0..12 (2..A)."""
+
+
+def _longest_run(mask: int) -> int:
+    """Longest run of consecutive ranks in a 13-bit rank mask, ace high or low, no wrap."""
+    # Bit 0 of `extended` is the ace played low, bits 1..13 are ranks 2..A.
+    extended = (mask << 1) | (mask >> 12)
+    length = 0
+    while extended:
+        extended &= extended << 1
+        length += 1
+    # All 13 ranks set both ace bits: the run A-2-...-K-A uses the ace twice.
+    return 13 if length > 13 else length
+
+
+def _build_tables() -> "tuple[_Table, _Table, tuple[_Score, ...]]":
+    """Per-suit card tables and the rank-mask table (built once, at import)."""
+    icons = tuple(
+        tuple(ICONS_BY_RANK[code >> 2] if code & 3 == suit else 0 for code in range(52))
+        for suit in range(4)
+    )
+    rank_bits = tuple(
+        tuple(1 << (code >> 2) if code & 3 == suit else 0 for code in range(52))
+        for suit in range(4)
+    )
+    # One shared tuple per distinct result (439 of them), so a lookup allocates nothing.
+    distinct: dict[_Score, _Score] = {}
+    turbo = []
+    for mask in range(1 << 13):
+        total = 0
+        count = 0
+        for rank in range(13):
+            if mask >> rank & 1:
+                total += ICONS_BY_RANK[rank]
+                count += 1
+        key = (total, count, _longest_run(mask))
+        turbo.append(distinct.setdefault(key, key))
+    return icons, rank_bits, tuple(turbo)
+
+
+_ICONS, _RANK_BITS, _TURBO = _build_tables()
+# _ICONS[suit][code]: icons on the card; _RANK_BITS[suit][code]: 1 << rank if the card is of
+# the suit, else 0; _TURBO[rank_mask]: (icons, suited_count, longest_suited_run).
+
+
+@micropython.native
+def count_icons(cards: "Sequence[int]", suit: int) -> int:
+    """Total icons on ``cards`` (distinct codes 0..51) for the icon suit ``suit`` (0..3)."""
+    table = _ICONS[suit]
+    try:  # the 9-card hand, unrolled; cheaper than a len() call on both interpreters
+        a, b, c, d, e, f, g, h, i = cards
+    except ValueError:  # any other length, e.g. the 3 community cards
+        total = 0
+        for code in cards:
+            total += table[code]
+        return total
+    return (
+        table[a]
+        + table[b]
+        + table[c]
+        + table[d]
+        + table[e]
+        + table[f]
+        + table[g]
+        + table[h]
+        + table[i]
+    )
+
+
+@micropython.native
+def score_turbo(cards: "Sequence[int]", suit: int) -> "_Score":
+    """``(icons, suited_count, longest_suited_run)`` of ``cards`` for the icon suit ``suit``.
+
+    One pass builds the 13-bit mask of the ranks held in the suit; a precomputed table maps it
+    to the three figures.  The returned tuple is shared: do not rely on its identity.
+    """
+    bits = _RANK_BITS[suit]
+    try:
+        a, b, c, d, e, f, g, h, i = cards
+    except ValueError:
+        mask = 0
+        for code in cards:
+            mask |= bits[code]
+        return _TURBO[mask]
+    return _TURBO[
+        bits[a] | bits[b] | bits[c] | bits[d] | bits[e] | bits[f] | bits[g] | bits[h] | bits[i]
+    ]

@@ -1,0 +1,54 @@
+"""kiosk/scoring.py stays isolated: no run-time imports, native decorators on the hot functions."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import kiosk.scoring
+
+SOURCE = Path(kiosk.scoring.__file__).read_text(encoding="utf-8")
+TREE = ast.parse(SOURCE)
+
+
+def _is_type_checking_block(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+        and not node.orelse
+    )
+
+
+def test_no_imports_at_run_time() -> None:
+    # Imports are allowed only under `if TYPE_CHECKING:`, which is False at run time.
+    guarded = {
+        id(child) for node in TREE.body if _is_type_checking_block(node) for child in ast.walk(node)
+    }
+    imports = [
+        ast.unparse(node)
+        for node in ast.walk(TREE)
+        if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in guarded
+    ]
+    assert imports == []
+    assert "TYPE_CHECKING = False" in SOURCE
+
+
+def test_type_checking_imports_only_the_standard_typing_modules() -> None:
+    modules = {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(TREE)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert modules <= {"collections.abc", "typing"}
+
+
+def test_hot_functions_are_native() -> None:
+    decorated = {
+        node.name: [ast.unparse(decorator) for decorator in node.decorator_list]
+        for node in TREE.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    assert decorated["count_icons"] == ["micropython.native"]
+    assert decorated["score_turbo"] == ["micropython.native"]
