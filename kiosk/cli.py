@@ -20,6 +20,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "par-sheet": ("kiosk.analysis.cli_par_sheet", "exact par sheet of an edition"),
     "simulate": ("kiosk.analysis.cli_simulate", "simulate games to confirm the par sheet"),
     "rng": ("rng.cli", "RNG evidence: raw output dump, dealt decks, self-tests"),
+    "play": ("kiosk.textui.cli_play", "play the full game in a terminal (text)"),
+    "meters": ("kiosk.textui.cli_meters", "the terminal's lifetime and period meters"),
+    "recall": ("kiosk.textui.cli_recall", "the last games, card by card"),
+    "events": ("kiosk.textui.cli_events", "the event log, newest first"),
+    "audit": ("kiosk.textui.cli_audit", "verify the journal and the meters (exit 0 iff ok)"),
+    "soak": ("kiosk.cli_soak", "robot play with invariant checks after every game"),
 }
 
 

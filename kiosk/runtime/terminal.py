@@ -340,8 +340,11 @@ class TerminalRuntime:
         out: list[e.Event] = []
         if self.state.critical is None:
             self._check_rng()
-        for device in (self.validator, self.printer):
-            for report in device.poll():
+        for _ in range(8):  # a report's effect may draw a further report (escrow -> stacked)
+            reports = [*self.validator.poll(), *self.printer.poll()]
+            if not reports:
+                break
+            for report in reports:
                 try:
                     out += self.execute(report)
                 except CommandError:

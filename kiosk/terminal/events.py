@@ -9,7 +9,7 @@ seconds, as an int of milliseconds) the runtime stamped on the command that caus
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -278,11 +278,20 @@ class ServiceChanged(Event):
     role: str = ""
 
 
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
 def encode(event: Event) -> str:
     """Canonical JSON of an event: ``{"kind": ..., "data": {...}}`` with sorted keys."""
-    return json.dumps(
-        {"kind": event.type_name, "data": asdict(event)}, sort_keys=True, separators=(",", ":")
-    )
+    cls = type(event)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    data = {name: getattr(event, name) for name in names}  # fields are JSON values already
+    return _ENCODER.encode({"kind": event.type_name, "data": data})
+
+
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
 def decode(text: str) -> Event:

@@ -1,0 +1,19 @@
+"""A real terminal process killed with SIGKILL at random instants loses nothing."""
+
+import pytest
+
+from tests.faults.power_fail import run_campaign, summary
+
+
+def test_fifteen_random_kills_lose_nothing(tmp_path):
+    campaign = run_campaign(tmp_path, kills=15, seed=20261125, kills_per_dir=15)
+    print(summary(campaign))
+    assert campaign.kills == campaign.restarts == 15
+    assert campaign.games > 0
+
+
+@pytest.mark.slow
+def test_one_thousand_random_kills_lose_nothing(tmp_path):
+    campaign = run_campaign(tmp_path, kills=1000, seed=1000, kills_per_dir=100)
+    print(summary(campaign))
+    assert campaign.kills == campaign.restarts == 1000
