@@ -1,0 +1,23 @@
+"""``turbokiosk audit [--data-dir DIR]``: verify the journal and the reconciliation.
+
+Exit status 0 only when every check holds (see :mod:`kiosk.store.audit`), 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from kiosk.paths import add_data_dir_argument, data_dir_of
+from kiosk.store.audit import audit
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    add_data_dir_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Audit the data directory's store read-only and print the findings."""
+    report = audit(data_dir_of(args))
+    print(report.to_text())
+    return 0 if report.ok else 1

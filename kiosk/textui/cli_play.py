@@ -1,0 +1,52 @@
+"""``turbokiosk play [--data-dir DIR] [--edition E]``: play the full game in a terminal.
+
+For technicians over SSH and for trying rules without the touchscreen; scriptable by piping
+commands (one a line) into standard input.  It *is* the terminal for the data directory it
+opens: never point it at the data directory of a terminal that is running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+
+from kiosk.app.wiring import build_terminal
+from kiosk.paths import add_data_dir_argument, data_dir_of
+from kiosk.terminal.commands import CommandError
+from kiosk.textui.session import PlaySession
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    add_data_dir_argument(parser)
+    parser.add_argument("--edition", metavar="E", help="the game to start with, e.g. stadium-3cp")
+
+
+def _prompted_lines() -> Iterator[str]:
+    while True:
+        try:
+            yield input("> ")
+        except EOFError:
+            print()
+            return
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play until ``quit`` or the end of the input."""
+    terminal = build_terminal(data_dir_of(args))
+    session = PlaySession(terminal, lambda text: print(text, flush=True))
+    try:
+        try:
+            session.start(args.edition)
+        except CommandError as exc:
+            print(f"turbokiosk play: {exc}", file=sys.stderr)
+            return 2
+        interactive = sys.stdin.isatty()
+        try:
+            session.run(_prompted_lines() if interactive else sys.stdin, echo=not interactive)
+        except KeyboardInterrupt:
+            print()
+    finally:
+        terminal.runtime.close()
+    return 0
