@@ -165,30 +165,30 @@ def main_wager_ev(table: IconPaytable, rule: RaiseRule) -> Fraction:
     return weighted / total
 
 
-def edition_ids() -> tuple[str, ...]:
-    """Ids of the packaged editions: full rule sets first, then themes, each sorted."""
-    files = sorted(EDITIONS_DIR.glob("*.toml"))
-    bases = [f.stem for f in files if "based_on" not in _raw(f.stem)]
-    themes = [f.stem for f in files if "based_on" in _raw(f.stem)]
-    return (*bases, *themes)
+def edition_ids(directory: Path = EDITIONS_DIR) -> tuple[str, ...]:
+    """Ids of the editions in ``directory``: full rule sets first, then themes, each sorted."""
+    ids = sorted(_ids(directory))
+    bases = [i for i in ids if "based_on" not in _raw(i, directory)]
+    return (*bases, *(i for i in ids if i not in bases))
 
 
 @cache
-def load_edition(edition_id: str) -> Edition:
-    """The packaged edition ``edition_id``, fully validated (:class:`PaytableError`)."""
-    data = _raw(edition_id)
-    source = _source(edition_id)
+def load_edition(edition_id: str, directory: Path = EDITIONS_DIR) -> Edition:
+    """The edition ``edition_id`` (packaged, unless another directory is named), fully
+    validated (:class:`PaytableError`)."""
+    data = _raw(edition_id, directory)
+    source = _source(edition_id, directory)
     if "based_on" not in data:
         return _Parser(source, None).edition(data, edition_id)
     read = FieldReader(source)
     read.keys(data, "", ("id", "title", "based_on", "suit", "icon", "icons"), _THEME_OPTIONAL)
     base_id = read.name(data["based_on"], "based_on")
-    if base_id not in _packaged_ids():
+    if base_id not in _ids(directory):
         raise read.error("based_on", f"no edition named {base_id!r}")
-    base = _raw(base_id)
+    base = _raw(base_id, directory)
     if "based_on" in base:
         raise read.error("based_on", f"{base_id!r} is itself a theme; name a full rule set")
-    load_edition(base_id)  # the base must be valid on its own
+    load_edition(base_id, directory)  # the base must be valid on its own
     merged = _apply_theme(read, base, data)
     return _Parser(source, base_id).edition(merged, edition_id)
 
@@ -225,19 +225,20 @@ _EDITION_REQUIRED = (
 )
 
 
-def _packaged_ids() -> set[str]:
-    return {f.stem for f in EDITIONS_DIR.glob("*.toml")}
+def _ids(directory: Path) -> set[str]:
+    return {f.stem for f in directory.glob("*.toml")}
 
 
-def _source(edition_id: str) -> str:
-    return f"editions/{edition_id}.toml"
+def _source(edition_id: str, directory: Path) -> str:
+    path = directory / f"{edition_id}.toml"
+    return f"editions/{path.name}" if directory == EDITIONS_DIR else str(path)
 
 
 @cache
-def _raw(edition_id: str) -> Mapping[str, Any]:
-    if edition_id not in _packaged_ids():
+def _raw(edition_id: str, directory: Path) -> Mapping[str, Any]:
+    if edition_id not in _ids(directory):
         raise PaytableError("editions", None, f"no edition named {edition_id!r}")
-    return read_toml(EDITIONS_DIR / f"{edition_id}.toml", _source(edition_id))
+    return read_toml(directory / f"{edition_id}.toml", _source(edition_id, directory))
 
 
 def _names(icon: str, icons: str, top_award: str) -> dict[str, str]:
