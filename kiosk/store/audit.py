@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.store.journal import IntegrityError, Journal, canonical
+from kiosk.store.reader import read_transaction
 from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.meters import METER_MODULUS, Meters
@@ -78,7 +79,8 @@ def audit(data_dir: Path) -> AuditReport:
         report.failed(f"cannot open the store: {exc}")
         return report
     try:
-        _audit(journal, report)
+        with read_transaction(journal):  # one consistent view while the terminal writes on
+            _audit(journal, report)
     finally:
         journal.close()
     return report
