@@ -22,8 +22,6 @@ from kiosk.textui.narrate import Narrator, deadline_text
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.show import offer_text, positions_text, round_lines, title_of, wagers_text
 
-#: device reports may cause further reports (a note accepted is then stacked): pump until quiet
-MAX_PUMPS = 8
 #: typed decision -> the game's choice
 DECISIONS = {"raise": "raise", "noraise": "no_raise", "play": "play", "fold": "fold"}
 
@@ -96,10 +94,8 @@ class PlaySession:
         return True
 
     def pump(self) -> None:
-        """Device reports and timers, until the devices are quiet; idle RNG cycling."""
-        for _ in range(MAX_PUMPS):
-            if not self.rt.pump():
-                break
+        """Device reports and decision timers; the RNG cycles while no round is in play."""
+        self.rt.pump()
         cycler = self.terminal.cycler
         if self.rt.state.phase in (Phase.IDLE, Phase.WAGERING, Phase.RESULT):
             cycler.resume()
