@@ -12,9 +12,10 @@ see ``kiosk.cards``).  A card of the game's suit S carries icons by rank: J, Q, 
 The longest suited run is the longest run of consecutive ranks among the cards of suit S; the ace
 plays high or low (A-2-3 and Q-K-A are runs) but a run does not wrap around (K-A-2 is not).
 
-Preconditions (not re-checked here, this is the hot path): ``cards`` is a tuple or list of
-*distinct* codes in 0..51 and ``suit`` is in 0..3.  The deck guarantees both.  A code of 52 or
-more raises ``IndexError``; a repeated card gives a wrong ``score_turbo`` result.
+Preconditions, not re-checked on the hot path: ``cards`` is a tuple or list (not a one-shot
+iterator) of *distinct* codes in 0..51, and ``suit`` is in 0..3.  The deck guarantees both.
+Codes of 52 and more raise ``IndexError``; negative codes index from the end of the tables;
+a repeated card is counted twice by ``count_icons`` and once by ``score_turbo``.
 
 The module is isolated on purpose: it imports nothing (not even the standard library at run
 time) and uses only what MicroPython has, so the same file is timed and tested on CPython and
@@ -72,18 +73,24 @@ def _build_tables() -> "tuple[_Table, _Table, tuple[_Score, ...]]":
         tuple(1 << (code >> 2) if code & 3 == suit else 0 for code in range(52))
         for suit in range(4)
     )
-    # One shared tuple per distinct result (439 of them), so a lookup allocates nothing.
-    distinct: dict[_Score, _Score] = {}
+    # Icon totals and card counts of every rank mask, doubling the masks one rank at a time:
+    # the masks holding `rank` are those without it plus 1 << rank.
+    totals = [0]
+    counts = [0]
+    for rank in range(13):
+        totals += [total + ICONS_BY_RANK[rank] for total in totals]
+        counts += [count + 1 for count in counts]
+    # One shared tuple per distinct result (439 of them), so a lookup allocates nothing.  Keyed
+    # by a packed int: MicroPython hashes tuples poorly (building this took 0.5 s with them).
+    distinct: dict[int, _Score] = {}
     turbo = []
     for mask in range(1 << 13):
-        total = 0
-        count = 0
-        for rank in range(13):
-            if mask >> rank & 1:
-                total += ICONS_BY_RANK[rank]
-                count += 1
-        key = (total, count, _longest_run(mask))
-        turbo.append(distinct.setdefault(key, key))
+        run = _longest_run(mask)
+        key = totals[mask] << 8 | counts[mask] << 4 | run
+        score = distinct.get(key)
+        if score is None:
+            score = distinct[key] = (totals[mask], counts[mask], run)
+        turbo.append(score)
     return icons, rank_bits, tuple(turbo)
 
 
