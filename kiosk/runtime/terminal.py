@@ -44,6 +44,10 @@ class DeckLike(Protocol):
 #: makes a freshly shuffled deck without the given (already dealt) cards
 DeckFactory = Callable[[frozenset[int]], DeckLike]
 
+#: maps a step's events (and the state after them) to messages owed to the accounting host,
+#: which are committed in the same transaction (store-and-forward outbox)
+HostMessages = Callable[[list[e.Event], TerminalState], list[tuple[str, dict[str, Any]]]]
+
 
 def wall_clock_ms() -> int:
     """Epoch milliseconds (events are stamped with it; no rule depends on it)."""
@@ -76,6 +80,7 @@ class TerminalRuntime:
         snapshot_every: int = 25,
         software_version: str = __version__,
         rng_health: Callable[[], str | None] = lambda: None,
+        host_messages: HostMessages | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.deck_factory = deck_factory
@@ -86,6 +91,7 @@ class TerminalRuntime:
         self.snapshot_every = snapshot_every
         self.software_version = software_version
         self.rng_health = rng_health
+        self.host_messages = host_messages
         self._initial_config = config or TerminalConfig()
         self.journal = Journal(self.data_dir)
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
@@ -272,8 +278,11 @@ class TerminalRuntime:
         ):
             snapshot = self.state.to_snapshot()
         recall = self.recall_record() if settled else None
+        outbox = tuple(self.host_messages(events, self.state)) if self.host_messages else ()
         try:
-            self.journal.commit(events, Projections(snapshot=snapshot, recall=recall))
+            self.journal.commit(
+                events, Projections(snapshot=snapshot, recall=recall, outbox=outbox)
+            )
         except StoreError as exc:
             self._enter_critical(str(exc))
             raise

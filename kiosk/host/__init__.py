@@ -1,0 +1,1 @@
+"""The slot-accounting host link: the terminal's client side and the reference host."""
