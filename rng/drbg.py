@@ -29,6 +29,8 @@ MAX_BYTES_PER_REQUEST = 2**19 // 8  # 65,536
 MAX_RESEED_INTERVAL = 2**48
 
 _BLOCK = 64  # SHA-256 block size in bytes
+_XOR_IPAD = bytes(b ^ 0x36 for b in range(256))  # translation tables: key XOR ipad / opad
+_XOR_OPAD = bytes(b ^ 0x5C for b in range(256))
 
 
 class DrbgError(ValueError):
@@ -52,8 +54,8 @@ class _HmacSha256:
         if len(key) > _BLOCK:
             key = hashlib.sha256(key).digest()
         padded = key.ljust(_BLOCK, b"\x00")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in padded))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in padded))
+        self._inner = hashlib.sha256(padded.translate(_XOR_IPAD))
+        self._outer = hashlib.sha256(padded.translate(_XOR_OPAD))
 
     def mac(self, *parts: bytes) -> bytes:
         """HMAC of the concatenation of ``parts``."""
