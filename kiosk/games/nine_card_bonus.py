@@ -183,7 +183,7 @@ def _optional_pay(
     return pay
 
 
-def require_table(name_or_file: str) -> NineCardBonusTable | None:
+def load_choice(name_or_file: str) -> NineCardBonusTable | None:
     """A table choice as given on a command line: ``off`` for no wager, else a table."""
     if name_or_file == OFF:
         return None

@@ -26,7 +26,7 @@ from kiosk.games.base import (
     pay,
 )
 from kiosk.games.nine_card_bonus import KIND as NINE_CARD_BONUS
-from kiosk.games.nine_card_bonus import NineCardBonusTable, require_table
+from kiosk.games.nine_card_bonus import NineCardBonusTable, load_choice
 from kiosk.games.paytable import is_file_reference
 from kiosk.games.turbo_edition import (
     Edition,
@@ -67,7 +67,7 @@ def load(edition_id: str, paytables: Mapping[str, str] | None = None) -> TurboRu
             tables[wager.id] = load_icon_paytable(Path(choice), edition, wager)
         else:
             tables[wager.id] = wager.paytable(choice)
-    bonus = require_table(choices.pop(NINE_CARD_BONUS, edition.nine_card_bonus_default))
+    bonus = load_choice(choices.pop(NINE_CARD_BONUS, edition.nine_card_bonus_default))
     if choices:
         known = ", ".join([*(w.id for w in edition.wagers), NINE_CARD_BONUS])
         raise RuleError(
@@ -158,6 +158,25 @@ class TurboRules:
         names[NINE_CARD_BONUS] = self.nine_card_bonus.name if self.nine_card_bonus else "off"
         return names
 
+    def raise_advice(self, community: tuple[int, ...]) -> RaiseAdvice:
+        """The optimal raise decision for these community cards (see :func:`optimal_raise`)."""
+        _check_cards(community, COMMUNITY_CARDS, "community")
+        composition = icon_odds.composition_of(community, self.suit)
+        rule = self.edition.raise_rule
+        if not rule.offered(icon_odds.icons_of(composition)):
+            raise RuleError(
+                f"no {rule.label} is offered on a community with more than "
+                f"{rule.max_community_icons} {self.edition.icons}"
+            )
+        advice = self._advice.get(composition)
+        if advice is None:
+            main = self.paytables[self.edition.main.id]
+            ev_no_raise = icon_odds.conditional_ev(main.net, composition)
+            ev_raise = ev_no_raise + raise_ev(rule, composition)
+            advice = RaiseAdvice(should_raise(rule, composition), ev_raise, ev_no_raise)
+            self._advice[composition] = advice
+        return advice
+
     def validate_bet(self, bet: SeatBet) -> None:
         """Refuse unknown spots, non-positive stakes and a bet without the mandatory wager."""
         for spot, stake in bet.wagers.items():
@@ -240,22 +259,7 @@ def optimal_raise(rules: TurboRules, community: tuple[int, ...]) -> RaiseAdvice:
 
     Raises :class:`RuleError` when the community holds too many icons for a raise.
     """
-    _check_cards(community, COMMUNITY_CARDS, "community")
-    composition = icon_odds.composition_of(community, rules.suit)
-    rule = rules.edition.raise_rule
-    if not rule.offered(icon_odds.icons_of(composition)):
-        raise RuleError(
-            f"no {rule.label} is offered on a community with more than "
-            f"{rule.max_community_icons} {rules.edition.icons}"
-        )
-    advice = rules._advice.get(composition)
-    if advice is None:
-        main = rules.paytables[rules.edition.main.id]
-        ev_no_raise = icon_odds.conditional_ev(main.net, composition)
-        ev_raise = ev_no_raise + raise_ev(rule, composition)
-        advice = RaiseAdvice(should_raise(rule, composition), ev_raise, ev_no_raise)
-        rules._advice[composition] = advice
-    return advice
+    return rules.raise_advice(community)
 
 
 def _icon_result(

@@ -259,7 +259,9 @@ def _apply_theme(
         if key in theme:
             merged[key] = theme[key]
     rules = f"{base['rules']}; theme of {theme['based_on']}"
-    merged["rules"] = f"{rules}: {theme['description']}" if "description" in theme else rules
+    if "description" in theme:
+        rules = f"{rules}: {read.text(theme['description'], 'description')}"
+    merged["rules"] = rules
     labels = read.table(theme.get("labels", {}), "labels")
     for key, label in labels.items():
         field = f"labels.{key}"
