@@ -8,10 +8,12 @@ the terminal commits is narrated as it happens (cards by name, offers, results, 
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kiosk.app.wiring import Terminal
+from kiosk.games.stadium import StadiumRules
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -170,7 +172,8 @@ class PlaySession:
         self.write(f"  {'quit':<{width}}  leave (credits stay on the terminal)")
         self.write("")
         for line in rules_lines(self.rt.core.game(), self.rt.state.config):
-            self.write(line)
+            for part in textwrap.wrap(line, width=100, subsequent_indent="    "):
+                self.write(part)
 
     def cmd_status(self, args: list[str]) -> None:
         """Show the status."""
@@ -214,12 +217,15 @@ class PlaySession:
         self.write(self.status_line())
 
     def cmd_positions(self, args: list[str]) -> None:
-        """Choose the Stadium hand's three array locations."""
+        """Choose the Stadium hand's three array locations (none: take them back)."""
+        game = self.rt.core.game()
+        if args and not isinstance(game, StadiumRules):
+            raise UsageError(f"{game.title} has no positions to choose")
         try:
             locations = [int(a) for a in args]
         except ValueError:
             locations = [0]
-        if not locations or any(not 1 <= x <= 9 for x in locations):
+        if any(not 1 <= x <= 9 for x in locations):
             raise UsageError(
                 "usage: positions A B C with locations 1..9 (row by row: 1 2 3 / 4 5 6 / 7 8 9)"
             )
@@ -317,7 +323,9 @@ COMMANDS: dict[str, TextCommand] = {
         "bet SPOT DOLLARS", "add to a wager spot (bet first_down 5)", PlaySession.cmd_bet
     ),
     "positions": TextCommand(
-        "positions A B C", "Stadium: your three locations 1..9", PlaySession.cmd_positions
+        "positions [A B C]",
+        "Stadium: your three locations 1..9 (none: take them back)",
+        PlaySession.cmd_positions,
     ),
     "clear": TextCommand("clear", "take back the wagers", PlaySession.cmd_clear),
     "repeat": TextCommand("repeat", "place the last game's wagers again", PlaySession.cmd_repeat),
