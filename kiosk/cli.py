@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from kiosk import __version__
 
@@ -38,8 +39,7 @@ class CommandModule(Protocol):
 
 
 def _load(name: str) -> CommandModule:
-    module: CommandModule = importlib.import_module(COMMANDS[name][0])  # type: ignore[assignment]
-    return module
+    return cast(CommandModule, importlib.import_module(COMMANDS[name][0]))
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -59,7 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``turbokiosk`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(args_list).parse_args(args_list)
-    return _load(args.command).run(args)
+    try:
+        return _load(args.command).run(args)
+    except BrokenPipeError:  # output piped into `head` and the like
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
