@@ -13,23 +13,21 @@ error (:func:`kiosk.analysis.stadium_sim.full_information_edge`).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 
+import rng
+from kiosk.analysis import stadium_sim
 from kiosk.analysis.model import OutcomeLine, ParSheet, WagerPar
+from kiosk.analysis.simulate import Shuffler, SimulatedWager
 from kiosk.analysis.stadium_counts import (
     AntePlayCounts,
     ante_play_counts,
     best_five_counts,
     three_card_counts,
-)
-from kiosk.analysis.stadium_sim import (
-    FULL_INFORMATION_DEALS,
-    SimulatedWager,
-    full_information_edge,
-    simulate_rounds,
 )
 from kiosk.games import poker3, stadium
 from kiosk.games.paytable import PaytableError
@@ -49,14 +47,21 @@ _SHOWDOWN = (
 def par_sheet(
     paytables: Mapping[str, str],
     *,
-    full_information_deals: int = FULL_INFORMATION_DEALS,
+    full_information_deals: int | None = None,
     seed: int = 3,
 ) -> ParSheet:
     """The par sheet with the chosen pay tables (wager id -> table name or file; defaults for
-    the rest).  ``full_information_deals`` and ``seed`` drive the one simulated figure."""
+    the rest).  ``full_information_deals`` (default
+    :data:`~kiosk.analysis.stadium_sim.FULL_INFORMATION_DEALS`) and ``seed`` drive the one
+    simulated figure, which is therefore reproducible."""
     rules = stadium.load(dict(paytables))
     ante = ante_play_par(rules.ante_bonus)
-    estimate = full_information_edge(full_information_deals, rules, ante.house_edge, seed=seed)
+    deals = (
+        stadium_sim.FULL_INFORMATION_DEALS
+        if full_information_deals is None
+        else full_information_deals
+    )
+    estimate = stadium_sim.full_information_edge(deals, rules, ante.house_edge, seed=seed)
     extra = {**ante.extra, "house_edge_full_information": estimate.as_dict()}
     ante = replace(ante, extra=extra)
     wagers = {
@@ -71,15 +76,17 @@ def simulate(
     games: int, paytables: Mapping[str, str], *, seed: int | None = None
 ) -> tuple[SimulatedWager, ...]:
     """Play ``games`` random rounds (Q-6-4 decisions) through the game's own settlement and
-    report each wager's observed edge and standard error beside its exact edge; see
-    :func:`kiosk.analysis.stadium_sim.simulate_rounds` for the rows."""
+    report each wager's observed edge and standard error beside its exact edge (rows: see
+    :func:`kiosk.analysis.stadium_sim.simulate_rounds`).  Cards come from the terminal's
+    CSPRNG unless ``seed`` asks for a reproducible run (Mersenne Twister, not a casino RNG)."""
     rules = stadium.load(dict(paytables))
     exact = {
         "ante_play": ante_play_par(rules.ante_bonus).house_edge,
         "pairs_plus": side_wager_par(rules.pairs_plus).house_edge,
         "six_card_bonus": side_wager_par(rules.six_card_bonus).house_edge,
     }
-    return simulate_rounds(games, rules, exact, seed=seed)
+    shuffler: Shuffler = rng.Csprng() if seed is None else random.Random(seed)
+    return stadium_sim.simulate_rounds(games, rules, exact, shuffler)
 
 
 def ante_play_par(ante_bonus: StadiumPaytable) -> WagerPar:
@@ -99,12 +106,14 @@ def ante_play_par(ante_bonus: StadiumPaytable) -> WagerPar:
     extra = {
         "q64_threshold": "Q-6-4",
         "play_frequency": play_frequency,
-        "pairs_counted": counts.total,
+        "hand_pairs_counted": counts.total,
     }
     return replace(par, strategy=strategy, extra=extra)
 
 
 def _ante_outcomes(counts: AntePlayCounts, ante_bonus: StadiumPaytable) -> list[OutcomeLine]:
+    """Fold, then the four showdown results of the hands without an ante bonus, then those of
+    each bonus-paying category (its pays include the bonus)."""
     total = counts.total
     lines = [OutcomeLine("Fold", Fraction(-1), Fraction(counts.folded, total), counts.folded)]
     groups: dict[Fraction, list[int]] = {}
@@ -118,12 +127,10 @@ def _ante_outcomes(counts: AntePlayCounts, ante_bonus: StadiumPaytable) -> list[
             label = poker3.CATEGORY3_NAMES[category].lower()
             names[bonus] = f"{names[bonus]} or {label}" if bonus in names else label
     for bonus, group in groups.items():
-        suffix = f", {names[bonus]} (ante bonus {bonus})" if bonus else ""
+        prefix = f"Play {names[bonus]}" if bonus else "Play"
         for (what, net), n in zip(_SHOWDOWN, group, strict=True):
             if n:
-                lines.append(
-                    OutcomeLine(f"Play, {what}{suffix}", net + bonus, Fraction(n, total), n)
-                )
+                lines.append(OutcomeLine(f"{prefix}: {what}", net + bonus, Fraction(n, total), n))
     return lines
 
 
