@@ -13,6 +13,7 @@ def test_fifteen_random_kills_lose_nothing(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(4 * 3600)
 def test_one_thousand_random_kills_lose_nothing(tmp_path):
     campaign = run_campaign(tmp_path, kills=1000, seed=1000, kills_per_dir=100)
     print(summary(campaign))
