@@ -98,6 +98,7 @@ class TerminalRuntime:
         self._deck: DeckLike | None = None
         self._deck_round = -1
         self._deadlines: dict[int, int] = {}
+        self._held_at: int | None = None  # when the service menu stopped the decision timers
         self._observers: list[Callable[[list[e.Event]], None]] = []
         self._validator_enabled: bool | None = None
         self._commits_since_snapshot = 0
@@ -219,8 +220,14 @@ class TerminalRuntime:
 
     # --- the step --------------------------------------------------------------------------------
 
-    def execute(self, command: c.Command) -> list[e.Event]:
-        """Carry out one command atomically (journal, then effects); the events it caused."""
+    def execute(
+        self, command: c.Command, *, audit: Callable[[], dict[str, Any]] | None = None
+    ) -> list[e.Event]:
+        """Carry out one command atomically (journal, then effects); the events it caused.
+
+        ``audit`` (the service menu's gate) makes the audit record of the action from the state
+        after the events; the record is committed in the same transaction, even with no events.
+        """
         now = self.clock()
         events = self.core.handle(command, now)
         try:
@@ -229,9 +236,18 @@ class TerminalRuntime:
             self._reload()  # nothing of this step was journaled: forget it
             self._check_rng()
             raise CommandError(f"the RNG failed: {exc}") from exc
+        record = None
+        if audit is not None:
+            try:
+                record = audit()
+            except BaseException:
+                self._reload()  # nothing of this step was journaled: forget it
+                raise
+        if events or record is not None:
+            self._commit(events, record)
         if events:
-            self._commit(events)
             self._effects(command, events)
+        self._hold_timers(now)
         self._sync_validator()
         self._notify(events)
         return events
@@ -268,7 +284,18 @@ class TerminalRuntime:
             self._deck_round = rnd.game_number
         return self._deck.deal(n)
 
-    def _commit(self, events: list[e.Event]) -> None:
+    def _hold_timers(self, now: int) -> None:
+        """Decision timers stand still while the service menu is open: the round resumes with
+        the time it had left."""
+        in_service = self.state.service_role is not None
+        if in_service and self._held_at is None:
+            self._held_at = now
+        elif not in_service and self._held_at is not None:
+            held = now - self._held_at
+            self._deadlines = {seat: at + held for seat, at in self._deadlines.items()}
+            self._held_at = None
+
+    def _commit(self, events: list[e.Event], audit_record: dict[str, Any] | None = None) -> None:
         """Journal applied events with their projections; rebuild from disk if that fails."""
         settled = any(isinstance(x, e.RoundSettled) for x in events)
         self._commits_since_snapshot += 1
@@ -281,7 +308,13 @@ class TerminalRuntime:
         outbox = tuple(self.host_messages(events, self.state)) if self.host_messages else ()
         try:
             self.journal.commit(
-                events, Projections(snapshot=snapshot, recall=recall, outbox=outbox)
+                events,
+                Projections(
+                    snapshot=snapshot,
+                    recall=recall,
+                    outbox=outbox,
+                    audit=() if audit_record is None else (audit_record,),
+                ),
             )
         except StoreError as exc:
             self._enter_critical(str(exc))

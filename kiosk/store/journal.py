@@ -10,6 +10,9 @@ Tables
 ``recall``    the last games, card by card (bounded, oldest dropped first).
 ``event_log`` tilts, doors, power, configuration, money events (bounded per kind).
 ``outbox``    messages owed to the accounting host (store-and-forward).
+``service_audit`` the service menu's audit log: every entry, exit and action with role, time and
+              before/after values, hash-chained like the journal; SQLite triggers refuse any
+              UPDATE or DELETE, so nothing (the menu included) can clear it.
 ``meta``      schema version and the creation record.
 
 A commit writes a command's events and their projections in one transaction: after a power cut
@@ -49,6 +52,13 @@ CREATE INDEX IF NOT EXISTS event_log_kind ON event_log (kind, seq);
 CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
     hash BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS service_audit (
+    id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL, body TEXT NOT NULL,
+    hash BLOB NOT NULL);
+CREATE TRIGGER IF NOT EXISTS service_audit_no_update BEFORE UPDATE ON service_audit
+    BEGIN SELECT RAISE(ABORT, 'the service audit log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS service_audit_no_delete BEFORE DELETE ON service_audit
+    BEGIN SELECT RAISE(ABORT, 'the service audit log is append-only'); END;
 """
 
 #: event kinds kept in the event log (the game round's own events live in recall)
@@ -114,6 +124,7 @@ class Projections:
     snapshot: dict[str, Any] | None = None  # state after the last event of the commit
     recall: dict[str, Any] | None = None  # a finished game
     outbox: tuple[tuple[str, dict[str, Any]], ...] = ()  # (kind, message) for the host
+    audit: tuple[dict[str, Any], ...] = ()  # service audit records (each has "at", epoch ms)
 
 
 @dataclass(frozen=True)
@@ -214,6 +225,8 @@ class Journal:
                         "INSERT INTO outbox (seq, kind, body, hash) VALUES (?, ?, ?, ?)",
                         (seq, kind, text, body_hash(seq, text)),
                     )
+                for record in projections.audit:
+                    self._audit(seq, record)
                 new_head = (seq, prev)
         except sqlite3.Error as exc:
             self._head = None
@@ -230,6 +243,18 @@ class Journal:
             "DELETE FROM event_log WHERE kind = ? AND seq <= (SELECT seq FROM event_log "
             "WHERE kind = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)",
             (event.type_name, event.type_name, self.log_limit_per_kind),
+        )
+
+    def _audit(self, seq: int, record: dict[str, Any]) -> None:
+        """Append a service audit record, chained to the previous one (read in this txn)."""
+        last = self.db.execute(
+            "SELECT id, hash FROM service_audit ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        number, prev = (last[0] + 1, bytes(last[1])) if last else (1, GENESIS)
+        body = canonical(record)
+        self.db.execute(
+            "INSERT INTO service_audit VALUES (?, ?, ?, ?, ?)",
+            (number, seq, record["at"], body, row_hash(prev, number, body)),
         )
 
     def _recall(self, record: dict[str, Any]) -> None:
