@@ -110,7 +110,7 @@ def card_position_test(decks: Iterable[Sequence[int]], size: int) -> TestResult:
     matrix has covariance ``(A (x) A) / (size - 1)`` with ``A = I - J/size``, a projection of
     rank ``(size - 1)**2``; hence Pearson's sum ``S = sum (O - E)**2 / E`` (``E = N/size``)
     satisfies ``S * (size - 1) / size ~ chi2((size - 1)**2)`` for large ``N``.  (Using ``S``
-    unscaled would inflate the false-alarm rate.)
+    unscaled, a perfect 52-card shuffle would fail 5.3% of the time instead of 1%.)
     """
     counts = [0] * (size * size)
     n = 0

@@ -229,14 +229,14 @@ def test_nist_sp800_22(report, tmp_path, monkeypatch):
                 not_applicable[name] += 1
     passed = True
     for name, _args, count in STS_TESTS:
-        level = sidak(stats.ALPHA, count)
+        level = stats.ALPHA if count == 1 else sidak(stats.ALPHA, count)
         values = p_values[name]
         failures = sum(p < level for p in values)
         allowed = stats.max_failures(len(values))
         ok = failures <= allowed
         passed &= ok
         note = f", {not_applicable[name]} not applicable" if not_applicable[name] else ""
-        level_text = f"{level:.2e} (min of {count})" if count > 1 else f"{level}"
+        level_text = f"{level:.2e} (min of {count})" if count > 1 else f"{level:g}"
         report(
             f"sp800-22: {name}: {len(values) - failures}/{len(values)} sequences pass at p >= "
             f"{level_text}{note}; allowed failures {allowed}; "
