@@ -15,6 +15,7 @@ If the commit fails the in-memory state is thrown away and rebuilt from the jour
 from __future__ import annotations
 
 import contextlib
+import queue
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from typing import Any, Protocol
 
 from kiosk import __version__
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, Voucher
+from kiosk.host.ports import HostPort, HostUnavailableError
 from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -81,6 +83,7 @@ class TerminalRuntime:
         software_version: str = __version__,
         rng_health: Callable[[], str | None] = lambda: None,
         host_messages: HostMessages | None = None,
+        host: HostPort | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.deck_factory = deck_factory
@@ -92,6 +95,8 @@ class TerminalRuntime:
         self.software_version = software_version
         self.rng_health = rng_health
         self.host_messages = host_messages
+        self.host = host
+        self._posted: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
         self._initial_config = config or TerminalConfig()
         self.journal = Journal(self.data_dir)
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
@@ -377,9 +382,24 @@ class TerminalRuntime:
 
     # --- the event loop's duties ------------------------------------------------------------------
 
+    def post(self, job: Callable[[], object]) -> None:
+        """Run ``job`` on the terminal's thread at the next :meth:`pump` (callable from any thread).
+
+        The host link uses it: the core is single-threaded, so a host command becomes a job that
+        calls :meth:`execute` here.  A job's CommandError is ignored like a late device report.
+        """
+        self._posted.put(job)
+
     def pump(self) -> list[e.Event]:
-        """Process device reports and timers; call it often (every frame is fine)."""
+        """Process posted jobs, device reports and timers; call it often (every frame is fine)."""
         out: list[e.Event] = []
+        while True:
+            try:
+                job = self._posted.get_nowait()
+            except queue.Empty:
+                break
+            with contextlib.suppress(CommandError):
+                job()
         if self.state.critical is None:
             self._check_rng()
         for _ in range(8):  # a report's effect may draw a further report (escrow -> stacked)
@@ -414,14 +434,23 @@ class TerminalRuntime:
         return self._deadlines.get(seat)
 
     def cash_out(self, seat: int = 0) -> list[e.Event]:
-        """Cash out to a voucher (or a handpay when the printer cannot print)."""
-        return self.execute(
-            c.CashOut(
-                validation_number=self.validation_numbers(),
-                seat=seat,
-                printer_ready=self.printer.ready(),
-            )
-        )
+        """Cash out to a voucher (or a handpay when no voucher can be printed).
+
+        With a host, the host gives the validation number (system validation); when it does not
+        answer in time no voucher is printed and the cash-out becomes a handpay.
+        """
+        ready = self.printer.ready()
+        number = ""
+        if ready:
+            value = self.state.credits[seat] if 0 <= seat < len(self.state.credits) else 0
+            if self.host is None:
+                number = self.validation_numbers()
+            elif 0 < value <= self.state.config.ticket_out_limit:
+                try:
+                    number = self.host.validation_number(value)
+                except HostUnavailableError:
+                    ready = False
+        return self.execute(c.CashOut(validation_number=number, seat=seat, printer_ready=ready))
 
     def close(self) -> None:
         """Close the journal."""

@@ -128,6 +128,20 @@ class Projections:
 
 
 @dataclass(frozen=True)
+class OutboxRow:
+    """A host message waiting in the outbox.
+
+    ``id`` is the row's key (for :meth:`Journal.ack_outbox`); ``seq`` is the last journal row
+    of the commit that wrote it, shared by every message of that commit.
+    """
+
+    id: int
+    seq: int
+    kind: str
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class JournalRow:
     """One journaled event."""
 
@@ -389,9 +403,14 @@ class Journal:
             params = (last,)
         return [JournalRow(seq, ev.decode(body)) for seq, body in self.db.execute(query, params)]
 
-    def outbox(self, limit: int = 100) -> list[tuple[int, str, dict[str, Any]]]:
-        """Host messages not yet acknowledged, oldest first: (id, kind, message)."""
+    def outbox(self, limit: int = 100) -> list[OutboxRow]:
+        """Host messages not yet acknowledged, oldest first."""
         rows = self.db.execute(
-            "SELECT id, kind, body FROM outbox ORDER BY id LIMIT ?", (limit,)
+            "SELECT id, seq, kind, body FROM outbox ORDER BY id LIMIT ?", (limit,)
         ).fetchall()
-        return [(i, k, json.loads(b)) for i, k, b in rows]
+        return [OutboxRow(i, s, k, json.loads(b)) for i, s, k, b in rows]
+
+    def created_at(self) -> int:
+        """When this journal was created (epoch ms; 0 before creation): names its epoch."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'created_at'").fetchone()
+        return int(row[0]) if row else 0

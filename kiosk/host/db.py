@@ -1,0 +1,522 @@
+"""The reference host's records: terminals, events, meter history, vouchers, commands.
+
+One portable SQL schema on two back ends: SQLite (embedded, the default) and PostgreSQL
+(psycopg 3, for a casino floor).  Statements are written once with ``?`` placeholders; the only
+dialect differences are the placeholder style and the auto-increment column type.
+
+Guarantees, each held by one statement inside one transaction:
+
+- an event or meter snapshot is recorded at most once: its ``message_id`` is the primary key
+  and it is inserted with ``ON CONFLICT DO NOTHING`` (a resend is counted as a duplicate);
+- a voucher is redeemed at most once: reserving it for a terminal is a conditional
+  ``UPDATE ... WHERE state = 'issued'``, so when two terminals race for the same voucher the
+  database lets exactly one update happen and the other sees zero rows changed.
+
+Voucher states: ``pending`` (number given out, not yet printed), ``issued`` (printed,
+redeemable), ``voided`` (the printer failed), ``reserved`` (inserted at ``holder``, awaiting
+the stacker), ``redeemed`` (stacked at ``holder``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS terminals (
+    terminal_id TEXT PRIMARY KEY,
+    software_version TEXT NOT NULL,
+    software_signature TEXT NOT NULL,
+    first_seen_ms BIGINT NOT NULL,
+    last_seen_ms BIGINT NOT NULL,
+    hellos BIGINT NOT NULL,
+    enabled INTEGER NOT NULL,
+    disable_reason TEXT NOT NULL,
+    auth_result TEXT NOT NULL,
+    auth_ms BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+    message_id TEXT PRIMARY KEY,
+    terminal_id TEXT NOT NULL,
+    journal_seq BIGINT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    received_ms BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_by_terminal ON events (terminal_id, journal_seq);
+CREATE TABLE IF NOT EXISTS meter_snapshots (
+    message_id TEXT PRIMARY KEY,
+    terminal_id TEXT NOT NULL,
+    journal_seq BIGINT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    reason TEXT NOT NULL,
+    meters TEXT NOT NULL,
+    received_ms BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS meters_by_terminal ON meter_snapshots (terminal_id, journal_seq);
+CREATE TABLE IF NOT EXISTS vouchers (
+    validation_number TEXT PRIMARY KEY,
+    value_cents BIGINT NOT NULL,
+    state TEXT NOT NULL,
+    issued_by TEXT NOT NULL,
+    issued_ms BIGINT NOT NULL,
+    holder TEXT NOT NULL,
+    updated_ms BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS commands (
+    command_id {serial} PRIMARY KEY,
+    terminal_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    done_ms BIGINT NOT NULL,
+    result TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS commands_pending ON commands (state, terminal_id);
+"""
+
+VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed")
+#: event kinds that move a voucher (the rest are only recorded)
+VOUCHER_KINDS = frozenset({"voucher_printed", "voucher_voided", "voucher_redeemed"})
+
+
+class HostDbError(Exception):
+    """A request the records refuse (unknown voucher, not reserved here...)."""
+
+
+def now_ms() -> int:
+    """Epoch milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class Message:
+    """One store-and-forward message as the host records it."""
+
+    message_id: str
+    journal_seq: int
+    at_ms: int
+    kind: str  # an event kind, or "meters"
+    body: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The answer to a ticket inserted at a terminal."""
+
+    accepted: bool
+    value: int = 0
+    reason: str = ""
+
+
+class _Cursor(Protocol):
+    rowcount: int
+
+    def fetchall(self) -> list[Any]: ...
+
+    def fetchone(self) -> Any: ...
+
+
+class _Tx:
+    """A transaction: ``execute`` with ``?`` placeholders on either back end."""
+
+    def __init__(self, conn: Any, paramstyle: str) -> None:
+        self._conn = conn
+        self._pg = paramstyle == "format"
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
+        if self._pg:
+            sql = sql.replace("?", "%s")
+        cursor: _Cursor = self._conn.execute(sql, params)
+        return cursor
+
+
+class HostDb(ABC):
+    """The host's records on SQLite (``open_db("path.sqlite3")``) or PostgreSQL."""
+
+    def __init__(self) -> None:
+        self.voucher_expiry_ms = 30 * 86_400_000
+
+    # --- back-end specifics (overridden) ------------------------------------------------------
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[_Tx]:
+        """One unit of work: committed when the block ends, rolled back when it raises."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections."""
+
+    # --- terminals ------------------------------------------------------------------------------
+
+    def hello(self, terminal_id: str, version: str, signature: str, at: int) -> None:
+        """A terminal connected: register it or refresh what it runs."""
+        with self.transaction() as tx:
+            tx.execute(
+                "INSERT INTO terminals VALUES (?, ?, ?, ?, ?, 1, 1, '', '', 0) "
+                "ON CONFLICT (terminal_id) DO UPDATE SET"
+                " software_version = excluded.software_version,"
+                " software_signature = excluded.software_signature,"
+                " last_seen_ms = excluded.last_seen_ms, hellos = terminals.hellos + 1",
+                (terminal_id, version, signature, at, at),
+            )
+
+    def seen(self, terminal_id: str, at: int) -> None:
+        """Note contact from a terminal."""
+        with self.transaction() as tx:
+            self._seen(tx, terminal_id, at)
+
+    def _seen(self, tx: _Tx, terminal_id: str, at: int) -> None:
+        tx.execute(
+            "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?",
+            (at, terminal_id, at),
+        )
+
+    def set_auth_result(self, terminal_id: str, result: str, at: int) -> None:
+        """Record the outcome of a software authentication."""
+        with self.transaction() as tx:
+            tx.execute(
+                "UPDATE terminals SET auth_result = ?, auth_ms = ? WHERE terminal_id = ?",
+                (result, at, terminal_id),
+            )
+
+    # --- store-and-forward ------------------------------------------------------------------------
+
+    def record(self, terminal_id: str, messages: Sequence[Message], at: int) -> tuple[int, int]:
+        """Record a batch in one transaction; (accepted, duplicates)."""
+        accepted = duplicates = 0
+        with self.transaction() as tx:
+            self._seen(tx, terminal_id, at)
+            for m in messages:
+                if m.kind == "meters":
+                    cur = tx.execute(
+                        "INSERT INTO meter_snapshots VALUES (?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (message_id) DO NOTHING",
+                        (
+                            m.message_id,
+                            terminal_id,
+                            m.journal_seq,
+                            m.at_ms,
+                            m.body.get("reason", ""),
+                            json.dumps(m.body.get("meters", {}), sort_keys=True),
+                            at,
+                        ),
+                    )
+                else:
+                    cur = tx.execute(
+                        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (message_id) DO NOTHING",
+                        (
+                            m.message_id,
+                            terminal_id,
+                            m.journal_seq,
+                            m.at_ms,
+                            m.kind,
+                            json.dumps(m.body, sort_keys=True),
+                            at,
+                        ),
+                    )
+                if cur.rowcount == 0:
+                    duplicates += 1
+                    continue
+                accepted += 1
+                if m.kind in VOUCHER_KINDS:
+                    self._voucher_event(tx, terminal_id, m, at)
+                elif m.kind == "enable":
+                    tx.execute(
+                        "UPDATE terminals SET enabled = ?, disable_reason = ? "
+                        "WHERE terminal_id = ?",
+                        (int(bool(m.body.get("enabled"))), m.body.get("reason", ""), terminal_id),
+                    )
+        return accepted, duplicates
+
+    def _voucher_event(self, tx: _Tx, terminal_id: str, m: Message, at: int) -> None:
+        number = str(m.body.get("validation_number", ""))
+        value = int(m.body.get("value_cents", 0))
+        if m.kind == "voucher_printed":
+            cur = tx.execute(
+                "UPDATE vouchers SET state = 'issued', updated_ms = ? "
+                "WHERE validation_number = ? AND state = 'pending'",
+                (at, number),
+            )
+            if cur.rowcount == 0:  # issued while the host had no record (restored database)
+                tx.execute(
+                    "INSERT INTO vouchers VALUES (?, ?, 'issued', ?, ?, '', ?) "
+                    "ON CONFLICT (validation_number) DO NOTHING",
+                    (number, value, terminal_id, m.at_ms, at),
+                )
+        elif m.kind == "voucher_voided":
+            tx.execute(
+                "UPDATE vouchers SET state = 'voided', updated_ms = ? "
+                "WHERE validation_number = ? AND state = 'pending'",
+                (at, number),
+            )
+        else:  # voucher_redeemed: the terminal's journal says it was credited
+            tx.execute(
+                "UPDATE vouchers SET state = 'redeemed', holder = ?, updated_ms = ? "
+                "WHERE validation_number = ? AND (state = 'issued' "
+                "OR (state = 'reserved' AND holder = ?))",
+                (terminal_id, at, number, terminal_id),
+            )
+
+    # --- vouchers -----------------------------------------------------------------------------
+
+    def issue_validation_number(self, terminal_id: str, value: int, at: int) -> str:
+        """A fresh 18-digit validation number, recorded as a pending voucher of ``value``."""
+        if value <= 0:
+            raise HostDbError("a voucher must be worth more than zero")
+        while True:
+            number = str(10**17 + secrets.randbelow(9 * 10**17))
+            with self.transaction() as tx:
+                cur = tx.execute(
+                    "INSERT INTO vouchers VALUES (?, ?, 'pending', ?, ?, '', ?) "
+                    "ON CONFLICT (validation_number) DO NOTHING",
+                    (number, value, terminal_id, at, at),
+                )
+                if cur.rowcount == 1:
+                    return number
+
+    def validate_ticket(self, terminal_id: str, number: str, at: int) -> Validation:
+        """Reserve an issued voucher for this terminal (atomic), or say why not."""
+        with self.transaction() as tx:
+            cur = tx.execute(
+                "UPDATE vouchers SET state = 'reserved', holder = ?, updated_ms = ? "
+                "WHERE validation_number = ? AND issued_ms > ? AND (state = 'issued' "
+                "OR (state = 'reserved' AND holder = ?))",
+                (terminal_id, at, number, at - self.voucher_expiry_ms, terminal_id),
+            )
+            row = tx.execute(
+                "SELECT value_cents, state, holder, issued_ms FROM vouchers "
+                "WHERE validation_number = ?",
+                (number,),
+            ).fetchone()
+        if cur.rowcount == 1:
+            return Validation(True, int(row[0]))
+        if row is None:
+            return Validation(False, reason="unknown voucher")
+        value, state, holder, issued = int(row[0]), row[1], row[2], int(row[3])
+        if state == "issued" and issued <= at - self.voucher_expiry_ms:
+            return Validation(False, reason="expired")
+        reasons = {
+            "pending": "not yet confirmed printed",
+            "voided": "voided",
+            "reserved": "in use at another terminal",
+            "redeemed": "already redeemed",
+        }
+        reason = reasons.get(state, state)
+        if state == "redeemed" and holder == terminal_id:
+            reason = "already redeemed at this terminal"
+        return Validation(False, value, reason)
+
+    def finish_ticket(self, terminal_id: str, number: str, stacked: bool, at: int) -> None:
+        """The reserved voucher was stacked (redeemed) or handed back (issued again)."""
+        with self.transaction() as tx:
+            if stacked:
+                cur = tx.execute(
+                    "UPDATE vouchers SET state = 'redeemed', updated_ms = ? "
+                    "WHERE validation_number = ? AND state = 'reserved' AND holder = ?",
+                    (at, number, terminal_id),
+                )
+            else:
+                cur = tx.execute(
+                    "UPDATE vouchers SET state = 'issued', holder = '', updated_ms = ? "
+                    "WHERE validation_number = ? AND state = 'reserved' AND holder = ?",
+                    (at, number, terminal_id),
+                )
+            if cur.rowcount == 1:
+                return
+            row = tx.execute(
+                "SELECT state, holder FROM vouchers WHERE validation_number = ?", (number,)
+            ).fetchone()
+        done = "redeemed" if stacked else "issued"
+        if row is not None and row[0] == done and (row[1] == terminal_id or not stacked):
+            return  # a repeated call: already done
+        state = "unknown" if row is None else f"{row[0]} at {row[1] or 'no terminal'}"
+        raise HostDbError(f"voucher {number} is not reserved at {terminal_id} ({state})")
+
+    # --- commands -----------------------------------------------------------------------------
+
+    def queue_command(self, terminal_id: str, kind: str, body: dict[str, Any], at: int) -> int:
+        """Queue a command for a terminal; its id."""
+        with self.transaction() as tx:
+            row = tx.execute(
+                "INSERT INTO commands (terminal_id, kind, body, state, created_ms, done_ms, result)"
+                " VALUES (?, ?, ?, 'pending', ?, 0, '') RETURNING command_id",
+                (terminal_id, kind, json.dumps(body, sort_keys=True), at),
+            ).fetchone()
+        return int(row[0])
+
+    def pending_commands(self) -> list[tuple[int, str, str, dict[str, Any]]]:
+        """Commands not yet sent: (id, terminal, kind, body), oldest first."""
+        with self.transaction() as tx:
+            rows = tx.execute(
+                "SELECT command_id, terminal_id, kind, body FROM commands "
+                "WHERE state = 'pending' ORDER BY command_id"
+            ).fetchall()
+        return [(int(i), t, k, json.loads(b)) for i, t, k, b in rows]
+
+    def command_state(self, command_id: int, state: str, result: str, at: int) -> None:
+        """Move a command on: 'sent', 'done' or 'failed' with its result."""
+        with self.transaction() as tx:
+            tx.execute(
+                "UPDATE commands SET state = ?, result = ?, done_ms = ? WHERE command_id = ?",
+                (state, result, at, command_id),
+            )
+
+    def command(self, command_id: int) -> dict[str, Any] | None:
+        """One command's record."""
+        rows = self._query("SELECT * FROM commands WHERE command_id = ?", (command_id,))
+        return rows[0] if rows else None
+
+    # --- queries (the CLI) ----------------------------------------------------------------------
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.transaction() as tx:
+            cur = tx.execute(sql, params)
+            rows = cur.fetchall()
+            names = [d[0] for d in cur.description]  # type: ignore[attr-defined]
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+    def terminals(self) -> list[dict[str, Any]]:
+        """Every terminal, with its event count and last meter snapshot's sequence."""
+        return self._query(
+            "SELECT t.*, (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id)"
+            " AS events FROM terminals t ORDER BY t.terminal_id"
+        )
+
+    def events(
+        self, terminal_id: str | None = None, kind: str | None = None, last: int = 100
+    ) -> list[dict[str, Any]]:
+        """Recorded events, newest first (by terminal journal order)."""
+        where, params = self._filters(terminal_id=terminal_id, kind=kind)
+        rows = self._query(
+            f"SELECT * FROM events{where} ORDER BY terminal_id, journal_seq DESC, message_id DESC"
+            " LIMIT ?",
+            (*params, last),
+        )
+        for row in rows:
+            row["body"] = json.loads(row["body"])
+        return rows
+
+    def meter_history(self, terminal_id: str, last: int = 10) -> list[dict[str, Any]]:
+        """A terminal's meter snapshots, newest first."""
+        rows = self._query(
+            "SELECT * FROM meter_snapshots WHERE terminal_id = ? "
+            "ORDER BY journal_seq DESC, at_ms DESC, received_ms DESC LIMIT ?",
+            (terminal_id, last),
+        )
+        for row in rows:
+            row["meters"] = json.loads(row["meters"])
+        return rows
+
+    def latest_meters(self, terminal_id: str) -> dict[str, int]:
+        """The terminal's newest meter snapshot (empty when none)."""
+        rows = self.meter_history(terminal_id, 1)
+        return dict(rows[0]["meters"]) if rows else {}
+
+    def vouchers(
+        self, state: str | None = None, terminal_id: str | None = None, last: int = 100
+    ) -> list[dict[str, Any]]:
+        """Vouchers, newest first."""
+        where, params = self._filters(state=state, issued_by=terminal_id)
+        return self._query(
+            f"SELECT * FROM vouchers{where} ORDER BY issued_ms DESC, validation_number LIMIT ?",
+            (*params, last),
+        )
+
+    def voucher(self, number: str) -> dict[str, Any] | None:
+        """One voucher's record."""
+        rows = self._query("SELECT * FROM vouchers WHERE validation_number = ?", (number,))
+        return rows[0] if rows else None
+
+    @staticmethod
+    def _filters(**columns: str | None) -> tuple[str, tuple[str, ...]]:
+        used = {k: v for k, v in columns.items() if v is not None}
+        if not used:
+            return "", ()
+        return " WHERE " + " AND ".join(f"{k} = ?" for k in used), tuple(used.values())
+
+
+class SqliteHostDb(HostDb):
+    """SQLite: one connection, WAL, ``synchronous=FULL``; transactions take a process lock."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=30
+        )
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=FULL")
+        self._lock = threading.Lock()
+        self._conn.executescript(SCHEMA.format(serial="INTEGER"))
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Tx(self._conn, "qmark")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class PostgresHostDb(HostDb):
+    """PostgreSQL through psycopg 3: one connection per thread, READ COMMITTED transactions."""
+
+    def __init__(self, dsn: str) -> None:
+        super().__init__()
+        import psycopg
+
+        self._psycopg = psycopg
+        self.dsn = dsn
+        self._local = threading.local()
+        self._all: list[Any] = []
+        self._lock = threading.Lock()
+        with self.transaction() as tx:
+            tx.execute("SELECT pg_advisory_xact_lock(7166)")  # one schema creator at a time
+            for statement in SCHEMA.format(serial="BIGSERIAL").split(";"):
+                if statement.strip():
+                    tx.execute(statement)
+
+    def _conn(self) -> Any:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed:
+            conn = self._psycopg.connect(self.dsn, autocommit=True)
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        conn = self._conn()
+        with conn.transaction():
+            yield _Tx(conn, "format")
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+
+
+def open_db(target: str | Path) -> HostDb:
+    """A ``postgresql://`` URL (or ``host=...`` DSN) opens PostgreSQL; else a SQLite file."""
+    text = str(target)
+    if text.startswith(("postgresql://", "postgres://", "host=")):
+        return PostgresHostDb(text)
+    return SqliteHostDb(Path(text))

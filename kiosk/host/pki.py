@@ -1,0 +1,189 @@
+"""The host link's PKI: a private CA, a server certificate and one client certificate per terminal.
+
+Keys are ECDSA P-256; certificates are X.509 v3 signed with SHA-256.  A terminal certificate
+carries the terminal id as its common name and is only good for client authentication; the
+host's certificate is only good for server authentication and names the host's addresses in
+its subject alternative names.  Files are PEM: ``ca.crt``/``ca.key`` in the CA directory,
+``<name>.crt``/``<name>.key`` for each issued certificate (keys written with mode 0600).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+CA_CERT, CA_KEY = "ca.crt", "ca.key"
+SERVER_NAME = "turbokiosk-host"
+DEFAULT_SERVER_SANS = (SERVER_NAME, "localhost", "127.0.0.1", "::1")
+
+
+class PkiError(Exception):
+    """A CA or certificate file is missing, already there, or unusable."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """PEM bytes a TLS endpoint needs: the CA to trust, its own certificate and key."""
+
+    ca: bytes
+    cert: bytes
+    key: bytes
+
+    @classmethod
+    def load(cls, ca_file: Path, cert_file: Path, key_file: Path) -> Credentials:
+        """Read the three PEM files."""
+        try:
+            return cls(ca_file.read_bytes(), cert_file.read_bytes(), key_file.read_bytes())
+        except OSError as exc:
+            raise PkiError(f"cannot read credentials: {exc}") from exc
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _write_key(path: Path, key: ec.EllipticCurvePrivateKey) -> None:
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(pem)
+
+
+def _write_cert(path: Path, cert: x509.Certificate) -> None:
+    path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+
+
+def init_ca(ca_dir: Path, *, name: str = "TurboKiosk Host CA", days: int = 3650) -> Path:
+    """Create a CA (key and self-signed certificate) in ``ca_dir``; the certificate's path."""
+    ca_dir.mkdir(parents=True, exist_ok=True)
+    cert_path, key_path = ca_dir / CA_CERT, ca_dir / CA_KEY
+    if cert_path.exists() or key_path.exists():
+        raise PkiError(f"a CA already exists in {ca_dir}")
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = _now()
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=days))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=False,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    _write_key(key_path, key)
+    _write_cert(cert_path, cert)
+    return cert_path
+
+
+def _load_ca(ca_dir: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
+    try:
+        cert = x509.load_pem_x509_certificate((ca_dir / CA_CERT).read_bytes())
+        key = serialization.load_pem_private_key((ca_dir / CA_KEY).read_bytes(), password=None)
+    except (OSError, ValueError) as exc:
+        raise PkiError(f"no usable CA in {ca_dir}: {exc}") from exc
+    if not isinstance(key, ec.EllipticCurvePrivateKey):
+        raise PkiError(f"the CA key in {ca_dir} is not an EC key")
+    return cert, key
+
+
+def _san(names: tuple[str, ...]) -> x509.SubjectAlternativeName:
+    entries: list[x509.GeneralName] = []
+    for name in names:
+        try:
+            entries.append(x509.IPAddress(ipaddress.ip_address(name)))
+        except ValueError:
+            entries.append(x509.DNSName(name))
+    return x509.SubjectAlternativeName(entries)
+
+
+def issue_cert(
+    ca_dir: Path,
+    name: str,
+    out_dir: Path,
+    *,
+    server: bool = False,
+    sans: tuple[str, ...] = (),
+    days: int = 825,
+    not_before: dt.datetime | None = None,
+) -> tuple[Path, Path]:
+    """Issue a terminal (client) or host (``server``) certificate; (cert path, key path).
+
+    ``name`` is the terminal id for a terminal; for the host it is the certificate's common
+    name, and ``sans`` (default: :data:`DEFAULT_SERVER_SANS`) its addresses.
+    """
+    if not name or not name.isascii() or "/" in name:
+        raise PkiError(f"certificate name {name!r}: ASCII without '/' please")
+    ca_cert, ca_key = _load_ca(ca_dir)
+    key = ec.generate_private_key(ec.SECP256R1())
+    start = not_before or _now() - dt.timedelta(minutes=5)
+    usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+        .issuer_name(ca_cert.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(start + dt.timedelta(days=days))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
+            critical=False,
+        )
+    )
+    if server:
+        builder = builder.add_extension(_san(sans or DEFAULT_SERVER_SANS), critical=False)
+    else:
+        builder = builder.add_extension(_san((name,)), critical=False)
+    cert = builder.sign(ca_key, hashes.SHA256())
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cert_path, key_path = out_dir / f"{name}.crt", out_dir / f"{name}.key"
+    _write_key(key_path, key)
+    _write_cert(cert_path, cert)
+    return cert_path, key_path
+
+
+def credentials(ca_dir: Path, name: str, cert_dir: Path | None = None) -> Credentials:
+    """The CA certificate plus ``name``'s certificate and key."""
+    where = cert_dir or ca_dir
+    return Credentials.load(ca_dir / CA_CERT, where / f"{name}.crt", where / f"{name}.key")
+
+
+def ensure_pki(pki_dir: Path, terminal_ids: tuple[str, ...], host_name: str = "host") -> None:
+    """Create whatever is missing: the CA, the host's certificate, each terminal's certificate."""
+    if not (pki_dir / CA_CERT).exists():
+        init_ca(pki_dir)
+    for name, server in ((host_name, True), *((t, False) for t in terminal_ids)):
+        if not (pki_dir / f"{name}.crt").exists() or not (pki_dir / f"{name}.key").exists():
+            issue_cert(pki_dir, name, pki_dir, server=server)
