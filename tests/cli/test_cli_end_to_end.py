@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from kiosk.cli import main
+from kiosk.paths import DATA_DIR_ENV
 from tests.cli.conftest import turbokiosk
 
 CARD = r"[2-9TJQKA][shdc]"
@@ -153,7 +154,9 @@ def test_a_stadium_game_from_the_note_to_the_voucher(
     assert "      chose play (+$5.00)\n" in text
 
 
-def test_audit_fails_on_a_tampered_journal(tmp_path: Path) -> None:
+def test_audit_fails_on_a_tampered_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     data_dir = tmp_path / "terminal"
     play(data_dir, "bill 20\nquit\n")
     tampered = tmp_path / "tampered"
@@ -168,7 +171,9 @@ def test_audit_fails_on_a_tampered_journal(tmp_path: Path) -> None:
     assert bad.returncode == 1
     assert re.search(r"^FAIL integrity: journal row \d+ fails its chain hash$", bad.stdout, re.M)
     assert bad.stdout.rstrip().endswith("AUDIT FAILED (1)")
-    assert turbokiosk("audit", "--data-dir", str(data_dir)).returncode == 0  # the original
+    monkeypatch.setenv(DATA_DIR_ENV, str(data_dir))  # the original, as the default directory
+    assert main(["audit"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("AUDIT PASSED")
 
 
 def test_commands_on_a_directory_without_a_terminal(
