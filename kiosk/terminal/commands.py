@@ -53,6 +53,37 @@ class BillReturnedReport(Command):
 
 
 @dataclass(frozen=True)
+class InsertTicket(Command):
+    """The bill validator holds a voucher in escrow and the host answered: stack or return.
+
+    The runtime asks the host (I/O) and passes the answer in: ``value`` is what the host
+    reserved for this terminal, ``refused`` why it did not ("" when it did).
+    """
+
+    validation_number: str
+    value: int = 0
+    refused: str = ""
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class TicketStackedReport(Command):
+    """The bill validator reports the voucher in escrow in the cash box: credit it."""
+
+    validation_number: str
+    seat: int = 0
+
+
+@dataclass(frozen=True)
+class TicketReturnedReport(Command):
+    """The bill validator gave the voucher in escrow back to the player."""
+
+    validation_number: str
+    reason: str
+    seat: int = 0
+
+
+@dataclass(frozen=True)
 class RedeemTicket(Command):
     """A voucher the host validated was stacked: credit it."""
 

@@ -53,6 +53,9 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.BillStackedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.BillReturnedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.RedeemTicket: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    c.InsertTicket: CommandRule(ALL_PHASES, NO_LOCKUPS),  # refused vouchers are returned
+    c.TicketStackedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.TicketReturnedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.SelectEdition: CommandRule(NO_WAGERS, PLAY_STOPPERS),
     c.PlaceWager: CommandRule(BETWEEN_ROUNDS, PLAY_STOPPERS),
     c.ClearWagers: CommandRule(BETWEEN_ROUNDS, frozenset({Lockup.CRITICAL})),
@@ -130,7 +133,7 @@ class TerminalCore:
             return f"terminal locked: {lockups[0].value}"
         if s.phase is Phase.CASHOUT:
             return "cash-out in progress"
-        if s.escrow.get(seat):
+        if s.escrow.get(seat) or s.ticket_escrow.get(seat):
             return "another note is in escrow"
         if s.credits[seat] + value > s.config.credit_limit:
             return "credit limit"
@@ -211,6 +214,52 @@ class TerminalCore:
         return [
             e.TicketRedeemed(
                 at=now, seat=seat, value=cmd.value, validation_number=cmd.validation_number
+            )
+        ]
+
+    def _insert_ticket(self, cmd: c.InsertTicket, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        number = cmd.validation_number
+        refusal = cmd.refused or self.money_refusal(seat, cmd.value)
+        if not refusal and cmd.value <= 0:
+            refusal = "a voucher must be worth more than zero"
+        if not refusal and (len(number) != 18 or not number.isdigit()):
+            refusal = "a validation number has 18 digits"
+        if refusal:
+            return [
+                e.TicketReturned(
+                    at=now, seat=seat, value=cmd.value, validation_number=number, reason=refusal
+                )
+            ]
+        return [
+            e.TicketEscrowAccepted(at=now, seat=seat, value=cmd.value, validation_number=number)
+        ]
+
+    def _ticket_in_escrow(self, seat: int, number: str) -> dict[str, Any]:
+        held = self.state.ticket_escrow.get(seat)
+        if held is None or held["validation_number"] != number:
+            raise CommandError(f"no voucher {number} in escrow")
+        return held
+
+    def _ticket_stacked(self, cmd: c.TicketStackedReport, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        held = self._ticket_in_escrow(seat, cmd.validation_number)
+        return [
+            e.TicketRedeemed(
+                at=now, seat=seat, value=held["value"], validation_number=cmd.validation_number
+            )
+        ]
+
+    def _ticket_returned(self, cmd: c.TicketReturnedReport, now: int) -> list[e.Event]:
+        seat = self._seat(cmd.seat)
+        held = self._ticket_in_escrow(seat, cmd.validation_number)
+        return [
+            e.TicketReturned(
+                at=now,
+                seat=seat,
+                value=held["value"],
+                validation_number=cmd.validation_number,
+                reason=cmd.reason,
             )
         ]
 
@@ -433,7 +482,7 @@ class TerminalCore:
         value = s.credits[seat]
         if value <= 0:
             raise CommandError("no credits to cash out")
-        if s.escrow.get(seat):
+        if s.escrow.get(seat) or s.ticket_escrow.get(seat):
             raise CommandError("a note is in escrow; wait for it to be stacked")
         if value > s.config.ticket_out_limit or not cmd.printer_ready:
             return [e.HandpayLocked(at=now, seat=seat, value=value, kind="cancelled_credits")]
@@ -563,7 +612,21 @@ class TerminalCore:
         self._meter("bills_in_count")
         self._meter(f"bills_in.{ev.value}")
 
+    def _a_ticket_escrow(self, ev: e.TicketEscrowAccepted) -> None:
+        self.state.ticket_escrow[ev.seat] = {
+            "validation_number": ev.validation_number,
+            "value": ev.value,
+        }
+
+    def _a_ticket_returned(self, ev: e.TicketReturned) -> None:
+        held = self.state.ticket_escrow.get(ev.seat)
+        if held is not None and held["validation_number"] == ev.validation_number:
+            del self.state.ticket_escrow[ev.seat]
+
     def _a_ticket(self, ev: e.TicketRedeemed) -> None:
+        held = self.state.ticket_escrow.get(ev.seat)
+        if held is not None and held["validation_number"] == ev.validation_number:
+            del self.state.ticket_escrow[ev.seat]
         self.state.credits[ev.seat] += ev.value
         self._meter("tickets_in", ev.value)
         self._meter("tickets_in_count")
@@ -741,6 +804,9 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.BillStackedReport: TerminalCore._bill_stacked,
     c.BillReturnedReport: TerminalCore._bill_returned,
     c.RedeemTicket: TerminalCore._redeem_ticket,
+    c.InsertTicket: TerminalCore._insert_ticket,
+    c.TicketStackedReport: TerminalCore._ticket_stacked,
+    c.TicketReturnedReport: TerminalCore._ticket_returned,
     c.SelectEdition: TerminalCore._select_edition,
     c.PlaceWager: TerminalCore._place_wager,
     c.ClearWagers: TerminalCore._clear_wagers,
@@ -771,6 +837,8 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.BillReturned: TerminalCore._a_bill_returned,
     e.BillStacked: TerminalCore._a_bill_stacked,
     e.TicketRedeemed: TerminalCore._a_ticket,
+    e.TicketEscrowAccepted: TerminalCore._a_ticket_escrow,
+    e.TicketReturned: TerminalCore._a_ticket_returned,
     e.RoundStarted: TerminalCore._a_round_started,
     e.CardsDealt: TerminalCore._a_cards,
     e.DecisionOffered: TerminalCore._a_offer,

@@ -105,6 +105,27 @@ class BillStacked(Event):
 
 @_event
 @dataclass(frozen=True)
+class TicketEscrowAccepted(Event):
+    """A voucher the host reserved for this terminal is to be stacked; credited when stacked."""
+
+    seat: int = 0
+    value: int = 0
+    validation_number: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class TicketReturned(Event):
+    """A voucher went back to the player (refused by the host or the terminal, or returned)."""
+
+    seat: int = 0
+    value: int = 0
+    validation_number: str = ""
+    reason: str = ""
+
+
+@_event
+@dataclass(frozen=True)
 class TicketRedeemed(Event):
     """A voucher inserted, validated by the host and stacked: credited."""
 

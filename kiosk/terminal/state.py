@@ -108,6 +108,8 @@ class TerminalState:
     round: RoundState | None = None
     last_bets: dict[int, dict[str, Any]] = field(default_factory=dict)
     escrow: dict[int, int] = field(default_factory=dict)
+    #: a voucher in escrow per seat: {"validation_number": ..., "value": cents}
+    ticket_escrow: dict[int, dict[str, Any]] = field(default_factory=dict)
     cashout: dict[str, Any] | None = None
     handpay: dict[str, Any] | None = None
     tilts: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -160,6 +162,7 @@ class TerminalState:
             "round": None if self.round is None else self.round.to_dict(),
             "last_bets": {str(k): v for k, v in self.last_bets.items()},
             "escrow": {str(k): v for k, v in self.escrow.items()},
+            "ticket_escrow": {str(k): v for k, v in self.ticket_escrow.items()},
             "cashout": self.cashout,
             "handpay": self.handpay,
             "tilts": self.tilts,
@@ -184,6 +187,7 @@ class TerminalState:
             round=None if d["round"] is None else RoundState.from_dict(d["round"]),
             last_bets={int(k): v for k, v in d["last_bets"].items()},
             escrow={int(k): v for k, v in d["escrow"].items()},
+            ticket_escrow={int(k): v for k, v in d.get("ticket_escrow", {}).items()},
             cashout=d["cashout"],
             handpay=d["handpay"],
             tilts=dict(d["tilts"]),
