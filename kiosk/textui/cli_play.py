@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from kiosk.app.wiring import build_terminal
 from kiosk.paths import add_data_dir_argument, data_dir_of
-from kiosk.terminal.commands import CommandError
+from kiosk.terminal.config import ConfigError
 from kiosk.textui.session import PlaySession
 
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         try:
             session.start(args.edition)
-        except CommandError as exc:
+        except ConfigError as exc:
             print(f"turbokiosk play: {exc}", file=sys.stderr)
             return 2
         interactive = sys.stdin.isatty()

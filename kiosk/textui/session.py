@@ -56,12 +56,18 @@ class PlaySession:
     def start(self, edition: str | None = None) -> None:
         """Power the terminal up (recovering what a stop interrupted) and show where it stands.
 
-        Raises CommandError when ``edition`` cannot be chosen.
+        Raises ConfigError when ``edition`` is not enabled on the terminal; when it is but
+        cannot be chosen now (a round in progress, a lockup) the refusal is shown.
         """
         self.rt.power_up()
         self.pump()
+        if edition is not None:
+            self.rt.state.config.edition(edition)  # the configuration the journal holds
         if edition is not None and edition != self.rt.state.selected_edition:
-            self.rt.execute(c.SelectEdition(edition))
+            try:
+                self.rt.execute(c.SelectEdition(edition))
+            except CommandError as exc:
+                self.write(f"! {exc}")
         self.write(f"Game: {self._title()}. Type 'help' for the commands, rules and pays.")
         self.show_status()
 

@@ -155,8 +155,9 @@ def test_a_round_interrupted_by_quitting_resumes_in_the_next_session(player: Pla
     player.say("bill 20", "game stadium-3cp", "positions 1 5 9", "bet ante 5", "deal")
     player.close()
     again = Player(player.data_dir)
-    shown = again.start()
+    shown = again.start("turbo-football")  # asked for, but the Stadium round comes first
     assert again.runtime.state.phase is Phase.DECISION
+    assert "! SelectEdition is not allowed while decision" in shown
     assert "  Play offered for $5.00: play or fold (default fold)" in shown
     assert "decide by" in shown
     again.script = "Qs 7h 2d"
