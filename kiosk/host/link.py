@@ -81,8 +81,10 @@ class HostLink:
         batch_size: int = 200,
         retry_seconds: tuple[float, float] = (0.1, 2.0),
         set_time: Callable[[int], None] | None = None,
-        signature: Callable[[], str] = integrity.signature,
-        seeded_hmac: Callable[[bytes], bytes] = integrity.seeded_hmac,
+        signature: Callable[[], str] = lambda: integrity.manifest().digest,
+        seeded_hmac: Callable[[bytes], bytes] = lambda seed: bytes.fromhex(
+            integrity.keyed_check(seed)
+        ),
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.runtime = runtime

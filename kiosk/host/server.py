@@ -141,8 +141,10 @@ class HostSettings:
 
     meter_period_seconds: int = 60
     voucher_expiry_days: int = 30
-    #: HMAC-SHA256(seed, approved software): by default the host's own installed files
-    approved_hmac: Callable[[bytes], bytes] = integrity.seeded_hmac
+    #: HMAC-SHA256(seed, approved software): the host's own installed files by default
+    approved_hmac: Callable[[bytes], bytes] = lambda seed: bytes.fromhex(
+        integrity.keyed_check(seed)
+    )
 
 
 class HostServicer(host_pb2_grpc.HostServiceServicer):

@@ -1,0 +1,294 @@
+"""``turbokiosk host ...``: the reference accounting host and its records.
+
+    turbokiosk host init-ca                       # a CA in HOST_DIR/pki
+    turbokiosk host issue-cert TK-0001            # a terminal certificate (--server: the host's)
+    turbokiosk host serve [--listen ADDR]         # run the host (SQLite, or --db postgresql://...)
+    turbokiosk host terminals|meters|events|vouchers [--json]
+    turbokiosk host send TK-0001 disable --reason "count room"   # a command to a terminal
+
+``HOST_DIR`` is ``--host-dir``, else ``$TURBOKIOSK_HOST_DIR``, else ``var/host``; the records are
+``HOST_DIR/host.sqlite3`` unless ``--db`` names another SQLite file or a PostgreSQL URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kiosk.host import pki
+from kiosk.host.db import HostDb, now_ms, open_db
+
+HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
+SEND_KINDS = {
+    "enable": "set_enabled",
+    "disable": "set_enabled",
+    "meters": "request_meters",
+    "authenticate": "authenticate_software",
+    "set-time": "set_time",
+    "message": "player_message",
+}
+
+
+def host_dir(args: argparse.Namespace) -> Path:
+    """The host's directory."""
+    given: Path | None = args.host_dir
+    if given is not None:
+        return given
+    env = os.environ.get(HOST_DIR_ENV, "").strip()
+    return Path(env) if env else Path("var/host")
+
+
+def db_target(args: argparse.Namespace) -> str:
+    """The records: ``--db`` or HOST_DIR/host.sqlite3."""
+    return str(args.db) if args.db else str(host_dir(args) / "host.sqlite3")
+
+
+def pki_dir(args: argparse.Namespace) -> Path:
+    """The PKI directory: ``--pki`` or HOST_DIR/pki."""
+    given: Path | None = args.pki
+    return given if given is not None else host_dir(args) / "pki"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Sub-commands of ``turbokiosk host``."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--host-dir", type=Path, help=f"default: ${HOST_DIR_ENV} or var/host")
+    common.add_argument("--db", help="SQLite file or postgresql:// URL (default HOST_DIR/...)")
+    common.add_argument("--pki", type=Path, help="CA directory (default HOST_DIR/pki)")
+    sub = parser.add_subparsers(dest="host_command", metavar="ACTION", required=True)
+
+    p = sub.add_parser("init-ca", parents=[common], help="create the CA")
+    p.add_argument("--name", default="TurboKiosk Host CA", help="the CA's common name")
+    p.add_argument("--days", type=int, default=3650, help="validity in days")
+
+    p = sub.add_parser(
+        "issue-cert", parents=[common], help="issue a terminal (or host) certificate"
+    )
+    p.add_argument("name", help="terminal id (or the host's name with --server)")
+    p.add_argument("--server", action="store_true", help="a certificate for the host itself")
+    p.add_argument("--san", action="append", default=[], help="host address (with --server)")
+    p.add_argument("--days", type=int, default=825, help="validity in days")
+    p.add_argument("--out", type=Path, help="where to write NAME.crt/.key (default: the PKI)")
+
+    p = sub.add_parser("serve", parents=[common], help="run the accounting host")
+    p.add_argument("--listen", default="127.0.0.1:50051", help="address:port to listen on")
+    p.add_argument("--cert-name", default="host", help="the host's certificate in the PKI")
+    p.add_argument("--meter-period", type=int, default=60, help="seconds between snapshots")
+    p.add_argument("--voucher-expiry-days", type=int, default=30)
+    p.add_argument("--max-workers", type=int, default=512, help="RPC threads (> terminals)")
+
+    p = sub.add_parser("terminals", parents=[common], help="terminals the host knows")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("meters", parents=[common], help="a terminal's meters (newest snapshot)")
+    p.add_argument("terminal", nargs="?", help="terminal id (default: every terminal)")
+    p.add_argument("--history", type=int, default=1, help="this many snapshots, newest first")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("events", parents=[common], help="recorded events, newest first")
+    p.add_argument("--terminal", help="only this terminal")
+    p.add_argument("--kind", help="only this kind (bill_stacked, game_played, ...)")
+    p.add_argument("--last", type=int, default=50)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("vouchers", parents=[common], help="vouchers and their states")
+    p.add_argument("--state", choices=["pending", "issued", "voided", "reserved", "redeemed"])
+    p.add_argument("--terminal", help="only those issued by this terminal")
+    p.add_argument("--last", type=int, default=50)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("send", parents=[common], help="queue a command for a terminal")
+    p.add_argument("terminal", help="terminal id")
+    p.add_argument("action", choices=sorted(SEND_KINDS))
+    p.add_argument("text", nargs="?", default="", help="message: the text to show")
+    p.add_argument("--reason", default="", help="disable: the reason shown")
+    p.add_argument("--seed", help="authenticate: seed as hex (default: 32 random bytes)")
+    p.add_argument("--epoch-ms", type=int, help="set-time: the time (default: the host's now)")
+    p.add_argument("--seconds", type=int, default=0, help="message: how long (0: until replaced)")
+    p.add_argument("--wait", type=float, default=0.0, help="wait up to this many s for the answer")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out the action."""
+    try:
+        action = {
+            "init-ca": _init_ca,
+            "issue-cert": _issue_cert,
+            "serve": _serve,
+            "terminals": _terminals,
+            "meters": _meters,
+            "events": _events,
+            "vouchers": _vouchers,
+            "send": _send,
+        }[args.host_command]
+        return action(args)
+    except pki.PkiError as exc:
+        print(f"host: {exc}", file=sys.stderr)
+        return 2
+
+
+def _init_ca(args: argparse.Namespace) -> int:
+    path = pki.init_ca(pki_dir(args), name=args.name, days=args.days)
+    print(f"CA certificate: {path}")
+    return 0
+
+
+def _issue_cert(args: argparse.Namespace) -> int:
+    cert, key = pki.issue_cert(
+        pki_dir(args),
+        args.name,
+        args.out or pki_dir(args),
+        server=args.server,
+        sans=tuple(args.san),
+        days=args.days,
+    )
+    print(f"certificate: {cert}\nkey: {key}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from kiosk.host.server import HostServer, HostSettings
+
+    settings = HostSettings(
+        meter_period_seconds=args.meter_period, voucher_expiry_days=args.voucher_expiry_days
+    )
+    creds = pki.credentials(pki_dir(args), args.cert_name)
+    server = HostServer(
+        open_db(db_target(args)),
+        creds,
+        args.listen,
+        settings=settings,
+        max_workers=args.max_workers,
+    ).start()
+    print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
+
+    def stop(_signum: int, _frame: object) -> None:
+        server.server.stop(1)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    server.wait()
+    server.stop(0)
+    print("host: stopped", flush=True)
+    return 0
+
+
+def _open(args: argparse.Namespace) -> HostDb:
+    target = db_target(args)
+    if "://" not in target and not target.startswith("host=") and not Path(target).exists():
+        raise pki.PkiError(f"no host records at {target}")
+    return open_db(target)
+
+
+def _ms(value: int) -> str:
+    if not value:
+        return "-"
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(value / 1000))
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, sort_keys=True))
+
+
+def _terminals(args: argparse.Namespace) -> int:
+    rows = _open(args).terminals()
+    if args.json:
+        _print_json(rows)
+        return 0
+    print(
+        f"{'terminal':<16} {'version':<10} {'enabled':<8} {'events':>8}  last seen            auth"
+    )
+    for r in rows:
+        enabled = "yes" if r["enabled"] else "no"
+        print(
+            f"{r['terminal_id']:<16} {r['software_version']:<10} {enabled:<8} {r['events']:>8}  "
+            f"{_ms(r['last_seen_ms']):<20} {r['auth_result'] or '-'}"
+        )
+        if not r["enabled"]:
+            print(f"{'':<16} disabled: {r['disable_reason']}")
+    return 0
+
+
+def _meters(args: argparse.Namespace) -> int:
+    db = _open(args)
+    ids = [args.terminal] if args.terminal else [r["terminal_id"] for r in db.terminals()]
+    data = {t: db.meter_history(t, args.history) for t in ids}
+    if args.json:
+        _print_json(data)
+        return 0
+    for terminal, snapshots in data.items():
+        if not snapshots:
+            print(f"{terminal}: no meter snapshot yet")
+        for snap in snapshots:
+            print(
+                f"{terminal}: meters at journal row {snap['journal_seq']}, {_ms(snap['at_ms'])}"
+                f" ({snap['reason']})"
+            )
+            for name, value in snap["meters"].items():
+                print(f"  {name:<48} {value:>14}")
+    return 0
+
+
+def _events(args: argparse.Namespace) -> int:
+    rows = _open(args).events(args.terminal, args.kind, args.last)
+    if args.json:
+        _print_json(rows)
+        return 0
+    for r in rows:
+        body = json.dumps(r["body"], sort_keys=True, separators=(",", ":"))
+        print(
+            f"{r['terminal_id']:<10} #{r['journal_seq']:<8} {_ms(r['at_ms'])}  {r['kind']:<16} "
+            f"{body}"
+        )
+    return 0
+
+
+def _vouchers(args: argparse.Namespace) -> int:
+    rows = _open(args).vouchers(args.state, args.terminal, args.last)
+    if args.json:
+        _print_json(rows)
+        return 0
+    for r in rows:
+        holder = f" at {r['holder']}" if r["holder"] else ""
+        print(
+            f"{r['validation_number']}  {_dollars(r['value_cents']):>12}  {r['state']:<9}"
+            f"  issued by {r['issued_by']} {_ms(r['issued_ms'])}{holder}"
+        )
+    return 0
+
+
+def _send(args: argparse.Namespace) -> int:
+    from kiosk.host.server import host_command
+
+    kind = SEND_KINDS[args.action]
+    body: dict[str, Any] = {}
+    if args.action in ("enable", "disable"):
+        body = {"enabled": args.action == "enable", "reason": args.reason}
+    elif args.action == "authenticate":
+        body = {"seed": args.seed or os.urandom(32).hex()}
+    elif args.action == "set-time":
+        body = {"epoch_ms": args.epoch_ms if args.epoch_ms is not None else now_ms()}
+    elif args.action == "message":
+        body = {"text": args.text, "seconds": args.seconds}
+    host_command(0, kind, body)
+    db = _open(args)
+    command_id = db.queue_command(args.terminal, kind, body, now_ms())
+    print(f"command {command_id} queued for {args.terminal}: {args.action}", flush=True)
+    deadline = time.monotonic() + args.wait
+    while time.monotonic() < deadline:
+        record = db.command(command_id)
+        if record is not None and record["state"] in ("done", "failed"):
+            print(f"command {command_id}: {record['state']} {record['result']}".rstrip())
+            return 0 if record["state"] == "done" else 1
+        time.sleep(0.1)
+    return 0
