@@ -103,7 +103,10 @@ class PlaySession:
 
     def pump(self) -> None:
         """Device reports and decision timers; the RNG cycles while no round is in play."""
-        self.rt.pump()
+        try:
+            self.rt.pump()
+        except (CommandError, StoreError) as exc:  # an RNG or store failure: now a lockup
+            self.write(f"! {exc}")
         cycler = self.terminal.cycler
         if self.rt.state.phase in (Phase.IDLE, Phase.WAGERING, Phase.RESULT):
             cycler.resume()

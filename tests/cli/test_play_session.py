@@ -5,6 +5,7 @@ from __future__ import annotations
 from kiosk.store.journal import Journal
 from kiosk.terminal.state import Phase
 from kiosk.textui.show import round_lines
+from rng import RngFailure
 from tests.cli.conftest import Player
 
 TURBO_RAISE = "2h 3d 4c As Ks Qs Js 9s 8s"  # 0 icons offered the Double; then 20 icons
@@ -163,3 +164,31 @@ def test_a_round_interrupted_by_quitting_resumes_in_the_next_session(player: Pla
     again.script = "Qs 7h 2d"
     assert "  Dealer: Qs 7h 2d  High card (qualifies)" in again.say("play")
     again.close()
+
+
+class DealsOnce:
+    """A deck whose generator fails after the first deal of the round."""
+
+    def __init__(self, excluded: frozenset[int]) -> None:
+        self._cards = [x for x in range(52) if x not in excluded]
+        self._deals = 0
+
+    def deal(self, n: int) -> tuple[int, ...]:
+        self._deals += 1
+        if self._deals > 1:
+            raise RngFailure("continuous health test failed")
+        out, self._cards = tuple(self._cards[:n]), self._cards[n:]
+        return out
+
+
+def test_a_generator_failing_on_the_timer_is_shown_and_the_session_goes_on(
+    player: Player,
+) -> None:
+    player.runtime.deck_factory = DealsOnce
+    player.say("bill 20", "game stadium-3cp", "positions 1 5 9", "bet ante 5", "deal")
+    head = player.runtime.journal.head()
+    player.clock.advance(21)
+    out = player.say("status")
+    assert "! the RNG failed: continuous health test failed" in out
+    assert player.runtime.journal.head() == head  # nothing of the failed step was kept
+    assert player.runtime.state.phase is Phase.DECISION
