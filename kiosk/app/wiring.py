@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.host.link import HostLink
+from kiosk.host.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
@@ -22,14 +24,20 @@ class Terminal:
     printer: InProcessPrinter
     rng: Csprng
     cycler: BackgroundCycler
+    host_link: HostLink | None = None  # the accounting host link (not started)
 
 
 def build_terminal(
-    data_dir: Path, *, config: TerminalConfig | None = None, snapshot_every: int = 25
+    data_dir: Path,
+    *,
+    config: TerminalConfig | None = None,
+    snapshot_every: int = 25,
+    host: HostEndpoint | None = None,
 ) -> Terminal:
     """A terminal on ``data_dir`` with in-process simulated devices (not yet powered up)."""
     data_dir = Path(data_dir)
     rng = Csprng()
+    wiring = HostWiring(host, data_dir) if host is not None else None
     validator = InProcessBillValidator(data_dir / "devices")
     printer = InProcessPrinter(data_dir / "devices")
     runtime = TerminalRuntime(
@@ -41,5 +49,9 @@ def build_terminal(
         config=config,
         snapshot_every=snapshot_every,
         rng_health=lambda: rng.failure,
+        **(wiring.runtime_options() if wiring is not None else {}),
     )
-    return Terminal(runtime, validator, printer, rng, BackgroundCycler(rng))
+    terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng))
+    if wiring is not None:
+        terminal.host_link = wiring.link(runtime)
+    return terminal
