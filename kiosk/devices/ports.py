@@ -8,11 +8,22 @@ journaled in order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from kiosk.terminal.commands import Command
 
 VoucherStatus = Literal["printed", "not_printed", "unknown"]
+
+
+@dataclass(frozen=True)
+class TicketInserted(Command):
+    """A validator report, not a core command: a voucher is in escrow, read as this number.
+
+    The runtime asks the host about it and passes the answer to the core as ``InsertTicket``.
+    """
+
+    validation_number: str
+    seat: int = 0
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,8 @@ class BillValidatorPort(Protocol):
         ...
 
     def poll(self) -> list[Command]:
-        """Reports since the last poll (InsertBill, BillStackedReport, BillReturnedReport...)."""
+        """Reports since the last poll (InsertBill, BillStackedReport, BillReturnedReport,
+        TicketInserted, TicketStackedReport, TicketReturnedReport, RaiseTilt, ClearTilt)."""
         ...
 
     def recover(self) -> list[Command]:
@@ -69,4 +81,26 @@ class PrinterPort(Protocol):
 
     def poll(self) -> list[Command]:
         """Reports since the last poll."""
+        ...
+
+
+@runtime_checkable
+class BillValidatorTestMode(Protocol):
+    """Optional: the service menu's bill validator test (notes read and handed back, no credit)."""
+
+    def set_test_mode(self, on: bool) -> None:
+        """In test mode every note is read, then returned; nothing reaches the terminal."""
+        ...
+
+    def test_notes(self) -> list[int]:
+        """Values of the notes read since the test mode was switched on (cents)."""
+        ...
+
+
+@runtime_checkable
+class PrinterTestPrint(Protocol):
+    """Optional: the service menu's test voucher (marked VOID, no validation number)."""
+
+    def print_test_voucher(self, terminal_id: str, venue: str, at: int) -> str | None:
+        """Print a test voucher; None when it printed, else why not."""
         ...

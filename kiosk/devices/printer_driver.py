@@ -1,0 +1,184 @@
+"""The terminal's ticket printer driver: :class:`PrinterPort` over a device link.
+
+A voucher is printed once at most, and its credits leave the meter only when the printer says
+it printed it completely (``PrinterReport(printed=True)``).  A failure, a lost link or a
+printer restart never leaves both a ticket and the credits: the driver asks the printer what
+became of the voucher in progress whenever the link comes back, and the printer's own
+non-volatile memory answers (a voucher cut short is voided, never presented).
+
+Status becomes tilts: ``paper_out``, ``printer_jam``, ``head_open`` and ``printer_link``;
+paper low is only a warning (:attr:`PrinterDriver.paper_low`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from kiosk.devices.driver import Channel, DriverBase
+from kiosk.devices.ports import Voucher, VoucherStatus
+from kiosk.terminal import commands as c
+from proto.turbokiosk.v1.device_pb2 import DeviceStatusRequest, PrinterCommand, PrinterEvent
+
+log = logging.getLogger(__name__)
+
+LINK_TILT = "printer_link"
+#: status flag -> (tilt code, reason)
+FAULTS = {
+    "paper_out": ("paper_out", "printer out of paper"),
+    "jammed": ("printer_jam", "printer jam"),
+    "head_open": ("head_open", "printer head open"),
+}
+FAILURES = {
+    PrinterEvent.FAILURE_PAPER_OUT: "paper out",
+    PrinterEvent.FAILURE_JAM: "printer jam",
+    PrinterEvent.FAILURE_HEAD_OPEN: "printer head open",
+    PrinterEvent.FAILURE_POWER_LOST: "printer lost power while printing",
+    PrinterEvent.FAILURE_BUSY: "printer busy",
+    PrinterEvent.FAILURE_BAD_REQUEST: "printer refused the voucher",
+}
+
+
+def print_command(voucher: Voucher) -> PrinterCommand:
+    """The PrintVoucher message for a voucher."""
+    issued = Timestamp()
+    issued.FromMilliseconds(voucher.issued_at)
+    job = PrinterCommand.PrintVoucher(
+        validation_number=voucher.validation_number,
+        value=voucher.value,
+        terminal_id=voucher.terminal_id,
+        venue=voucher.venue,
+        issued_at=issued,
+        expires_days=voucher.expires_days,
+        sequence=voucher.sequence,
+    )
+    return PrinterCommand(print_voucher=job)
+
+
+def voucher_of(job: PrinterCommand.PrintVoucher) -> Voucher:
+    """Inverse of :func:`print_command` (the printer's side)."""
+    return Voucher(
+        validation_number=job.validation_number,
+        value=job.value,
+        terminal_id=job.terminal_id,
+        venue=job.venue,
+        issued_at=job.issued_at.ToMilliseconds(),
+        expires_days=job.expires_days,
+        sequence=job.sequence,
+    )
+
+
+class PrinterDriver(DriverBase):
+    """A voucher printer on a device link."""
+
+    link_tilt = LINK_TILT
+    device_name = "printer"
+
+    def __init__(
+        self,
+        channel: Channel,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        connect_grace: float = 3.0,
+        answer_timeout: float = 5.0,
+    ) -> None:
+        super().__init__(channel, clock=clock, connect_grace=connect_grace)
+        self.answer_timeout = answer_timeout
+        self.status: PrinterEvent.Status | None = None
+        self.identity = ""
+        self.job = ""  # validation number of the voucher in progress
+        self._answers: dict[str, int] = {}  # voucher status replies by number
+
+    @property
+    def paper_low(self) -> bool:
+        """The paper roll is nearly used up (a warning; printing goes on)."""
+        return self.status is not None and self.status.paper_low
+
+    # --- PrinterPort --------------------------------------------------------------------------
+
+    def ready(self) -> bool:
+        """Link up, status known, no fault, nothing printing."""
+        self._drain()
+        s = self.status
+        return (
+            self.link_up
+            and s is not None
+            and not (s.paper_out or s.jammed or s.head_open or s.busy)
+            and not self.job
+        )
+
+    def print_voucher(self, voucher: Voucher) -> None:
+        """Send the print job; the PrinterReport comes through poll()."""
+        self.job = voucher.validation_number
+        self._command(print_command(voucher))
+
+    def voucher_status(self, validation_number: str) -> VoucherStatus:
+        """At power-up: ask the printer whether this voucher was printed."""
+        self._answers.pop(validation_number, None)
+        if not self._wait_until(lambda: self.link_up, self.connect_grace):
+            self._check_connect()
+            return "unknown"
+        self._ask(validation_number)
+        if not self._wait_until(lambda: validation_number in self._answers, self.answer_timeout):
+            return "unknown"
+        state = self._answers.pop(validation_number)
+        if state == PrinterEvent.VOUCHER_STATE_PRINTED:
+            return "printed"
+        if state == PrinterEvent.VOUCHER_STATE_NOT_PRINTED:
+            return "not_printed"
+        return "unknown"
+
+    def poll(self) -> list[c.Command]:
+        """Reports since the last poll."""
+        self._drain()
+        return self._take_reports()
+
+    # --- events ---------------------------------------------------------------------------------
+
+    def _on_link_up(self, new_peer: bool) -> None:
+        self._command(PrinterCommand(status_request=DeviceStatusRequest()))
+        if self.job:  # what became of the voucher in progress while we could not hear?
+            self._ask(self.job)
+
+    def _on_payload(self, payload: bytes) -> None:
+        ev = PrinterEvent()
+        ev.ParseFromString(payload)
+        kind = ev.WhichOneof("event")
+        if kind == "status":
+            self.status = ev.status
+            for flag, (code, reason) in FAULTS.items():
+                self._condition(code, bool(getattr(ev.status, flag)), reason)
+        elif kind == "voucher_printed":
+            self._finish(ev.voucher_printed.validation_number, True, "")
+        elif kind == "voucher_failed":
+            failed = ev.voucher_failed
+            reason = FAILURES.get(failed.failure, "not printed")
+            self._finish(failed.validation_number, False, reason)
+        elif kind == "voucher_status":
+            number, state = ev.voucher_status.validation_number, ev.voucher_status.state
+            self._answers[number] = state
+            if number == self.job and state == PrinterEvent.VOUCHER_STATE_PRINTED:
+                self._finish(number, True, "")
+            elif number == self.job and state == PrinterEvent.VOUCHER_STATE_NOT_PRINTED:
+                self._finish(number, False, "not printed (printer link interrupted)")
+        elif kind == "identity":
+            self.identity = (
+                f"{ev.identity.model} {ev.identity.serial_number} {ev.identity.firmware}"
+            )
+
+    def _finish(self, number: str, printed: bool, reason: str) -> None:
+        if number != self.job:
+            log.info("printer: result for %s, which is not in progress (ignored)", number)
+            return
+        self.job = ""
+        self._report(c.PrinterReport(printed=printed, reason=reason))
+
+    def _ask(self, number: str) -> None:
+        request = PrinterCommand.VoucherStatusRequest(validation_number=number)
+        self._command(PrinterCommand(voucher_status_request=request))
+
+    def _command(self, command: PrinterCommand) -> None:
+        self._send(command.SerializeToString())
