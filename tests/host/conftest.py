@@ -153,3 +153,28 @@ def make_terminal(tmp_path: Path) -> Iterator[Callable[..., TerminalRig]]:
     yield make
     for rig in made:
         rig.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[object]:
+    from tests.host.postgres import PostgresServer, binaries
+
+    if binaries() is None:
+        pytest.skip("PostgreSQL server binaries not installed (Debian package postgresql)")
+    server = PostgresServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def host_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HostDb]:
+    """The host's records on each back end."""
+    from kiosk.host.db import PostgresHostDb
+
+    if request.param == "sqlite":
+        db: HostDb = SqliteHostDb(tmp_path / "host.sqlite3")
+    else:
+        server = request.getfixturevalue("postgres_server")
+        db = PostgresHostDb(server.new_database())  # type: ignore[attr-defined]
+    yield db
+    db.close()

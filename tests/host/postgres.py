@@ -1,0 +1,84 @@
+"""A throw-away PostgreSQL server from the Debian package, on a Unix socket in a temp directory.
+
+As root the server runs as the ``postgres`` user (initdb refuses root).  When the binaries are
+not installed the tests that need it are skipped with that reason; CI installs the package
+(deploy/system-packages.txt).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+
+def binaries() -> Path | None:
+    """The directory holding initdb and pg_ctl, or None."""
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(found).resolve().parent
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(candidates[-1]).parent if candidates else None
+
+
+class PostgresServer:
+    """initdb + pg_ctl start; ``dsn(db)`` to connect; ``stop()`` removes everything."""
+
+    def __init__(self) -> None:
+        bindir = binaries()
+        if bindir is None:
+            raise FileNotFoundError("PostgreSQL server binaries (Debian package postgresql)")
+        self.bindir = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="tk-pg-"))
+        self.root.chmod(0o755)
+        self.data = self.root / "data"
+        self.user: str | None = None
+        if os.geteuid() == 0:
+            self.user = "postgres"
+            pw = pwd.getpwnam(self.user)
+            os.chown(self.root, pw.pw_uid, pw.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        options = f"-k {self.root} -c listen_addresses='' -F -c max_connections=300"
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "start",
+        )
+        self._databases = 0
+
+    def _run(self, tool: str, *args: str) -> None:
+        command = [str(self.bindir / tool), *args]
+        if self.user is not None:
+            command = ["runuser", "-u", self.user, "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+    def dsn(self, dbname: str = "postgres") -> str:
+        """A libpq connection string for a database of this server."""
+        return f"host={self.root} dbname={dbname} user=postgres"
+
+    def new_database(self) -> str:
+        """A fresh empty database; its connection string."""
+        import psycopg
+
+        self._databases += 1
+        name = f"host_{self._databases}"
+        with psycopg.connect(self.dsn(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.dsn(name)
+
+    def stop(self) -> None:
+        """Stop the server and delete its files."""
+        try:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
