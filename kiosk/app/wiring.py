@@ -11,6 +11,7 @@ from kiosk.host.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.service.lock import TerminalLock
 from kiosk.terminal.config import TerminalConfig
 from rng import BackgroundCycler, Csprng
 
@@ -24,6 +25,7 @@ class Terminal:
     printer: InProcessPrinter
     rng: Csprng
     cycler: BackgroundCycler
+    lock: TerminalLock | None = None  # this process is the terminal of the data directory
     host_link: HostLink | None = None  # the accounting host link (not started)
 
 
@@ -34,8 +36,13 @@ def build_terminal(
     snapshot_every: int = 25,
     host: HostEndpoint | None = None,
 ) -> Terminal:
-    """A terminal on ``data_dir`` with in-process simulated devices (not yet powered up)."""
+    """A terminal on ``data_dir`` with in-process simulated devices (not yet powered up).
+
+    Takes the data directory's lock first: :class:`~kiosk.service.lock.TerminalBusyError` when
+    another process is already its terminal.
+    """
     data_dir = Path(data_dir)
+    lock = TerminalLock.acquire(data_dir)
     rng = Csprng()
     wiring = HostWiring(host, data_dir) if host is not None else None
     validator = InProcessBillValidator(data_dir / "devices")
@@ -51,7 +58,7 @@ def build_terminal(
         rng_health=lambda: rng.failure,
         **(wiring.runtime_options() if wiring is not None else {}),
     )
-    terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng))
+    terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng), lock)
     if wiring is not None:
         terminal.host_link = wiring.link(runtime)
     return terminal

@@ -16,6 +16,7 @@ from typing import Any
 
 from kiosk.devices.ports import Voucher, VoucherStatus
 from kiosk.terminal import commands as c
+from kiosk.terminal.config import NOTE_VALUES
 
 
 def _durable_write(path: Path, data: dict[str, Any]) -> None:
@@ -51,10 +52,20 @@ class InProcessBillValidator:
         self.enabled = False
         self.notes: tuple[int, ...] = ()
         self.returned: list[int] = []  # notes handed back, for tests and the demo
+        self.test_mode = False
+        self._test_notes: list[int] = []
         self._reports: deque[c.Command] = deque()
 
     def insert(self, value: int, seat: int = 0) -> bool:
-        """A player inserts a note; False when the validator rejects it outright."""
+        """A player inserts a note; False when the validator rejects it outright.
+
+        In test mode a note of a known value is read and handed straight back, unreported.
+        """
+        if self.test_mode:
+            if value in NOTE_VALUES:
+                self._test_notes.append(value)
+            self.returned.append(value)
+            return False
         if not self.enabled or value not in self.notes or str(seat) in self._mem["escrow"]:
             self.returned.append(value)
             return False
@@ -66,6 +77,16 @@ class InProcessBillValidator:
     def set_enabled(self, enabled: bool, notes: tuple[int, ...]) -> None:
         """Accept notes of these values, or nothing."""
         self.enabled, self.notes = enabled, notes
+
+    def set_test_mode(self, on: bool) -> None:
+        """Start (clearing the list of notes read) or stop the service menu's test."""
+        if on and not self.test_mode:
+            self._test_notes = []
+        self.test_mode = on
+
+    def test_notes(self) -> list[int]:
+        """Notes read and returned since the test started."""
+        return list(self._test_notes)
 
     def stack(self, seat: int) -> None:
         """Move the note in escrow to the cash box."""
@@ -79,7 +100,9 @@ class InProcessBillValidator:
     def _finish_stack(self, seat: int) -> None:
         note = self._mem["escrow"].pop(str(seat))
         self._mem["cashbox"].append(note["value"])
-        self._mem["unreported"] = {"seat": seat, "value": note["value"]}
+        # remembered until the terminal acknowledges it: a power cut before the terminal has
+        # journaled the credit must not lose the note
+        self._mem.setdefault("unacknowledged", {})[str(seat)] = note["value"]
         _durable_write(self._path, self._mem)
         self._reports.append(c.BillStackedReport(value=note["value"], seat=seat))
 
@@ -97,11 +120,12 @@ class InProcessBillValidator:
         return out
 
     def recover(self) -> list[c.Command]:
-        """At power-up: a note mid-stack is stacked and reported; one in escrow is returned."""
-        out: list[c.Command] = []
-        last = self._mem.pop("unreported", None)
-        if last is not None:
-            out.append(c.BillStackedReport(value=last["value"], seat=last["seat"]))
+        """At power-up: stacked notes not yet acknowledged are reported again, a note mid-stack
+        is stacked and reported, one still in escrow is returned."""
+        out: list[c.Command] = [
+            c.BillStackedReport(value=value, seat=int(seat))
+            for seat, value in self._mem.get("unacknowledged", {}).items()
+        ]
         for seat_text, note in list(self._mem["escrow"].items()):
             seat = int(seat_text)
             if note["stacking"]:
@@ -118,9 +142,9 @@ class InProcessBillValidator:
         _durable_write(self._path, self._mem)
         return out
 
-    def acknowledge(self) -> None:
-        """The terminal journaled every report: forget the last stacked note."""
-        if self._mem.pop("unreported", None) is not None:
+    def acknowledge(self, seat: int) -> None:
+        """The terminal journaled the seat's stacked note: stop reporting it."""
+        if self._mem.get("unacknowledged", {}).pop(str(seat), None) is not None:
             _durable_write(self._path, self._mem)
 
     def cashbox_total(self) -> int:
@@ -137,6 +161,7 @@ class InProcessPrinter:
         self._mem = _read(self._path, {"printed": {}})
         self.paper = True
         self.fault: str | None = None  # e.g. "jam", "head open"
+        self.test_vouchers = 0  # test vouchers printed by this process
         self._reports: deque[c.Command] = deque()
 
     def ready(self) -> bool:
@@ -156,6 +181,13 @@ class InProcessPrinter:
         }
         _durable_write(self._path, self._mem)
         self._reports.append(c.PrinterReport(printed=True))
+
+    def print_test_voucher(self, terminal_id: str, venue: str, at: int) -> str | None:
+        """A VOID test voucher: no value, no validation number, nothing reported."""
+        if not self.ready():
+            return "paper out" if not self.paper else str(self.fault)
+        self.test_vouchers += 1
+        return None
 
     def voucher_status(self, validation_number: str) -> VoucherStatus:
         """Whether this voucher was printed."""

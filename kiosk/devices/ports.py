@@ -59,6 +59,11 @@ class BillValidatorPort(Protocol):
         TicketInserted, TicketStackedReport, TicketReturnedReport, RaiseTilt, ClearTilt)."""
         ...
 
+    def acknowledge(self, seat: int) -> None:
+        """The terminal has journaled the seat's stacked note; until then it is reported again
+        (at every power-up), and the terminal's escrow check makes a repeat harmless."""
+        ...
+
     def recover(self) -> list[Command]:
         """At power-up: what became of a note that was in escrow when power was lost."""
         ...

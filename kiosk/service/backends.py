@@ -1,0 +1,149 @@
+"""The terminal as the service menu sees it: in this process, or read-only from another.
+
+- :class:`InProcessTerminal`: this process is the terminal (the touchscreen app, or ``turbokiosk
+  service`` on a stopped terminal's data directory, holding its lock).  Commands go through
+  :meth:`TerminalRuntime.execute` with the audit record, in one transaction.
+- :class:`ReadOnlyTerminal`: another process is the terminal (it holds the data directory's
+  lock), or a read-only look was asked for.  The state is read as recovery would rebuild it;
+  no command can be sent (:class:`ReadOnlyError`).  Audit records are still appended, in their
+  own short SQLite transactions, which SQLite serialises with the terminal's own writes; the
+  journal itself is never touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
+from typing import Any, Protocol
+
+from kiosk.runtime.terminal import TerminalRuntime
+from kiosk.store.journal import DB_NAME, Journal, Projections, StoreError
+from kiosk.store.reader import current_state, open_readonly
+from kiosk.terminal import commands as c
+from kiosk.terminal import events as e
+from kiosk.terminal.state import TerminalState
+from rng import Csprng
+
+#: makes the audit record once the command's events are applied (see TerminalRuntime.execute)
+AuditMaker = Callable[[], dict[str, Any]]
+
+
+class ReadOnlyError(Exception):
+    """The service session cannot change this terminal (another process runs it)."""
+
+
+class ServiceTerminal(Protocol):
+    """What the service functions need of a terminal."""
+
+    data_dir: Path
+    read_only: str | None  # why the terminal cannot be changed from here, or None
+    validator: object | None  # the terminal's bill validator, when this process drives it
+    printer: object | None
+    rng: Csprng | None
+
+    def state(self) -> TerminalState:
+        """The terminal's state now."""
+        ...
+
+    def reading(self) -> AbstractContextManager[Journal]:
+        """The store, for reading records (recall, event log, outbox, audit log)."""
+        ...
+
+    def execute(self, command: c.Command, audit: AuditMaker) -> list[e.Event]:
+        """Carry out a command with its audit record (ReadOnlyError when read-only)."""
+        ...
+
+    def append_audit(self, record: dict[str, Any]) -> None:
+        """Append an audit record of an action that sent no command."""
+        ...
+
+    def host_status(self) -> Mapping[str, Any] | None:
+        """The accounting-host link's status and counters, when known here."""
+        ...
+
+
+class InProcessTerminal:
+    """The terminal this process runs."""
+
+    read_only: str | None = None
+
+    def __init__(
+        self,
+        runtime: TerminalRuntime,
+        *,
+        validator: object | None = None,
+        printer: object | None = None,
+        rng: Csprng | None = None,
+        host_status: Callable[[], Mapping[str, Any]] | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.data_dir = runtime.data_dir
+        self.validator = validator
+        self.printer = printer
+        self.rng = rng
+        self._host_status = host_status
+
+    def state(self) -> TerminalState:
+        """The runtime's state."""
+        return self.runtime.state
+
+    def reading(self) -> AbstractContextManager[Journal]:
+        """The runtime's own journal (same thread, nothing in flight between steps)."""
+        return nullcontext(self.runtime.journal)
+
+    def execute(self, command: c.Command, audit: AuditMaker) -> list[e.Event]:
+        """Through the runtime: journal (with the audit record), then effects."""
+        return self.runtime.execute(command, audit=audit)
+
+    def append_audit(self, record: dict[str, Any]) -> None:
+        """A commit of no events with the record."""
+        self.runtime.journal.commit([], Projections(audit=(record,)))
+
+    def host_status(self) -> Mapping[str, Any] | None:
+        """From the host link, when one was given."""
+        return None if self._host_status is None else self._host_status()
+
+
+class ReadOnlyTerminal:
+    """A terminal's data directory read from outside the terminal's process."""
+
+    validator: object | None = None
+    printer: object | None = None
+    rng: Csprng | None = None
+
+    def __init__(self, data_dir: Path, reason: str) -> None:
+        self.data_dir = Path(data_dir)
+        if not (self.data_dir / DB_NAME).exists():
+            raise StoreError(f"no terminal data in {data_dir} (missing {DB_NAME})")
+        self.read_only: str | None = reason
+
+    def state(self) -> TerminalState:
+        """As recovery would rebuild it from the store now."""
+        with open_readonly(self.data_dir) as journal:
+            return current_state(journal).state
+
+    def reading(self) -> AbstractContextManager[Journal]:
+        """A read-only connection inside one read transaction."""
+        return open_readonly(self.data_dir)
+
+    def execute(self, command: c.Command, audit: AuditMaker) -> list[e.Event]:
+        """Refused: another process is the terminal."""
+        raise ReadOnlyError(self.read_only or "read-only")
+
+    def append_audit(self, record: dict[str, Any]) -> None:
+        """In a short transaction of its own (SQLite serialises it with the terminal's)."""
+        with self._writer() as journal:
+            journal.commit([], Projections(audit=(record,)))
+
+    def host_status(self) -> Mapping[str, Any] | None:
+        """Unknown here: the link lives in the terminal's process."""
+        return None
+
+    @contextmanager
+    def _writer(self) -> Iterator[Journal]:
+        journal = Journal(self.data_dir)
+        try:
+            yield journal
+        finally:
+            journal.close()
