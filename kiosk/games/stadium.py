@@ -59,10 +59,16 @@ from kiosk.games.stadium_paytables import (
 )
 
 __all__ = [
+    "ANTE",
+    "ANTE_BONUS",
     "COLUMNS",
+    "FOLD",
     "GAME_ID",
     "LINES",
+    "PLAY",
     "ROWS",
+    "SPOTS",
+    "TITLE",
     "PlayAdvice",
     "StadiumRules",
     "load",
@@ -135,6 +141,11 @@ class StadiumRules:
     def spots(self) -> tuple[WagerSpot, ...]:
         """Ante, the two side wagers, then the twelve blind row/column wagers."""
         return SPOTS
+
+    @property
+    def positions(self) -> int:
+        """Each seat chooses 3 positions of the array before the deal."""
+        return HAND_SIZE
 
     @property
     def first_deal(self) -> int:

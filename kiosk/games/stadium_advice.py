@@ -137,6 +137,7 @@ def advise(
     ``ante_bonus`` maps a three-card category to its ante bonus odds (missing: no bonus).
     Play is advised only when it is strictly better than folding.
     """
+    check_cards(hand, "hand")
     player_value = value3(hand)
     dead = set(hand) | set(seen)
     counts = dealer_counts(dead, player_value)

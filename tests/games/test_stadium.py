@@ -320,3 +320,8 @@ def test_optimal_play_checks_its_input():
         stadium.optimal_play(RULES, tuple(range(8)), (0, 1, 2))
     with pytest.raises(RuleError, match="3 distinct positions"):
         stadium.optimal_play(RULES, tuple(range(9)), (0, 1, 1))
+
+
+def test_advice_refuses_a_hand_with_a_repeated_card():
+    with pytest.raises(ValueError, match="hand: a card appears twice"):
+        advise((5, 5, 9), (), RULES.ante_bonus.pays)
