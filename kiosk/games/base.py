@@ -119,6 +119,11 @@ class GameRules(Protocol):
         ...
 
     @property
+    def positions(self) -> int:
+        """Array positions each seat chooses before the deal (Stadium 3, Turbo 0)."""
+        ...
+
+    @property
     def first_deal(self) -> int:
         """Shared cards dealt before the decision (Turbo 3, Stadium 9)."""
         ...

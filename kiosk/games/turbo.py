@@ -128,6 +128,11 @@ class TurboRules:
         return self._spots
 
     @property
+    def positions(self) -> int:
+        """Turbo has no array positions to choose."""
+        return 0
+
+    @property
     def first_deal(self) -> int:
         """The community cards."""
         return COMMUNITY_CARDS

@@ -171,7 +171,9 @@ class TerminalRuntime:
                 self.execute(report)
                 actions.append(f"bill validator: {type(report).__name__} {report}")
             except CommandError:
-                continue  # already journaled before the power cut
+                # already journaled before the power cut
+                if isinstance(report, c.BillStackedReport):
+                    self.validator.acknowledge(report.seat)
         co = self.state.cashout
         if co is not None:
             status = self.printer.voucher_status(co["validation_number"])
@@ -345,6 +347,8 @@ class TerminalRuntime:
         for event in events:
             if isinstance(event, e.BillEscrowAccepted):
                 self.validator.stack(event.seat)
+            elif isinstance(event, e.BillStacked):
+                self.validator.acknowledge(event.seat)
             elif isinstance(event, e.BillReturned) and isinstance(command, c.InsertBill):
                 self.validator.return_note(event.seat)
             elif isinstance(event, e.CashoutStarted):

@@ -298,6 +298,7 @@ class TerminalCore:
     def _clear_wagers(self, cmd: c.ClearWagers, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
         self.state.pending_wagers.pop(seat, None)
+        self.state.pending_positions.pop(seat, None)
         self._after_pending_change()
         return []
 
@@ -324,6 +325,8 @@ class TerminalCore:
 
     def _select_positions(self, cmd: c.SelectPositions, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
+        if not self.game().positions:
+            raise CommandError(f"{self.game().title} has no positions to choose")
         positions = tuple(cmd.positions)
         if len(positions) > 3 or len(set(positions)) != len(positions):
             raise CommandError("choose at most three distinct positions")

@@ -72,6 +72,18 @@ def test_power_cut_with_a_note_on_its_way_to_the_cash_box_credits_it_once(rig):
     assert rt.state.credits == [2000]
 
 
+def test_a_stacked_note_is_reported_at_every_power_up_until_acknowledged(rig):
+    validator = rig.validator
+    assert validator.insert(500)
+    validator.stack(0)  # the terminal loses power before it journals the credit ...
+    first = type(validator)(rig.data_dir / "devices").recover()
+    # ... and again while recovering, before the re-report is journaled
+    second = type(validator)(rig.data_dir / "devices").recover()
+    assert first == second == [c.BillStackedReport(value=500, seat=0)]
+    validator.acknowledge(0)
+    assert type(validator)(rig.data_dir / "devices").recover() == []
+
+
 def test_a_changed_journal_row_is_a_critical_memory_error(rig):
     rt = start_stadium(rig)
     rt.close()

@@ -162,7 +162,7 @@ def test_notes_beyond_the_credit_limit_are_returned(rig):
         (c.PlaceWager("first_down", 20_000), "most on one spot"),
         (c.PlaceWager("bet_a", 100), "no wager spot"),
         (c.PlaceWager("first_down", 100, seat=3), "no seat 3"),
-        (c.SelectPositions((1, 1, 2)), "distinct"),
+        (c.SelectPositions((1, 2, 3)), "no positions to choose"),
         (c.Deal(), "not allowed while idle"),
         (c.SelectEdition("chess"), "not enabled"),
         (c.CashOut("123"), "18 digits"),
@@ -174,6 +174,20 @@ def test_bad_wagers_get_clear_errors(rig, command, message):
     with pytest.raises(c.CommandError, match=message):
         rig.runtime.execute(command)
     assert fingerprint(rig.runtime.core) == before
+
+
+def test_stadium_positions_are_three_distinct_and_cleared_with_the_wagers(rig):
+    rt = rig.runtime
+    rig.insert(20)
+    rt.execute(c.SelectEdition("stadium-3cp"))
+    with pytest.raises(c.CommandError, match="distinct"):
+        rt.execute(c.SelectPositions((1, 1, 2)))
+    rt.execute(c.SelectPositions((1, 2, 3)))
+    assert rt.state.phase is Phase.WAGERING
+    rt.execute(c.ClearWagers())
+    assert rt.state.pending_positions == {}
+    assert rt.state.phase is Phase.IDLE
+    rt.execute(c.SelectEdition("turbo-football"))  # nothing keeps the player at this game
 
 
 def test_configuration_changes_need_the_service_menu_and_zero_credits(rig):
