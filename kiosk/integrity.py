@@ -1,102 +1,122 @@
-"""Software authentication: a manifest of the installed program files and a seeded HMAC.
+"""Software authentication: what is installed, file by file, and a keyed check of all of it.
 
-The program files are every regular file whose suffix is in :data:`PROGRAM_SUFFIXES` inside
-the installed packages :data:`PACKAGES` (``kiosk``, ``rng``, ``ui``, ``proto``), skipping
-directories whose name starts with ``.`` or is ``__pycache__`` or ``node_modules``.  Each file
-is named by its POSIX path relative to the directory holding the packages
-(``kiosk/terminal/core.py``), and the files are taken in ascending order of the UTF-8 bytes of
-that name.
+The *program files* are every file under the installed packages ``kiosk``, ``rng``, ``ui`` and
+``proto`` (sources, layouts, edition and pay-table data, schemas), except the interpreter's
+caches (``__pycache__`` directories, ``.pyc``/``.pyo`` files).  Each is named by its path
+relative to the directory holding its package, with ``/`` separators (``kiosk/cli.py``), and
+files are taken in the order of those names (Python's ``str`` order, i.e. by code point).
 
-- **Manifest**: one line per file, ``<sha256 hex>  <size>  <name>\\n``.
-- **Signature** (sent in the host hello): SHA-256 of the manifest text, lower-case hex.
-- **Seeded HMAC** (the host's authentication challenge): HMAC-SHA256 with the seed as key over,
-  for each file in order, ``len(name)`` as 4 bytes big-endian, the name's UTF-8 bytes,
-  ``len(content)`` as 8 bytes big-endian, then the content.  A fresh seed each time means a
-  terminal cannot answer from a stored result: it must read every byte again.
+- The **manifest** lists, per file, the SHA-256 of its bytes, its size and its name
+  (``<hex>  <size>  <name>``, one line each, ``\\n``-terminated); the manifest digest is the
+  SHA-256 of that text, UTF-8 encoded.
+- The **keyed check** a test laboratory asks for with a seed of its choosing is
+  HMAC-SHA256(key = seed, message = for each file in order: name (UTF-8), one zero byte, size
+  as 8 bytes big-endian, the file's bytes).  The zero byte ends the name (names cannot hold
+  one), so the message cannot be read two ways.  A seed is typed as hex digits, 1 to 64 bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib
-from collections.abc import Iterable, Iterator
+import importlib.util
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGES = ("kiosk", "rng", "ui", "proto")
-PROGRAM_SUFFIXES = frozenset(
-    {".py", ".kv", ".toml", ".json", ".proto", ".png", ".jpg", ".ttf", ".otf", ".wav", ".ogg"}
-)
-SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
-MIN_SEED, MAX_SEED = 16, 64
+_SKIPPED_DIRS = frozenset({"__pycache__"})
+_SKIPPED_SUFFIXES = frozenset({".pyc", ".pyo"})
+_CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
-class ProgramFile:
-    """One file of the installed software."""
+class ManifestEntry:
+    """One program file."""
 
-    name: str  # POSIX path relative to the directory holding the packages
-    path: Path
+    path: str
+    size: int
+    sha256: str
+
+    def line(self) -> str:
+        """``<hex>  <size>  <path>``."""
+        return f"{self.sha256}  {self.size}  {self.path}"
 
 
-def package_roots(packages: Iterable[str] = PACKAGES) -> list[Path]:
-    """The directories of the installed packages."""
-    roots = []
+@dataclass(frozen=True)
+class Manifest:
+    """Every program file, in order, and the digest of the listing."""
+
+    entries: tuple[ManifestEntry, ...]
+    packages: tuple[str, ...]
+
+    def text(self) -> str:
+        """The manifest, one line per file."""
+        return "".join(entry.line() + "\n" for entry in self.entries)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of :meth:`text`."""
+        return hashlib.sha256(self.text().encode()).hexdigest()
+
+
+def package_dirs(packages: Iterable[str] = PACKAGES) -> dict[str, Path]:
+    """Where each installed package lives (packages not installed are left out)."""
+    found: dict[str, Path] = {}
     for name in packages:
-        module = importlib.import_module(name)
-        roots.append(Path(next(iter(module.__path__))).resolve())
-    return roots
-
-
-def program_files(roots: Iterable[Path] | None = None) -> list[ProgramFile]:
-    """Every program file of the packages, in the documented order."""
-    found: list[ProgramFile] = []
-    for root in package_roots() if roots is None else roots:
-        base = root.parent
-        for path in _walk(root):
-            found.append(ProgramFile(path.relative_to(base).as_posix(), path))
-    found.sort(key=lambda f: f.name.encode())
-    names = [f.name for f in found]
-    if len(set(names)) != len(names):
-        raise ValueError("two program files share a name")
+        spec = importlib.util.find_spec(name)
+        locations = list(spec.submodule_search_locations or []) if spec else []
+        if locations:
+            found[name] = Path(locations[0]).resolve()
     return found
 
 
-def _walk(directory: Path) -> Iterator[Path]:
-    for entry in directory.iterdir():
-        if entry.is_dir() and not entry.is_symlink():
-            if entry.name.startswith(".") or entry.name in SKIPPED_DIRS:
+def program_files(packages: Iterable[str] = PACKAGES) -> list[tuple[str, Path]]:
+    """(name, file) of every program file, sorted by name."""
+    files: list[tuple[str, Path]] = []
+    for name, directory in package_dirs(packages).items():
+        for path in directory.rglob("*"):
+            relative = path.relative_to(directory)
+            if not path.is_file() or path.suffix in _SKIPPED_SUFFIXES:
                 continue
-            yield from _walk(entry)
-        elif entry.is_file() and entry.suffix in PROGRAM_SUFFIXES:
-            yield entry
+            if _SKIPPED_DIRS.intersection(relative.parts):
+                continue
+            files.append((f"{name}/{relative.as_posix()}", path))
+    files.sort(key=lambda item: item[0])
+    return files
 
 
-def manifest(files: Iterable[ProgramFile] | None = None) -> str:
-    """The manifest text: ``<sha256>  <size>  <name>`` per file."""
-    lines = []
-    for f in program_files() if files is None else files:
-        data = f.path.read_bytes()
-        lines.append(f"{hashlib.sha256(data).hexdigest()}  {len(data)}  {f.name}\n")
-    return "".join(lines)
+def manifest(packages: Iterable[str] = PACKAGES) -> Manifest:
+    """The manifest of the installed program files."""
+    chosen = tuple(packages)
+    entries = []
+    for name, path in program_files(chosen):
+        digest = hashlib.sha256()
+        size = 0
+        with open(path, "rb") as fh:
+            while chunk := fh.read(_CHUNK):
+                digest.update(chunk)
+                size += len(chunk)
+        entries.append(ManifestEntry(name, size, digest.hexdigest()))
+    return Manifest(tuple(entries), tuple(package_dirs(chosen)))
 
 
-def signature(files: Iterable[ProgramFile] | None = None) -> str:
-    """SHA-256 of the manifest, lower-case hex (the software signature of the hello)."""
-    return hashlib.sha256(manifest(files).encode()).hexdigest()
+def parse_seed(text: str) -> bytes:
+    """A seed typed as hex digits (spaces allowed), 1 to 64 bytes; ValueError otherwise."""
+    digits = "".join(text.split())
+    if not digits or len(digits) % 2 or len(digits) > 128:
+        raise ValueError("seed: 2 to 128 hex digits, an even number")
+    try:
+        return bytes.fromhex(digits)
+    except ValueError:
+        raise ValueError("seed: hex digits only (0-9, a-f)") from None
 
 
-def seeded_hmac(seed: bytes, files: Iterable[ProgramFile] | None = None) -> bytes:
-    """HMAC-SHA256 keyed with ``seed`` over every program file (see the module docstring)."""
-    if not MIN_SEED <= len(seed) <= MAX_SEED:
-        raise ValueError(f"a seed has {MIN_SEED} to {MAX_SEED} bytes, not {len(seed)}")
+def keyed_check(seed: bytes, packages: Iterable[str] = PACKAGES) -> str:
+    """HMAC-SHA256 of every program file with ``seed`` as the key (hex)."""
     mac = hmac.new(seed, digestmod=hashlib.sha256)
-    for f in program_files() if files is None else files:
-        name = f.name.encode()
-        data = f.path.read_bytes()
-        mac.update(len(name).to_bytes(4, "big"))
-        mac.update(name)
-        mac.update(len(data).to_bytes(8, "big"))
+    for name, path in program_files(packages):
+        data = path.read_bytes()
+        mac.update(name.encode() + b"\0" + len(data).to_bytes(8, "big"))
         mac.update(data)
-    return mac.digest()
+    return mac.hexdigest()
