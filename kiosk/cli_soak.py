@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
         return 1
     finally:
-        terminal.runtime.close()
+        terminal.close()
     elapsed = time.perf_counter() - start
     rate = robot.stats.games / elapsed if elapsed > 0 else 0.0
     print(

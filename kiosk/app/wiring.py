@@ -28,6 +28,12 @@ class Terminal:
     lock: TerminalLock | None = None  # this process is the terminal of the data directory
     host_link: HostLink | None = None  # the accounting host link (not started)
 
+    def close(self) -> None:
+        """Close the journal and let go of the data directory's lock."""
+        self.runtime.close()
+        if self.lock is not None:
+            self.lock.release()
+
 
 def build_terminal(
     data_dir: Path,

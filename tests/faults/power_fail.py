@@ -101,7 +101,7 @@ def check_after_recovery(data_dir: Path, campaign: KillCampaign, last_games: int
     campaign.games = games
     campaign.notes_cents = state.lifetime["bills_in"]
     campaign.vouchers = len(printed)
-    terminal.runtime.close()
+    terminal.close()
     after = audit(data_dir)
     assert after.ok, after.to_text()
     return games
