@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "events": ("kiosk.textui.cli_events", "the event log, newest first"),
     "audit": ("kiosk.textui.cli_audit", "verify the journal and the meters (exit 0 iff ok)"),
     "soak": ("kiosk.cli_soak", "robot play with invariant checks after every game"),
+    "sim": ("kiosk.devices.sim.cli", "simulated bill validator and printer on a serial port"),
     "service": ("kiosk.service.cli", "service menu for attendants, technicians and operators"),
     "host": ("kiosk.host.cli", "the accounting host: CA, certificates, serve, records, commands"),
     "software": ("kiosk.cli_software", "software signature, manifest and seeded HMAC"),
