@@ -1,0 +1,181 @@
+"""Kill the host and the terminal at random instants during robot play; then compare records.
+
+The host is ``turbokiosk host serve`` (SQLite) and the terminal is
+:mod:`tests.host.robot_terminal`, both real processes on loopback, each SIGKILLed at random
+and started again.  At the end the terminal drains its outbox and the host's records are
+compared with the terminal's journal: every event once, the newest meters, every voucher.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kiosk.host import pki
+from kiosk.host.db import SqliteHostDb
+from kiosk.store.journal import Journal
+from kiosk.store.reader import current_state
+from kiosk.terminal import events as e
+from tests.host.helpers import disagreements
+
+TERMINAL = "TK-A"
+
+
+@dataclass
+class CampaignResult:
+    """What a campaign did and found."""
+
+    host_kills: int = 0
+    terminal_kills: int = 0
+    games: int = 0
+    notes: int = 0
+    vouchers_printed: int = 0
+    tickets_redeemed: int = 0
+    host_events: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Campaign:
+    """The two processes and the kill loop."""
+
+    def __init__(self, root: Path, seed: int) -> None:
+        self.root = root
+        self.rand = random.Random(seed)
+        self.host_dir = root / "host"
+        self.data_dir = root / "terminal"
+        pki.ensure_pki(self.host_dir / "pki", (TERMINAL,))
+        self.address = f"127.0.0.1:{_free_port()}"
+        self.env = {**os.environ, "PYTHONHASHSEED": "0"}
+        self.host: subprocess.Popen[bytes] | None = None
+        self.terminal: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start_host(self) -> None:
+        self.host = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "kiosk",
+                "host",
+                "serve",
+                "--host-dir",
+                str(self.host_dir),
+                "--listen",
+                self.address,
+                "--meter-period",
+                "2",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=self.env,
+        )
+
+    def _terminal_command(self, *extra: str) -> list[str]:
+        self.starts += 1
+        return [
+            sys.executable,
+            "-m",
+            "tests.host.robot_terminal",
+            "--data-dir",
+            str(self.data_dir),
+            "--host",
+            self.address,
+            "--pki",
+            str(self.host_dir / "pki"),
+            "--terminal",
+            TERMINAL,
+            "--seed",
+            str(self.rand.randrange(2**32)),
+            *extra,
+        ]
+
+    def start_terminal(self) -> None:
+        self.terminal = subprocess.Popen(
+            self._terminal_command(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=self.env,
+        )
+
+    @staticmethod
+    def _kill(process: subprocess.Popen[bytes] | None) -> None:
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        if process is not None:
+            process.wait()
+
+    def _check_alive(self) -> None:
+        if self.terminal is not None and self.terminal.poll() is not None:
+            err = self.terminal.stderr.read().decode() if self.terminal.stderr else ""
+            raise AssertionError(f"the terminal process died by itself:\n{err[-3000:]}")
+
+    def run(self, kills_each: int, pause: tuple[float, float] = (0.3, 2.0)) -> CampaignResult:
+        result = CampaignResult()
+        start = time.monotonic()
+        self.start_host()
+        self.start_terminal()
+        try:
+            while result.host_kills < kills_each or result.terminal_kills < kills_each:
+                time.sleep(self.rand.uniform(*pause))
+                self._check_alive()
+                kill_host = result.terminal_kills >= kills_each or (
+                    result.host_kills < kills_each and self.rand.random() < 0.5
+                )
+                if kill_host:
+                    self._kill(self.host)
+                    result.host_kills += 1
+                    if self.rand.random() < 0.3:
+                        time.sleep(self.rand.uniform(0, 1.0))  # the host stays down a while
+                    self.start_host()
+                else:
+                    self._kill(self.terminal)
+                    result.terminal_kills += 1
+                    self.start_terminal()
+            self._kill(self.terminal)
+            drain = subprocess.run(
+                self._terminal_command("--drain"), capture_output=True, env=self.env, timeout=120
+            )
+            if b"drained" not in drain.stdout:
+                result.problems.append(f"drain failed: {drain.stdout!r} {drain.stderr[-2000:]!r}")
+        finally:
+            self._kill(self.terminal)
+            self._kill(self.host)
+        result.seconds = time.monotonic() - start
+        self._compare(result)
+        return result
+
+    def _compare(self, result: CampaignResult) -> None:
+        journal = Journal(self.data_dir, readonly=True)
+        try:
+            meters = current_state(journal).state.lifetime.as_dict()
+            for row in journal.rows():
+                ev = row.event
+                result.games += isinstance(ev, e.RoundSettled)
+                result.notes += isinstance(ev, e.BillStacked)
+                result.vouchers_printed += isinstance(ev, e.VoucherPrinted)
+                result.tickets_redeemed += isinstance(ev, e.TicketRedeemed)
+        finally:
+            journal.close()
+        db = SqliteHostDb(self.host_dir / "host.sqlite3")
+        try:
+            result.host_events = len(db.events(TERMINAL, last=10**9))
+            result.problems += disagreements(self.data_dir, db, TERMINAL, meters)
+            reserved = db.vouchers(state="reserved", last=10**9)
+            result.problems += [f"voucher left reserved: {v}" for v in reserved]
+        finally:
+            db.close()
