@@ -98,7 +98,8 @@ class ValidatorDriver(DriverBase):
         self.rejections: deque[tuple[str, str]] = deque(maxlen=100)
         self._escrow = 0  # escrow event id of the item last reported to the terminal
         self._returning = 0  # escrow event id of an unknown item we asked to return
-        self._ack_due = 0
+        self._ack_due = 0  # highest stacked/returned event id handled
+        self._handed = 0  # ... of those already handed to the terminal
         self._acked = 0
 
     # --- BillValidatorPort ---------------------------------------------------------------
@@ -130,7 +131,11 @@ class ValidatorDriver(DriverBase):
         """Reports since the last poll; acknowledges what the last poll handed over."""
         self._acknowledge()
         self._drain()
-        return self._take_reports()
+        return self._hand_over()
+
+    def acknowledge(self, seat: int) -> None:
+        """The terminal journaled a stack report: the validator may forget it now."""
+        self._acknowledge()
 
     def recover(self) -> list[c.Command]:
         """At power-up: what became of the item in escrow (waits for the validator a while)."""
@@ -138,6 +143,10 @@ class ValidatorDriver(DriverBase):
         self._check_connect()
         if self.status is not None and self.status.escrow_event_id:
             self._wait_until(lambda: self.status is None or not self.status.escrow_event_id, 3.0)
+        return self._hand_over()
+
+    def _hand_over(self) -> list[c.Command]:
+        self._handed = self._ack_due
         return self._take_reports()
 
     # --- events ---------------------------------------------------------------------------
@@ -222,8 +231,8 @@ class ValidatorDriver(DriverBase):
     # --- commands ---------------------------------------------------------------------------
 
     def _acknowledge(self) -> None:
-        if self._ack_due > self._acked:
-            self._acked = self._ack_due
+        if self._handed > self._acked:
+            self._acked = self._handed
             self._command(
                 ValidatorCommand(acknowledge=AcknowledgeEvents(up_to_event_id=self._acked))
             )

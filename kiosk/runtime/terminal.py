@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk import __version__
-from kiosk.devices.ports import BillValidatorPort, PrinterPort, Voucher
+from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
 from kiosk.host.ports import HostPort, HostUnavailableError
+from kiosk.runtime import ticket_in
 from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -172,7 +173,7 @@ class TerminalRuntime:
                 actions.append(f"bill validator: {type(report).__name__} {report}")
             except CommandError:
                 # already journaled before the power cut
-                if isinstance(report, c.BillStackedReport):
+                if isinstance(report, c.BillStackedReport | c.TicketStackedReport):
                     self.validator.acknowledge(report.seat)
         co = self.state.cashout
         if co is not None:
@@ -351,6 +352,14 @@ class TerminalRuntime:
                 self.validator.acknowledge(event.seat)
             elif isinstance(event, e.BillReturned) and isinstance(command, c.InsertBill):
                 self.validator.return_note(event.seat)
+            elif isinstance(event, e.TicketEscrowAccepted):
+                self.validator.stack(event.seat)
+            elif isinstance(event, e.TicketReturned | e.TicketRedeemed):
+                if isinstance(event, e.TicketReturned) and isinstance(command, c.InsertTicket):
+                    self.validator.return_note(event.seat)
+                if isinstance(command, c.TicketStackedReport):
+                    self.validator.acknowledge(event.seat)
+                ticket_in.tell_host(self.host, command, event)
             elif isinstance(event, e.CashoutStarted):
                 self.voucher_sequence += 1
                 cfg = self.state.config
@@ -411,6 +420,8 @@ class TerminalRuntime:
             if not reports:
                 break
             for report in reports:
+                if isinstance(report, TicketInserted):  # ask the host before the core decides
+                    report = ticket_in.host_answer(self.core, self.host, report)
                 try:
                     out += self.execute(report)
                 except CommandError:
