@@ -143,11 +143,15 @@ class ValidatorDriver(DriverBase):
         self._check_connect()
         if self.status is not None and self.status.escrow_event_id:
             self._wait_until(lambda: self.status is None or not self.status.escrow_event_id, 3.0)
-        return self._hand_over()
+        return self._hand_over(tilts=False)  # conditions follow with the first poll
 
-    def _hand_over(self) -> list[c.Command]:
+    def _hand_over(self, *, tilts: bool = True) -> list[c.Command]:
         self._handed = self._ack_due
-        return self._take_reports()
+        reports = self._take_reports()
+        if tilts:
+            return reports
+        self._reports = [r for r in reports if isinstance(r, c.RaiseTilt | c.ClearTilt)]
+        return [r for r in reports if not isinstance(r, c.RaiseTilt | c.ClearTilt)]
 
     # --- events ---------------------------------------------------------------------------
 
