@@ -85,8 +85,9 @@ def clear_tilt(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     if code not in tilts:
         known = ", ".join(sorted(tilts)) or "none"
         raise ServiceError(f"no tilt {code!r} (tilts now: {known})")
+    reason = tilts[code]["reason"]
     ctx.execute(c.ClearTilt(code=code, by=ctx.role.label))
-    text = f"Tilt {code} cleared ({tilts[code]['reason']})"
+    text = f"Tilt {code} cleared ({reason})"
     return Outcome(text, (text,), {"code": code})
 
 

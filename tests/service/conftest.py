@@ -1,0 +1,89 @@
+"""Fixtures: a terminal (fake clock, scripted cards) with a service session over it.
+
+PIN hashing uses cheap scrypt parameters here (the lock-out and gate tests check many PINs);
+tests/service/test_access.py runs the production parameters too.  House edges are computed once
+per test run into a cache that every terminal's service directory starts from.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from kiosk.service.access import FACTORY_PINS, KdfParams, PinStore, Role
+from kiosk.service.backends import InProcessTerminal
+from kiosk.service.functions.house_edge import HouseEdges, wager_tables
+from kiosk.service.session import ServiceSession
+from kiosk.terminal.config import TerminalConfig
+from tests.terminal.conftest import Rig
+
+CHEAP_KDF = KdfParams(n=16, r=1, p=1)
+#: the PIN each role has after the fixture changed the factory PIN
+PINS = {Role.ATTENDANT: "1212", Role.TECHNICIAN: "2323", Role.OPERATOR: "3434"}
+
+
+class ServiceRig(Rig):
+    """A terminal rig with a service session of its own (key off, nobody entered)."""
+
+    def __init__(self, data_dir: Path, config: TerminalConfig | None = None) -> None:
+        super().__init__(data_dir, config)
+        self.pins = PinStore(data_dir / "service", clock=self.clock, kdf=CHEAP_KDF)
+        self.session = self.new_session()
+
+    def new_session(self) -> ServiceSession:
+        terminal = InProcessTerminal(
+            self.runtime, validator=self.validator, printer=self.printer, rng=self.rng
+        )
+        return ServiceSession(terminal, self.pins, clock=self.clock)
+
+    def set_up_pins(self) -> None:
+        """Replace every factory PIN by the role's PIN of :data:`PINS`."""
+        for role in Role:
+            assert self.pins.check(role, FACTORY_PINS[role]) is True
+            self.pins.change(role, PINS[role])
+
+    def enter(self, role: Role) -> ServiceSession:
+        self.session.turn_key(True)
+        assert self.session.enter(role, PINS[role]) is False
+        return self.session
+
+    def audit_count(self) -> int:
+        row = self.runtime.journal.db.execute("SELECT COUNT(*) FROM service_audit").fetchone()
+        return int(row[0])
+
+
+@pytest.fixture(scope="session")
+def edge_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """House edges of the default configuration's pay tables, computed once."""
+    path = tmp_path_factory.mktemp("edges") / "house-edges.json"
+    edges = HouseEdges(path)
+    for ed in TerminalConfig().editions:
+        for spec in wager_tables(ed.edition):
+            edges.edge(ed.edition, spec.wager, spec.default)
+    return path
+
+
+@pytest.fixture
+def make_srig(tmp_path: Path, edge_cache: Path) -> Iterator[Callable[..., ServiceRig]]:
+    made: list[ServiceRig] = []
+
+    def make(config: TerminalConfig | None = None, name: str = "t") -> ServiceRig:
+        service_dir = tmp_path / name / "service"
+        service_dir.mkdir(parents=True)
+        shutil.copy(edge_cache, service_dir / "house-edges.json")
+        r = ServiceRig(tmp_path / name, config)
+        r.set_up_pins()
+        made.append(r)
+        return r
+
+    yield make
+    for r in made:
+        r.runtime.close()
+
+
+@pytest.fixture
+def srig(make_srig: Callable[..., ServiceRig]) -> ServiceRig:
+    return make_srig()
