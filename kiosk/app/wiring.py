@@ -29,7 +29,9 @@ class Terminal:
     host_link: HostLink | None = None  # the accounting host link (not started)
 
     def close(self) -> None:
-        """Close the journal and let go of the data directory's lock."""
+        """Stop the host link, close the journal and let go of the data directory's lock."""
+        if self.host_link is not None:
+            self.host_link.stop()
         self.runtime.close()
         if self.lock is not None:
             self.lock.release()

@@ -175,6 +175,6 @@ def host_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HostDb]:
         db: HostDb = SqliteHostDb(tmp_path / "host.sqlite3")
     else:
         server = request.getfixturevalue("postgres_server")
-        db = PostgresHostDb(server.new_database())  # type: ignore[attr-defined]
+        db = PostgresHostDb(server.new_database())
     yield db
     db.close()

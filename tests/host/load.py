@@ -17,6 +17,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -116,7 +117,7 @@ async def _terminal(
     requests = [batch(terminal, b, per_batch) for b in range(batches)]
     try:
         if echo:
-            call = channel.unary_unary(ECHO)
+            call: Any = channel.unary_unary(ECHO)
             payloads = [r.SerializeToString() for r in requests]
             await call(b"warm-up")
         else:

@@ -130,7 +130,7 @@ def test_link_loss_disables_play_at_the_end_of_the_game(
     rig.pump_until(lambda: rt.state.disabled is None, timeout=15)
     _deal(rig)
     _settle(rig, host)
-    reasons = [r["body"]["reason"] for r in host.db.events("TK-A", "enable")]  # type: ignore[union-attr]
+    reasons = [r["body"]["reason"] for r in host.db.events("TK-A", "enable")]
     assert reasons == ["host link back", LINK_LOST_REASON]
 
 

@@ -1,0 +1,92 @@
+"""``turbokiosk host ...`` and ``turbokiosk software``."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from kiosk import integrity
+from kiosk.app.embedded_host import start_embedded_host
+from kiosk.app.wiring import build_terminal
+from kiosk.cli import main
+from kiosk.host.db import Message, SqliteHostDb
+
+T0 = 1_800_000_000_000
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_pki_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    d = str(tmp_path / "h")
+    assert _run(capsys, "host", "init-ca", "--host-dir", d)[0] == 0
+    assert _run(capsys, "host", "issue-cert", "--host-dir", d, "--server", "host")[0] == 0
+    code, out = _run(capsys, "host", "issue-cert", "--host-dir", d, "TK-0009")
+    assert code == 0 and "TK-0009.crt" in out
+    assert (tmp_path / "h" / "pki" / "TK-0009.key").stat().st_mode & 0o777 == 0o600
+    assert main(["host", "init-ca", "--host-dir", d]) == 2  # refuses to replace the CA
+
+
+def test_record_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = SqliteHostDb(tmp_path / "host.sqlite3")
+    db.hello("TK-A", "0.1.0", "ab" * 32, T0)
+    number = db.issue_validation_number("TK-A", 1234, T0)
+    voucher = {"validation_number": number, "value_cents": 1234, "seat": 0}
+    db.record(
+        "TK-A",
+        [
+            Message("TK-A:1:3:0", 3, T0, "voucher_printed", voucher),
+            Message("TK-A:1:3:1", 3, T0, "meters", {"reason": "event", "meters": {"coin_in": 7}}),
+        ],
+        T0,
+    )
+    db.close()
+    base = ["--host-dir", str(tmp_path)]
+    code, out = _run(capsys, "host", "terminals", *base, "--json")
+    assert code == 0 and json.loads(out)[0]["terminal_id"] == "TK-A"
+    code, out = _run(capsys, "host", "meters", "TK-A", *base, "--json")
+    assert json.loads(out)["TK-A"][0]["meters"] == {"coin_in": 7}
+    code, out = _run(capsys, "host", "events", *base, "--json")
+    assert [e["kind"] for e in json.loads(out)] == ["voucher_printed"]
+    code, out = _run(capsys, "host", "vouchers", *base, "--state", "issued")
+    assert number in out and "$12.34" in out
+    for what in ("terminals", "meters", "events"):
+        assert _run(capsys, "host", what, *base)[0] == 0
+    code, out = _run(capsys, "host", "send", "TK-A", "disable", "--reason", "count", *base)
+    assert code == 0 and "queued" in out
+    (pending,) = SqliteHostDb(tmp_path / "host.sqlite3").pending_commands()
+    assert pending[1:] == ("TK-A", "set_enabled", {"enabled": False, "reason": "count"})
+    assert main(["host", "events", "--host-dir", str(tmp_path / "none")]) == 2
+
+
+def test_software_command(capsys: pytest.CaptureFixture[str]) -> None:
+    seed = "00" * 16
+    code, out = _run(capsys, "software", "--seed", seed, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["signature"] == integrity.manifest().digest
+    assert data["hmac"] == integrity.keyed_check(bytes(16))
+    assert main(["software", "--seed", "xyz"]) == 2
+
+
+def test_embedded_host_serves_a_terminal(tmp_path: Path) -> None:
+    embedded = start_embedded_host(tmp_path, "TK-0001")
+    terminal = build_terminal(tmp_path, host=embedded.endpoint)
+    try:
+        terminal.runtime.power_up()
+        assert terminal.host_link is not None
+        terminal.host_link.start()
+        deadline = time.monotonic() + 10
+        while terminal.runtime.journal.outbox(1) or not terminal.host_link.connected:
+            assert time.monotonic() < deadline
+            terminal.runtime.pump()
+            time.sleep(0.02)
+        events = embedded.server.db.events("TK-0001")
+        assert [e["kind"] for e in events] == ["power_up"]
+    finally:
+        terminal.close()
+        embedded.stop()
