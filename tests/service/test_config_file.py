@@ -1,0 +1,107 @@
+"""Signed configuration files: round trip, and every kind of tampering refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kiosk.service.access import Role
+from kiosk.service.functions.base import ServiceError
+from kiosk.service.functions.config_file import (
+    SignatureError,
+    export_text,
+    key_id,
+    signing_key,
+    verified_config,
+)
+from kiosk.terminal.config import TerminalConfig, to_dict
+from tests.service.conftest import ServiceRig
+
+
+def test_export_then_import_restores_the_configuration(srig: ServiceRig, tmp_path: Path) -> None:
+    session = srig.enter(Role.OPERATOR)
+    session.call("config_change", {"changes": {"venue": "Riverside", "max_wager": 2500}})
+    path = tmp_path / "saved.json"
+    session.call("config_export", {"path": str(path)})
+    session.call("config_change", {"changes": {"venue": "Elsewhere"}})
+    outcome = session.call("config_import", {"path": str(path)})
+    assert outcome.lines == ("venue: Elsewhere -> Riverside",)
+    assert srig.runtime.state.config.venue == "Riverside"
+    assert srig.runtime.state.config.max_wager == 2500
+    key = (srig.data_dir / "service" / "config-signing.key").stat()
+    assert key.st_mode & 0o777 == 0o600 and key.st_size == 32
+
+
+def test_default_export_path(srig: ServiceRig) -> None:
+    outcome = srig.enter(Role.OPERATOR).call("config_export")
+    path = Path(outcome.data["path"])
+    assert path.parent == srig.data_dir / "service" / "exports"
+    assert path.name.startswith("config-TK-0001-") and path.suffix == ".json"
+    assert verified_config(path.read_text(), signing_key(srig.data_dir / "service"))
+
+
+def _tamper(text: str, change: str) -> str:
+    data = json.loads(text)
+    if change == "config":
+        data["config"]["max_wager"] = 1_000_000
+    elif change == "header":
+        data["exported_at"] += 1
+    elif change == "signature":
+        data["signature"]["value"] = "0" * 64
+    elif change == "unsigned":
+        del data["signature"]
+    elif change == "format":
+        data["format"] = "something-else"
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("config", "the signature does not match"),
+        ("header", "the signature does not match"),
+        ("signature", "the signature does not match"),
+        ("unsigned", "the file is not signed"),
+        ("format", "not a configuration file"),
+    ],
+)
+def test_a_tampered_file_is_refused_and_nothing_applied(
+    srig: ServiceRig, tmp_path: Path, change: str, message: str
+) -> None:
+    key = signing_key(srig.data_dir / "service")
+    text = export_text(TerminalConfig(venue="Tampered"), key, 1)
+    assert verified_config(text, key)["venue"] == "Tampered"
+    path = tmp_path / "bad.json"
+    path.write_text(_tamper(text, change))
+    session = srig.enter(Role.OPERATOR)
+    with pytest.raises(ServiceError, match=message):
+        session.call("config_import", {"path": str(path)})
+    assert srig.runtime.state.config == TerminalConfig()
+
+
+def test_another_terminals_key_is_refused_by_name(tmp_path: Path) -> None:
+    ours, theirs = signing_key(tmp_path / "a"), signing_key(tmp_path / "b")
+    text = export_text(TerminalConfig(), theirs, 1)
+    with pytest.raises(SignatureError, match=f"key id {key_id(theirs)}, this terminal's is"):
+        verified_config(text, ours)
+    assert signing_key(tmp_path / "a") == ours  # made once, then kept
+
+
+def test_a_signed_file_is_still_validated(srig: ServiceRig, tmp_path: Path) -> None:
+    key = signing_key(srig.data_dir / "service")
+    config = to_dict(TerminalConfig())
+    config["max_wager"] = 60_000
+    body = {"format": "turbokiosk-config", "version": 1, "terminal_id": "TK-0001"}
+    body.update(exported_at=1, config=config)
+    from kiosk.service.functions.config_file import _mac
+
+    signed = {
+        **body,
+        "signature": {"algorithm": "HMAC-SHA256", "key_id": key_id(key), "value": _mac(key, body)},
+    }
+    path = tmp_path / "bad-values.json"
+    path.write_text(json.dumps(signed))
+    with pytest.raises(ServiceError, match="max_wager: must not exceed table_max"):
+        srig.enter(Role.OPERATOR).call("config_import", {"path": str(path)})
