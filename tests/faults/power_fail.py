@@ -11,6 +11,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,6 +108,25 @@ def check_after_recovery(data_dir: Path, campaign: KillCampaign, last_games: int
     return games
 
 
+def _wait_for_ready(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait for the soak's "ready:" line (recovery done, play about to start).
+
+    A thread reads the output (and keeps draining it, so the soak never blocks on a full pipe).
+    """
+    ready = threading.Event()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith(b"ready:"):
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    proc.ready_seen = ready  # type: ignore[attr-defined]
+    if not ready.wait(timeout):
+        raise AssertionError("soak never became ready")
+
+
 def run_campaign(root: Path, kills: int, seed: int, kills_per_dir: int = 100) -> KillCampaign:
     """Kill the soak robot ``kills`` times at random instants; check after every restart."""
     rand = random.Random(seed)
@@ -118,15 +138,22 @@ def run_campaign(root: Path, kills: int, seed: int, kills_per_dir: int = 100) ->
             data_dir = root / f"t{n // kills_per_dir}"
             last_games = 0
         proc = _soak(data_dir, rand.randrange(2**31))
-        # from the spawn: covers start-up and recovery as well as play
-        time.sleep(rand.uniform(0.05, 1.0))
+        if rand.random() < 0.2:
+            # a random instant from the spawn: start-up, recovery or the first games
+            time.sleep(rand.uniform(0.0, 1.5))
+        else:
+            # a random instant of play, however long start-up takes on a loaded machine
+            _wait_for_ready(proc, timeout=60.0)
+            time.sleep(rand.uniform(0.0, 0.6))
         if proc.poll() is not None:
             out, err = proc.communicate()
             raise AssertionError(f"soak exited early ({proc.returncode}): {err.decode()}")
         os.kill(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
+        ready = getattr(proc, "ready_seen", None)
+        out = b"" if ready is not None else proc.communicate()[0]
+        proc.wait()
         campaign.kills += 1
-        if b"ready:" not in out:
+        if not (ready is not None and ready.is_set()) and b"ready:" not in out:
             campaign.killed_before_ready += 1
         last_games = check_after_recovery(data_dir, campaign, last_games)
     return campaign
