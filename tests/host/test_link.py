@@ -188,6 +188,7 @@ def test_host_commands(host: HostRig, make_terminal: MakeTerminal) -> None:
     command = server.send("TK-A", "authenticate_software", {"seed": seed.hex()})
     rig.pump_until(lambda: db.command(command)["state"] == "done")  # type: ignore[index]
     assert db.command(command)["result"] == "match"  # type: ignore[index]
+    rig.pump_until(lambda: rig.link.last_authentication is not None)  # the answer is back
     assert rig.link.last_authentication is True
     assert db.terminals()[0]["auth_result"] == "match"
     assert rig.link.seeded_hmac(seed) == _independent_hmac(seed)
@@ -214,6 +215,7 @@ def test_a_wrong_software_answer_is_a_mismatch(host: HostRig, make_terminal: Mak
     command = host.server.send("TK-A", "authenticate_software")
     rig.pump_until(lambda: db.command(command)["state"] == "done")  # type: ignore[index]
     assert db.command(command)["result"].startswith("MISMATCH")  # type: ignore[index]
+    rig.pump_until(lambda: rig.link.last_authentication is not None)
     assert rig.link.last_authentication is False
     assert db.terminals()[0]["auth_result"] == "mismatch"
 
