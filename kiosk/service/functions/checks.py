@@ -131,7 +131,7 @@ FUNCTIONS = (
     ),
     ServiceFunction(
         "software_hmac",
-        "Software authentication with a seed",
+        "Software HMAC with a seed",
         Role.TECHNICIAN,
         software_hmac,
         help="HMAC-SHA256 of every program file",

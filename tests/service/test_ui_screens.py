@@ -1,0 +1,80 @@
+"""Headless screenshots of every service page, reached by touches (``ui.service.screenshots``).
+
+Slow (about two minutes of software-rendered frames): ``tox -e slow``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.service.functions.diagnostics import DISPLAY_PATTERNS
+from tests.cli.conftest import REPO
+
+PAGES = (
+    "01-pin-pad",
+    "02-new-pin",
+    "03-menu-attendant",
+    "04-status",
+    "05-handpay-reset",
+    "06-meters",
+    "07-recall",
+    "09-menu-technician",
+    "10-events",
+    "11-events-tilts",
+    "12-audit-log",
+    "13-bill-test",
+    "14-voucher-test",
+    "15-doors",
+    "16-devices",
+    "17-rng-selftest",
+    "18-software",
+    "19-seed-entry",
+    "20-software-hmac",
+    "21-store-check",
+    "22-touch-test",
+    "23-touch-test-passed",
+    "25-display-verdict",
+    "26-display-passed",
+    "28-menu-operator",
+    "29-config",
+    "30-config-edit",
+    "31-value-entry",
+    "32-config-changed",
+    "33-config-saved",
+    "34-paytables",
+    "35-period-reset-confirm",
+    "36-period-reset",
+    "37-config-export",
+    "38-config-import",
+    "39-set-pin",
+    "40-after-exit",
+    "41-game-resumed",
+)
+
+
+@pytest.mark.slow
+def test_every_service_page_is_drawn(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "ui.service.screenshots", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={"SDL_VIDEODRIVER": "offscreen", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    folder = tmp_path / "800x480"
+    names = {path.stem for path in folder.glob("*.png")}
+    patterns = {f"24-display-{i}-{p.name}" for i, p in enumerate(DISPLAY_PATTERNS)}
+    assert set(PAGES) | patterns <= names
+    digests = {hashlib.sha256((folder / f"{n}.png").read_bytes()).hexdigest() for n in names}
+    assert len(digests) == len(names)  # every page drew something of its own
+    for name in PAGES:
+        data = (folder / f"{name}.png").read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 4000, name
