@@ -1,0 +1,62 @@
+"""``turbokiosk run [--data-dir DIR] [--size WxH]``: the touchscreen kiosk.
+
+With no hardware configured the terminal runs on in-process simulated devices, with the
+SIMULATOR panel shown (F2 toggles it).  Headless machines set ``SDL_VIDEODRIVER=offscreen``
+(the tests and the screenshot command do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from kiosk.paths import add_data_dir_argument, data_dir_of
+from kiosk.presentation.i18n import LANGUAGES
+
+STARTED = time.time()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    add_data_dir_argument(parser)
+    parser.add_argument("--size", default="800x480", metavar="WxH", help="window size (800x480)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the display")
+    parser.add_argument("--language", choices=LANGUAGES, default="en", help="first language")
+    parser.add_argument(
+        "--no-simulator", action="store_true", help="hide the SIMULATOR panel (F2 shows it)"
+    )
+    parser.add_argument(
+        "--dump-screen",
+        type=Path,
+        metavar="PATH",
+        help="when the screen has settled, write what it shows (JSON) and a PNG beside it",
+    )
+    parser.add_argument(
+        "--exit-after-dump", action="store_true", help="stop once the dump is written"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the kiosk and run until the window closes."""
+    from ui import env
+
+    try:
+        size = env.parse_size(args.size)
+    except ValueError as exc:
+        print(f"turbokiosk run: {exc}", file=sys.stderr)
+        return 2
+    if not args.no_simulator and not args.fullscreen:
+        size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
+    env.prepare(size, fullscreen=args.fullscreen)
+    from kiosk.app.kiosk import start_kiosk
+
+    return start_kiosk(
+        data_dir_of(args),
+        language=args.language,
+        show_simulator=not args.no_simulator,
+        dump_path=args.dump_screen,
+        exit_after_dump=args.exit_after_dump,
+        started=STARTED,
+    )

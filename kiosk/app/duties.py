@@ -1,0 +1,60 @@
+"""What the kiosk's event loop does for a wired terminal, many times a second.
+
+* process the devices' reports and the decision timers (:meth:`TerminalRuntime.pump`);
+* cycle the RNG at random intervals while no round is in play (:class:`rng.BackgroundCycler`),
+  on the same thread that deals, so a deal never races a cycle;
+* watch the printer: when it cannot print (paper out, a fault) the terminal tilts with the
+  reason, and the tilt clears itself when the printer is ready again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from kiosk.app.wiring import Terminal
+from kiosk.presentation.overlays import PRINTER_TILT
+from kiosk.terminal import commands as c
+from kiosk.terminal.commands import CommandError
+from kiosk.terminal.state import Phase
+
+BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
+
+
+class TerminalDuties:
+    """Call it every frame; it does what is due."""
+
+    def __init__(self, terminal: Terminal, clock: Callable[[], float] = time.monotonic) -> None:
+        self.terminal = terminal
+        self.clock = clock
+        self._next_cycle = clock()
+
+    def __call__(self) -> None:
+        self.watch_printer()
+        rt = self.terminal.runtime
+        rt.pump()
+        cycler = self.terminal.cycler
+        if rt.state.phase in BETWEEN_ROUNDS:
+            cycler.resume()
+            now = self.clock()
+            if now >= self._next_cycle:
+                self._next_cycle = now + cycler.step()
+        else:
+            cycler.pause()
+
+    def watch_printer(self) -> None:
+        """Raise or clear the printer tilt to match the printer's readiness."""
+        rt = self.terminal.runtime
+        printer = self.terminal.printer
+        if rt.state.critical is not None:
+            return
+        tilted = PRINTER_TILT in rt.state.tilts
+        try:
+            if not printer.ready() and not tilted:
+                problem = "paper out" if not printer.paper else str(printer.fault)
+                reason = f"voucher printer: {problem}; cash-out waits until it is fixed"
+                rt.execute(c.RaiseTilt(code=PRINTER_TILT, reason=reason))
+            elif printer.ready() and tilted:
+                rt.execute(c.ClearTilt(code=PRINTER_TILT, by="printer"))
+        except CommandError:
+            return  # the tilt table refused (e.g. a store problem locked the terminal)

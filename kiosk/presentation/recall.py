@@ -1,0 +1,119 @@
+"""Game recall for the player: the last games, card by card, from the terminal's recall records."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from kiosk.games.stadium import StadiumRules
+from kiosk.games.turbo import TurboRules
+from kiosk.presentation.faces import CardFace, face
+from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.spots import ResultLine, result_line, three_card_name
+from kiosk.scoring import count_icons
+from kiosk.textui.money import dollars
+from kiosk.textui.show import game_of
+
+SEAT = 0
+
+
+@dataclass(frozen=True)
+class RecallView:
+    """One recalled game."""
+
+    heading: str  # "Game 12 · Turbo Football · 2026-11-25 14:05:29"
+    family: str  # "turbo", "stadium" or "" (rules no longer shipped)
+    icon: str
+    first: tuple[CardFace, ...]
+    own: tuple[CardFace, ...]
+    dealer: tuple[CardFace, ...]
+    positions: tuple[int, ...]
+    icons_text: str
+    hand_text: str
+    wagers: tuple[tuple[str, str], ...]  # (label, amount)
+    decision_text: str
+    results: tuple[ResultLine, ...]
+    total_text: str  # the banner: win, push or no win
+    credits_text: str
+
+
+def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
+    """A recall record (:meth:`TerminalRuntime.recall_record`) as the player sees it."""
+    game = game_of(record)
+    turbo = game if isinstance(game, TurboRules) else None
+    suit = turbo.suit if turbo is not None else None
+    bet = next((b for b in record["bets"] if b["seat"] == SEAT), record["bets"][0])
+    seat_cards = record["seat_cards"][0] if record["seat_cards"] else []
+    first = [face(x, suit) for x in record["first"]]
+    own = [face(x, suit) for x in seat_cards]
+    dealer = [face(x, suit) for x in record["second_shared"]]
+    when = datetime.fromtimestamp(record["started_at"] / 1000).astimezone()
+    title = game.title if game is not None else record["edition"]
+    labels = {s.id: s.label for s in game.spots} if game is not None else {}
+    icons_text = ""
+    if turbo is not None:
+        n = count_icons([*record["first"], *seat_cards], turbo.suit)
+        icons_text = text(
+            language,
+            "icon_count",
+            count=n,
+            icons=turbo.edition.icon if n == 1 else turbo.edition.icons,
+        )
+    hand_text = ""
+    positions = tuple(bet["positions"])
+    if isinstance(game, StadiumRules) and len(positions) == 3 and record["first"]:
+        hand = [record["first"][p] for p in positions]
+        hand_text = text(language, "your_hand", hand=three_card_name(hand, language))
+    seat = bet["seat"]
+    settled = next((s for s in record["settlement"] if s["seat"] == seat), None)
+    results: tuple[ResultLine, ...] = ()
+    total_text = ""
+    if settled is not None and game is not None:
+        results = tuple(result_line(game, r, language, labels) for r in settled["results"])
+        paid, stake = settled["paid"], settled["stake"]
+        if paid == 0:
+            total_text = text(language, "no_win")
+        elif paid == stake:
+            total_text = text(language, "push", amount=dollars(paid))
+        else:
+            total_text = text(language, "you_win", amount=dollars(paid))
+    choice = record["choices"].get(str(seat))
+    decision = ""
+    if choice is not None:
+        auto = f" {text(language, 'history_auto')}" if record["automatic"].get(str(seat)) else ""
+        decision = text(language, "history_decision", choice=game_text(language, choice)) + auto
+    after = record.get("credits_after")
+    credits_text = ""
+    if after is not None:
+        credits_text = text(
+            language,
+            "history_credits",
+            before=dollars(record["credits_before"][seat]),
+            after=dollars(after[seat]),
+        )
+    return RecallView(
+        heading=text(
+            language,
+            "history_game",
+            number=record["game_number"],
+            title=title,
+            time=when.strftime("%Y-%m-%d %H:%M:%S"),
+        ),
+        family="turbo" if turbo else "stadium" if isinstance(game, StadiumRules) else "",
+        icon=turbo.edition.icon if turbo else "",
+        first=tuple(first),
+        own=tuple(own),
+        dealer=tuple(dealer),
+        positions=positions,
+        icons_text=icons_text,
+        hand_text=hand_text,
+        wagers=tuple(
+            (labels.get(spot, spot), dollars(amount)) for spot, amount in bet["wagers"].items()
+        ),
+        decision_text=decision,
+        results=results,
+        total_text=total_text,
+        credits_text=credits_text,
+    )

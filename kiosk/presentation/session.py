@@ -1,0 +1,359 @@
+"""A player at the terminal: touches become commands, the terminal's events become notices.
+
+:class:`PlayerSession` is what any player-facing front end drives (the Kivy app does): it sends
+the terminal's commands, shows the terminal's refusals as notices in the player's language, and
+keeps what is only the player's business — language, chosen chip, session clock and the
+session-time reminder, the voucher on show.  It decides nothing about money or rules; the
+terminal does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.presentation.chips import chip_values
+from kiosk.presentation.help import HelpPage, help_page
+from kiosk.presentation.i18n import check_language, text
+from kiosk.presentation.overlays import LockupView, VoucherView, lockup_view, voucher_view
+from kiosk.presentation.recall import RecallView, recall_view
+from kiosk.presentation.table import SEAT, TableView, table_view
+from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
+from kiosk.store.journal import StoreError
+from kiosk.terminal import commands as c
+from kiosk.terminal import events as e
+from kiosk.terminal.commands import CommandError
+from kiosk.terminal.state import Phase
+from kiosk.textui.money import dollars
+
+NOTICE_MS = 4_000
+#: idle time (no credits, no touch) after which the attract mode returns
+ATTRACT_AFTER_MS = 90_000
+REMINDER_CHOICES = (0, 15, 30, 60)  # minutes; 0 is off
+
+#: the terminal's refusals a player commonly meets, as catalogue keys (amounts in cents)
+_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"not enough credits"), "err_credits"),
+    (re.compile(r"place a wager first"), "err_no_wager"),
+    (re.compile(r"the least on one spot is (\d+) cents"), "err_min"),
+    (re.compile(r"the most on one spot is (\d+) cents"), "err_max"),
+    (re.compile(r"the most on one round is (\d+) cents"), "err_table"),
+    (re.compile(r"exceed the table maximum of (\d+) cents"), "err_table"),
+    (re.compile(r"no previous wager of this game"), "err_repeat"),
+    (re.compile(r"choose exactly 3 distinct positions"), "err_positions"),
+    (re.compile(r"is mandatory"), "err_mandatory"),
+    (re.compile(r"whole number of credits of (\d+) cents"), "err_denomination"),
+    (re.compile(r"not allowed: terminal locked"), "err_locked"),
+)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A short message over the table: a note credited or returned, a refusal."""
+
+    text: str
+    kind: str  # "credit", "error" or "info"
+    until: int  # epoch ms
+
+
+def player_error(language: str, message: str) -> str:
+    """A terminal refusal in the player's words (and language), amounts in dollars."""
+    for pattern, key in _ERRORS:
+        match = pattern.search(message)
+        if match is not None:
+            amount = dollars(int(match[1])) if match.groups() else ""
+            return text(language, key, amount=amount)
+    return message
+
+
+def clock_text(ms: int) -> str:
+    """``1:02:03`` or ``02:03`` for a duration."""
+    seconds = max(0, ms) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+class PlayerSession:
+    """The player's side of one terminal."""
+
+    def __init__(
+        self,
+        runtime: TerminalRuntime,
+        *,
+        language: str = "en",
+        clock: Callable[[], int] = wall_clock_ms,
+    ) -> None:
+        self.rt = runtime
+        self.clock = clock
+        self.language = check_language(language)
+        self.chip = 0
+        self.notice: Notice | None = None
+        self.session_started: int | None = None
+        self.reminder_minutes = 0
+        self._reminder_at: int | None = None
+        self.reminder_due = False
+        self.last_activity = clock()
+        self.revision = 0  # bumped on every committed step: the screen redraws
+        self._voucher: dict[str, Any] | None = None
+        self.rt.subscribe(self._on_events)
+
+    # --- the terminal's events ---------------------------------------------------------------
+
+    def _on_events(self, events: list[e.Event]) -> None:
+        self.revision += 1
+        for event in events:
+            if isinstance(event, e.BillStacked | e.TicketRedeemed):
+                self._say(text(self.language, "note_in", amount=dollars(event.value)), "credit")
+                self.last_activity = self.clock()
+                if self.session_started is None:
+                    self.start_session()
+            elif isinstance(event, e.BillReturned):
+                amount = dollars(event.value)
+                self._say(
+                    text(self.language, "note_returned", amount=amount, reason=event.reason), "info"
+                )
+            elif isinstance(event, e.CashoutStarted):
+                self._voucher = {
+                    "value": event.value,
+                    "validation_number": event.validation_number,
+                    "issued_at": event.at,
+                    "sequence": self.rt.voucher_sequence,
+                    "printing": True,
+                }
+            elif isinstance(event, e.VoucherPrinted):
+                if self._voucher is not None:
+                    self._voucher["printing"] = False
+                self._end_session_if_empty()
+            elif isinstance(event, e.VoucherFailed):
+                self._voucher = None
+                self._say(text(self.language, "voucher_failed", reason=event.reason), "error")
+            elif isinstance(event, e.HandpayReset):
+                self._end_session_if_empty()
+
+    def _say(self, message: str, kind: str) -> None:
+        self.notice = Notice(message, kind, self.clock() + NOTICE_MS)
+        self.revision += 1
+
+    # --- the player's session ----------------------------------------------------------------
+
+    def start_session(self) -> None:
+        """The session clock starts (first credit or first touch of a game)."""
+        self.session_started = self.clock()
+        self._arm_reminder()
+
+    def _end_session_if_empty(self) -> None:
+        if self.rt.state.credits[SEAT] == 0:
+            self.session_started = None
+            self._reminder_at = None
+            self.reminder_due = False
+
+    def session_text(self) -> str:
+        """The session clock, ``"Session 12:34"`` (empty when no session runs)."""
+        if self.session_started is None:
+            return ""
+        elapsed = clock_text(self.clock() - self.session_started)
+        return text(self.language, "session", time=elapsed)
+
+    def set_reminder(self, minutes: int) -> None:
+        """Remind the player every ``minutes`` of play (0: never)."""
+        if minutes not in REMINDER_CHOICES:
+            raise ValueError(f"reminder minutes must be one of {REMINDER_CHOICES}")
+        self.reminder_minutes = minutes
+        self.reminder_due = False
+        self._arm_reminder()
+
+    def _arm_reminder(self) -> None:
+        if self.reminder_minutes and self.session_started is not None:
+            elapsed = self.clock() - self.session_started
+            period = self.reminder_minutes * 60_000
+            self._reminder_at = self.session_started + (elapsed // period + 1) * period
+        else:
+            self._reminder_at = None
+
+    def reminder_text(self) -> str:
+        """What the reminder says now."""
+        minutes = (self.clock() - (self.session_started or self.clock())) // 60_000
+        return text(self.language, "reminder_text", minutes=minutes)
+
+    def dismiss_reminder(self) -> None:
+        """The player read the reminder; the next one is one period later."""
+        self.reminder_due = False
+        self._arm_reminder()
+
+    def touched(self) -> None:
+        """The player touched the screen (keeps attract mode away)."""
+        self.last_activity = self.clock()
+
+    def attract_due(self) -> bool:
+        """Whether the terminal is idle enough for attract mode."""
+        s = self.rt.state
+        idle = s.phase in (Phase.IDLE, Phase.RESULT) and not s.pending_wagers.get(SEAT)
+        quiet = self.clock() - self.last_activity >= ATTRACT_AFTER_MS
+        return idle and quiet and s.credits[SEAT] == 0 and not s.lockups()
+
+    def set_language(self, language: str) -> None:
+        """The player's language for every text on screen."""
+        self.language = check_language(language)
+        self.revision += 1
+
+    # --- the event loop ----------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Timed duties of the player's side: notices expire, the reminder falls due."""
+        now = self.clock()
+        if self.notice is not None and now >= self.notice.until:
+            self.notice = None
+            self.revision += 1
+        if self._reminder_at is not None and now >= self._reminder_at and not self.reminder_due:
+            self.reminder_due = True
+            self.revision += 1
+
+    # --- what the player sees ----------------------------------------------------------------
+
+    def chip_value(self) -> int:
+        """The chip a touch on a wager spot places (the rack's second chip to start with)."""
+        values = chip_values(self.rt.state.config)
+        if self.chip not in values:
+            self.chip = values[1] if len(values) > 1 else values[0]
+        return self.chip
+
+    def view(self, revealed: int | None = None, *, hold_result: bool = False) -> TableView:
+        """The table of the selected game (``revealed``: cards the deal animation has shown;
+        ``hold_result``: the last card is still turning, the result waits)."""
+        return table_view(
+            self.rt.state,
+            self.rt.core.game,
+            self.language,
+            now=self.clock(),
+            deadline=self.rt.decision_deadline(SEAT),
+            revealed=revealed,
+            hold_result=hold_result,
+        )
+
+    def lockup(self) -> LockupView | None:
+        """The lockup covering the table, if any."""
+        return lockup_view(self.rt.state, self.language)
+
+    def voucher(self) -> VoucherView | None:
+        """The voucher being printed or just printed, until the player dismisses it."""
+        v = self._voucher
+        if v is None:
+            return None
+        return voucher_view(
+            value=v["value"],
+            validation_number=v["validation_number"],
+            issued_at=v["issued_at"],
+            sequence=v["sequence"],
+            state=self.rt.state,
+            printing=v["printing"],
+            language=self.language,
+        )
+
+    def dismiss_voucher(self) -> None:
+        """The player took the voucher."""
+        self._voucher = None
+        self.revision += 1
+
+    def help(self, edition: str | None = None) -> HelpPage:
+        """Rules and pays of an enabled edition (the selected one by default)."""
+        return help_page(self.rt.core.game(edition), self.rt.state.config, self.language)
+
+    def history(self, last: int = 10) -> list[RecallView]:
+        """The last games, newest first."""
+        return [recall_view(r, self.language) for r in self.rt.journal.recall(last)]
+
+    def editions(self) -> list[tuple[str, str, str, str]]:
+        """Every enabled game: (edition id, title, icon, one-line description)."""
+        out = []
+        for ed in self.rt.state.config.editions:
+            game = self.rt.core.game(ed.edition)
+            edition = getattr(game, "edition", None)
+            if edition is not None:
+                desc = text(self.language, "menu_turbo", icons=edition.icons)
+                out.append((ed.edition, game.title, edition.icon, desc))
+            else:
+                out.append((ed.edition, game.title, "", text(self.language, "menu_stadium")))
+        return out
+
+    # --- touches -----------------------------------------------------------------------------
+
+    def _run(self, command: c.Command) -> bool:
+        self.touched()
+        try:
+            self.rt.execute(command)
+        except CommandError as exc:
+            self._say(player_error(self.language, str(exc)), "error")
+            return False
+        except StoreError:
+            return False  # the terminal locked itself up (critical); the lockup shows why
+        self.revision += 1
+        return True
+
+    def select_edition(self, edition: str) -> bool:
+        """Choose a game (between games)."""
+        if edition == self.rt.state.selected_edition and self.rt.state.phase is Phase.WAGERING:
+            return True  # already at that table with wagers placed
+        return self._run(c.SelectEdition(edition))
+
+    def select_chip(self, value: int) -> None:
+        """Choose the chip value the next touches on spots place."""
+        if value not in chip_values(self.rt.state.config):
+            raise ValueError(f"no {value} cent chip in the rack")
+        self.chip = value
+        self.touched()
+        self.revision += 1
+
+    def place_chip(self, spot: str) -> bool:
+        """Put the chosen chip on a wager spot."""
+        if self.session_started is None:
+            self.start_session()
+        return self._run(c.PlaceWager(spot=spot, amount=self.chip_value()))
+
+    def toggle_position(self, position: int) -> bool:
+        """Stadium: add an array position to the hand, or take it out (a fourth replaces the
+        first chosen)."""
+        chosen = list(self.rt.state.pending_positions.get(SEAT, ()))
+        if position in chosen:
+            chosen.remove(position)
+        else:
+            chosen = [*chosen[-2:], position] if len(chosen) >= 3 else [*chosen, position]
+        return self._run(c.SelectPositions(tuple(chosen)))
+
+    def clear(self) -> bool:
+        """Take the placed wagers back."""
+        return self._run(c.ClearWagers())
+
+    def repeat(self) -> bool:
+        """Place the last game's wagers again."""
+        return self._run(c.RepeatWagers())
+
+    def deal(self) -> bool:
+        """Commit the wagers and deal."""
+        return self._run(c.Deal())
+
+    def decide(self, take: bool) -> bool:
+        """Answer the decision offered: take it (raise / play) or decline it."""
+        rnd = self.rt.state.round
+        offer = rnd.offers.get(SEAT) if rnd is not None else None
+        if offer is None:
+            self._say(text(self.language, "err_no_decision"), "error")
+            return False
+        choice = offer["take"] if take else next(x for x in offer["choices"] if x != offer["take"])
+        return self._run(c.Decide(choice=choice))
+
+    def cash_out(self) -> bool:
+        """Print a voucher for the credits (a handpay when the printer cannot)."""
+        self.touched()
+        try:
+            self.rt.cash_out()
+        except CommandError as exc:
+            self._say(player_error(self.language, str(exc)), "error")
+            return False
+        except StoreError:
+            return False
+        self.rt.pump()
+        self.revision += 1
+        return True

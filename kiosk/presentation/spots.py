@@ -1,0 +1,212 @@
+"""Wager spots as shown: label, short pays, the stake on it and, after a game, its results."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from kiosk.cards import RANKS, rank
+from kiosk.games import poker3
+from kiosk.games.base import GameRules, WagerSpot
+from kiosk.games.stadium import ANTE, ANTE_BONUS, PLAY, StadiumRules
+from kiosk.games.turbo import RAISE, TurboRules
+from kiosk.presentation.chips import Chip
+from kiosk.presentation.i18n import game_text, text
+from kiosk.textui.money import dollars
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """How one wager line ended (a spot may hold two: the First Down and its Double)."""
+
+    label: str
+    outcome: str
+    amount_text: str  # "WIN $10.00", "PUSH", "LOSE"
+    won: bool
+    push: bool
+    detail: str = ""  # the outcome without the words the amount already says ("One pair")
+
+    @property
+    def text(self) -> str:
+        """``"WIN $10.00 Super TD (14+ footballs)"``, ``"LOSE One pair"``, ``"LOSE"``."""
+        return f"{self.amount_text} {self.detail}".strip()
+
+
+@dataclass(frozen=True)
+class SpotView:
+    """One wager spot."""
+
+    id: str
+    label: str
+    group: str  # "main", "side" or "blind"
+    mandatory: bool
+    amount: int  # cents on the spot (for the chip stack drawn on it)
+    amount_text: str  # "$5.00", or "" when empty
+    extra_text: str  # the decision wager on this spot: "+ Double $5.00"
+    pays_text: str  # "2:1 · 4:1"
+    results: tuple[ResultLine, ...]
+    highlight: str  # "win", "push", "lose" or ""
+    line: str = ""  # Stadium blind spots: "row_1" .. "col_3"
+    kind_label: str = ""  # Stadium blind spots: "Pairs Plus" / "6-Card Bonus"
+    line_label: str = ""  # Stadium blind spots: "Row 1" / "Column 1"
+    chip_colour: str = ""  # colour of the chip drawn on the spot ("" when empty)
+
+
+def odds_text(odds: Fraction) -> str:
+    """``3:2``, ``10,000:1``."""
+    return f"{odds.numerator:,}:{odds.denominator:,}"
+
+
+def _range(odds: Sequence[Fraction]) -> str:
+    low, high = min(odds), max(odds)
+    return odds_text(low) if low == high else f"{odds_text(low)} – {odds_text(high)}"
+
+
+def pays_text(game: GameRules, spot: WagerSpot) -> str:
+    """A short summary of what a spot pays (the help screen has the full tables)."""
+    if isinstance(game, TurboRules):
+        if spot.id in game.paytables:
+            tiers = sorted(game.paytables[spot.id].tiers, key=lambda t: t.odds)
+            return " · ".join(dict.fromkeys(odds_text(t.odds) for t in tiers))
+        table = game.nine_card_bonus
+        if table is not None:
+            pays = [Fraction(p) for p in table.pays]
+            pays += [Fraction(p) for p in (table.straight_flush_8, table.straight_flush_9) if p]
+            return _range(pays)
+        return ""
+    if isinstance(game, StadiumRules):
+        if spot.id == ANTE:
+            return f"1:1 · {_range(list(game.ante_bonus.pays.values()))}"
+        side = game.pairs_plus if spot.id.startswith("pairs_plus") else game.six_card_bonus
+        return _range(list(side.pays.values()))
+    return ""
+
+
+def _extra_label(game: GameRules, spot: str, language: str) -> str:
+    if isinstance(game, TurboRules) and spot == RAISE:
+        return game.raise_label
+    return game_text(language, {PLAY: "Play", ANTE_BONUS: "Ante bonus"}.get(spot, spot))
+
+
+def host_spot(game: GameRules, result_spot: str) -> str:
+    """The spot a result line is shown on: decision wagers and bonuses on their main spot."""
+    if isinstance(game, TurboRules) and result_spot == RAISE:
+        return game.edition.main.id
+    if result_spot in (PLAY, ANTE_BONUS):
+        return ANTE
+    return result_spot
+
+
+def result_line(
+    game: GameRules, result: Mapping[str, Any], language: str, labels: Mapping[str, str]
+) -> ResultLine:
+    """One settled wager line, display-ready."""
+    paid, stake = result["paid"], result["stake"]
+    won = paid > stake
+    push = paid == stake and stake > 0
+    if won:
+        amount = text(language, "result_win", amount=dollars(paid))
+    else:
+        amount = text(language, "result_push" if push else "result_lose")
+    spot = result["spot"]
+    label = labels.get(spot) or _extra_label(game, spot, language)
+    outcome = result["outcome"]
+    detail = "" if outcome in _GENERIC else game_text(language, outcome)
+    inner = _LOSE_WITH.match(outcome)
+    if inner is not None:
+        detail = game_text(language, inner[1])
+    return ResultLine(label, game_text(language, outcome), amount, won, push, detail)
+
+
+#: outcomes that say no more than WIN / LOSE / PUSH
+_GENERIC = frozenset({"Win", "Lose", "Tie: push", "Dealer does not qualify: push"})
+_LOSE_WITH = re.compile(r"^Lose \((.+)\)$")
+
+
+def _highlight(lines: Sequence[ResultLine]) -> str:
+    if not lines:
+        return ""
+    if any(line.won for line in lines):
+        return "win"
+    return "push" if all(line.push for line in lines) else "lose"
+
+
+def _line_fields(game: GameRules, spot: WagerSpot, language: str) -> tuple[str, str, str]:
+    if not isinstance(game, StadiumRules) or spot.group != "blind":
+        return "", "", ""
+    kind = "Pairs Plus" if spot.id.startswith("pairs_plus") else "6-Card Bonus"
+    _wager, line, number = spot.id.rsplit("_", 2)
+    label = text(language, "row" if line == "row" else "col", n=number)
+    return f"{line}_{number}", game_text(language, kind), label
+
+
+def spot_views(
+    game: GameRules,
+    wagers: Mapping[str, int],
+    extra: tuple[str, int] | None,
+    results: Sequence[Mapping[str, Any]],
+    language: str,
+    rack: Sequence[Chip] = (),
+) -> tuple[SpotView, ...]:
+    """Every spot of ``game`` with its stake, the decision wager (spot id, cents) riding on it,
+    and the results of the last game (empty while it is not to be shown)."""
+    labels = {s.id: s.label for s in game.spots}
+    by_spot: dict[str, list[ResultLine]] = {}
+    for r in results:
+        by_spot.setdefault(host_spot(game, r["spot"]), []).append(
+            result_line(game, r, language, labels)
+        )
+    views = []
+    for spot in game.spots:
+        amount = wagers.get(spot.id, 0)
+        extra_text = ""
+        if extra is not None and host_spot(game, extra[0]) == spot.id:
+            extra_text = f"+ {_extra_label(game, extra[0], language)} {dollars(extra[1])}"
+        lines = tuple(by_spot.get(spot.id, ()))
+        line, kind_label, line_label = _line_fields(game, spot, language)
+        views.append(
+            SpotView(
+                id=spot.id,
+                label=spot.label,
+                group=spot.group,
+                mandatory=spot.mandatory,
+                amount=amount,
+                amount_text=dollars(amount) if amount else "",
+                extra_text=extra_text,
+                pays_text=pays_text(game, spot),
+                results=lines,
+                highlight=_highlight(lines),
+                line=line,
+                kind_label=kind_label,
+                line_label=line_label,
+                chip_colour=chip_colour(rack, amount + (extra[1] if extra_text and extra else 0)),
+            )
+        )
+    return tuple(views)
+
+
+def chip_colour(rack: Sequence[Chip], amount: int) -> str:
+    """The colour of the largest rack chip not above ``amount`` (the smallest chip's for less;
+    "" for nothing on the spot)."""
+    if amount <= 0 or not rack:
+        return ""
+    fitting = [chip for chip in rack if chip.value <= amount]
+    return (fitting[-1] if fitting else rack[0]).colour
+
+
+def three_card_name(cards: Sequence[int], language: str) -> str:
+    """The category of a three-card hand, e.g. ``Pair``; a high-card hand by its top card
+    (``King high``), which is what decides whether the dealer qualifies."""
+    category = poker3.category3(poker3.value3(cards))
+    if category == 0:
+        top = max(rank(code) for code in cards)
+        return text(language, "high_card", rank=text(language, f"rank_{RANKS[top]}"))
+    return game_text(language, poker3.CATEGORY3_NAMES[category])
+
+
+def dealer_qualifies(cards: Sequence[int]) -> bool:
+    """Whether the dealer's three cards qualify (Queen high or better)."""
+    return poker3.dealer_qualifies(poker3.value3(cards))

@@ -1,0 +1,357 @@
+"""A table screen as data: meters, spots, cards, the decision prompt and the results.
+
+:func:`table_view` reads the terminal's state and nothing else.  ``revealed`` is how many of
+the round's cards the screen has finished dealing (its animation): cards beyond it are not yet
+shown, and neither are the results, the win or the credits the win brings — a player never
+sees the outcome before the cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.games.base import GameRules
+from kiosk.games.stadium import StadiumRules
+from kiosk.games.turbo import TurboRules
+from kiosk.presentation.chips import Chip, chips
+from kiosk.presentation.faces import CardFace, face
+from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.spots import SpotView, dealer_qualifies, spot_views, three_card_name
+from kiosk.scoring import count_icons
+from kiosk.terminal import commands as c
+from kiosk.terminal.core import COMMAND_RULES
+from kiosk.terminal.state import Phase, RoundState, TerminalState
+from kiosk.textui.money import dollars
+
+SEAT = 0
+IN_ROUND = frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING})
+
+
+@dataclass(frozen=True)
+class OfferView:
+    """The decision prompt (Turbo raise / Stadium play or fold) with its countdown."""
+
+    kind: str  # "raise" or "play"
+    prompt: str
+    take_choice: str
+    take_label: str
+    decline_choice: str
+    decline_label: str
+    seconds_left: int
+    total_seconds: int
+    default_text: str  # "FOLD in 12 s"
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything a table screen shows."""
+
+    family: str  # "turbo" or "stadium"
+    edition: str
+    title: str
+    icon: str  # the edition's icon ("football", ...); "" for Stadium
+    icons_word: str
+    game_number: int
+    phase: str
+    credit_text: str
+    wager_text: str
+    win_text: str
+    chips: tuple[Chip, ...]
+    spots: tuple[SpotView, ...]
+    first: tuple[CardFace | None, ...]  # Turbo: 3 community; Stadium: the 9-card array
+    own: tuple[CardFace | None, ...]  # Turbo: the seat's 6 cards
+    dealer: tuple[CardFace | None, ...]  # Stadium: the dealer's 3 cards
+    dealer_face_down: bool  # Stadium: the dealer's cards wait face down (array dealt)
+    icon_count: int  # icons on the cards shown so far (Turbo)
+    icon_count_text: str
+    positions: tuple[int, ...]  # Stadium: the seat's array positions (chosen or played)
+    hand_text: str
+    dealer_text: str
+    offer: OfferView | None
+    guide_text: str  # what to do next, or the game's result
+    win_banner: str
+    won: bool
+    deal_steps: tuple[int, ...]  # cumulative card counts the deal animation stops at
+    cards_total: int  # cards of the round dealt so far (the animation's target)
+    revealed: int
+    can_bet: bool
+    can_deal: bool
+    can_clear: bool
+    can_repeat: bool
+    can_cash_out: bool
+    can_change_game: bool
+
+
+def allowed(state: TerminalState, command: type[c.Command]) -> bool:
+    """Whether the terminal's command table allows ``command`` now (button enabling)."""
+    rule = COMMAND_RULES[command]
+    return state.phase in rule.phases and not any(x in rule.blocked_by for x in state.lockups())
+
+
+def _shown_round(state: TerminalState) -> RoundState | None:
+    rnd = state.round
+    if rnd is None or rnd.edition != state.selected_edition:
+        return None
+    return rnd
+
+
+def round_cards(rnd: RoundState | None) -> list[int]:
+    """The round's cards in dealing order: first deal, the seat's cards, the shared second."""
+    if rnd is None:
+        return []
+    own = rnd.seat_cards[SEAT] if rnd.seat_cards else []
+    return [*rnd.first, *own, *rnd.second_shared]
+
+
+def deal_steps(game: GameRules) -> tuple[int, ...]:
+    """Where the deal animation pauses: card by card, Stadium's array in packs of three."""
+    first = game.first_deal
+    steps = [3, 6, 9] if isinstance(game, StadiumRules) else list(range(1, first + 1))
+    rest = game.second_deal_per_seat + game.second_deal_shared
+    return (*steps, *range(first + 1, first + rest + 1))
+
+
+def _slots(
+    cards: list[int], start: int, n: int, shown: int, suit: int | None
+) -> tuple[CardFace | None, ...]:
+    return tuple(
+        face(cards[i], suit) if i < len(cards) and i < shown else None
+        for i in range(start, start + n)
+    )
+
+
+def _seat_result(rnd: RoundState | None) -> dict[str, Any] | None:
+    if rnd is None or not rnd.settled_at:
+        return None
+    return next((s for s in rnd.settlement if s["seat"] == SEAT), None)
+
+
+def _bet(rnd: RoundState | None) -> dict[str, Any] | None:
+    if rnd is None:
+        return None
+    return next((b for b in rnd.bets if b["seat"] == SEAT), None)
+
+
+def table_view(
+    state: TerminalState,
+    rules: Callable[[str], GameRules],
+    language: str,
+    *,
+    now: int,
+    deadline: int | None,
+    revealed: int | None = None,
+    hold_result: bool = False,
+) -> TableView:
+    """The table of the selected edition; ``revealed`` None shows every card dealt, and
+    ``hold_result`` keeps the result back although every card is out (the last one is still
+    turning over)."""
+    game = rules(state.selected_edition)
+    rnd = _shown_round(state)
+    cards = round_cards(rnd)
+    shown = len(cards) if revealed is None else max(0, min(revealed, len(cards)))
+    all_shown = shown == len(cards)
+    seat_result = _seat_result(rnd)
+    result_shown = seat_result is not None and all_shown and not hold_result
+    pending = dict(state.pending_wagers.get(SEAT, {}))
+    bet = _bet(rnd)
+
+    results: list[dict[str, Any]] = []
+    extra: tuple[str, int] | None = None
+    wagers: dict[str, int] = {}
+    if pending or state.phase is Phase.WAGERING:
+        wagers = pending
+    elif bet is not None:
+        wagers = dict(bet["wagers"])
+        extra_cents = rnd.extra.get(SEAT, 0) if rnd is not None else 0
+        offer = rnd.offers.get(SEAT) if rnd is not None else None
+        extra = (offer["spot"], extra_cents) if extra_cents and offer is not None else None
+        if result_shown and seat_result is not None:
+            results = seat_result["results"]
+
+    stake_total = sum(wagers.values()) + (extra[1] if extra else 0)
+    paid = seat_result["paid"] if seat_result is not None else 0
+    hidden_win = paid if seat_result is not None and not result_shown else 0
+    if seat_result is not None and seat_result["handpay"]:
+        hidden_win = 0  # a handpay never reached the credit meter
+    credits = state.credits[SEAT] - hidden_win
+    win = paid if result_shown else 0
+
+    rack = chips(state.config)
+    turbo = game if isinstance(game, TurboRules) else None
+    suit = turbo.suit if turbo is not None else None
+    first_n = game.first_deal
+    own_n = game.second_deal_per_seat
+    shown_cards = cards[:shown]
+    icon_count = count_icons(shown_cards, suit) if suit is not None else 0
+    icons_word = ""
+    if turbo is not None:
+        icons_word = turbo.edition.icon if icon_count == 1 else turbo.edition.icons
+
+    positions = tuple(state.pending_positions.get(SEAT, ()))
+    if not positions and not pending and bet is not None:
+        positions = tuple(bet["positions"])
+
+    offer_view = _offer_view(state, rnd, game, language, now, deadline, shown >= first_n)
+    busy = state.phase in IN_ROUND or not all_shown or (hold_result and seat_result is not None)
+    lockups = bool(state.lockups())
+    won = result_shown and paid > 0
+    banner = _banner(language, seat_result, result_shown)
+    return TableView(
+        family="turbo" if turbo is not None else "stadium",
+        edition=state.selected_edition,
+        title=game.title,
+        icon=turbo.edition.icon if turbo is not None else "",
+        icons_word=icons_word,
+        game_number=rnd.game_number if rnd is not None else 0,
+        phase=state.phase.value,
+        credit_text=dollars(credits),
+        wager_text=dollars(stake_total),
+        win_text=dollars(win),
+        chips=rack,
+        spots=spot_views(game, wagers, extra, results, language, rack),
+        first=_slots(cards, 0, first_n, shown, suit),
+        own=_slots(cards, first_n, own_n, shown, suit),
+        dealer=_slots(cards, first_n + own_n, game.second_deal_shared, shown, suit),
+        dealer_face_down=(
+            game.second_deal_shared > 0
+            and rnd is not None
+            and shown >= first_n
+            and shown < first_n + own_n + game.second_deal_shared
+            and busy
+        ),
+        icon_count=icon_count,
+        icon_count_text=(
+            text(language, "icon_count", count=icon_count, icons=icons_word) if turbo else ""
+        ),
+        positions=positions,
+        hand_text=_hand_text(game, cards, positions, shown, language),
+        dealer_text=_dealer_text(game, cards, shown, language),
+        offer=offer_view,
+        guide_text=_guide(state, game, language, pending, positions, busy, offer_view, banner),
+        win_banner=banner,
+        won=won,
+        deal_steps=deal_steps(game),
+        cards_total=len(cards),
+        revealed=shown,
+        can_bet=not busy and allowed(state, c.PlaceWager),
+        can_deal=not busy and allowed(state, c.Deal),
+        can_clear=not busy and bool(pending) and allowed(state, c.ClearWagers),
+        can_repeat=not busy and _can_repeat(state) and allowed(state, c.RepeatWagers),
+        can_cash_out=not busy and state.credits[SEAT] > 0 and allowed(state, c.CashOut),
+        can_change_game=not busy and not lockups and allowed(state, c.SelectEdition),
+    )
+
+
+def _can_repeat(state: TerminalState) -> bool:
+    last = state.last_bets.get(SEAT)
+    return last is not None and last["edition"] == state.selected_edition
+
+
+def _hand_text(
+    game: GameRules, cards: list[int], positions: tuple[int, ...], shown: int, language: str
+) -> str:
+    if not isinstance(game, StadiumRules) or len(positions) != 3 or shown < game.first_deal:
+        return ""
+    if len(cards) < game.first_deal:
+        return ""
+    hand = [cards[p] for p in positions]
+    return text(language, "your_hand", hand=three_card_name(hand, language))
+
+
+def _dealer_text(game: GameRules, cards: list[int], shown: int, language: str) -> str:
+    if not isinstance(game, StadiumRules):
+        return ""
+    start = game.first_deal
+    end = start + game.second_deal_shared
+    if len(cards) < end or shown < end:
+        return ""
+    dealer = cards[start:end]
+    qualifies = text(language, "qualifies" if dealer_qualifies(dealer) else "not_qualifies")
+    return text(
+        language, "dealer_hand", hand=three_card_name(dealer, language), qualifies=qualifies
+    )
+
+
+def _offer_view(
+    state: TerminalState,
+    rnd: RoundState | None,
+    game: GameRules,
+    language: str,
+    now: int,
+    deadline: int | None,
+    first_shown: bool,
+) -> OfferView | None:
+    if state.phase is not Phase.DECISION or rnd is None or not first_shown:
+        return None
+    offer = rnd.offers.get(SEAT)
+    if offer is None or SEAT in rnd.choices:
+        return None
+    amount = dollars(offer["extra_wager"])
+    total = state.config.decision_seconds
+    end = deadline if deadline is not None else offer["deadline"]
+    left = max(0, min(total, -(-(end - now) // 1000)))
+    take, default = offer["take"], offer["default"]
+    decline = next(ch for ch in offer["choices"] if ch != take)
+    if isinstance(game, TurboRules):
+        label = game.raise_label
+        prompt = text(
+            language, "raise_prompt", label=label, main=game.edition.main.label, amount=amount
+        )
+        take_label, decline_label = label.upper(), text(language, "no_thanks")
+    else:
+        prompt = text(language, "play_prompt", amount=amount)
+        take_label, decline_label = text(language, "play", amount=amount), text(language, "fold")
+    default_label = take_label if default == take else decline_label
+    return OfferView(
+        kind=offer["kind"],
+        prompt=prompt,
+        take_choice=take,
+        take_label=take_label,
+        decline_choice=decline,
+        decline_label=decline_label,
+        seconds_left=left,
+        total_seconds=total,
+        default_text=text(language, "default_after", choice=default_label, seconds=left),
+    )
+
+
+def _banner(language: str, seat_result: dict[str, Any] | None, shown: bool) -> str:
+    if seat_result is None or not shown:
+        return ""
+    paid, stake = seat_result["paid"], seat_result["stake"]
+    if paid == 0:
+        return text(language, "no_win")
+    if paid == stake:
+        return text(language, "push", amount=dollars(paid))
+    return text(language, "you_win", amount=dollars(paid))
+
+
+def _guide(
+    state: TerminalState,
+    game: GameRules,
+    language: str,
+    pending: dict[str, int],
+    positions: tuple[int, ...],
+    busy: bool,
+    offer: OfferView | None,
+    banner: str,
+) -> str:
+    if offer is not None:
+        return offer.prompt
+    if busy:
+        return text(language, "dealing")
+    if not pending and banner:
+        return banner
+    if state.credits[SEAT] == 0 and not pending:
+        return text(language, "no_credits")
+    chosen = len(state.pending_positions.get(SEAT, ()))
+    if isinstance(game, StadiumRules) and chosen != 3:
+        return text(language, "choose_positions", n=chosen)
+    if not pending:
+        return text(language, "place_wagers")
+    mandatory = next((s for s in game.spots if s.mandatory), None)
+    if mandatory is not None and mandatory.id not in pending:
+        return text(language, "place_mandatory", spot=game_text(language, mandatory.label))
+    return text(language, "touch_deal")

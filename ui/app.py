@@ -1,0 +1,445 @@
+"""The kiosk app: screens over a :class:`PlayerSession`, redrawn whenever the terminal moves.
+
+Every frame the app runs the terminal's duties (device reports, decision timers, RNG cycling)
+and, when the session changed, rebuilds the screen from a fresh view.  Player touches go
+through :meth:`KioskApp.player`, which calls the session (the terminal's commands) and nothing
+else.  The deal animation is the app's only timing of its own: it decides how many of the
+round's cards are on show, and the view hides the rest — with the result and the win.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.graphics.opengl import glFinish
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.screenmanager import FadeTransition, Screen
+
+from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
+from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
+from kiosk.presentation.table import TableView
+from kiosk.terminal.state import Phase
+from ui.theme import FELT
+from ui.env import BASE_SIZE, SIM_COLUMN
+from ui.screens.attract import AttractScreen
+from ui.screens.help import HelpScreen
+from ui.screens.history import HistoryScreen
+from ui.screens.menu import MenuScreen
+from ui.screens.stadium import StadiumScreen
+from ui.screens.table import TableScreen
+from ui.screens.turbo import TurboScreen
+from ui.widgets.card import SLIDE_SECONDS
+from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
+from ui.widgets.layers import CachedLayer, FlyLayer
+from ui.widgets.simulator import SimulatorPanel
+
+__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "load_kv"]
+
+KV_DIR = Path(__file__).resolve().parent / "kv"
+KV_FILES = ("controls.kv", "root.kv", "screens.kv", "tables.kv", "overlays.kv")
+#: seconds between cards (Turbo) and packs (Stadium) of the deal
+STEP_SECONDS = {"turbo": 0.32, "stadium": 0.5}
+VOUCHER_SHOWN_SECONDS = 10.0
+TABLES = ("turbo", "stadium")
+IN_ROUND = frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING})
+
+_loaded = False
+_OFFSCREEN = os.environ.get("SDL_VIDEODRIVER") == "offscreen"
+
+
+def load_kv() -> None:
+    """Load the layouts once per process."""
+    global _loaded
+    if not _loaded:
+        for name in KV_FILES:
+            Builder.load_file(str(KV_DIR / name))
+        _loaded = True
+
+
+class KioskApp(App):
+    """The touchscreen app of one terminal."""
+
+    u = NumericProperty(1.0)  # layout scale: 1 at 800x480
+    t = DictProperty({})  # the player's language catalogue
+    lang = StringProperty("en")
+    other_lang_name = StringProperty("")
+    credit_text = StringProperty("$0.00")
+    wager_text = StringProperty("$0.00")
+    win_text = StringProperty("$0.00")
+    won = BooleanProperty(False)
+    title_text = StringProperty("")
+    edition_icon = StringProperty("")
+    session_text = StringProperty("")
+    can_cash_out = BooleanProperty(False)
+    can_change_game = BooleanProperty(False)
+    simulator_visible = BooleanProperty(False)
+    has_simulator = BooleanProperty(False)
+    notice_text = StringProperty("")
+    notice_kind = StringProperty("info")
+    sim_width = NumericProperty(0)  # the SIMULATOR column beside the player's screen
+
+    def __init__(
+        self,
+        session: PlayerSession,
+        duties: Callable[[], None],
+        *,
+        simulator: Any = None,
+        show_simulator: bool = False,
+        speed: float = 1.0,
+        on_ready: Callable[[KioskApp], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self.title = "TurboKiosk"
+        self.session = session
+        self.duties = duties
+        self.simulator = simulator
+        self.has_simulator = simulator is not None
+        self.simulator_visible = show_simulator and simulator is not None
+        self.speed = speed
+        self.on_ready = on_ready
+        self.revealed: int | None = None  # None: show every card (start-up, recovery)
+        self._max_game = session.rt.state.game_number
+        self._holding = False
+        self._step_event: Any = None
+        self._animate = False
+        self._seen_revision = -1
+        self._history_index = 0
+        self._last_second = -1
+        self._voucher_event: Any = None
+        self.frames = 0
+        self._frame_event: Any = None
+        self.first_frame_at: float | None = None
+        self.register_event_type("on_service_key")
+
+    # --- building ---------------------------------------------------------------------------
+
+    def build(self) -> Any:
+        load_kv()
+        from kivy.factory import Factory
+
+        self.t = dict(catalogue(self.session.language))
+        self.lang = self.session.language
+        self.other_lang_name = LANGUAGE_NAMES[other_language(self.lang)]
+        self._resize(Window, *Window.size)
+        Window.clearcolor = FELT  # the felt: the window's clear colour costs no drawing
+        root = Factory.KioskRoot()
+        sm = root.ids.sm
+        sm.transition = FadeTransition(duration=0.15)
+        for screen in (
+            AttractScreen(name="attract"),
+            MenuScreen(name="menu"),
+            TurboScreen(name="turbo"),
+            StadiumScreen(name="stadium"),
+            HelpScreen(name="help"),
+            HistoryScreen(name="history"),
+        ):
+            sm.add_widget(screen)
+        self.lockup_overlay = LockupOverlay()
+        self.voucher_overlay = VoucherOverlay(speed=self.speed)
+        self.reminder_dialog = ReminderDialog()
+        self.reminder_picker = ReminderPicker()
+        root.ids.sim.simulator = self.simulator
+        Window.bind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
+        return root
+
+    def on_stop(self) -> None:
+        """Stop the frame loop and let go of the window (another app may use it next)."""
+        if self._frame_event is not None:
+            self._frame_event.cancel()
+        for event in (self._step_event, self._voucher_event):
+            if event is not None:
+                event.cancel()
+        Window.unbind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
+
+    def on_start(self) -> None:
+        s = self.session
+        state = s.rt.state
+        if state.phase in IN_ROUND or state.round is not None and state.credits[0] > 0:
+            self.root.ids.sm.current = self._table_name()
+        elif state.credits[0] > 0 or state.lockups():
+            self.root.ids.sm.current = "menu"
+        else:
+            self.root.ids.sm.current = "attract"
+        self.refresh()
+        self._frame_event = Clock.schedule_interval(self._frame, 0)
+        if self.on_ready is not None:
+            Clock.schedule_once(lambda _dt: self.on_ready(self) if self.on_ready else None, 0.3)
+
+    def _flipped(self, *_: object) -> None:
+        if _OFFSCREEN:
+            glFinish()  # software GL offscreen: without it memory grows frame by frame
+        self.frames += 1
+        if self.first_frame_at is None:
+            self.first_frame_at = time.time()
+
+    def _resize(self, _window: object, width: int, height: int) -> None:
+        """The player's screen keeps its layout at any size; the SIMULATOR column, when shown,
+        sits beside it."""
+        column = SIM_COLUMN / (BASE_SIZE[0] + SIM_COLUMN) * width if self.simulator_visible else 0
+        self.sim_width = column
+        self.u = min((width - column) / BASE_SIZE[0], height / BASE_SIZE[1])
+
+    def on_simulator_visible(self, *_: object) -> None:
+        self._resize(Window, *Window.size)
+
+    def add_screen(self, screen: Screen) -> None:
+        """Add a screen (e.g. the service menu, named "service") to the screen manager."""
+        self.root.ids.sm.add_widget(screen)
+
+    def on_service_key(self) -> None:
+        """The attendant's key switch: the service menu, when one is installed."""
+        sm = self.root.ids.sm
+        if "service" in sm.screen_names:
+            sm.current = "service"
+
+    def _key(self, _window: object, key: int, _scancode: int, _text: str, _mods: list[str]) -> bool:
+        if key == 283 and self.has_simulator:  # F2
+            self.simulator_visible = not self.simulator_visible
+            return True
+        if key == 284:  # F3: the key switch
+            self.dispatch("on_service_key")
+            return True
+        return False
+
+    # --- the frame --------------------------------------------------------------------------
+
+    def _frame(self, _dt: float) -> None:
+        self.duties()
+        self.session.tick()
+        second = self.session.clock() // 1000
+        if self.session.revision != self._seen_revision:
+            self.refresh()
+        elif second != self._last_second:
+            self.refresh()  # countdown and session clock
+        self._last_second = second
+        if self.simulator_visible:
+            self.root.ids.sim.sync()
+
+    def _table_name(self) -> str:
+        game = self.session.rt.core.game()
+        return "turbo" if hasattr(game, "edition") else "stadium"
+
+    def view(self) -> TableView:
+        """The table as shown now (cards the deal animation has not reached are hidden)."""
+        return self.session.view(self.revealed, hold_result=self._holding)
+
+    def refresh(self, *_: object) -> None:
+        """Rebuild what is on screen from the terminal's state."""
+        s = self.session
+        self._seen_revision = s.revision
+        if s.rt.state.game_number > self._max_game:  # a new round: deal it card by card
+            self._max_game = s.rt.state.game_number
+            self.revealed = 0
+        view = self.view()
+        self._follow(view)
+        self._navigate(view)
+        self.credit_text, self.wager_text, self.win_text = (
+            view.credit_text,
+            view.wager_text,
+            view.win_text,
+        )
+        self.won = view.won
+        self.title_text = view.title
+        self.edition_icon = view.icon or "stadium"
+        self.session_text = s.session_text()
+        self.can_cash_out = view.can_cash_out
+        self.can_change_game = view.can_change_game
+        screen = self.root.ids.sm.current_screen
+        if isinstance(screen, TableScreen):
+            screen.show(view, self._animate, s.chip_value(), self.speed)
+        elif isinstance(screen, MenuScreen):
+            screen.show(s.editions(), view.can_change_game)
+        self._overlays()
+
+    def _follow(self, view: TableView) -> None:
+        """Schedule the next step of the deal animation, if cards wait to be shown."""
+        if self.revealed is None or self._step_event is not None:
+            return
+        if view.revealed < view.cards_total:
+            delay = STEP_SECONDS[view.family] * self.speed * (0.5 if view.revealed == 0 else 1)
+            self._step_event = Clock.schedule_once(lambda _dt: self._step(view), delay)
+
+    def _step(self, view: TableView) -> None:
+        self._step_event = None
+        assert self.revealed is not None
+        target = next((n for n in view.deal_steps if n > self.revealed), view.cards_total)
+        self.revealed = min(target, view.cards_total)
+        if self.revealed >= view.cards_total:
+            self._holding = True  # the last card is still flipping: the result waits for it
+            Clock.schedule_once(self._release, SLIDE_SECONDS * 1.9 * self.speed)
+        self._animate = True
+        try:
+            self.refresh()
+        finally:
+            self._animate = False
+
+    def _release(self, _dt: float) -> None:
+        self._holding = False
+        self.refresh()
+
+    @property
+    def dealing(self) -> bool:
+        """Whether the deal animation is still running."""
+        view = self.view()
+        flying = bool(self.root.ids.fly.children)
+        busy = self._holding or self._step_event is not None or flying
+        return busy or view.revealed < view.cards_total
+
+    def _navigate(self, view: TableView) -> None:
+        s = self.session
+        sm = self.root.ids.sm
+        state = s.rt.state
+        current = sm.current
+        in_round = state.phase in IN_ROUND or view.revealed < view.cards_total
+        if in_round and current in ("attract", "menu"):
+            sm.current = view.family
+        elif current == "attract" and (state.credits[0] > 0 or state.phase is Phase.WAGERING):
+            sm.current = "menu"
+        elif current in TABLES and current != view.family:
+            sm.current = view.family
+        elif current != "attract" and s.attract_due() and not self.root.ids.overlays.children:
+            sm.current = "attract"
+
+    def _overlays(self) -> None:
+        s = self.session
+        layer = self.root.ids.overlays
+        lockup = s.lockup()
+        self._toggle(layer, self.lockup_overlay, lockup is not None)
+        if lockup is not None:
+            self.lockup_overlay.show(lockup)
+        voucher = s.voucher()
+        self._toggle(layer, self.voucher_overlay, voucher is not None)
+        if voucher is not None:
+            self.voucher_overlay.show(voucher, self.t["voucher_title"])
+            if not voucher.printing and self._voucher_event is None:
+                self._voucher_event = Clock.schedule_once(
+                    lambda _dt: self.player("voucher_ok"), VOUCHER_SHOWN_SECONDS * self.speed
+                )
+        else:
+            self.voucher_overlay.printed = False
+            self.voucher_overlay.out = 0.0
+        self._toggle(layer, self.reminder_dialog, s.reminder_due and lockup is None)
+        if s.reminder_due:
+            self.reminder_dialog.message = s.reminder_text()
+        notice = s.notice
+        self.notice_text = notice.text if notice is not None else ""
+        self.notice_kind = notice.kind if notice is not None else "info"
+
+    @staticmethod
+    def _toggle(layer: Any, widget: Any, shown: bool) -> None:
+        if shown and widget.parent is None:
+            layer.add_widget(widget)
+        elif not shown and widget.parent is not None:
+            layer.remove_widget(widget)
+
+    # --- the player's touches ---------------------------------------------------------------
+
+    def player(self, action: str, value: Any = None) -> None:  # noqa: C901 - a dispatch table
+        """One touch of the player: ``action`` names it, ``value`` carries its argument."""
+        s = self.session
+        s.touched()
+        sm = self.root.ids.sm
+        if action == "chip":
+            s.select_chip(int(value))
+        elif action == "spot":
+            s.place_chip(str(value))
+        elif action == "position":
+            s.toggle_position(int(value))
+        elif action == "clear":
+            s.clear()
+        elif action == "repeat":
+            s.repeat()
+        elif action == "deal":
+            s.deal()
+        elif action in ("take", "decline"):
+            s.decide(action == "take")
+        elif action == "cash_out":
+            s.cash_out()
+        elif action == "edition":
+            if s.select_edition(str(value)):
+                sm.current = self._table_name()
+        elif action == "games":
+            sm.current = "menu"
+        elif action == "table":
+            sm.current = self._table_name()
+        elif action == "help":
+            help_screen = sm.get_screen("help")
+            help_screen.show(s.help())
+            sm.current = "help"
+        elif action == "history":
+            self._history_index = 0
+            self._show_history()
+            sm.current = "history"
+        elif action in ("older", "newer"):
+            self._history_index += 1 if action == "older" else -1
+            self._show_history()
+        elif action == "back":
+            back = self._table_name() if s.rt.state.round is not None or s.rt.state.phase is Phase.WAGERING else "menu"
+            sm.current = back
+        elif action == "language":
+            self.set_language(other_language(s.language))
+        elif action == "reminder":
+            self.reminder_picker.chosen = s.reminder_minutes
+            self._toggle(self.root.ids.overlays, self.reminder_picker, True)
+        elif action == "reminder_set":
+            s.set_reminder(int(value))
+            self._toggle(self.root.ids.overlays, self.reminder_picker, False)
+        elif action == "reminder_ok":
+            s.dismiss_reminder()
+        elif action == "reminder_cash_out":
+            s.dismiss_reminder()
+            s.cash_out()
+        elif action == "voucher_ok":
+            if self._voucher_event is not None:
+                self._voucher_event.cancel()
+                self._voucher_event = None
+            s.dismiss_voucher()
+        else:
+            raise ValueError(f"unknown player action {action!r}")
+        self.refresh()
+
+    def _show_history(self) -> None:
+        s = self.session
+        games = s.history(10)
+        self._history_index = max(0, min(self._history_index, len(games) - 1))
+        page = self.t["history_page"].format(page=self._history_index + 1, pages=max(1, len(games)))
+        self.root.ids.sm.get_screen("history").show(
+            games, self._history_index, page, self.t["history_none"]
+        )
+
+    def set_language(self, language: str) -> None:
+        """Every text in ``language``."""
+        self.session.set_language(language)
+        self.lang = language
+        self.t = dict(catalogue(language))
+        self.other_lang_name = LANGUAGE_NAMES[other_language(language)]
+        sm = self.root.ids.sm
+        sm.get_screen("stadium").update_line_captions()
+        sm.get_screen("turbo")._spot_edition = ""
+        sm.get_screen("stadium")._spot_edition = ""
+        if sm.current == "help":
+            sm.get_screen("help").show(self.session.help())
+        elif sm.current == "history":
+            self._show_history()
+
+    def leave_attract(self) -> None:
+        """A touch in attract mode: the game menu."""
+        self.session.touched()
+        self.root.ids.sm.current = "menu"
+        self.refresh()
+
+    reminder_choices = REMINDER_CHOICES

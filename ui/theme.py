@@ -1,0 +1,76 @@
+"""Colours and type of the kiosk (RGBA 0..1), in one place."""
+
+from __future__ import annotations
+
+RGBA = tuple[float, float, float, float]
+
+
+def hex_rgba(code: str, alpha: float = 1.0) -> RGBA:
+    """``"#0b5d3b"`` -> RGBA floats."""
+    code = code.lstrip("#")
+    r, g, b = (int(code[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return (r, g, b, alpha)
+
+
+FELT = hex_rgba("#0d6b43")
+FELT_DARK = hex_rgba("#073d26")
+FELT_LINE = hex_rgba("#e9d9a6", 0.55)
+PANEL = hex_rgba("#0a2418", 0.92)
+BAR = hex_rgba("#05140d")
+GOLD = hex_rgba("#e0b84a")
+GOLD_DARK = hex_rgba("#9a7420")
+CREAM = hex_rgba("#f6f0dc")
+MUTED = hex_rgba("#a9c2b4")
+WIN = hex_rgba("#38d27a")
+LOSE = hex_rgba("#7d8b84")
+RED = hex_rgba("#d8333a")
+CARD = hex_rgba("#fbfaf6")
+CARD_EDGE = hex_rgba("#b9b4a6")
+INK_BLACK = hex_rgba("#15171a")
+INK_RED = hex_rgba("#c8102e")
+BACK = hex_rgba("#8e1b2c")
+BACK_LIGHT = hex_rgba("#c0394e")
+SHADOW = (0.0, 0.0, 0.0, 0.35)
+SLOT = hex_rgba("#0a5235")
+SLOT_EDGE = hex_rgba("#5f9378")
+SLOT_CHOSEN = hex_rgba("#3c5a2a")
+SELECT = hex_rgba("#ffd54a")
+SIM = hex_rgba("#ff8f00")
+
+#: lockup panel colour by severity
+SEVERITY = {
+    "critical": hex_rgba("#8b0000"),
+    "attendant": hex_rgba("#9a5b00"),
+    "wait": hex_rgba("#23415a"),
+}
+#: notice colour by kind
+NOTICE = {
+    "credit": hex_rgba("#17804a"),
+    "error": hex_rgba("#a3262b"),
+    "info": hex_rgba("#2e4a5e"),
+}
+#: chip body colours by the presentation's colour names
+CHIP = {
+    "grey": hex_rgba("#8d9399"),
+    "white": hex_rgba("#eceff1"),
+    "red": hex_rgba("#c62828"),
+    "green": hex_rgba("#2e7d32"),
+    "black": hex_rgba("#212121"),
+    "purple": hex_rgba("#6a1b9a"),
+    "orange": hex_rgba("#ef6c00"),
+    "blue": hex_rgba("#1565c0"),
+}
+#: chip inlay colour (edge stripes and ring) by body colour
+CHIP_INLAY = {"white": hex_rgba("#1e5aa8"), "grey": CREAM}
+
+#: button body colour by style
+BUTTON_BODY = {
+    "gold": GOLD,
+    "green": hex_rgba("#1f8c4d"),
+    "red": hex_rgba("#a8262b"),
+    "dark": BAR,
+    "felt": FELT_DARK,
+}
+
+FONT = "Roboto"
+FONT_BOLD = "Roboto"  # used with bold: True

@@ -1,0 +1,203 @@
+"""A card on the table: face, back or empty slot, with the deal animation (slide and flip)."""
+
+from __future__ import annotations
+
+import math
+
+from kivy.animation import Animation
+from kivy.graphics import PopMatrix, PushMatrix, Scale, Translate
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from ui.draw import cardface
+from ui.widgets.named import Named
+
+#: seconds a card takes from the shoe to its place
+SLIDE_SECONDS = 0.28
+#: width / height of a card
+CARD_RATIO = 0.7
+
+
+class CardView(Named, ButtonBehavior, Widget):
+    """One card slot.  Setting ``face`` from None to a card deals it: when ``deal`` is set, a
+    copy flies in from the shoe (in the app's fly layer) and turns over, then the card shows
+    here."""
+
+    face = ObjectProperty(None, allownone=True)
+    face_down = BooleanProperty(False)
+    icon = StringProperty("")
+    marker = StringProperty("")
+    selected = BooleanProperty(False)
+    flip = NumericProperty(1.0)  # 0: back up, 1: face up (the flip animation runs 0 -> 1)
+    deal = BooleanProperty(True)  # animate the next face that arrives
+    speed = NumericProperty(1.0)  # animation time scale (tests run fast)
+    hidden = BooleanProperty(False)  # the card is still in flight: show the empty slot
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            PushMatrix()
+            self._move = Translate(0, 0)
+            self._scale = Scale(1, 1, 1)
+            self._centre_back = Translate(0, 0)
+        with self.canvas.after:
+            PopMatrix()
+        self._back_drawn: bool | None = None
+        self._ghost: CardView | None = None
+        self.bind(pos=self._place, size=self._redraw)
+        self.bind(flip=self._on_flip, face=self._on_face, face_down=self._redraw)
+        self.bind(icon=self._redraw, marker=self._redraw, selected=self._redraw)
+        self.bind(hidden=self._redraw)
+        self._redraw()
+
+    def _place(self, *_: object) -> None:
+        w, h = self.size
+        self._move.xy = (self.x + w / 2, self.y + h / 2)
+        self._centre_back.xy = (-w / 2, -h / 2)
+        self._scale.x = abs(math.cos(math.pi * (1 - self.flip)))
+
+    def _on_flip(self, *_: object) -> None:
+        self._place()
+        if (self.flip < 0.5) != self._back_drawn:
+            self._redraw()
+
+    def _on_face(self, _w: object, value: object) -> None:
+        self._drop_ghost()
+        fly = _fly_layer()
+        if value is not None and self.deal and fly is not None and self.get_root_window():
+            self._fly_in(fly, value)
+        else:
+            self.hidden = False
+            self.flip = 1.0
+        self._redraw()
+
+    def _fly_in(self, fly: Widget, value: object) -> None:
+        window = self.get_root_window()
+        ghost = CardView(size_hint=(None, None), size=self.size, deal=False, icon=self.icon)
+        ghost.face = value
+        ghost.flip = 0.0
+        ghost.pos = (window.width * 0.9 - self.width / 2, window.height)
+        target_x, target_y = self.to_window(self.x, self.y)
+        duration = SLIDE_SECONDS * self.speed
+        flight = Animation(x=target_x, y=target_y, d=duration, t="out_cubic")
+        flight += Animation(flip=1.0, d=duration * 0.8, t="in_out_sine")
+        flight.bind(on_complete=lambda *_: self._drop_ghost())
+        self.hidden = True
+        self._ghost = ghost
+        fly.add_widget(ghost)
+        flight.start(ghost)
+
+    def _drop_ghost(self) -> None:
+        ghost = self._ghost
+        if ghost is not None:
+            Animation.cancel_all(ghost)
+            if ghost.parent is not None:
+                ghost.parent.remove_widget(ghost)
+            self._ghost = None
+        self.hidden = False
+
+    @property
+    def animating(self) -> bool:
+        """Whether the card is still on its way."""
+        return self._ghost is not None
+
+    def _redraw(self, *_: object) -> None:
+        self._place()
+        self.canvas.clear()
+        w, h = self.size
+        show_back = self.face_down or (self.face is not None and self.flip < 0.5)
+        self._back_drawn = self.flip < 0.5
+        with self.canvas:
+            if self.hidden:
+                cardface.slot(w, h, self.marker, self.selected)
+                return
+            if self.face is not None and self.selected and not show_back:
+                cardface.highlight(w, h)
+            if show_back:
+                cardface.back(w, h)
+            elif self.face is not None:
+                cardface.face(self.face, w, h, self.icon)
+            else:
+                cardface.slot(w, h, self.marker, self.selected)
+
+
+def _fly_layer() -> Widget | None:
+    """The running app's layer for cards in flight (None outside the kiosk app)."""
+    from kivy.app import App
+
+    app = App.get_running_app()
+    root = getattr(app, "root", None)
+    ids = getattr(root, "ids", {})
+    fly: Widget | None = ids.get("fly") if ids else None
+    return fly
+
+
+class CardRow(BoxLayout):
+    """A row of ``count`` card slots (``cards``, left to right), sized so that ``fit`` cards
+    would fill the row (rows of one table keep one card size)."""
+
+    count = NumericProperty(0)
+    fit = NumericProperty(0)
+    cards = ListProperty([])
+    card_height = NumericProperty(0)
+    filler = BooleanProperty(True)  # keep the rest of the row free (else later children fill it)
+    name_prefix = StringProperty("")  # cards are named "<prefix>:<index>"
+
+    def __init__(self, **kwargs: object) -> None:
+        self._filler: list[Widget] = []
+        super().__init__(**kwargs)
+        self.bind(size=self._size_cards, fit=self._size_cards, spacing=self._size_cards)
+
+    def on_count(self, _w: object, value: int) -> None:
+        for old in [*self.cards, *self._filler]:
+            self.remove_widget(old)
+        self.cards = [
+            CardView(size_hint=(None, None), pos_hint={"top": 1}) for _ in range(int(value))
+        ]
+        self.on_name_prefix(self, self.name_prefix)
+        # left to right: the cards, the filler, then any child the layout file adds
+        self._filler = [Widget()] if self.filler else []
+        for widget in [*self._filler, *reversed(self.cards)]:
+            self.add_widget(widget, index=len(self.children))
+        self._size_cards()
+
+    def on_name_prefix(self, _w: object, prefix: str) -> None:
+        for i, card in enumerate(self.cards):
+            card.tk_name = f"{prefix}:{i}" if prefix else ""
+
+    def _size_cards(self, *_: object) -> None:
+        n = int(self.fit or self.count) or 1
+        gap = float(self.spacing if not isinstance(self.spacing, list) else self.spacing[0])
+        height = min(self.height, (self.width - gap * (n - 1)) / n / CARD_RATIO)
+        self.card_height = height
+        for card in self.cards:
+            card.size = (height * CARD_RATIO, height)
+
+
+class CardGrid(GridLayout):
+    """The Stadium array: 3 x 3 card slots, touchable (``cards`` row by row, top left first)."""
+
+    cards = ListProperty([])
+
+    def on_kv_post(self, _base: object) -> None:
+        self.cards = [CardView(size_hint=(None, None)) for _ in range(9)]
+        for i, card in enumerate(self.cards):
+            card.tk_name = f"position:{i}"
+            card.bind(on_release=self._touched)
+            self.add_widget(card)
+
+    def _touched(self, card: CardView) -> None:
+        screen = self.parent
+        while screen is not None and not hasattr(screen, "touch_position"):
+            screen = screen.parent
+        if screen is not None:
+            screen.touch_position(card)

@@ -1,0 +1,60 @@
+"""Chips: a rack chip the player picks, and the chip stack drawn on a wager spot."""
+
+from __future__ import annotations
+
+from kivy.graphics import Color, Ellipse
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.widget import Widget
+
+from ui.draw import chipface
+from ui.theme import SELECT
+from ui.widgets.named import Named
+
+
+class ChipButton(Named, ButtonBehavior, Widget):
+    """One chip of the rack; the chosen one is lifted and ringed."""
+
+    value = NumericProperty(0)
+    label = StringProperty("")
+    colour = StringProperty("white")
+    chosen = BooleanProperty(False)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._redraw, size=self._redraw, label=self._redraw)
+        self.bind(colour=self._redraw, chosen=self._redraw, disabled=self._redraw)
+
+    def _redraw(self, *_: object) -> None:
+        self.canvas.clear()
+        r = min(self.width, self.height) / 2 * 0.86
+        cx, cy = self.center_x, self.center_y + (r * 0.1 if self.chosen else 0)
+        with self.canvas:
+            if self.chosen:
+                Color(*SELECT)
+                glow = r * 1.14
+                Ellipse(pos=(cx - glow, cy - glow), size=(2 * glow, 2 * glow), segments=32)
+            chipface.chip(cx, cy, r, self.colour, self.label, lifted=self.chosen)
+            if self.disabled:
+                Color(0, 0, 0, 0.45)
+                Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=chipface.SEGMENTS)
+
+
+class ChipStack(Widget):
+    """The chips on a wager spot: one chip in the spot's colour, its amount beside it."""
+
+    colour = StringProperty("")
+    count = NumericProperty(1)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._redraw, size=self._redraw, colour=self._redraw, count=self._redraw)
+
+    def _redraw(self, *_: object) -> None:
+        self.canvas.clear()
+        if not self.colour:
+            return
+        r = min(self.width, self.height) / 2 * 0.8
+        with self.canvas:
+            for dy in chipface.stack_offsets(int(self.count), r):
+                chipface.chip(self.center_x, self.center_y - r * 0.2 + dy, r, self.colour)
