@@ -12,11 +12,13 @@ Protocol (docs/devices.md has the full description):
   (:mod:`kiosk.devices.framing`);
 - each end draws a random *session* id when it starts.  A packet names the sender's session and
   the receiver's session as the sender knows it; one that names an earlier session of the
-  receiver is stale and dropped.  A ``hello`` from a new session means the peer restarted:
-  the receiver adopts it and starts its own numbering afresh (what it had not yet got
-  acknowledged was meant for the old peer and is dropped: the application resynchronises on
-  :class:`LinkUp`).  Sessions once replaced are never adopted again, so replayed frames of a
-  previous session cannot come back;
+  receiver is stale and dropped (a hello is still heard).  A ``hello`` from a new session
+  means the peer restarted: the receiver adopts it and numbers afresh (what it had not yet got
+  acknowledged was meant for the old peer and is set aside: the application resynchronises on
+  :class:`LinkUp`).  Each end remembers the numbering of the last peer sessions it knew: a
+  session it returns to (a late or replayed frame made it switch) resumes where it was, so
+  replayed frames of any earlier session are duplicates, never delivered twice.  While its peer
+  is alive an end ignores hellos that do not know it; once the peer falls silent it listens;
 - data packets are numbered 1, 2, 3 ... and delivered exactly once and in order (go-back-N):
   a duplicate or replay is dropped and re-acknowledged, a packet out of order is dropped and
   comes again with the retransmission;
@@ -27,8 +29,8 @@ Protocol (docs/devices.md has the full description):
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
 
 from google.protobuf.message import DecodeError
 
@@ -59,7 +61,7 @@ class LinkConfig:
     link_timeout_ms: int = 2000
     window: int = 4
     max_payload: int = MAX_PAYLOAD
-    retired_sessions: int = 32
+    remembered_sessions: int = 32
 
 
 @dataclass(frozen=True)
@@ -93,14 +95,26 @@ class LinkStats:
     packets_in: int = 0
     packets_out: int = 0
     malformed: int = 0  # good CRC but not a LinkPacket, or inconsistent fields
-    stale: int = 0  # addressed to an earlier session of ours, or from a retired peer session
+    stale: int = 0  # addressed to an earlier session of ours, or a hello while connected
     duplicates: int = 0  # data already delivered (replay or retransmission)
     out_of_order: int = 0  # data ahead of the next expected packet
     bogus_acks: int = 0  # acknowledging data never sent
     retransmissions: int = 0
-    peer_restarts: int = 0
-    dropped_on_restart: int = 0  # payloads meant for a peer session that ended
+    peer_restarts: int = 0  # switches to another peer session
+    dropped_on_restart: int = 0  # payloads set aside with a peer session that was left
     delivered: int = 0
+
+
+@dataclass
+class _PeerState:
+    """Numbering and pending data towards one peer session."""
+
+    expected: int = 1  # next data seq from the peer
+    last_delivered: int = 0  # what we acknowledge
+    next_seq: int = 1  # our next data seq
+    unacked: deque[tuple[int, bytes]] = field(default_factory=deque)
+    queue: deque[bytes] = field(default_factory=deque)
+    confirmed: bool = False  # we were connected with it
 
 
 class Link:
@@ -115,7 +129,8 @@ class Link:
         self.connected = False  # the peer knows our session and we know its
         self.stats = LinkStats()
         self.decoder = FrameDecoder(self.config.max_payload + 64)
-        self._retired: deque[int] = deque(maxlen=self.config.retired_sessions)
+        self._known: OrderedDict[int, _PeerState] = OrderedDict()  # earlier peer sessions
+        self._confirmed = False
         self._out = bytearray()
         self._events: list[LinkEvent] = []
         self._expected = 1  # next data seq from the peer
@@ -203,12 +218,18 @@ class Link:
             self.stats.malformed += 1
             return
         self.stats.packets_in += 1
-        if pkt.peer_session not in (0, self.session) or pkt.session in self._retired:
-            self.stats.stale += 1
+        if pkt.peer_session not in (0, self.session) and not pkt.hello:
+            self.stats.stale += 1  # meant for an earlier session of ours
             return
         reply = pkt.hello  # a hello is answered at once: the peer learns our session
         if pkt.session != self.peer:
-            if not (pkt.hello or pkt.peer_session == self.session):
+            knows_us = pkt.peer_session == self.session
+            if not (pkt.hello or knows_us):
+                self.stats.stale += 1
+                return
+            if not knows_us and self.connected:
+                # a hello that does not know us, while our peer is alive: a replayed old
+                # frame, or the peer restarted (then ours falls silent and we adopt it soon)
                 self.stats.stale += 1
                 return
             self._adopt(pkt.session)
@@ -225,6 +246,7 @@ class Link:
             self.connected = True
             self._events.append(LinkUp(new_peer=self.peer != self._last_up_peer))
             self._last_up_peer = self.peer
+            self._confirmed = True
             if self._unacked:
                 self._retransmit(now)
         self._ack(pkt.ack, now)
@@ -232,18 +254,33 @@ class Link:
             self._data(pkt.seq, pkt.payload, now)
 
     def _adopt(self, session: int) -> None:
+        carry: deque[bytes] = deque()
+        if not self._confirmed:  # nothing was sent to it: its queue is for whoever answers
+            carry, self._queue = self._queue, deque()
         if self.peer:
-            self._retired.append(self.peer)
             self.stats.peer_restarts += 1
-            dropped = len(self._unacked) + len(self._queue)
-            self.stats.dropped_on_restart += dropped
-            self._queue.clear()
+            if self._confirmed:
+                self.stats.dropped_on_restart += len(self._unacked) + len(self._queue)
+            self._known[self.peer] = _PeerState(
+                self._expected,
+                self._last_delivered,
+                self._next_seq,
+                self._unacked,
+                self._queue,
+                self._confirmed,
+            )
+            while len(self._known) > self.config.remembered_sessions:
+                self._known.popitem(last=False)
+        state = self._known.pop(session, None) or _PeerState()
         self.peer = session
         self.connected = False
-        self._expected = 1
-        self._last_delivered = 0
-        self._next_seq = 1
-        self._unacked.clear()
+        self._expected = state.expected
+        self._last_delivered = state.last_delivered
+        self._next_seq = state.next_seq
+        self._unacked = state.unacked
+        self._queue = state.queue
+        self._queue.extend(carry)
+        self._confirmed = state.confirmed
         self._timer = None
 
     def _ack(self, ack: int, now: int) -> None:
