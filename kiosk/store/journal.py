@@ -362,12 +362,29 @@ class Journal:
             count += 1
         return count
 
+    def verify_audit_chain(self) -> int:
+        """Check the service audit log's hash chain; the number of records.
+
+        Raises IntegrityError naming the first bad record.
+        """
+        prev, expected = GENESIS, 1
+        for number, body, h in self.db.execute(
+            "SELECT id, body, hash FROM service_audit ORDER BY id"
+        ):
+            if number != expected:
+                raise IntegrityError(f"service audit record {expected} is missing (next {number})")
+            prev = row_hash(prev, number, body)
+            if prev != bytes(h):
+                raise IntegrityError(f"service audit record {number} fails its chain hash")
+            expected += 1
+        return expected - 1
+
     def verify_tables(self) -> dict[str, int]:
         """SQLite's own check plus every checksummed row; counts per table."""
         result = self.db.execute("PRAGMA quick_check").fetchone()[0]
         if result != "ok":
             raise IntegrityError(f"SQLite quick_check: {result}")
-        counts = {"journal": self.verify_chain()}
+        counts = {"journal": self.verify_chain(), "service_audit": self.verify_audit_chain()}
         for table, key in (
             ("snapshots", "seq"),
             ("recall", "game_number"),
