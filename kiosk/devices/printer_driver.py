@@ -120,9 +120,11 @@ class PrinterDriver(DriverBase):
         self._answers.pop(validation_number, None)
         if not self._wait_until(lambda: self.link_up, self.connect_grace):
             self._check_connect()
+            self.job = validation_number  # asked again, and reported, when the link is up
             return "unknown"
         self._ask(validation_number)
         if not self._wait_until(lambda: validation_number in self._answers, self.answer_timeout):
+            self.job = validation_number
             return "unknown"
         state = self._answers.pop(validation_number)
         if state == PrinterEvent.VOUCHER_STATE_PRINTED:

@@ -185,7 +185,8 @@ class TerminalRuntime:
                 self.execute(c.PrinterReport(printed=False, reason="power lost before printing"))
                 actions.append(f"voucher {co['validation_number']} was not printed: credits kept")
             else:
-                self.execute(c.PrinterReport(printed=False, reason="printer status unknown"))
+                # the cash-out stays open: the printer's answer, when it comes, settles it
+                # (its driver asks again); an attendant verifies with the host meanwhile
                 self.execute(
                     c.RaiseTilt(
                         code="voucher_unknown",
