@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +24,14 @@ from kivy.properties import (
     BooleanProperty,
     DictProperty,
     NumericProperty,
-    ObjectProperty,
     StringProperty,
 )
-from kivy.uix.screenmanager import FadeTransition, Screen
+from kivy.uix.screenmanager import FadeTransition, NoTransition, Screen
 
 from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
 from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
 from kiosk.presentation.table import TableView
 from kiosk.terminal.state import Phase
-from ui.theme import FELT
 from ui.env import BASE_SIZE, SIM_COLUMN
 from ui.screens.attract import AttractScreen
 from ui.screens.help import HelpScreen
@@ -42,9 +40,10 @@ from ui.screens.menu import MenuScreen
 from ui.screens.stadium import StadiumScreen
 from ui.screens.table import TableScreen
 from ui.screens.turbo import TurboScreen
+from ui.theme import FELT
 from ui.widgets.card import SLIDE_SECONDS
-from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
 from ui.widgets.layers import CachedLayer, FlyLayer
+from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
 from ui.widgets.simulator import SimulatorPanel
 
 __all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "load_kv"]
@@ -101,6 +100,7 @@ class KioskApp(App):
         show_simulator: bool = False,
         speed: float = 1.0,
         on_ready: Callable[[KioskApp], None] | None = None,
+        extensions: Sequence[Callable[[KioskApp], None]] = (),
     ) -> None:
         super().__init__()
         self.title = "TurboKiosk"
@@ -111,6 +111,8 @@ class KioskApp(App):
         self.simulator_visible = show_simulator and simulator is not None
         self.speed = speed
         self.on_ready = on_ready
+        self.extensions = list(extensions)  # called once the app is built (the service menu)
+        self.service_layer: Any = None
         self.revealed: int | None = None  # None: show every card (start-up, recovery)
         self._max_game = session.rt.state.game_number
         self._holding = False
@@ -166,18 +168,24 @@ class KioskApp(App):
         Window.unbind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
 
     def on_start(self) -> None:
+        for extend in self.extensions:
+            extend(self)
         s = self.session
         state = s.rt.state
-        if state.phase in IN_ROUND or state.round is not None and state.credits[0] > 0:
-            self.root.ids.sm.current = self._table_name()
+        sm = self.root.ids.sm
+        fade, sm.transition = sm.transition, NoTransition()  # nothing is laid out yet
+        if state.phase in IN_ROUND or (state.round is not None and state.credits[0] > 0):
+            sm.current = self._table_name()
         elif state.credits[0] > 0 or state.lockups():
-            self.root.ids.sm.current = "menu"
+            sm.current = "menu"
         else:
-            self.root.ids.sm.current = "attract"
+            sm.current = "attract"
+        sm.transition = fade
         self.refresh()
         self._frame_event = Clock.schedule_interval(self._frame, 0)
-        if self.on_ready is not None:
-            Clock.schedule_once(lambda _dt: self.on_ready(self) if self.on_ready else None, 0.3)
+        ready = self.on_ready
+        if ready is not None:
+            Clock.schedule_once(lambda _dt: ready(self), 0.3)
 
     def _flipped(self, *_: object) -> None:
         if _OFFSCREEN:
@@ -348,7 +356,7 @@ class KioskApp(App):
 
     # --- the player's touches ---------------------------------------------------------------
 
-    def player(self, action: str, value: Any = None) -> None:  # noqa: C901 - a dispatch table
+    def player(self, action: str, value: Any = None) -> None:
         """One touch of the player: ``action`` names it, ``value`` carries its argument."""
         s = self.session
         s.touched()
@@ -388,8 +396,8 @@ class KioskApp(App):
             self._history_index += 1 if action == "older" else -1
             self._show_history()
         elif action == "back":
-            back = self._table_name() if s.rt.state.round is not None or s.rt.state.phase is Phase.WAGERING else "menu"
-            sm.current = back
+            playing = s.rt.state.round is not None or s.rt.state.phase is Phase.WAGERING
+            sm.current = self._table_name() if playing else "menu"
         elif action == "language":
             self.set_language(other_language(s.language))
         elif action == "reminder":

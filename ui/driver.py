@@ -74,6 +74,7 @@ class Driver:
 
     def widget(self, name: str) -> Widget:
         """The visible widget named ``name`` (on the current screen, bars or overlays)."""
+        self.ready()
         return find(self.app.root, name)
 
     def ready(self) -> None:

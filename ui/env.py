@@ -44,7 +44,7 @@ def prepare(
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")  # Kivy must not swallow stderr (tracebacks)
     if "KIVY_HOME" not in os.environ:
         home = Path(tempfile.gettempdir()) / f"turbokiosk-kivy-{os.getuid()}"
         os.environ["KIVY_HOME"] = str(home)

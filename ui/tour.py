@@ -62,8 +62,11 @@ class TourTerminal:
     script: str = ""
 
 
-def tour_terminal(data_dir: Path, config: TerminalConfig = TOUR_CONFIG) -> TourTerminal:
-    """A powered-up terminal on ``data_dir`` with in-process devices and a scripted deck."""
+def tour_terminal(
+    data_dir: Path, config: TerminalConfig = TOUR_CONFIG, clock: Callable[[], int] | None = None
+) -> TourTerminal:
+    """A powered-up terminal on ``data_dir`` with in-process devices and a scripted deck
+    (``clock``: epoch milliseconds, the wall clock by default)."""
     rng = Csprng()
     holder = TourTerminal.__new__(TourTerminal)
     holder.script = ""
@@ -77,6 +80,7 @@ def tour_terminal(data_dir: Path, config: TerminalConfig = TOUR_CONFIG) -> TourT
         validation_numbers=LocalValidationNumbers(rng.randbelow),
         config=config,
         rng_health=lambda: rng.failure,
+        **({"clock": clock} if clock is not None else {}),
     )
     holder.terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng))
     runtime.power_up()
@@ -86,7 +90,7 @@ def tour_terminal(data_dir: Path, config: TerminalConfig = TOUR_CONFIG) -> TourT
 Shot = Callable[[str], None]
 
 
-def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:  # noqa: PLR0915
+def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     """Every screen, in a player's order; ``shot(name)`` is called on each."""
     from ui.driver import Driver
 

@@ -1,8 +1,10 @@
 """``turbokiosk run [--data-dir DIR] [--size WxH]``: the touchscreen kiosk.
 
 With no hardware configured the terminal runs on in-process simulated devices, with the
-SIMULATOR panel shown (F2 toggles it).  Headless machines set ``SDL_VIDEODRIVER=offscreen``
-(the tests and the screenshot command do).
+SIMULATOR panel beside the player's screen (F2 toggles it), and reports to the reference
+accounting host started in the same process (``--no-host`` runs without it).  F3 is the
+service key.  Headless machines set ``SDL_VIDEODRIVER=offscreen`` (the tests and the screenshot
+command do).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", choices=LANGUAGES, default="en", help="first language")
     parser.add_argument(
         "--no-simulator", action="store_true", help="hide the SIMULATOR panel (F2 shows it)"
+    )
+    parser.add_argument(
+        "--no-host", action="store_true", help="run without the embedded accounting host"
     )
     parser.add_argument(
         "--dump-screen",
@@ -56,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         data_dir_of(args),
         language=args.language,
         show_simulator=not args.no_simulator,
+        with_host=not args.no_host,
         dump_path=args.dump_screen,
         exit_after_dump=args.exit_after_dump,
         started=STARTED,

@@ -41,6 +41,7 @@ class Kiosk:
         not the player's touches, so they go through the panel's own handler."""
         self.app.root.ids.sim.act(action, value)
         self.driver.frames(3)
+        self.driver.ready()
 
     def deal_next(self, cards: str) -> None:
         """The next round deals these cards (by name) first."""

@@ -27,7 +27,7 @@ def test_stadium_game_from_note_to_voucher(kiosk: Any) -> None:
     d.wait(lambda: k.app.view().offer is not None, what="Play or Fold")
     d.settle()
     assert all(is_card_white(k.region(f"position:{p}")) for p in range(9))
-    r, g, b = k.region("dealer:0")  # face down: the red back
+    r, g, _b = k.region("dealer:0")  # face down: the red back
     assert r > g + 40
     assert k.app.view().hand_text == "Your hand: Pair"
     assert d.widget("take").text == "PLAY $5.00"

@@ -61,7 +61,9 @@ def rrect(x: float, y: float, w: float, h: float, r: float) -> None:
     RoundedRectangle(pos=(x, y), size=(w, h), radius=[max(0.0, r)], segments=CORNER_SEGMENTS)
 
 
-def frame(x: float, y: float, w: float, h: float, r: float, edge: float, ink: RGBA, fill: RGBA) -> None:
+def frame(
+    x: float, y: float, w: float, h: float, r: float, edge: float, ink: RGBA, fill: RGBA
+) -> None:
     """A filled rounded rectangle with an outline ``edge`` wide, as two fills (no wide lines)."""
     Color(*ink)
     rrect(x, y, w, h, r)
@@ -113,7 +115,8 @@ def _corner(card: CardFace, w: float, h: float) -> None:
     size = h * 0.19
     tw, th = text.draw(card.rank, w * 0.07, h - h * 0.035, size, anchor="tl")
     pip = w * 0.19
-    paint.suit(card.suit, w * 0.07 + (tw - pip) / 2 if tw > pip else w * 0.07, h - h * 0.05 - th - pip, pip)
+    x = w * 0.07 + (tw - pip) / 2 if tw > pip else w * 0.07
+    paint.suit(card.suit, x, h - h * 0.05 - th - pip, pip)
 
 
 def face(card: CardFace, w: float, h: float, icon: str = "") -> None:

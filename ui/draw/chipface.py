@@ -11,7 +11,9 @@ INSERTS = 6
 SEGMENTS = 40  # polygon sides of a chip's circles: round at any size, cheap to draw
 
 
-def chip(cx: float, cy: float, r: float, colour: str, label: str = "", lifted: bool = False) -> None:
+def chip(
+    cx: float, cy: float, r: float, colour: str, label: str = "", lifted: bool = False
+) -> None:
     """A chip of radius ``r`` centred at (cx, cy) in the theme colour named ``colour``."""
     body = CHIP.get(colour, CHIP["blue"])
     inlay: RGBA = CHIP_INLAY.get(colour, CREAM)

@@ -6,6 +6,7 @@ drawing a suit or an icon costs a few instructions and no per-frame geometry wor
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from functools import cache
@@ -69,7 +70,9 @@ def suit(index: int, x: float, y: float, size: float, colour: RGBA | None = None
     else:
         for cx, cy, r in shapes.CLUB_LEAVES:
             Ellipse(
-                pos=(x + (cx - r) * size, y + (cy - r) * size), size=(2 * r * size,) * 2, segments=24
+                pos=(x + (cx - r) * size, y + (cy - r) * size),
+                size=(2 * r * size,) * 2,
+                segments=24,
             )
         polygon("stem", x, y, size)
 
@@ -103,7 +106,7 @@ def _arc(cx: float, cy: float, r: float, start: float, end: float, width: float)
         (cx + r * math.sin(math.radians(a)), cy + r * math.cos(math.radians(a)))
         for a in (start + (end - start) * i / steps for i in range(steps + 1))
     ]
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         _bar(x0, y0, x1, y1, width)
 
 
@@ -169,7 +172,9 @@ def _puck(x: float, y: float, s: float) -> None:
     Color(*hex_rgba("#5d616b"))
     Ellipse(pos=(left, bottom + s * 0.22), size=(w, h), segments=32)
     Color(*PUCK_TOP)
-    Ellipse(pos=(left + w * 0.04, bottom + s * 0.22 + h * 0.06), size=(w * 0.92, h * 0.88), segments=32)
+    Ellipse(
+        pos=(left + w * 0.04, bottom + s * 0.22 + h * 0.06), size=(w * 0.92, h * 0.88), segments=32
+    )
 
 
 def _star(x: float, y: float, s: float) -> None:

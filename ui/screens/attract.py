@@ -31,7 +31,8 @@ class AttractScreen(Screen):
         pulse = Animation(pulse=0.35, d=0.9, t="in_out_sine") + Animation(pulse=1.0, d=0.9)
         pulse.repeat = True
         pulse.start(self)
-        sway = Animation(sway=1.0, d=2.4, t="in_out_sine") + Animation(sway=0.0, d=2.4, t="in_out_sine")
+        sway = Animation(sway=1.0, d=2.4, t="in_out_sine")
+        sway += Animation(sway=0.0, d=2.4, t="in_out_sine")
         sway.repeat = True
         sway.start(self)
 

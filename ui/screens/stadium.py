@@ -46,7 +46,7 @@ class StadiumScreen(TableScreen):
         for wager, kind in columns:
             sample = next((b.spot for b in buttons.values() if b.spot.id.startswith(wager)), None)
             header = HeaderLabel(text="")
-            header.tk_header = (sample.kind_label if sample else wager, kind)  # type: ignore[attr-defined]
+            header.tk_header = (sample.kind_label if sample else wager, kind)
             grid.add_widget(header)
         for number in (1, 2, 3):
             for wager, kind in columns:

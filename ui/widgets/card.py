@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from kivy.animation import Animation
+from kivy.clock import Clock
 from kivy.graphics import PopMatrix, PushMatrix, Scale, Translate
 from kivy.properties import (
     BooleanProperty,
@@ -53,10 +54,11 @@ class CardView(Named, ButtonBehavior, Widget):
             PopMatrix()
         self._back_drawn: bool | None = None
         self._ghost: CardView | None = None
-        self.bind(pos=self._place, size=self._redraw)
-        self.bind(flip=self._on_flip, face=self._on_face, face_down=self._redraw)
-        self.bind(icon=self._redraw, marker=self._redraw, selected=self._redraw)
-        self.bind(hidden=self._redraw)
+        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
+        self.bind(pos=self._place, size=self._redraw_soon)
+        self.bind(flip=self._on_flip, face=self._on_face, face_down=self._redraw_soon)
+        self.bind(icon=self._redraw_soon, marker=self._redraw_soon, selected=self._redraw_soon)
+        self.bind(hidden=self._redraw_soon)
         self._redraw()
 
     def _place(self, *_: object) -> None:

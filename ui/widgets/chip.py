@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -22,8 +23,9 @@ class ChipButton(Named, ButtonBehavior, Widget):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self._redraw, size=self._redraw, label=self._redraw)
-        self.bind(colour=self._redraw, chosen=self._redraw, disabled=self._redraw)
+        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
+        self.bind(pos=self._redraw_soon, size=self._redraw_soon, label=self._redraw_soon)
+        self.bind(colour=self._redraw_soon, chosen=self._redraw_soon, disabled=self._redraw_soon)
 
     def _redraw(self, *_: object) -> None:
         self.canvas.clear()
@@ -48,7 +50,13 @@ class ChipStack(Widget):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self._redraw, size=self._redraw, colour=self._redraw, count=self._redraw)
+        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
+        self.bind(
+            pos=self._redraw_soon,
+            size=self._redraw_soon,
+            colour=self._redraw_soon,
+            count=self._redraw_soon,
+        )
 
     def _redraw(self, *_: object) -> None:
         self.canvas.clear()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -54,7 +55,8 @@ class IconBadge(Widget):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self._redraw, size=self._redraw, icon=self._redraw)
+        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
+        self.bind(pos=self._redraw_soon, size=self._redraw_soon, icon=self._redraw_soon)
 
     def _redraw(self, *_: object) -> None:
         from kivy.graphics import Color, RoundedRectangle
@@ -88,7 +90,13 @@ class CountdownRing(Widget):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self._redraw, size=self._redraw, seconds=self._redraw, total=self._redraw)
+        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
+        self.bind(
+            pos=self._redraw_soon,
+            size=self._redraw_soon,
+            seconds=self._redraw_soon,
+            total=self._redraw_soon,
+        )
 
     def _redraw(self, *_: object) -> None:
         self.canvas.clear()
@@ -98,7 +106,7 @@ class CountdownRing(Widget):
                 self.center_x,
                 self.center_y,
                 r,
-                tuple(self.colour),  # type: ignore[arg-type]
+                (self.colour[0], self.colour[1], self.colour[2], self.colour[3]),
                 self.seconds / max(1, self.total),
                 max(2.0, r * 0.12),
             )
@@ -146,5 +154,5 @@ class LineSpotButton(SpotBase):
     """A small spot of the Stadium rows-and-columns grid (the line is its grid's header)."""
 
     def label_of(self, spot: SpotView) -> str:
-        """"Row 1" or "Column 1": the grid's header names the wager."""
+        """ "Row 1" or "Column 1": the grid's header names the wager."""
         return spot.line_label or spot.label

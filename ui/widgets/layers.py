@@ -33,6 +33,8 @@ class CachedLayer(FloatLayout):
         self._quad.texture = self.fbo.texture
         super().__init__(**kwargs)
         self.bind(size=self._resize, pos=self._move)
+        self._resize(self, self.size)
+        self._move(self, self.pos)
 
     def add_widget(self, widget: Widget, *args: object, **kwargs: object) -> None:
         canvas = self.canvas

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kivy.animation import Animation
+from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
@@ -50,7 +51,8 @@ class Barcode(Widget):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.bind(pos=self._redraw, size=self._redraw, modules=self._redraw)
+        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
+        self.bind(pos=self._redraw_soon, size=self._redraw_soon, modules=self._redraw_soon)
 
     def _redraw(self, *_: object) -> None:
         self.canvas.clear()
@@ -101,7 +103,7 @@ class VoucherOverlay(Cover):
     @property
     def settled(self) -> bool:
         """Whether the ticket is all the way out."""
-        return self.out >= 1.0
+        return float(self.out) >= 1.0
 
 
 class NoticeToast(Label):
