@@ -34,7 +34,7 @@ _XOR_OPAD = bytes(b ^ 0x5C for b in range(256))
 
 
 class DrbgError(ValueError):
-    """A request outside SP 800-90A's limits, or a use of an uninstantiated DRBG."""
+    """A request outside SP 800-90A's limits (the state is left unchanged)."""
 
 
 class ReseedRequiredError(DrbgError):

@@ -50,10 +50,11 @@ def test_bench_shuffle_against_system_random(benchmark, capsys):
 
 
 def test_bench_raw_output_throughput(benchmark, capsys):
+    """Best of 10 requests of 4 MiB (the best run is the least disturbed by other load)."""
     generator = Csprng()
-    size = 16 << 20
+    size = 4 << 20
     best = float("inf")
-    for _ in range(3):
+    for _ in range(10):
         start = time.perf_counter()
         generator.random_bytes(size)
         best = min(best, time.perf_counter() - start)
@@ -61,7 +62,7 @@ def test_bench_raw_output_throughput(benchmark, capsys):
     benchmark.extra_info["MB_per_s"] = rate
     benchmark(generator.random_bytes, 1 << 20)
     with capsys.disabled():
-        print(f"\nraw output, 16 MiB requests: {rate:.1f} MB/s (target >= 20 MB/s)")
+        print(f"\nraw output, 4 MiB requests: {rate:.1f} MB/s (target >= 20 MB/s)")
 
 
 def test_bench_unbuffered_draws_for_comparison(benchmark, capsys):
