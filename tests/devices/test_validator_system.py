@@ -141,7 +141,7 @@ def run_session(base: Path, actions: list[tuple[str, int]]) -> System:
 
 
 @settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(actions=sessions)
 def test_random_sessions_credit_exactly_once(tmp_path_factory, actions):
