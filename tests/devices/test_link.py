@@ -147,9 +147,7 @@ def check_at_most_once_in_order(net: Net) -> None:
         assert positions == sorted(positions), "out of order"
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.integers(0, 2**32), steps)
-def test_adversarial_line(seed, actions):
+def run_line(seed: int, actions: list[tuple[str, int]]) -> None:
     net = Net(seed)
     restarts = sum(1 for a, _ in actions if a == "restart")
     for action, arg in actions:
@@ -165,6 +163,12 @@ def test_adversarial_line(seed, actions):
             assert receiver.delivered == end.sent  # nothing lost, nothing repeated
         else:  # whatever was sent since the last restart on either side arrived
             assert set(end.sent[end.mark :]) <= set(receiver.delivered)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), steps)
+def test_adversarial_line(seed, actions):
+    run_line(seed, actions)
 
 
 def test_replay_of_a_whole_earlier_session_is_never_delivered_again():
@@ -222,3 +226,13 @@ def test_serial_arithmetic():
     assert seq_add(0xFFFFFFFF, 1) == 1
     with pytest.raises(ValueError, match="non-zero"):
         Link(0, 0)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**6)), max_size=600),
+)
+def test_adversarial_line_long(seed, actions):
+    run_line(seed, actions)

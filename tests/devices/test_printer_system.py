@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import zxingcpp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -136,7 +137,11 @@ ACTIONS = [
 )
 @given(actions=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**6)), max_size=40))
 def test_random_cash_outs_never_both_ticket_and_credits(tmp_path_factory, actions):
-    system = System(tmp_path_factory.mktemp("pr"))
+    run_cash_outs(tmp_path_factory.mktemp("pr"), actions)
+
+
+def run_cash_outs(base: Path, actions: list[tuple[str, int]]) -> None:
+    system = System(base)
     try:
         for action, arg in actions:
             system.step(action, arg)
@@ -264,3 +269,12 @@ def test_paper_low_is_a_warning_not_a_tilt(tmp_path):
     assert s.driver.paper_low and s.runtime.state.tilts == {}
     assert s.driver.ready()
     s.runtime.close()
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=800, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(actions=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**6)), max_size=120))
+def test_random_cash_outs_never_both_ticket_and_credits_long(tmp_path_factory, actions):
+    run_cash_outs(tmp_path_factory.mktemp("pr"), actions)
