@@ -133,7 +133,7 @@ ACTIONS = [
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(actions=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**6)), max_size=40))
 def test_random_cash_outs_never_both_ticket_and_credits(tmp_path_factory, actions):

@@ -68,7 +68,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run a simulator, or send a control command."""
     if args.sim_command == "ctl":
-        reply = control(args.address, " ".join(args.words))
+        try:
+            reply = control(args.address, " ".join(args.words))
+        except (OSError, ValueError) as exc:
+            print(f"turbokiosk sim ctl: no simulator at {args.address}: {exc}", file=sys.stderr)
+            return 2
         print(reply)
         return 0 if reply.startswith("ok") else 1
     state_dir: Path = args.state_dir
