@@ -40,6 +40,7 @@ class Wire:
         self.to_device: list[bytes] = []
         self.events: deque[LinkEvent] = deque()
         self.up = False
+        self.fresh = True  # no session yet: the first connection is a new peer for both
         if up:
             self.connect(new_peer=True)
 
@@ -65,7 +66,8 @@ class Wire:
 
     # the line
     def connect(self, *, new_peer: bool) -> None:
-        self.up = True
+        new_peer = new_peer or self.fresh
+        self.up, self.fresh = True, False
         self.machine.on_link_up(new_peer, self.clock.ms)
         self.events.append(LinkUp(new_peer=new_peer))
 

@@ -236,3 +236,13 @@ def test_faults_tilt_and_clear(tmp_path):
     s.runtime.pump()
     assert "bill_validator_link" not in s.runtime.state.tilts
     s.runtime.close()
+
+
+def test_stacked_while_unplugged_and_terminal_killed_twice(tmp_path):
+    """Found by the long fuzz: the stack report waits in the validator's memory for a new
+    terminal session, however many times the terminal restarts without hearing it."""
+    system = run_session(
+        tmp_path,
+        [("insert", 0), ("pump", 0), ("disconnect", 0), ("kill_terminal", 0), ("kill_terminal", 0)],
+    )
+    assert system.runtime.state.credits == [100]
