@@ -243,6 +243,6 @@ def test_stacked_while_unplugged_and_terminal_killed_twice(tmp_path):
     terminal session, however many times the terminal restarts without hearing it."""
     system = run_session(
         tmp_path,
-        [("insert", 0), ("pump", 0), ("disconnect", 0), ("kill_terminal", 0), ("kill_terminal", 0)],
+        [("pump", 0), ("insert", 0), ("pump", 0), ("disconnect", 0), *[("kill_terminal", 0)] * 2],
     )
     assert system.runtime.state.credits == [100]
