@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -32,16 +33,21 @@ REPETITIONS = 10
 DUMP = [sys.executable, "-m", "kiosk", "rng", "dump", "--stream"]
 
 
+#: where to append the results as well (resolved now: the SP 800-22 test changes directory)
+REPORT_FILE = (
+    Path(os.environ["RNG_STATS_REPORT"]).resolve() if "RNG_STATS_REPORT" in os.environ else None
+)
+
+
 @pytest.fixture
 def report(capsys: pytest.CaptureFixture[str]) -> Callable[[str], None]:
     """Print a line to the terminal (and to ``$RNG_STATS_REPORT``)."""
-    path = os.environ.get("RNG_STATS_REPORT")
 
     def write(line: str) -> None:
         with capsys.disabled():
             print(line)
-        if path:
-            with open(path, "a") as handle:
+        if REPORT_FILE is not None:
+            with REPORT_FILE.open("a") as handle:
                 handle.write(line + "\n")
 
     return write
