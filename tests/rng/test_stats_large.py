@@ -237,6 +237,9 @@ def test_nist_sp800_22(report, tmp_path, monkeypatch):
     for name, _args, count in STS_TESTS:
         level = stats.ALPHA if count == 1 else sidak(stats.ALPHA, count)
         values = p_values[name]
+        if not values:  # only possible for random excursions on very few sequences
+            report(f"sp800-22: {name}: not applicable to any of the {STS_SEQUENCES} sequences")
+            continue
         failures = sum(p < level for p in values)
         allowed = stats.max_failures(len(values))
         ok = failures <= allowed
