@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
         size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
     env.prepare(size, fullscreen=args.fullscreen)
     from kiosk.app.kiosk import start_kiosk
+    from kiosk.app.watchdog import feed_from_kivy_clock
+
+    feed_from_kivy_clock()  # under systemd: READY=1, then watchdog pings from the event loop
 
     return start_kiosk(
         data_dir_of(args),
