@@ -37,6 +37,9 @@ NO_LOCKUPS: frozenset[Lockup] = frozenset()
 PLAY_STOPPERS = ALL_LOCKUPS
 #: lockups that freeze a round in progress (a host disable waits for the end of the game)
 ROUND_STOPPERS = ALL_LOCKUPS - {Lockup.DISABLED}
+#: a tilt (paper out, a jammed validator...) must not keep the player's credits hostage: the
+#: cash-out prints if the printer can, and becomes a handpay if it cannot
+CASHOUT_STOPPERS = ROUND_STOPPERS - {Lockup.TILT}
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
         frozenset({Phase.DEALING, Phase.SETTLING}), frozenset({Lockup.CRITICAL})
     ),
     c.Decide: CommandRule(frozenset({Phase.DECISION}), ROUND_STOPPERS),
-    c.CashOut: CommandRule(BETWEEN_ROUNDS, ROUND_STOPPERS),
+    c.CashOut: CommandRule(BETWEEN_ROUNDS, CASHOUT_STOPPERS),
     c.PrinterReport: CommandRule(frozenset({Phase.CASHOUT}), frozenset({Lockup.CRITICAL})),
     c.AttendantReset: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.RaiseTilt: CommandRule(ALL_PHASES, NO_LOCKUPS),

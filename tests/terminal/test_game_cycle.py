@@ -145,6 +145,18 @@ def test_printer_failing_mid_print_keeps_the_credits_then_handpay(rig):
     assert rt.core.audit_credits() is None
 
 
+def test_cash_out_during_a_printer_tilt_becomes_a_handpay(rig):
+    rt = rig.runtime
+    rig.insert(20)
+    rig.printer.paper = False
+    rt.execute(c.RaiseTilt("paper_out", "printer out of paper"))
+    rt.cash_out()
+    assert rt.state.handpay["kind"] == "cancelled_credits"
+    assert rt.state.handpay["value"] == 2000
+    rt.execute(c.AttendantReset(by="attendant"))
+    assert rt.state.credits == [0]
+
+
 def test_jackpot_at_the_handpay_limit_locks_for_an_attendant(make_rig):
     r = make_rig(TerminalConfig(handpay_limit=1500))
     rt = r.runtime
