@@ -1,10 +1,12 @@
 """``turbokiosk run [--data-dir DIR] [--size WxH]``: the touchscreen kiosk.
 
-With no hardware configured the terminal runs on in-process simulated devices, with the
-SIMULATOR panel beside the player's screen (F2 toggles it), and reports to the reference
-accounting host started in the same process (``--no-host`` runs without it).  F3 is the
-service key.  Headless machines set ``SDL_VIDEODRIVER=offscreen`` (the tests and the screenshot
-command do).
+With no hardware configured the terminal starts the bill validator and printer simulators as
+their own programs on pseudo-terminals and talks to them over the serial protobuf links
+(``<data dir>/peripherals.json`` gives their control addresses while it runs;
+``--devices inprocess`` keeps in-process devices instead), with the SIMULATOR panel beside the
+player's screen (F2 toggles it), and reports to the reference accounting host started in the
+same process (``--no-host`` runs without it).  F3 is the service key.  Headless machines set
+``SDL_VIDEODRIVER=offscreen`` (the tests and the screenshot command do).
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-host", action="store_true", help="run without the embedded accounting host"
+    )
+    parser.add_argument(
+        "--devices",
+        choices=("serial", "inprocess"),
+        default="serial",
+        help="serial: the simulator programs on pseudo-terminals (default); "
+        "inprocess: simulated devices inside this process",
     )
     parser.add_argument(
         "--dump-screen",
@@ -65,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         language=args.language,
         show_simulator=not args.no_simulator,
         with_host=not args.no_host,
+        devices=args.devices,
         dump_path=args.dump_screen,
         exit_after_dump=args.exit_after_dump,
         started=STARTED,

@@ -3,8 +3,9 @@
 * process the devices' reports and the decision timers (:meth:`TerminalRuntime.pump`);
 * cycle the RNG at random intervals while no round is in play (:class:`rng.BackgroundCycler`),
   on the same thread that deals, so a deal never races a cycle;
-* watch the printer: when it cannot print (paper out, a fault) the terminal tilts with the
-  reason, and the tilt clears itself when the printer is ready again.
+* watch an in-process printer: when it cannot print (paper out, a fault) the terminal tilts
+  with the reason, and the tilt clears itself when the printer is ready again.  A printer on a
+  serial link raises its own tilts (``paper_out``...) through its driver.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from kiosk.app.serial_wiring import SerialTerminal
 from kiosk.app.wiring import Terminal
+from kiosk.devices.inprocess import InProcessPrinter
 from kiosk.presentation.overlays import PRINTER_TILT
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
@@ -24,7 +27,9 @@ BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
 class TerminalDuties:
     """Call it every frame; it does what is due."""
 
-    def __init__(self, terminal: Terminal, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, terminal: Terminal | SerialTerminal, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.terminal = terminal
         self.clock = clock
         self._next_cycle = clock()
@@ -43,10 +48,10 @@ class TerminalDuties:
             cycler.pause()
 
     def watch_printer(self) -> None:
-        """Raise or clear the printer tilt to match the printer's readiness."""
+        """Raise or clear the printer tilt to match an in-process printer's readiness."""
         rt = self.terminal.runtime
         printer = self.terminal.printer
-        if rt.state.critical is not None:
+        if not isinstance(printer, InProcessPrinter) or rt.state.critical is not None:
             return
         tilted = PRINTER_TILT in rt.state.tilts
         try:

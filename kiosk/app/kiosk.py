@@ -5,19 +5,29 @@ Call :func:`ui.env.prepare` before :func:`build_app` (Kivy reads its settings on
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from kiosk.app.duties import TerminalDuties
-from kiosk.app.simulator import DeviceSimulator
-from kiosk.app.wiring import Terminal, build_terminal
+from kiosk.app.serial_wiring import SerialTerminal
+from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
+from kiosk.app.wiring import Terminal
+from kiosk.host.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
 from kiosk.terminal.config import TerminalConfig
 
+#: Where a running kiosk says how to reach its simulator programs (ports, control channels).
+PERIPHERALS_FILE = "peripherals.json"
+
+Devices = Literal["serial", "inprocess"]
+
 
 def build_app(
-    terminal: Terminal,
+    terminal: Terminal | SerialTerminal,
     *,
+    devices: SimulatedDevices | None = None,
     language: str = "en",
     show_simulator: bool = True,
     speed: float = 1.0,
@@ -25,7 +35,8 @@ def build_app(
     service_menu: bool = False,
 ) -> Any:
     """A :class:`ui.app.KioskApp` on a powered-up ``terminal``; with ``service_menu`` the
-    service key (F3) opens the service menu (:mod:`ui.service`)."""
+    service key (F3) opens the service menu (:mod:`ui.service`).  ``devices`` is what the
+    SIMULATOR panel works (default: the terminal's in-process devices)."""
     from ui.app import KioskApp
 
     session = PlayerSession(terminal.runtime, language=language)
@@ -41,12 +52,23 @@ def build_app(
     return KioskApp(
         session,
         TerminalDuties(terminal),
-        simulator=DeviceSimulator(terminal),
+        simulator=DeviceSimulator(terminal, devices),
         show_simulator=show_simulator,
         speed=speed,
         on_ready=on_ready,
         extensions=extensions,
     )
+
+
+@dataclass(frozen=True)
+class _Screen:
+    """How the app shows itself (the arguments of :func:`start_kiosk` past the wiring)."""
+
+    language: str
+    show_simulator: bool
+    dump_path: Path | None
+    exit_after_dump: bool
+    started: float | None
 
 
 def start_kiosk(
@@ -55,6 +77,7 @@ def start_kiosk(
     language: str = "en",
     show_simulator: bool = True,
     with_host: bool = True,
+    devices: Devices = "serial",
     dump_path: Path | None = None,
     exit_after_dump: bool = False,
     started: float | None = None,
@@ -62,36 +85,86 @@ def start_kiosk(
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
     By default the reference accounting host runs inside this process
-    (:mod:`kiosk.app.embedded_host`) and the terminal reports to it.
+    (:mod:`kiosk.app.embedded_host`) and the terminal reports to it, and the bill validator and
+    printer simulators run as their own programs on pseudo-terminals
+    (:mod:`kiosk.app.peripherals`), reached over the serial protobuf links; while the kiosk runs,
+    ``<data_dir>/peripherals.json`` gives their ports and control addresses.
+    ``devices="inprocess"`` keeps in-process devices instead.  Stops in order: host link,
+    terminal, simulators, host.
     """
+    from kiosk.service.lock import TerminalLock
+
+    data_dir = Path(data_dir)
+    TerminalLock.acquire(data_dir).release()  # busy: fail before touching its simulators
+    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started)
     host = None
     if with_host:
         from kiosk.app.embedded_host import start_embedded_host
 
         host = start_embedded_host(data_dir, TerminalConfig().terminal_id)
-    terminal = build_terminal(data_dir, host=host.endpoint if host is not None else None)
     try:
-        terminal.runtime.power_up()
-        if terminal.host_link is not None:
-            terminal.host_link.start()
+        endpoint = host.endpoint if host is not None else None
+        if devices == "serial":
+            _run_serial(data_dir, endpoint, screen)
+        else:
+            from kiosk.app.wiring import build_terminal
 
-        def ready(app: Any) -> None:
-            if dump_path is not None:
-                _dump_when_settled(app, dump_path, exit_after_dump, started)
-
-        app = build_app(
-            terminal,
-            language=language,
-            show_simulator=show_simulator,
-            on_ready=ready,
-            service_menu=True,
-        )
-        app.run()
+            terminal = build_terminal(data_dir, host=endpoint)
+            try:
+                _run(terminal, None, screen)
+            finally:
+                terminal.close()  # stops the host link first
     finally:
-        terminal.close()
         if host is not None:
             host.stop()
     return 0
+
+
+def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) -> None:
+    """The terminal on the simulator programs' serial links."""
+    from kiosk.app.peripherals import start_simulated_peripherals
+    from kiosk.app.serial_wiring import build_serial_terminal
+    from kiosk.app.simulator import SimulatorPrograms
+
+    status = data_dir / PERIPHERALS_FILE
+    with start_simulated_peripherals(data_dir) as peripherals:  # stopped on the way out
+        terminal = build_serial_terminal(data_dir, peripherals.ports, host=endpoint)
+        try:
+            ports = peripherals.ports
+            info = {
+                "ports": {"bill-validator": ports.bill_validator, "printer": ports.printer},
+                "controls": peripherals.controls,
+            }
+            status.write_text(json.dumps(info, indent=1), encoding="utf-8")
+            _run(terminal, SimulatorPrograms(peripherals, terminal.printer), screen)
+        finally:
+            status.unlink(missing_ok=True)
+            if terminal.host_link is not None:
+                terminal.host_link.stop()
+            terminal.close()
+
+
+def _run(
+    terminal: Terminal | SerialTerminal, devices: SimulatedDevices | None, screen: _Screen
+) -> None:
+    """Power up, start the host link, run the app until its window closes."""
+    terminal.runtime.power_up()
+    if terminal.host_link is not None:
+        terminal.host_link.start()
+
+    def ready(app: Any) -> None:
+        if screen.dump_path is not None:
+            _dump_when_settled(app, screen.dump_path, screen.exit_after_dump, screen.started)
+
+    app = build_app(
+        terminal,
+        devices=devices,
+        language=screen.language,
+        show_simulator=screen.show_simulator,
+        on_ready=ready,
+        service_menu=True,
+    )
+    app.run()
 
 
 def _dump_when_settled(app: Any, path: Path, stop: bool, started: float | None) -> None:

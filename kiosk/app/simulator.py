@@ -1,13 +1,21 @@
 """The simulated peripherals' controls (developer panel): what a bill, a door switch, the paper
-roll, the accounting host or an attendant's key would do to a terminal with in-process devices.
+roll, the accounting host or an attendant's key would do to a terminal.
 
+The bill validator and the printer are reached through a :class:`SimulatedDevices` backend:
+:class:`InProcessDevices` for a terminal with in-process devices, :class:`SimulatorPrograms`
+for the simulator programs on pseudo-terminals (their control channels, docs/devices.md).
 These are device simulations, never player controls; ``turbokiosk run`` shows them in a panel
 labelled SIMULATOR.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from kiosk.app.peripherals import SimulatedPeripherals
+from kiosk.app.serial_wiring import SerialTerminal
 from kiosk.app.wiring import Terminal
+from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 
@@ -16,15 +24,89 @@ NOTES = (100, 500, 2_000, 10_000)
 MAIN_DOOR = "main"
 
 
-class DeviceSimulator:
-    """Buttons of the SIMULATOR panel; each returns a short log line."""
+class SimulatorControlError(RuntimeError):
+    """A simulator program answered a control command with an error."""
+
+
+class SimulatedDevices(Protocol):
+    """The simulated bill validator and printer, as the panel works them."""
+
+    def insert_note(self, value: int) -> bool:
+        """Feed a note of ``value`` cents; False when the validator refused it."""
+
+    def paper_in(self) -> bool:
+        """Whether the printer has paper."""
+
+    def set_paper(self, present: bool) -> None:
+        """Put the paper roll in or take it out."""
+
+
+class InProcessDevices:
+    """The in-process devices of :func:`kiosk.app.wiring.build_terminal`."""
 
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
 
+    def insert_note(self, value: int) -> bool:
+        """The in-process validator takes the note at once (or refuses it)."""
+        return self.terminal.validator.insert(value)
+
+    def paper_in(self) -> bool:
+        """The in-process printer's paper flag."""
+        return self.terminal.printer.paper
+
+    def set_paper(self, present: bool) -> None:
+        """Set the in-process printer's paper flag."""
+        self.terminal.printer.paper = present
+
+
+class SimulatorPrograms:
+    """The simulator programs, through their control channels; the printer's paper state is
+    what its driver last heard from it (no round trip per frame)."""
+
+    def __init__(self, peripherals: SimulatedPeripherals, printer: PrinterDriver) -> None:
+        self.peripherals = peripherals
+        self.printer = printer
+
+    def insert_note(self, value: int) -> bool:
+        """``insert CENTS``: the note is at the bezel; the driver escrows and stacks it."""
+        reply = self.peripherals.control("bill-validator", f"insert {value}")
+        if not reply.startswith("ok"):
+            raise SimulatorControlError(f"insert {value}: {reply}")
+        return reply.startswith("ok escrow")
+
+    def paper_in(self) -> bool:
+        """No ``paper_out`` in the printer's last status."""
+        status = self.printer.status
+        return status is None or not status.paper_out
+
+    def set_paper(self, present: bool) -> None:
+        """``fix paper-out`` or ``fault paper-out``."""
+        command = f"{'fix' if present else 'fault'} paper-out"
+        reply = self.peripherals.control("printer", command)
+        if not reply.startswith("ok"):
+            raise SimulatorControlError(f"{command}: {reply}")
+
+
+class DeviceSimulator:
+    """Buttons of the SIMULATOR panel; each returns a short log line."""
+
+    def __init__(
+        self, terminal: Terminal | SerialTerminal, devices: SimulatedDevices | None = None
+    ) -> None:
+        self.terminal = terminal
+        if devices is None:
+            if not isinstance(terminal, Terminal):
+                raise TypeError("a terminal with serial devices needs its SimulatorPrograms")
+            devices = InProcessDevices(terminal)
+        self.devices = devices
+
     def insert_note(self, value: int) -> str:
         """A note is fed into the bill validator (it may refuse it)."""
-        accepted = self.terminal.validator.insert(value)
+        try:
+            accepted = self.devices.insert_note(value)
+        except (SimulatorControlError, OSError) as exc:
+            return f"note {value // 100}: {exc}"
         self.terminal.runtime.pump()
         return f"note {value // 100} inserted" if accepted else f"note {value // 100} refused"
 
@@ -40,13 +122,16 @@ class DeviceSimulator:
 
     def paper_in(self) -> bool:
         """Whether the printer has paper."""
-        return self.terminal.printer.paper
+        return self.devices.paper_in()
 
     def toggle_paper(self) -> str:
         """Take the paper roll out, or put it back."""
-        printer = self.terminal.printer
-        printer.paper = not printer.paper
-        return "paper in" if printer.paper else "paper out"
+        present = not self.devices.paper_in()
+        try:
+            self.devices.set_paper(present)
+        except (SimulatorControlError, OSError) as exc:
+            return f"paper: {exc}"
+        return "paper in" if present else "paper out"
 
     def host_enabled(self) -> bool:
         """Whether the (simulated) host lets the terminal play."""
