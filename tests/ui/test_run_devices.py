@@ -20,11 +20,13 @@ from typing import Any
 
 import pytest
 
+from kiosk.app.duties import TerminalDuties
 from kiosk.app.kiosk import PERIPHERALS_FILE
 from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.app.serial_wiring import SerialTerminal, build_serial_terminal
 from kiosk.app.simulator import DeviceSimulator, SimulatorPrograms
 from kiosk.devices.sim.program import control
+from kiosk.presentation.overlays import PRINTER_TILT
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -80,6 +82,8 @@ def test_the_panel_works_the_simulator_programs(
     assert sim.toggle_paper() == "paper out"
     _until(pumped(lambda: not sim.paper_in()), 15, "the printer's paper-out status")
     assert "paper_out" in rt.state.tilts  # raised by the printer driver, not the duties
+    TerminalDuties(terminal)()
+    assert PRINTER_TILT not in rt.state.tilts
     assert sim.toggle_paper() == "paper in"
     _until(pumped(lambda: "paper_out" not in rt.state.tilts), 15, "the paper-out tilt to clear")
     assert sim.paper_in()
