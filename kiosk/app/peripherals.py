@@ -89,6 +89,7 @@ def spawn_simulator(
         str(directory / device),
         "--ready-file",
         str(ready),
+        "--exit-with-parent",
         *extra,
     ]
     try:

@@ -46,6 +46,11 @@ def _device_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         help="control channel address (default 127.0.0.1 with a free port)",
     )
     parser.add_argument("--ready-file", type=Path, help="write the ready JSON here too")
+    parser.add_argument(
+        "--exit-with-parent",
+        action="store_true",
+        help="stop when the process that started it ends (however it ends, SIGKILL included)",
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         create_pty=args.create_pty,
         control=args.control,
         ready_file=args.ready_file,
+        exit_with_parent=args.exit_with_parent,
     )
     return program.run()
 

@@ -130,7 +130,10 @@ class SimProgram:
         control: tuple[str, int] = ("127.0.0.1", 0),
         ready_file: Path | None = None,
         config: LinkConfig | None = None,
+        exit_with_parent: bool = False,
     ) -> None:
+        # a parent that dies (even by SIGKILL) leaves the child to init: its ppid changes
+        self._parent = os.getppid() if exit_with_parent else None
         now = monotonic_ms()
         self.machine = make_machine(now)
         self.link = Link(new_session(), now, config)
@@ -179,6 +182,9 @@ class SimProgram:
         self.line.close()
 
     def _step(self) -> None:
+        if self._parent is not None and os.getppid() != self._parent:
+            self.stop()
+            return
         now = monotonic_ms()
         self.machine.tick(now)
         self.link.tick(now)
