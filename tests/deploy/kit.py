@@ -27,6 +27,21 @@ SAMPLE = {
 }
 
 
+def settings(path: Path) -> list[tuple[str, str, str]]:
+    """(section, key, value) for every assignment of a systemd INI file, in order."""
+    section, found = "", []
+    for raw in path.read_text().splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        found.append((section, key.strip(), value.strip()))
+    return found
+
+
 def render(template: Path, values: dict[str, str] = SAMPLE) -> str:
     """The template with ``@KEY@`` replaced as install.sh does; every placeholder must be known."""
     text = template.read_text()

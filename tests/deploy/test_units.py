@@ -13,27 +13,12 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.cli_run import add_arguments
-from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool
+from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
 
 pytestmark = pytest.mark.deploy
 
 UNITS = sorted(p for p in (KIT / "systemd").iterdir() if p.suffix in (".service", ".mount"))
 STUB = "/opt/turbokiosk/current/bin/turbokiosk"
-
-
-def settings(path: Path) -> list[tuple[str, str, str]]:
-    """(section, key, value) for every assignment of a systemd INI file, in order."""
-    section, found = "", []
-    for raw in path.read_text().splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#;":
-            continue
-        if line.startswith("["):
-            section = line.strip("[]")
-            continue
-        key, _, value = line.partition("=")
-        found.append((section, key.strip(), value.strip()))
-    return found
 
 
 def one(path: Path, section: str, key: str) -> str:

@@ -1,0 +1,351 @@
+"""The installer end to end in a fresh Debian bookworm (debootstrap) chroot, as on a blank
+Raspberry Pi OS Lite: a signed bundle of this repository's wheel is installed, the system is set
+up, a second run changes nothing, the kiosk started with the unit's own command line (offscreen
+SDL instead of kmsdrm) reaches attract mode and notifies systemd's socket, a tampered bundle is
+refused, and a release whose power-up self-test fails is rolled back.
+
+Needs root, the Debian mirror and PyPI (the wheels are built here with ``pip wheel``), and several
+minutes.  ``TURBOKIOSK_DEBOOTSTRAP_CACHE`` keeps downloaded .debs between runs
+(default /var/tmp/turbokiosk-debootstrap-cache); ``TURBOKIOSK_DEBIAN_MIRROR`` picks the mirror.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
+
+pytestmark = [pytest.mark.deploy, pytest.mark.slow]
+
+REPO = KIT.parent
+CACHE = Path(
+    os.environ.get("TURBOKIOSK_DEBOOTSTRAP_CACHE", "/var/tmp/turbokiosk-debootstrap-cache")
+)
+MIRROR = os.environ.get("TURBOKIOSK_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+#: A Raspberry Pi OS Lite stand-in: systemd as init, udev, certificates (no python3, no Mesa).
+BASE_PACKAGES = "systemd,systemd-sysv,udev,ca-certificates"
+VERSION = "0.1.0"
+
+
+@dataclass
+class Chroot:
+    """A bootstrapped bookworm tree and the files handed to the installer inside it."""
+
+    root: Path
+    work: Path
+
+    def run(self, command: str, *, timeout: int = 1800) -> subprocess.CompletedProcess[str]:
+        """``bash -c command`` as root inside the chroot, with /proc, /sys and /dev mounted in
+        a private mount namespace (they vanish with it; the host is untouched)."""
+        root = shlex.quote(str(self.root))
+        inner = (
+            "env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "
+            f"HOME=/root LANG=C.UTF-8 /bin/bash -ec {shlex.quote(command)}"
+        )
+        return in_namespace(
+            f"mount -t proc proc {root}/proc; mount --rbind /sys {root}/sys; "
+            f"mount --rbind /dev {root}/dev; mount -t tmpfs tk-run {root}/run; "
+            f"exec chroot {root} {inner}",
+        )
+
+    def install(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.run("/srv/kit/deploy/install.sh " + " ".join(args))
+
+    def current(self) -> str:
+        return os.readlink(self.root / "opt/turbokiosk/current")
+
+
+def build_bundle(work: Path, key: Path, wheels: Path) -> Path:
+    """Sign the wheels in ``wheels`` as a bundle (deploy/release.py) in ``work``."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(KIT / "release.py"),
+            "build",
+            "--key",
+            str(key),
+            "--wheels",
+            str(wheels),
+            "--out",
+            str(work / "bundles"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Path(result.stdout.strip())
+
+
+def broken_wheel(work: Path, version: str) -> Path:
+    """This repository's wheel at ``version`` with the RNG package failing on import: a release
+    that installs fine and fails its power-up self-test."""
+    source = work / "broken-source"
+    files = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    for name in files:
+        if (REPO / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, source / name)
+    project = source / "pyproject.toml"
+    project.write_text(
+        project.read_text().replace(f'version = "{VERSION}"', f'version = "{version}"')
+    )
+    with (source / "rng/__init__.py").open("a") as f:
+        f.write('\nraise RuntimeError("deliberately broken release (deploy test)")\n')
+    out = work / "broken-wheel"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--wheel-dir",
+            str(out),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = out.glob(f"turbokiosk-{version}-*.whl")
+    return wheel
+
+
+def bootstrap(debootstrap: str, root: Path) -> None:
+    """A fresh bookworm tree at ``root``: unpacked from the cached tarball of an earlier
+    bootstrap when there is one, else made by debootstrap (and cached)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tarball = CACHE / f"bookworm-{BASE_PACKAGES.replace(',', '-')}.tar"
+    if tarball.is_file():
+        root.mkdir()
+        subprocess.run(["tar", "-xpf", str(tarball), "-C", str(root)], check=True)
+        return
+    subprocess.run(
+        [
+            debootstrap,
+            "--variant=minbase",
+            f"--include={BASE_PACKAGES}",
+            f"--cache-dir={CACHE}",
+            "bookworm",
+            str(root),
+            MIRROR,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=1800,
+    )
+    partial = tarball.with_suffix(".partial")
+    subprocess.run(["tar", "-cpf", str(partial), "-C", str(root), "."], check=True)
+    partial.rename(tarball)
+
+
+@pytest.fixture(scope="module")
+def chroot() -> Iterator[Chroot]:
+    need_root()
+    if sys.version_info[:2] != (3, 11):
+        pytest.skip("the bundle's wheels are built with this Python; bookworm's is 3.11")
+    debootstrap = need_tool("debootstrap")
+    base = Path(tempfile.mkdtemp(prefix="turbokiosk-chroot-", dir="/var/tmp"))
+    try:
+        root, work = base / "root", base / "work"
+        work.mkdir()
+        bootstrap(debootstrap, root)
+        shutil.copy2("/etc/resolv.conf", root / "etc/resolv.conf")
+        subprocess.run(
+            [sys.executable, str(KIT / "release.py"), "keygen", "--out", str(work / "keys")],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--wheel-dir",
+                str(work / "wheels"),
+                str(REPO),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=1800,
+        )
+        bundle = build_bundle(work, work / "keys/release-key.pem", work / "wheels")
+        kit = root / "srv/kit"
+        shutil.copytree(KIT, kit / "deploy", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy2(bundle, kit / bundle.name)
+        shutil.copy2(work / "keys/release-key.pub.pem", kit / "release-key.pub.pem")
+        shutil.copy2(KIT / "config/turbokiosk.conf.example", kit / "terminal.conf")
+        yield Chroot(root, work)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)  # mounts lived only in the namespaces
+
+
+@pytest.fixture(scope="module")
+def first_install(chroot: Chroot) -> subprocess.CompletedProcess[str]:
+    return chroot.install(
+        "--config /srv/kit/terminal.conf --trust-key /srv/kit/release-key.pub.pem",
+        f"--bundle /srv/kit/turbokiosk-{VERSION}.tkb",
+    )
+
+
+def test_install_sets_up_the_terminal(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    assert first_install.returncode == 0, first_install.stdout + first_install.stderr
+    root = chroot.root
+    passwd = {
+        line.split(":")[0]: line.split(":")
+        for line in (root / "etc/passwd").read_text().splitlines()
+    }
+    assert passwd["turbokiosk"][6] == "/usr/sbin/nologin"
+    assert int(passwd["turbokiosk"][2]) < 1000  # a system user
+    assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
+    assert (root / f"opt/turbokiosk/releases/{VERSION}/bin/turbokiosk").is_file()
+    units = {
+        "turbokiosk.service": "enabled",
+        "var-log-journal.mount": "enabled",
+        "nftables.service": "enabled",
+        "systemd-timesyncd.service": "enabled",
+        "getty@tty1.service": "masked",
+        "autovt@tty1.service": "masked",
+    }
+    states = chroot.run(f"systemctl is-enabled {' '.join(units)} || true").stdout.split()
+    assert dict(zip(units, states, strict=True)) == units
+    assert "default.target -> /lib/systemd/system/multi-user.target" in chroot.run(
+        "ls -l /etc/systemd/system/default.target"
+    ).stdout.replace("/usr/lib/", "/lib/")
+    conf = (root / "etc/turbokiosk/turbokiosk.conf").stat()
+    assert conf.st_mode & 0o777 == 0o640
+    data = (root / "var/lib/turbokiosk/terminal").stat()
+    assert data.st_uid == int(passwd["turbokiosk"][2]) and data.st_mode & 0o777 == 0o750
+    assert SAMPLE["HOST_ADDRESS"] in (root / "etc/nftables.conf").read_text()
+    assert (
+        f"NTP={SAMPLE['HOST_ADDRESS']}"
+        in (root / "etc/systemd/timesyncd.conf.d/turbokiosk.conf").read_text()
+    )
+    rules = (root / "etc/udev/rules.d/70-turbokiosk-devices.rules").read_text()
+    assert SAMPLE["VALIDATOR_SERIAL"] in rules and SAMPLE["PRINTER_SERIAL"] in rules
+    assert "no running systemd" in first_install.stderr
+
+
+def test_a_second_run_changes_nothing(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    again = chroot.install(f"--bundle /srv/kit/turbokiosk-{VERSION}.tkb")
+    assert again.returncode == 0, again.stderr
+    assert f"version {VERSION} is already current" in again.stderr
+    changes = [
+        ln
+        for ln in again.stderr.splitlines()
+        if "installed /" in ln or "created" in ln or "masked" in ln
+    ]
+    assert changes == []
+    assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
+
+
+def test_installed_units_verify_inside(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    """With the real app installed nothing is stubbed: systemd in the chroot checks the units."""
+    result = chroot.run(
+        "systemd-analyze verify --man=no /etc/systemd/system/turbokiosk.service "
+        "/etc/systemd/system/var-log-journal.mount"
+    )
+    assert result.returncode == 0 and not result.stderr.strip(), result.stderr
+
+
+def test_kiosk_starts_and_reaches_attract_mode(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    """The unit's ExecStart, user and environment (EnvironmentFile included), offscreen."""
+    unit = chroot.root / "etc/systemd/system/turbokiosk.service"
+    service = [(k, v) for s, k, v in settings(unit) if s == "Service"]
+    env = dict(v.split("=", 1) for k, v in service if k == "Environment")
+    for line in (chroot.root / "etc/turbokiosk/turbokiosk.conf").read_text().splitlines():
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            env[key] = value
+    env.update(SDL_VIDEODRIVER="offscreen", NOTIFY_SOCKET="/tmp/notify", WATCHDOG_USEC="1500000")
+    (command,) = (v for k, v in service if k == "ExecStart")
+    for key, value in env.items():
+        command = command.replace("${" + key + "}", value)
+    command += " --dump-screen /tmp/kiosk/dump.json --exit-after-dump"
+    user = dict(service)["User"]
+    assignments = " ".join(shlex.quote(f"{k}={v}") for k, v in env.items())
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(chroot.root / "tmp/notify"))
+        os.chmod(chroot.root / "tmp/notify", 0o777)
+        result = chroot.run(
+            f"install -d -o {user} /tmp/kiosk; cd /; "
+            f"runuser -u {user} -- env -i PATH=/usr/bin:/bin {assignments} {command}",
+            timeout=600,
+        )
+        sock.setblocking(False)
+        messages = []
+        while True:
+            try:
+                messages.append(sock.recv(4096).decode())
+            except BlockingIOError:
+                break
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    dump = json.loads((chroot.root / "tmp/kiosk/dump.json").read_text())
+    assert dump["screen"] == "attract", dump
+    assert dump["lockup"] is None
+    assert messages and messages[0].startswith("READY=1"), messages
+    assert (chroot.root / "var/lib/turbokiosk/terminal/terminal.sqlite3").is_file()
+
+
+def test_a_tampered_bundle_is_refused(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    genuine = chroot.root / f"srv/kit/turbokiosk-{VERSION}.tkb"
+    tampered = chroot.root / "srv/kit/tampered.tkb"
+    with tarfile.open(genuine) as source, tarfile.open(tampered, "w") as out:
+        for member in source.getmembers():
+            stream = source.extractfile(member)
+            assert stream is not None
+            data = stream.read()
+            if member.name.startswith("wheels/turbokiosk-"):
+                data = data[:-1] + bytes([data[-1] ^ 1])
+            out.addfile(member, io.BytesIO(data))
+    result = chroot.install("--bundle /srv/kit/tampered.tkb")
+    assert result.returncode != 0 and "REJECTED" in result.stderr, result.stderr
+    assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
+
+
+def test_a_release_failing_its_self_test_is_rolled_back(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    broken = "0.1.1"
+    wheels = chroot.work / "broken-wheels"
+    wheels.mkdir()
+    for wheel in (chroot.work / "wheels").glob("*.whl"):
+        if not wheel.name.startswith("turbokiosk-"):
+            shutil.copy2(wheel, wheels / wheel.name)
+    shutil.copy2(broken_wheel(chroot.work, broken), wheels)
+    bundle = build_bundle(chroot.work, chroot.work / "keys/release-key.pem", wheels)
+    shutil.copy2(bundle, chroot.root / "srv/kit" / bundle.name)
+    result = chroot.install(f"--bundle /srv/kit/{bundle.name}")
+    assert result.returncode != 0
+    assert f"version {broken} FAILED its power-up self-test" in result.stderr, result.stderr
+    assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
+    assert not (chroot.root / f"opt/turbokiosk/releases/{broken}").exists()
