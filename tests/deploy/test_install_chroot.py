@@ -90,10 +90,10 @@ def build_bundle(work: Path, key: Path, wheels: Path) -> Path:
     return Path(result.stdout.strip())
 
 
-def broken_wheel(work: Path, version: str) -> Path:
-    """This repository's wheel at ``version`` with the RNG package failing on import: a release
-    that installs fine and fails its power-up self-test."""
-    source = work / "broken-source"
+def wheel_at(work: Path, version: str, *, broken: bool) -> Path:
+    """This repository's wheel at ``version``; ``broken``: with the RNG package failing on
+    import, a release that installs fine and fails its power-up self-test."""
+    source = work / f"source-{version}"
     files = subprocess.run(
         ["git", "-C", str(REPO), "ls-files"], capture_output=True, text=True, check=True
     ).stdout.split()
@@ -105,9 +105,10 @@ def broken_wheel(work: Path, version: str) -> Path:
     project.write_text(
         project.read_text().replace(f'version = "{VERSION}"', f'version = "{version}"')
     )
-    with (source / "rng/__init__.py").open("a") as f:
-        f.write('\nraise RuntimeError("deliberately broken release (deploy test)")\n')
-    out = work / "broken-wheel"
+    if broken:
+        with (source / "rng/__init__.py").open("a") as f:
+            f.write('\nraise RuntimeError("deliberately broken release (deploy test)")\n')
+    out = work / f"wheel-{version}"
     subprocess.run(
         [
             sys.executable,
@@ -218,6 +219,12 @@ def test_install_sets_up_the_terminal(
     }
     assert passwd["turbokiosk"][6] == "/usr/sbin/nologin"
     assert int(passwd["turbokiosk"][2]) < 1000  # a system user
+    groups = {
+        fields[0]: fields[3].split(",")
+        for fields in (ln.split(":") for ln in (root / "etc/group").read_text().splitlines())
+    }
+    for group in ("video", "render", "input", "dialout"):  # the unit's SupplementaryGroups
+        assert "turbokiosk" in groups[group], group
     assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
     assert (root / f"opt/turbokiosk/releases/{VERSION}/bin/turbokiosk").is_file()
     units = {
@@ -332,20 +339,41 @@ def test_a_tampered_bundle_is_refused(
     assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
 
 
-def test_a_release_failing_its_self_test_is_rolled_back(
-    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
-) -> None:
-    broken = "0.1.1"
-    wheels = chroot.work / "broken-wheels"
+def bundle_at(chroot: Chroot, version: str, *, broken: bool) -> str:
+    """A signed bundle of this repository at ``version`` in the chroot's kit; its name."""
+    wheels = chroot.work / f"wheels-{version}"
     wheels.mkdir()
     for wheel in (chroot.work / "wheels").glob("*.whl"):
         if not wheel.name.startswith("turbokiosk-"):
             shutil.copy2(wheel, wheels / wheel.name)
-    shutil.copy2(broken_wheel(chroot.work, broken), wheels)
+    shutil.copy2(wheel_at(chroot.work, version, broken=broken), wheels)
     bundle = build_bundle(chroot.work, chroot.work / "keys/release-key.pem", wheels)
     shutil.copy2(bundle, chroot.root / "srv/kit" / bundle.name)
-    result = chroot.install(f"--bundle /srv/kit/{bundle.name}")
+    return bundle.name
+
+
+def test_a_release_failing_its_self_test_is_rolled_back(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    broken = "0.1.1"
+    result = chroot.install(f"--bundle /srv/kit/{bundle_at(chroot, broken, broken=True)}")
     assert result.returncode != 0
     assert f"version {broken} FAILED its power-up self-test" in result.stderr, result.stderr
     assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
     assert not (chroot.root / f"opt/turbokiosk/releases/{broken}").exists()
+
+
+def test_an_update_keeps_the_previous_version(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    update = "0.1.2"
+    result = chroot.install(f"--bundle /srv/kit/{bundle_at(chroot, update, broken=False)}")
+    assert result.returncode == 0, result.stderr
+    assert chroot.current() == f"/opt/turbokiosk/releases/{update}"
+    previous = os.readlink(chroot.root / "opt/turbokiosk/previous")
+    assert previous == f"/opt/turbokiosk/releases/{VERSION}"
+    version = chroot.run(
+        "/opt/turbokiosk/current/bin/python -c "
+        "'import importlib.metadata as m; print(m.version(\"turbokiosk\"))'"
+    ).stdout
+    assert version.strip() == update
