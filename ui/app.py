@@ -26,7 +26,7 @@ from kivy.properties import (
     NumericProperty,
     StringProperty,
 )
-from kivy.uix.screenmanager import FadeTransition, NoTransition, Screen
+from kivy.uix.screenmanager import NoTransition, Screen
 
 from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
 from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
@@ -140,7 +140,9 @@ class KioskApp(App):
         Window.clearcolor = FELT  # the felt: the window's clear colour costs no drawing
         root = Factory.KioskRoot()
         sm = root.ids.sm
-        sm.transition = FadeTransition(duration=0.15)
+        # instant changes: a transition renders both screens into new framebuffers, every
+        # time, which software GL pays for in time and (fragmented) memory
+        sm.transition = NoTransition()
         for screen in (
             AttractScreen(name="attract"),
             MenuScreen(name="menu"),
@@ -173,14 +175,12 @@ class KioskApp(App):
         s = self.session
         state = s.rt.state
         sm = self.root.ids.sm
-        fade, sm.transition = sm.transition, NoTransition()  # nothing is laid out yet
         if state.phase in IN_ROUND or (state.round is not None and state.credits[0] > 0):
             sm.current = self._table_name()
         elif state.credits[0] > 0 or state.lockups():
             sm.current = "menu"
         else:
             sm.current = "attract"
-        sm.transition = fade
         self.refresh()
         self._frame_event = Clock.schedule_interval(self._frame, 0)
         ready = self.on_ready

@@ -15,7 +15,7 @@ from pathlib import Path
 from kiosk import cards
 from kiosk.app.wiring import Terminal
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.runtime.terminal import TerminalRuntime
+from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
 from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import EditionConfig, TerminalConfig
@@ -80,7 +80,7 @@ def tour_terminal(
         validation_numbers=LocalValidationNumbers(rng.randbelow),
         config=config,
         rng_health=lambda: rng.failure,
-        **({"clock": clock} if clock is not None else {}),
+        clock=clock if clock is not None else wall_clock_ms,
     )
     holder.terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng))
     runtime.power_up()

@@ -47,7 +47,8 @@ def test_a_turbo_round_seen_card_by_card(table: Table) -> None:
     assert three.offer is not None and three.offer.take_label == "DOUBLE"
     assert three.offer.seconds_left == 20
     table.clock.advance(7.2)
-    assert s.view(revealed=3).offer.seconds_left == 13
+    later = s.view(revealed=3).offer
+    assert later is not None and later.seconds_left == 13
     assert s.decide(True)
     settled = table.rt.state
     assert settled.credits == [2000 - 1000 + 2000]  # First Down and the Double win 1:1

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from kiosk.app.wiring import build_terminal
 from kiosk.terminal import commands as c
@@ -45,7 +46,7 @@ def _start(data_dir: Path, dump: Path, *, exit_after: bool) -> subprocess.Popen[
     )
 
 
-def _wait_for(path: Path, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> dict:
+def _wait_for(path: Path, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> dict[str, Any]:
     end = time.monotonic() + timeout
     while not path.exists():
         if proc.poll() is not None:
@@ -53,7 +54,8 @@ def _wait_for(path: Path, proc: subprocess.Popen[bytes], timeout: float = 60.0) 
         assert time.monotonic() < end, "no screen dump"
         time.sleep(0.05)
     time.sleep(0.2)  # the JSON is written last; let it finish
-    return json.loads(path.read_text())
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
 
 
 def _mid_game(data_dir: Path) -> list[int]:

@@ -53,6 +53,7 @@ class CardView(Named, ButtonBehavior, Widget):
         with self.canvas.after:
             PopMatrix()
         self._back_drawn: bool | None = None
+        self._drawn: tuple[object, ...] = ()
         self._ghost: CardView | None = None
         self._redraw_soon = Clock.create_trigger(self._redraw, -1)
         self.bind(pos=self._place, size=self._redraw_soon)
@@ -114,22 +115,29 @@ class CardView(Named, ButtonBehavior, Widget):
 
     def _redraw(self, *_: object) -> None:
         self._place()
-        self.canvas.clear()
         w, h = self.size
         show_back = self.face_down or (self.face is not None and self.flip < 0.5)
         self._back_drawn = self.flip < 0.5
+        if self.hidden or (self.face is None and not show_back):
+            look: tuple[object, ...] = ("slot", self.marker, self.selected)
+        elif show_back:
+            look = ("back",)
+        else:
+            look = ("face", self.face, self.icon, self.selected)
+        look = (*look, w, h)
+        if look == self._drawn:
+            return  # the same picture: leave the canvas alone (a cached layer stays valid)
+        self._drawn = look
+        self.canvas.clear()
         with self.canvas:
-            if self.hidden:
+            if look[0] == "slot":
                 cardface.slot(w, h, self.marker, self.selected)
-                return
-            if self.face is not None and self.selected and not show_back:
-                cardface.highlight(w, h)
-            if show_back:
+            elif look[0] == "back":
                 cardface.back(w, h)
-            elif self.face is not None:
-                cardface.face(self.face, w, h, self.icon)
             else:
-                cardface.slot(w, h, self.marker, self.selected)
+                if self.selected:
+                    cardface.highlight(w, h)
+                cardface.face(self.face, w, h, self.icon)
 
 
 def _fly_layer() -> Widget | None:
