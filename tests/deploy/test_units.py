@@ -74,6 +74,13 @@ def test_kiosk_unit_settings() -> None:
     assert one(unit, "Install", "WantedBy") == "multi-user.target"
 
 
+def test_kiosk_keeps_its_devices() -> None:
+    """Display, touch and serial devices stay reachable: no device allow-list, explicit or
+    implied (ProtectClock= implies one before systemd 253)."""
+    keys = {k for s, k, _ in settings(KIT / "systemd/turbokiosk.service") if s == "Service"}
+    assert not keys & {"PrivateDevices", "DeviceAllow", "DevicePolicy", "ProtectClock"}
+
+
 def test_kiosk_command_line_is_one_the_app_accepts() -> None:
     """ExecStart, with the configuration's values, parses with ``turbokiosk run``'s options."""
     command = shlex.split(one(KIT / "systemd/turbokiosk.service", "Service", "ExecStart"))
