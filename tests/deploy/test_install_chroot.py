@@ -377,3 +377,35 @@ def test_an_update_keeps_the_previous_version(
         "'import importlib.metadata as m; print(m.version(\"turbokiosk\"))'"
     ).stdout
     assert version.strip() == update
+
+
+def test_the_data_partition_is_found_by_its_label(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    """A file system labelled TKDATA (a loop device standing in for the SD card's third
+    partition) goes into fstab once, by UUID, and is mounted on /var/lib/turbokiosk with the
+    data directories created on it."""
+    image = chroot.work / "data.img"
+    with image.open("wb") as f:
+        f.truncate(64 * 1024 * 1024)
+    subprocess.run(["mkfs.ext4", "-q", "-L", "TKDATA", str(image)], check=True)
+    uuid = subprocess.run(
+        ["blkid", "-s", "UUID", "-o", "value", str(image)], capture_output=True, text=True
+    ).stdout.strip()
+    loop = subprocess.run(
+        ["losetup", "--find", "--show", str(image)], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    try:
+        result = chroot.run(
+            "/srv/kit/deploy/install.sh; /srv/kit/deploy/install.sh; "
+            "findmnt -n -o SOURCE,FSTYPE /var/lib/turbokiosk; "
+            "stat -c '%U %a' /var/lib/turbokiosk/terminal"
+        )
+    finally:
+        subprocess.run(["losetup", "--detach", loop], check=True)
+    assert result.returncode == 0, result.stderr
+    fstab = (chroot.root / "etc/fstab").read_text().splitlines()
+    assert [ln for ln in fstab if "/var/lib/turbokiosk" in ln] == [
+        f"UUID={uuid} /var/lib/turbokiosk ext4 defaults,noatime,nodev,nosuid,noexec,commit=5 0 2"
+    ]
+    assert result.stdout.split() == [loop, "ext4", "turbokiosk", "750"]
