@@ -253,13 +253,31 @@ step_release() {
     "$release/bin/pip" install --quiet --disable-pip-version-check --no-index \
         --find-links "$staging/bundle/wheels" "turbokiosk==$version"
     cp "$staging/bundle/manifest.json" "$release/bundle-manifest.json"
+    # The self-test opens the data directory: the running kiosk lets go of it first.
+    if systemd_running; then systemctl stop turbokiosk.service; fi
     if ! self_test "$release"; then
         rm -rf "$release"
+        if systemd_running; then systemctl start turbokiosk.service || true; fi
         die "version $version FAILED its power-up self-test; kept $(readlink "$prefix/current" 2>/dev/null || echo 'no version')"
     fi
     switch_to "$release"
     log "version $version is current"
     installed_new=$release
+    prune_releases
+}
+
+# Remove the releases that are neither current nor previous.
+prune_releases() {
+    local dir keep_current keep_previous
+    keep_current=$(readlink "$prefix/current" 2>/dev/null || true)
+    keep_previous=$(readlink "$prefix/previous" 2>/dev/null || true)
+    for dir in "$prefix"/releases/*; do
+        [ -d "$dir" ] || continue
+        if [ "$dir" != "$keep_current" ] && [ "$dir" != "$keep_previous" ]; then
+            rm -rf "$dir"
+            log "removed old release $dir"
+        fi
+    done
 }
 
 # After an update on a running terminal: the kiosk must come up, else the previous version returns.
@@ -277,6 +295,7 @@ step_restart() {
         if [ -L "$prefix/previous" ]; then
             switch_to "$(readlink "$prefix/previous")"
             rm -rf "$installed_new"
+            rm -f "$prefix/previous"  # it named the failed version
             systemctl restart turbokiosk.service || true
             die "the kiosk did not start on the new version: rolled back to $(readlink "$prefix/current")"
         fi

@@ -372,6 +372,8 @@ def test_an_update_keeps_the_previous_version(
     assert chroot.current() == f"/opt/turbokiosk/releases/{update}"
     previous = os.readlink(chroot.root / "opt/turbokiosk/previous")
     assert previous == f"/opt/turbokiosk/releases/{VERSION}"
+    releases = {p.name for p in (chroot.root / "opt/turbokiosk/releases").iterdir()}
+    assert releases == {VERSION, update}
     version = chroot.run(
         "/opt/turbokiosk/current/bin/python -c "
         "'import importlib.metadata as m; print(m.version(\"turbokiosk\"))'"
