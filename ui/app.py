@@ -116,6 +116,7 @@ class KioskApp(App):
         self.revealed: int | None = None  # None: show every card (start-up, recovery)
         self._max_game = session.rt.state.game_number
         self._holding = False
+        self._more_to_deal = False
         self._step_event: Any = None
         self._animate = False
         self._seen_revision = -1
@@ -157,6 +158,7 @@ class KioskApp(App):
         self.reminder_dialog = ReminderDialog()
         self.reminder_picker = ReminderPicker()
         root.ids.sim.simulator = self.simulator
+        root.ids.fly.on_landed = self._card_landed
         Window.bind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
         return root
 
@@ -273,8 +275,17 @@ class KioskApp(App):
             screen.show(s.editions(), view.can_change_game)
         self._overlays()
 
+    def _card_landed(self) -> None:
+        """A dealt card is in place: when the deal pauses or ends, the cards join the table."""
+        fly = self.root.ids.fly
+        if self._step_event is None and not self._more_to_deal and not fly.in_flight:
+            fly.settle()
+
     def _follow(self, view: TableView) -> None:
         """Schedule the next step of the deal animation, if cards wait to be shown."""
+        self._more_to_deal = view.revealed < view.cards_total
+        if not self._more_to_deal:
+            self._card_landed()
         if self.revealed is None or self._step_event is not None:
             return
         if view.revealed < view.cards_total:

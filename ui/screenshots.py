@@ -48,7 +48,7 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
     folder = out / f"{size[0]}x{size[1]}"
     with tempfile.TemporaryDirectory(prefix="turbokiosk-shots-") as tmp:
         tour = tour_terminal(Path(tmp))
-        app = build_app(tour.terminal, show_simulator=False, speed=speed)
+        app = build_app(tour.terminal, show_simulator=False, speed=speed, clock=tour.player_clock)
         driver = Driver(app, size)
 
         def shot(name: str) -> None:

@@ -56,10 +56,20 @@ class ScriptedDeck:
 
 @dataclass
 class TourTerminal:
-    """A terminal whose next round deals ``script``."""
+    """A terminal whose next round deals ``script``, and a player's clock the visit can move on
+    (the session clock and its reminder)."""
 
     terminal: Terminal
     script: str = ""
+    offset_ms: int = 0
+
+    def player_clock(self) -> int:
+        """Epoch milliseconds, moved on by :meth:`later`."""
+        return wall_clock_ms() + self.offset_ms
+
+    def later(self, seconds: int) -> None:
+        """Let time pass for the player's session."""
+        self.offset_ms += seconds * 1000
 
 
 def tour_terminal(
@@ -70,6 +80,7 @@ def tour_terminal(
     rng = Csprng()
     holder = TourTerminal.__new__(TourTerminal)
     holder.script = ""
+    holder.offset_ms = 0
     validator = InProcessBillValidator(data_dir / "devices")
     printer = InProcessPrinter(data_dir / "devices")
     runtime = TerminalRuntime(
@@ -171,9 +182,8 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.tap("session")
     shot("15-reminder-setting")
     d.tap("reminder:30")
-    app.session.reminder_due = True
-    app.session.revision += 1
-    d.frames(3)
+    tour.later(30 * 60)  # half an hour of play later
+    d.wait(lambda: app.reminder_dialog.parent is not None, 5, "the reminder")
     shot("16-reminder")
     d.tap("reminder_ok")
 

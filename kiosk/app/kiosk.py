@@ -6,6 +6,7 @@ Call :func:`ui.env.prepare` before :func:`build_app` (Kivy reads its settings on
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -33,13 +34,17 @@ def build_app(
     speed: float = 1.0,
     on_ready: Any = None,
     service_menu: bool = False,
+    clock: Callable[[], int] | None = None,
 ) -> Any:
     """A :class:`ui.app.KioskApp` on a powered-up ``terminal``; with ``service_menu`` the
     service key (F3) opens the service menu (:mod:`ui.service`).  ``devices`` is what the
-    SIMULATOR panel works (default: the terminal's in-process devices)."""
+    SIMULATOR panel works (default: the terminal's in-process devices); ``clock`` is the
+    player's session clock (epoch ms; the wall clock by default)."""
     from ui.app import KioskApp
 
-    session = PlayerSession(terminal.runtime, language=language)
+    session = PlayerSession(
+        terminal.runtime, language=language, **({"clock": clock} if clock is not None else {})
+    )
     extensions = []
     if service_menu:
 

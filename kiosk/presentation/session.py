@@ -69,11 +69,10 @@ def player_error(language: str, message: str) -> str:
 
 
 def clock_text(ms: int) -> str:
-    """``1:02:03`` or ``02:03`` for a duration."""
-    seconds = max(0, ms) // 1000
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+    """A duration in hours and minutes, ``1:02`` (the session clock changes once a minute: a
+    software-rendered screen is redrawn for every change)."""
+    minutes = max(0, ms) // 60_000
+    return f"{minutes // 60}:{minutes % 60:02d}"
 
 
 class PlayerSession:

@@ -54,6 +54,7 @@ class CardView(Named, ButtonBehavior, Widget):
             PopMatrix()
         self._back_drawn: bool | None = None
         self._drawn: tuple[object, ...] = ()
+        self._placed: tuple[float, ...] = ()
         self._ghost: CardView | None = None
         self._redraw_soon = Clock.create_trigger(self._redraw, -1)
         self.bind(pos=self._place, size=self._redraw_soon)
@@ -63,10 +64,17 @@ class CardView(Named, ButtonBehavior, Widget):
         self._redraw()
 
     def _place(self, *_: object) -> None:
+        """Move and turn the card (instructions are only touched when they change: a touched
+        instruction redraws the cached layer it is in)."""
         w, h = self.size
-        self._move.xy = (self.x + w / 2, self.y + h / 2)
-        self._centre_back.xy = (-w / 2, -h / 2)
-        self._scale.x = abs(math.cos(math.pi * (1 - self.flip)))
+        place = (self.x + w / 2, self.y + h / 2, -w / 2, -h / 2)
+        turn = abs(math.cos(math.pi * (1 - self.flip)))
+        if place != self._placed:
+            self._placed = place
+            self._move.xy = place[:2]
+            self._centre_back.xy = place[2:]
+        if turn != self._scale.x:
+            self._scale.x = turn
 
     def _on_flip(self, *_: object) -> None:
         self._place()
@@ -86,6 +94,7 @@ class CardView(Named, ButtonBehavior, Widget):
     def _fly_in(self, fly: Widget, value: object) -> None:
         window = self.get_root_window()
         ghost = CardView(size_hint=(None, None), size=self.size, deal=False, icon=self.icon)
+        ghost.selected = self.selected
         ghost.face = value
         ghost.flip = 0.0
         ghost.pos = (window.width * 0.9 - self.width / 2, window.height)
@@ -93,11 +102,15 @@ class CardView(Named, ButtonBehavior, Widget):
         duration = SLIDE_SECONDS * self.speed
         flight = Animation(x=target_x, y=target_y, d=duration, t="out_cubic")
         flight += Animation(flip=1.0, d=duration * 0.8, t="in_out_sine")
-        flight.bind(on_complete=lambda *_: self._drop_ghost())
+        flight.bind(on_complete=lambda *_: fly.landed(self))
         self.hidden = True
         self._ghost = ghost
         fly.add_widget(ghost)
         flight.start(ghost)
+
+    def land(self) -> None:
+        """The card in flight has been parked in place long enough: show it here."""
+        self._drop_ghost()
 
     def _drop_ghost(self) -> None:
         ghost = self._ghost

@@ -11,6 +11,9 @@ table when they land.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from kivy.graphics import Canvas, ClearBuffers, ClearColor, Color, Fbo, Rectangle
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
@@ -62,7 +65,34 @@ class CachedLayer(FloatLayout):
 
 
 class FlyLayer(Widget):
-    """Cards in flight, drawn above the cached screen; it takes no touches."""
+    """Cards in flight, drawn above the cached screen; it takes no touches.
+
+    A card that has landed stays here, parked over its place, until :meth:`settle`: while a
+    deal goes on, each card landing in the cached screen would redraw all of it.  The app
+    settles the cards when the deal pauses (a decision) or ends.
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.parked: list[Any] = []
+        self.on_landed: Callable[[], None] | None = None
+
+    def landed(self, card: Any) -> None:
+        """A card finished its flight (called by the card)."""
+        self.parked.append(card)
+        if self.on_landed is not None:
+            self.on_landed()
+
+    @property
+    def in_flight(self) -> bool:
+        """Whether a card is still moving."""
+        return len(self.children) > len(self.parked)
+
+    def settle(self) -> None:
+        """Every parked card joins the table (one redraw of the cached screen)."""
+        parked, self.parked = self.parked, []
+        for card in parked:
+            card.land()
 
     def on_touch_down(self, touch: object) -> bool:
         return False
