@@ -15,6 +15,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.presentation.i18n import LANGUAGES
@@ -41,6 +42,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="serial: the simulator programs on pseudo-terminals (default); "
         "inprocess: simulated devices inside this process",
     )
+    field = parser.add_argument_group(
+        "field terminal", "real devices and the casino's accounting host instead of simulations"
+    )
+    field.add_argument("--validator-port", metavar="DEV", help="bill validator serial port")
+    field.add_argument("--printer-port", metavar="DEV", help="ticket printer serial port")
+    field.add_argument("--host", metavar="HOST:PORT", help="the accounting host (mutual TLS)")
+    field.add_argument("--host-ca", type=Path, metavar="PEM", help="the host link's CA")
+    field.add_argument("--host-cert", type=Path, metavar="PEM", help="this terminal's certificate")
+    field.add_argument("--host-key", type=Path, metavar="PEM", help="this terminal's private key")
+    field.add_argument(
+        "--terminal-id", default=None, help="the certificate's name (default: the configured id)"
+    )
     parser.add_argument(
         "--dump-screen",
         type=Path,
@@ -63,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.no_simulator and not args.fullscreen:
         size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
+    try:
+        hardware, remote_host = field_terminal(args)
+    except ValueError as exc:
+        print(f"turbokiosk run: {exc}", file=sys.stderr)
+        return 2
     env.prepare(size, fullscreen=args.fullscreen)
     from kiosk.app.kiosk import start_kiosk
     from kiosk.app.watchdog import feed_from_kivy_clock
@@ -78,4 +96,32 @@ def run(args: argparse.Namespace) -> int:
         dump_path=args.dump_screen,
         exit_after_dump=args.exit_after_dump,
         started=STARTED,
+        hardware=hardware,
+        remote_host=remote_host,
     )
+
+
+def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(serial ports of real devices, remote host endpoint) from the options, each or None."""
+    from kiosk.app.serial_wiring import SerialPorts
+    from kiosk.host.pki import Credentials, PkiError
+    from kiosk.host.wiring import HostEndpoint
+    from kiosk.terminal.config import TerminalConfig
+
+    hardware = None
+    if args.validator_port or args.printer_port:
+        if not (args.validator_port and args.printer_port):
+            raise ValueError("--validator-port and --printer-port go together")
+        hardware = SerialPorts(bill_validator=args.validator_port, printer=args.printer_port)
+    remote = None
+    if args.host:
+        files = (args.host_ca, args.host_cert, args.host_key)
+        if not all(files):
+            raise ValueError("--host needs --host-ca, --host-cert and --host-key")
+        try:
+            credentials = Credentials.load(*files)
+        except PkiError as exc:
+            raise ValueError(str(exc)) from exc
+        terminal_id = args.terminal_id or TerminalConfig().terminal_id
+        remote = HostEndpoint(args.host, credentials, terminal_id)
+    return hardware, remote

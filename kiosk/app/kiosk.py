@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kiosk.app.duties import TerminalDuties
-from kiosk.app.serial_wiring import SerialTerminal
+from kiosk.app.serial_wiring import SerialPorts, SerialTerminal
 from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
 from kiosk.host.wiring import HostEndpoint
@@ -35,11 +35,13 @@ def build_app(
     on_ready: Any = None,
     service_menu: bool = False,
     clock: Callable[[], int] | None = None,
+    with_simulator: bool = True,
 ) -> Any:
     """A :class:`ui.app.KioskApp` on a powered-up ``terminal``; with ``service_menu`` the
     service key (F3) opens the service menu (:mod:`ui.service`).  ``devices`` is what the
     SIMULATOR panel works (default: the terminal's in-process devices); ``clock`` is the
-    player's session clock (epoch ms; the wall clock by default)."""
+    player's session clock (epoch ms; the wall clock by default).  ``with_simulator=False``
+    (real devices) builds no SIMULATOR panel at all, so no key can bring one up."""
     from ui.app import KioskApp
 
     session = PlayerSession(
@@ -57,7 +59,7 @@ def build_app(
     return KioskApp(
         session,
         TerminalDuties(terminal),
-        simulator=DeviceSimulator(terminal, devices),
+        simulator=DeviceSimulator(terminal, devices) if with_simulator else None,
         show_simulator=show_simulator,
         speed=speed,
         on_ready=on_ready,
@@ -86,6 +88,8 @@ def start_kiosk(
     dump_path: Path | None = None,
     exit_after_dump: bool = False,
     started: float | None = None,
+    hardware: SerialPorts | None = None,
+    remote_host: HostEndpoint | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -96,6 +100,10 @@ def start_kiosk(
     ``<data_dir>/peripherals.json`` gives their ports and control addresses.
     ``devices="inprocess"`` keeps in-process devices instead.  Stops in order: host link,
     terminal, simulators, host.
+
+    On a field terminal ``hardware`` names the real devices' serial ports (no simulator is
+    started and the SIMULATOR panel is never offered) and ``remote_host`` the casino's
+    accounting host (no embedded host).
     """
     from kiosk.service.lock import TerminalLock
 
@@ -103,13 +111,15 @@ def start_kiosk(
     TerminalLock.acquire(data_dir).release()  # busy: fail before touching its simulators
     screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started)
     host = None
-    if with_host:
+    if with_host and remote_host is None:
         from kiosk.app.embedded_host import start_embedded_host
 
         host = start_embedded_host(data_dir, TerminalConfig().terminal_id)
     try:
-        endpoint = host.endpoint if host is not None else None
-        if devices == "serial":
+        endpoint = host.endpoint if host is not None else remote_host
+        if hardware is not None:
+            _run_hardware(data_dir, hardware, endpoint, screen)
+        elif devices == "serial":
             _run_serial(data_dir, endpoint, screen)
         else:
             from kiosk.app.wiring import build_terminal
@@ -149,8 +159,27 @@ def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) 
             terminal.close()
 
 
+def _run_hardware(
+    data_dir: Path, ports: SerialPorts, endpoint: HostEndpoint | None, screen: _Screen
+) -> None:
+    """The terminal on real devices: no simulator, no SIMULATOR panel."""
+    from kiosk.app.serial_wiring import build_serial_terminal
+
+    terminal = build_serial_terminal(data_dir, ports, host=endpoint)
+    try:
+        _run(terminal, None, screen, simulator_allowed=False)
+    finally:
+        if terminal.host_link is not None:
+            terminal.host_link.stop()
+        terminal.close()
+
+
 def _run(
-    terminal: Terminal | SerialTerminal, devices: SimulatedDevices | None, screen: _Screen
+    terminal: Terminal | SerialTerminal,
+    devices: SimulatedDevices | None,
+    screen: _Screen,
+    *,
+    simulator_allowed: bool = True,
 ) -> None:
     """Power up, start the host link, run the app until its window closes."""
     terminal.runtime.power_up()
@@ -165,9 +194,10 @@ def _run(
         terminal,
         devices=devices,
         language=screen.language,
-        show_simulator=screen.show_simulator,
+        show_simulator=screen.show_simulator and simulator_allowed,
         on_ready=ready,
         service_menu=True,
+        with_simulator=simulator_allowed,
     )
     app.run()
 

@@ -1,0 +1,79 @@
+"""`turbokiosk run` on a field terminal: real serial ports and a remote accounting host."""
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from kiosk.app import cli_run
+from kiosk.app.serial_wiring import SerialPorts
+from kiosk.host import pki
+
+
+def parse(*words):
+    parser = argparse.ArgumentParser()
+    cli_run.add_arguments(parser)
+    return parser.parse_args(list(words))
+
+
+def test_no_field_options_means_simulations():
+    assert cli_run.field_terminal(parse()) == (None, None)
+
+
+def test_both_serial_ports_name_the_real_devices():
+    hardware, host = cli_run.field_terminal(
+        parse(
+            "--validator-port",
+            "/dev/turbokiosk/bill-validator",
+            "--printer-port",
+            "/dev/turbokiosk/printer",
+        )
+    )
+    assert hardware == SerialPorts("/dev/turbokiosk/bill-validator", "/dev/turbokiosk/printer")
+    assert host is None
+
+
+def test_one_port_alone_is_refused():
+    with pytest.raises(ValueError, match="go together"):
+        cli_run.field_terminal(parse("--printer-port", "/dev/ttyUSB1"))
+
+
+def test_a_remote_host_needs_its_credentials(tmp_path):
+    with pytest.raises(ValueError, match="--host-ca"):
+        cli_run.field_terminal(parse("--host", "10.0.0.5:50051"))
+    missing = [str(tmp_path / n) for n in ("ca.pem", "t.pem", "t.key")]
+    args = parse(
+        "--host",
+        "h:1",
+        "--host-ca",
+        missing[0],
+        "--host-cert",
+        missing[1],
+        "--host-key",
+        missing[2],
+    )
+    with pytest.raises(ValueError, match="cannot read credentials"):
+        cli_run.field_terminal(args)
+
+
+def test_a_remote_host_with_credentials_becomes_the_endpoint(tmp_path: Path):
+    files = [tmp_path / n for n in ("ca.pem", "t.pem", "t.key")]
+    for f, text in zip(files, (b"CA", b"CERT", b"KEY"), strict=True):
+        f.write_bytes(text)
+    _, host = cli_run.field_terminal(
+        parse(
+            "--host",
+            "host.casino:50051",
+            "--host-ca",
+            str(files[0]),
+            "--host-cert",
+            str(files[1]),
+            "--host-key",
+            str(files[2]),
+            "--terminal-id",
+            "TK-0042",
+        )
+    )
+    assert host.address == "host.casino:50051"
+    assert host.terminal_id == "TK-0042"
+    assert host.credentials == pki.Credentials(b"CA", b"CERT", b"KEY")
