@@ -30,6 +30,7 @@ def test_simulators_stop_when_their_parent_is_killed(tmp_path):
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT, str(tmp_path)], stdout=subprocess.PIPE, text=True
     )
+    assert parent.stdout is not None
     pids = json.loads(parent.stdout.readline())
     assert len(pids) == 2
     assert all(_alive(pid) for pid in pids)
