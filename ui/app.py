@@ -41,7 +41,6 @@ from ui.screens.stadium import StadiumScreen
 from ui.screens.table import TableScreen
 from ui.screens.turbo import TurboScreen
 from ui.theme import FELT
-from ui.widgets.card import SLIDE_SECONDS
 from ui.widgets.layers import CachedLayer, FlyLayer
 from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
 from ui.widgets.simulator import SimulatorPanel
@@ -115,7 +114,6 @@ class KioskApp(App):
         self.service_layer: Any = None
         self.revealed: int | None = None  # None: show every card (start-up, recovery)
         self._max_game = session.rt.state.game_number
-        self._holding = False
         self._more_to_deal = False
         self._step_event: Any = None
         self._animate = False
@@ -245,7 +243,7 @@ class KioskApp(App):
 
     def view(self) -> TableView:
         """The table as shown now (cards the deal animation has not reached are hidden)."""
-        return self.session.view(self.revealed, hold_result=self._holding)
+        return self.session.view(self.revealed, in_flight=bool(self.root.ids.fly.children))
 
     def refresh(self, *_: object) -> None:
         """Rebuild what is on screen from the terminal's state."""
@@ -276,10 +274,13 @@ class KioskApp(App):
         self._overlays()
 
     def _card_landed(self) -> None:
-        """A dealt card is in place: when the deal pauses or ends, the cards join the table."""
+        """A dealt card is in place: when the deal pauses or ends, the cards join the table
+        and what follows from them (a decision, the result) is shown."""
         fly = self.root.ids.fly
-        if self._step_event is None and not self._more_to_deal and not fly.in_flight:
+        paused = self._step_event is None and not self._more_to_deal
+        if paused and fly.parked and not fly.in_flight:
             fly.settle()
+            self.refresh()
 
     def _follow(self, view: TableView) -> None:
         """Schedule the next step of the deal animation, if cards wait to be shown."""
@@ -297,9 +298,6 @@ class KioskApp(App):
         assert self.revealed is not None
         target = next((n for n in view.deal_steps if n > self.revealed), view.cards_total)
         self.revealed = min(target, view.cards_total)
-        if self.revealed >= view.cards_total:
-            self._holding = True  # the last card is still flipping: the result waits for it
-            Clock.schedule_once(self._release, SLIDE_SECONDS * 1.9 * self.speed)
         self._animate = True
         try:
             self.refresh()
@@ -307,7 +305,6 @@ class KioskApp(App):
             self._animate = False
 
     def _release(self, _dt: float) -> None:
-        self._holding = False
         self.refresh()
 
     @property
@@ -315,8 +312,7 @@ class KioskApp(App):
         """Whether the deal animation is still running."""
         view = self.view()
         flying = bool(self.root.ids.fly.children)
-        busy = self._holding or self._step_event is not None or flying
-        return busy or view.revealed < view.cards_total
+        return self._step_event is not None or flying or view.revealed < view.cards_total
 
     def _navigate(self, view: TableView) -> None:
         s = self.session

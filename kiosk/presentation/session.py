@@ -219,9 +219,9 @@ class PlayerSession:
             self.chip = values[1] if len(values) > 1 else values[0]
         return self.chip
 
-    def view(self, revealed: int | None = None, *, hold_result: bool = False) -> TableView:
-        """The table of the selected game (``revealed``: cards the deal animation has shown;
-        ``hold_result``: the last card is still turning, the result waits)."""
+    def view(self, revealed: int | None = None, *, in_flight: bool = False) -> TableView:
+        """The table of the selected game (``revealed``: cards the deal animation has dealt;
+        ``in_flight``: some are still on their way, what follows from them waits)."""
         return table_view(
             self.rt.state,
             self.rt.core.game,
@@ -229,7 +229,7 @@ class PlayerSession:
             now=self.clock(),
             deadline=self.rt.decision_deadline(SEAT),
             revealed=revealed,
-            hold_result=hold_result,
+            in_flight=in_flight,
         )
 
     def lockup(self) -> LockupView | None:

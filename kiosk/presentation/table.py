@@ -142,18 +142,19 @@ def table_view(
     now: int,
     deadline: int | None,
     revealed: int | None = None,
-    hold_result: bool = False,
+    in_flight: bool = False,
 ) -> TableView:
-    """The table of the selected edition; ``revealed`` None shows every card dealt, and
-    ``hold_result`` keeps the result back although every card is out (the last one is still
-    turning over)."""
+    """The table of the selected edition; ``revealed`` None shows every card dealt.
+
+    ``in_flight``: the screen is still moving dealt cards into place, so what follows from
+    them waits — the decision prompt, the hands' names, the results, the win."""
     game = rules(state.selected_edition)
     rnd = _shown_round(state)
     cards = round_cards(rnd)
     shown = len(cards) if revealed is None else max(0, min(revealed, len(cards)))
     all_shown = shown == len(cards)
     seat_result = _seat_result(rnd)
-    result_shown = seat_result is not None and all_shown and not hold_result
+    result_shown = seat_result is not None and all_shown and not in_flight
     pending = dict(state.pending_wagers.get(SEAT, {}))
     bet = _bet(rnd)
 
@@ -193,8 +194,9 @@ def table_view(
     if not positions and not pending and bet is not None:
         positions = tuple(bet["positions"])
 
-    offer_view = _offer_view(state, rnd, game, language, now, deadline, shown >= first_n)
-    busy = state.phase in IN_ROUND or not all_shown or (hold_result and seat_result is not None)
+    landed = shown if not in_flight else -1  # nothing follows from cards still moving
+    offer_view = _offer_view(state, rnd, game, language, now, deadline, landed >= first_n)
+    busy = state.phase in IN_ROUND or not all_shown or in_flight
     lockups = bool(state.lockups())
     won = result_shown and paid > 0
     banner = _banner(language, seat_result, result_shown)
@@ -226,8 +228,8 @@ def table_view(
             text(language, "icon_count", count=icon_count, icons=icons_word) if turbo else ""
         ),
         positions=positions,
-        hand_text=_hand_text(game, cards, positions, shown, language),
-        dealer_text=_dealer_text(game, cards, shown, language),
+        hand_text=_hand_text(game, cards, positions, landed, language),
+        dealer_text=_dealer_text(game, cards, landed, language),
         offer=offer_view,
         guide_text=_guide(state, game, language, pending, positions, busy, offer_view, banner),
         win_banner=banner,

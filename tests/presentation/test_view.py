@@ -43,6 +43,7 @@ def test_a_turbo_round_seen_card_by_card(table: Table) -> None:
     two = s.view(revealed=2)
     assert [f.name for f in two.first if f] == ["Js", "4h"] and two.icon_count == 4
     assert two.offer is None  # the community is not all out yet
+    assert s.view(revealed=3, in_flight=True).offer is None  # the third card is still moving
     three = s.view(revealed=3)
     assert three.offer is not None and three.offer.take_label == "DOUBLE"
     assert three.offer.seconds_left == 20
@@ -55,7 +56,7 @@ def test_a_turbo_round_seen_card_by_card(table: Table) -> None:
     dealing = s.view(revealed=5)
     assert dealing.credit_text == "$10.00" and dealing.win_text == "$0.00"
     assert not any(spot.results for spot in dealing.spots)
-    holding = s.view(hold_result=True)
+    holding = s.view(in_flight=True)
     assert holding.win_text == "$0.00" and holding.credit_text == "$10.00"
     done = s.view()
     assert done.win_text == "$20.00" and done.credit_text == "$30.00"
@@ -81,6 +82,8 @@ def test_a_stadium_round_with_the_dealer(table: Table) -> None:
     table.deal(STADIUM_CARDS)
     packs = s.view(revealed=6)
     assert sum(f is not None for f in packs.first) == 6 and packs.offer is None
+    moving = s.view(revealed=9, in_flight=True)
+    assert moving.offer is None and moving.hand_text == ""
     view = s.view(revealed=9)
     assert view.dealer_face_down and view.hand_text == "Your hand: Pair"
     assert view.offer is not None and view.offer.take_label == "PLAY $5.00"

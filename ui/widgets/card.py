@@ -20,6 +20,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from ui.draw import cardface
+from ui.widgets.layers import CachedLayer
 from ui.widgets.named import Named
 
 #: seconds a card takes from the shoe to its place
@@ -93,16 +94,20 @@ class CardView(Named, ButtonBehavior, Widget):
 
     def _fly_in(self, fly: Widget, value: object) -> None:
         window = self.get_root_window()
-        ghost = CardView(size_hint=(None, None), size=self.size, deal=False, icon=self.icon)
-        ghost.selected = self.selected
-        ghost.face = value
-        ghost.flip = 0.0
+        ghost = GhostCard(self.size)
+        card = ghost.card
+        card.icon = self.icon
+        card.selected = self.selected
+        card.face = value
+        card.flip = 0.0
         ghost.pos = (window.width * 0.9 - self.width / 2, window.height)
         target_x, target_y = self.to_window(self.x, self.y)
+        margin = ghost.margin
         duration = SLIDE_SECONDS * self.speed
-        flight = Animation(x=target_x, y=target_y, d=duration, t="out_cubic")
-        flight += Animation(flip=1.0, d=duration * 0.8, t="in_out_sine")
-        flight.bind(on_complete=lambda *_: fly.landed(self))
+        flight = Animation(x=target_x - margin, y=target_y - margin, d=duration, t="out_cubic")
+        turn = Animation(flip=1.0, d=duration * 0.8, t="in_out_sine")
+        flight.bind(on_complete=lambda *_: turn.start(card))
+        turn.bind(on_complete=lambda *_: fly.landed(self))
         self.hidden = True
         self._ghost = ghost
         fly.add_widget(ghost)
@@ -116,6 +121,7 @@ class CardView(Named, ButtonBehavior, Widget):
         ghost = self._ghost
         if ghost is not None:
             Animation.cancel_all(ghost)
+            Animation.cancel_all(ghost.card)
             if ghost.parent is not None:
                 ghost.parent.remove_widget(ghost)
             self._ghost = None
@@ -151,6 +157,21 @@ class CardView(Named, ButtonBehavior, Widget):
                 if self.selected:
                     cardface.highlight(w, h)
                 cardface.face(self.face, w, h, self.icon)
+
+
+class GhostCard(CachedLayer):
+    """A card in flight: drawn once into its own small texture, so moving it (or leaving it
+    parked over its place) costs one textured quad a frame."""
+
+    def __init__(self, size: tuple[float, float]) -> None:
+        self.margin = max(4.0, size[0] * 0.06)  # room for the shadow
+        outer = (size[0] + 2 * self.margin, size[1] + 2 * self.margin)
+        super().__init__(
+            clear=(0.0, 0.0, 0.0, 0.0), stencil=False, size_hint=(None, None), size=outer
+        )
+        self.card = CardView(size_hint=(None, None), size=size, deal=False)
+        self.card.pos = (self.margin, self.margin)
+        self.add_widget(self.card)
 
 
 def _fly_layer() -> Widget | None:

@@ -24,14 +24,22 @@ from ui.theme import FELT
 class CachedLayer(FloatLayout):
     """Children are drawn into an off-screen texture, re-rendered only when they change."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(
+        self,
+        clear: tuple[float, float, float, float] = FELT,
+        stencil: bool = True,
+        **kwargs: object,
+    ) -> None:
+        """``clear`` is the texture's background: the opaque felt for the screen (translucent
+        children then blend exactly as on the window); transparent for a card, whose only
+        translucent pixels are its black shadow."""
         self.canvas = Canvas()
         with self.canvas:
-            self.fbo = Fbo(size=(16, 16), with_stencilbuffer=True)
+            self.fbo = Fbo(size=(16, 16), with_stencilbuffer=stencil)
             Color(1, 1, 1, 1)
             self._quad = Rectangle(size=(16, 16))
         with self.fbo:
-            ClearColor(*FELT)  # opaque: translucent children blend exactly as on the window
+            ClearColor(*clear)
             ClearBuffers()
         self._quad.texture = self.fbo.texture
         super().__init__(**kwargs)
