@@ -32,6 +32,7 @@ from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
 from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
 from kiosk.presentation.table import TableView
 from kiosk.terminal.state import Phase
+from ui import memory
 from ui.env import BASE_SIZE, SIM_COLUMN
 from ui.screens.attract import AttractScreen
 from ui.screens.help import HelpScreen
@@ -281,6 +282,8 @@ class KioskApp(App):
         if paused and fly.parked and not fly.in_flight:
             fly.settle()
             self.refresh()
+            if self.session.rt.state.phase is Phase.RESULT:
+                memory.trim()  # a game is over: hand freed drawing buffers back
 
     def _follow(self, view: TableView) -> None:
         """Schedule the next step of the deal animation, if cards wait to be shown."""

@@ -137,6 +137,7 @@ def measure(size: tuple[int, int]) -> dict[str, Any]:
     from kivy.clock import Clock
 
     from kiosk.app.kiosk import build_app
+    from ui import memory
     from ui.driver import Driver
     from ui.tour import tour_terminal
 
@@ -154,6 +155,7 @@ def measure(size: tuple[int, int]) -> dict[str, Any]:
             uncapped = _deal_fps(driver, tour, GAMES)
             Clock._max_fps = 60
             touches = _touch_to_frame(driver, 10)
+            rss_after = memory.resident_mb()
         finally:
             driver.close()
             tour.terminal.runtime.close()
@@ -170,6 +172,7 @@ def measure(size: tuple[int, int]) -> dict[str, Any]:
         touch_to_frame_ms=statistics.median(touches),
         touch_to_frame_ms_max=max(touches),
         peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        rss_after_games_mb=rss_after,
     )
     return figures
 

@@ -89,3 +89,10 @@ def test_session_reminder(table: Table) -> None:
     assert s.reminder_due
     with pytest.raises(ValueError, match="reminder"):
         s.set_reminder(7)
+
+
+def test_memory_is_measured_and_trimmed() -> None:
+    from ui import memory
+
+    assert memory.resident_mb() > 10  # this test process, in MiB
+    assert memory.trim()  # glibc (Debian, Raspberry Pi OS): free heap pages go back

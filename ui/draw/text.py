@@ -9,7 +9,7 @@ from kivy.graphics import Rectangle
 from kivy.graphics.texture import Texture
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def texture(text: str, size: int, bold: bool = True) -> Texture:
     """A white texture of ``text`` at ``size`` pixels (cached)."""
     label = CoreLabel(text=text, font_size=max(4, size), bold=bold, color=(1, 1, 1, 1))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
@@ -27,6 +28,8 @@ from ui.widgets.named import Named
 SLIDE_SECONDS = 0.28
 #: width / height of a card
 CARD_RATIO = 0.7
+#: spare cards-in-flight kept for reuse (a Stadium round flies 12)
+GHOST_POOL = 16
 
 
 class CardView(Named, ButtonBehavior, Widget):
@@ -56,7 +59,7 @@ class CardView(Named, ButtonBehavior, Widget):
         self._back_drawn: bool | None = None
         self._drawn: tuple[object, ...] = ()
         self._placed: tuple[float, ...] = ()
-        self._ghost: CardView | None = None
+        self._ghost: GhostCard | None = None
         self._redraw_soon = Clock.create_trigger(self._redraw, -1)
         self.bind(pos=self._place, size=self._redraw_soon)
         self.bind(flip=self._on_flip, face=self._on_face, face_down=self._redraw_soon)
@@ -94,8 +97,9 @@ class CardView(Named, ButtonBehavior, Widget):
 
     def _fly_in(self, fly: Widget, value: object) -> None:
         window = self.get_root_window()
-        ghost = GhostCard(self.size)
+        ghost = _ghost_for(fly, self.size)
         card = ghost.card
+        card.deal = False
         card.icon = self.icon
         card.selected = self.selected
         card.face = value
@@ -123,7 +127,9 @@ class CardView(Named, ButtonBehavior, Widget):
             Animation.cancel_all(ghost)
             Animation.cancel_all(ghost.card)
             if ghost.parent is not None:
-                ghost.parent.remove_widget(ghost)
+                fly = ghost.parent
+                fly.remove_widget(ghost)
+                fly.pool.append(ghost)  # reused: no new framebuffer for every card dealt
             self._ghost = None
         self.hidden = False
 
@@ -172,6 +178,17 @@ class GhostCard(CachedLayer):
         self.card = CardView(size_hint=(None, None), size=size, deal=False)
         self.card.pos = (self.margin, self.margin)
         self.add_widget(self.card)
+
+
+def _ghost_for(fly: Any, size: tuple[float, float]) -> GhostCard:
+    """A ghost of ``size`` from the fly layer's pool, or a new one."""
+    pool: list[GhostCard] = fly.pool
+    for i, ghost in enumerate(pool):
+        if tuple(ghost.card.size) == tuple(size):
+            return pool.pop(i)
+    if len(pool) > GHOST_POOL:
+        pool.pop(0)
+    return GhostCard(size)
 
 
 def _fly_layer() -> Widget | None:
