@@ -27,6 +27,7 @@ from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, 
 from kiosk.host.ports import HostPort, HostUnavailableError
 from kiosk.runtime import ticket_in
 from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
+from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
@@ -132,11 +133,7 @@ class TerminalRuntime:
             self.journal.create(TerminalState(self._initial_config).to_snapshot(), now)
         try:
             report.checked_rows = self.journal.verify_tables()["journal"]
-            seq, snapshot = self.journal.latest_snapshot()
-            self.core = TerminalCore(TerminalState.from_snapshot(snapshot))
-            for row in self.journal.rows(after=seq):
-                self.core.apply([row.event])
-                report.replayed += 1
+            report.replayed = self._reload()
         except (IntegrityError, ValueError, KeyError) as exc:
             report.critical = f"non-volatile memory check failed: {exc}"
         self.voucher_sequence = self.core.state.lifetime["tickets_out_count"]
@@ -208,12 +205,11 @@ class TerminalRuntime:
             )
         return False
 
-    def _reload(self) -> None:
-        """Throw away the in-memory state and rebuild it from the journal."""
-        seq, snapshot = self.journal.latest_snapshot()
-        self.core = TerminalCore(TerminalState.from_snapshot(snapshot))
-        for row in self.journal.rows(after=seq):
-            self.core.apply([row.event])
+    def _reload(self) -> int:
+        """Throw away the in-memory state and rebuild it from the journal; rows replayed."""
+        view = current_state(self.journal)
+        self.core = TerminalCore(view.state)
+        return view.replayed
 
     def _recover_round(self) -> list[str]:
         s = self.state

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.store.journal import IntegrityError, Journal, canonical
-from kiosk.store.reader import read_transaction
+from kiosk.store.reader import current_state, read_transaction
 from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.meters import METER_MODULUS, Meters
@@ -63,11 +63,7 @@ def rebuild(journal: Journal) -> tuple[TerminalState, TerminalState]:
         stored = snapshots.get(row.seq)
         if stored is not None and stored != canonical(core.state.to_snapshot()):
             raise IntegrityError(f"snapshot after row {row.seq} differs from the replayed state")
-    seq, snap = journal.latest_snapshot()
-    recovered = TerminalCore(TerminalState.from_snapshot(snap))
-    for row in journal.rows(after=seq):
-        recovered.apply([row.event])
-    return core.state, recovered.state
+    return core.state, current_state(journal).state
 
 
 def audit(data_dir: Path) -> AuditReport:

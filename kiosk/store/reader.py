@@ -23,6 +23,7 @@ class StoreView:
 
     state: TerminalState
     seq: int
+    replayed: int = 0  # journal rows applied on top of the snapshot
 
 
 @contextmanager
@@ -57,10 +58,12 @@ def current_state(journal: Journal) -> StoreView:
     """
     seq, snapshot = journal.latest_snapshot()
     core = TerminalCore(TerminalState.from_snapshot(snapshot))
+    replayed = 0
     for row in journal.rows(after=seq):
         core.apply([row.event])
         seq = row.seq
-    return StoreView(core.state, seq)
+        replayed += 1
+    return StoreView(core.state, seq, replayed)
 
 
 def created_at(journal: Journal) -> int:
