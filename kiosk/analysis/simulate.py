@@ -62,7 +62,7 @@ class SimulatedWager:
         return abs(self.z) <= within
 
 
-class _Sums:
+class RunningSums:
     """Exact running sums of per-round results in cents."""
 
     def __init__(self) -> None:
@@ -106,7 +106,7 @@ def simulate_turbo(
     unit = 100 * lcm(*(o.denominator for o in odds))  # no breakage on any win
     bet = SeatBet({spot.id: unit for spot in rules.spots})
     main = rules.edition.main.id
-    sums = {spot.id: _Sums() for spot in rules.spots}
+    sums = {spot.id: RunningSums() for spot in rules.spots}
     deck = Deck(shuffler)
     for _ in range(games):
         deck.new_round()

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from kiosk.analysis.simulate import Shuffler, SimulatedWager
+from kiosk.analysis.simulate import RunningSums, Shuffler, SimulatedWager
 from kiosk.games import stadium
 from kiosk.games.base import SeatBet
 from kiosk.games.stadium_advice import advise, q64_play
@@ -109,24 +109,6 @@ ROWS: Mapping[str, str] = {
 }
 
 
-class _Sums:
-    """Exact running sums of per-round results in cents."""
-
-    def __init__(self) -> None:
-        self.total = 0
-        self.squares = 0
-
-    def add(self, cents: int) -> None:
-        self.total += cents
-        self.squares += cents * cents
-
-    def edge_and_error(self, games: int, per: int) -> tuple[float, float]:
-        """Observed edge and its standard error, results being ``cents / per``."""
-        mean = Fraction(self.total, games * per)
-        variance = (Fraction(self.squares, per * per) - games * mean * mean) / (games - 1)
-        return float(-mean), math.sqrt(max(variance, Fraction(0)) / games)
-
-
 def simulate_rounds(
     games: int,
     rules: stadium.StadiumRules,
@@ -154,7 +136,7 @@ def simulate_rounds(
     )
     bet_all = {spot.id: unit for spot in rules.spots}
     deck = Deck(shuffler)
-    sums = {row: _Sums() for row in ROWS}
+    sums = {row: RunningSums() for row in ROWS}
     cells = list(range(9))
     for _ in range(games):
         shuffler.shuffle(cells)
