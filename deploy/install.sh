@@ -2,7 +2,8 @@
 # Install (or update) TurboKiosk on a Raspberry Pi OS Lite / Debian bookworm terminal.
 #
 #   sudo deploy/install.sh --config my-terminal.conf --trust-key release-key.pub.pem \
-#        --bundle turbokiosk-0.1.0.tkb [--read-only-root]
+#        --bundle turbokiosk-0.1.0.tkb --host-ca ca.crt --host-cert TK-0001.crt \
+#        --host-key TK-0001.key [--read-only-root]
 #   sudo deploy/install.sh --bundle turbokiosk-0.1.1.tkb        # a later update
 #   sudo deploy/install.sh                                      # re-apply the system setup
 #
@@ -21,18 +22,26 @@ data=/var/lib/turbokiosk
 user=turbokiosk
 conf="$etc/turbokiosk.conf"
 trusted_key="$etc/release-key.pub.pem"
+# The host link's credentials, as the kiosk unit's ExecStart names them.
+host_dir="$etc/host"
+host_ca="$host_dir/ca.crt"
+host_cert="$host_dir/terminal.crt"
+host_key="$host_dir/terminal.key"
 data_label=TKDATA
 
 bundle=""
 new_conf=""
 new_key=""
+new_host_ca=""
+new_host_cert=""
+new_host_key=""
 read_only_root=no
 
 log() { printf 'install.sh: %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 usage() {
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -41,6 +50,9 @@ while [ $# -gt 0 ]; do
         --bundle) bundle=${2:?--bundle needs a file}; shift 2 ;;
         --config) new_conf=${2:?--config needs a file}; shift 2 ;;
         --trust-key) new_key=${2:?--trust-key needs a file}; shift 2 ;;
+        --host-ca) new_host_ca=${2:?--host-ca needs a file}; shift 2 ;;
+        --host-cert) new_host_cert=${2:?--host-cert needs a file}; shift 2 ;;
+        --host-key) new_host_key=${2:?--host-key needs a file}; shift 2 ;;
         --read-only-root) read_only_root=yes; shift ;;
         -h|--help) usage ;;
         *) log "unknown argument: $1"; usage ;;
@@ -54,13 +66,15 @@ done
 # True when systemd is PID 1 here (false in a chroot or an image being prepared).
 systemd_running() { [ -d /run/systemd/system ] && ! systemd-detect-virt --chroot --quiet 2>/dev/null; }
 
-# Copy SRC to DEST with MODE unless DEST already has the same content and mode.
+# Copy SRC to DEST with MODE (and GROUP, default root) unless DEST already has the same
+# content, mode and group.
 put() {
-    local src=$1 dest=$2 mode=$3
-    if [ -f "$dest" ] && cmp -s "$src" "$dest" && [ "$(stat -c %a "$dest")" = "${mode#0}" ]; then
+    local src=$1 dest=$2 mode=$3 group=${4:-root}
+    if [ -f "$dest" ] && cmp -s "$src" "$dest" &&
+        [ "$(stat -c %a:%G "$dest")" = "${mode#0}:$group" ]; then
         return 0
     fi
-    install -D -m "$mode" "$src" "$dest"
+    install -D -m "$mode" -o root -g "$group" "$src" "$dest"
     log "installed $dest"
 }
 
@@ -136,8 +150,7 @@ step_directories() {
 
 step_config() {
     if [ -n "$new_conf" ]; then
-        put "$new_conf" "$conf" 0640
-        chgrp "$user" "$conf"
+        put "$new_conf" "$conf" 0640 "$user"
     fi
     [ -f "$conf" ] || die "no $conf: pass --config FILE (see $kit/config/turbokiosk.conf.example)"
     if [ -n "$new_key" ]; then
@@ -280,6 +293,33 @@ prune_releases() {
     done
 }
 
+# The terminal's identity on the host link (docs/host.md): the CA, this terminal's certificate
+# and key.  New ones are checked by the installed release (issued by the CA, the key is the
+# certificate's, valid now) before they replace anything; then the kiosk's user must be able
+# to read and use what is installed.
+step_host_credentials() {
+    local turbokiosk="$prefix/current/bin/turbokiosk" summary
+    if [ -n "$new_host_ca$new_host_cert$new_host_key" ]; then
+        if [ -z "$new_host_ca" ] || [ -z "$new_host_cert" ] || [ -z "$new_host_key" ]; then
+            die "--host-ca, --host-cert and --host-key go together"
+        fi
+        summary=$("$turbokiosk" host check-credentials --ca "$new_host_ca" \
+            --cert "$new_host_cert" --key "$new_host_key" 2>&1) ||
+            die "host credentials REJECTED (${summary#host: }); $host_dir unchanged"
+        install -d -m 0750 -o root -g "$user" "$host_dir"
+        put "$new_host_ca" "$host_ca" 0644
+        put "$new_host_cert" "$host_cert" 0644
+        put "$new_host_key" "$host_key" 0640 "$user"
+        log "host credentials: $summary"
+    fi
+    if [ ! -f "$host_ca" ] || [ ! -f "$host_cert" ] || [ ! -f "$host_key" ]; then
+        die "no host credentials in $host_dir: pass --host-ca, --host-cert and --host-key (deploy/README.md)"
+    fi
+    summary=$(runuser -u "$user" -- "$turbokiosk" host check-credentials --ca "$host_ca" \
+        --cert "$host_cert" --key "$host_key" 2>&1) ||
+        die "the installed host credentials do not work for $user: ${summary#host: }"
+}
+
 # After an update on a running terminal: the kiosk must come up, else the previous version returns.
 step_restart() {
     if ! systemd_running; then
@@ -326,6 +366,7 @@ step_system_files
 step_boot_config
 step_services
 step_release
+step_host_credentials
 step_restart
 step_read_only_root
 log "done"

@@ -52,7 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     field.add_argument("--host-cert", type=Path, metavar="PEM", help="this terminal's certificate")
     field.add_argument("--host-key", type=Path, metavar="PEM", help="this terminal's private key")
     field.add_argument(
-        "--terminal-id", default=None, help="the certificate's name (default: the configured id)"
+        "--terminal-id",
+        default=None,
+        help="who this terminal is to the host (default: the certificate's common name)",
     )
     parser.add_argument(
         "--dump-screen",
@@ -104,9 +106,8 @@ def run(args: argparse.Namespace) -> int:
 def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:
     """(serial ports of real devices, remote host endpoint) from the options, each or None."""
     from kiosk.app.serial_wiring import SerialPorts
-    from kiosk.host.pki import Credentials, PkiError
+    from kiosk.host.pki import Credentials, PkiError, common_name
     from kiosk.host.wiring import HostEndpoint
-    from kiosk.terminal.config import TerminalConfig
 
     hardware = None
     if args.validator_port or args.printer_port:
@@ -122,6 +123,9 @@ def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:
             credentials = Credentials.load(*files)
         except PkiError as exc:
             raise ValueError(str(exc)) from exc
-        terminal_id = args.terminal_id or TerminalConfig().terminal_id
+        try:
+            terminal_id = args.terminal_id or common_name(credentials.cert)
+        except PkiError as exc:
+            raise ValueError(f"--host-cert {args.host_cert}: {exc}") from exc
         remote = HostEndpoint(args.host, credentials, terminal_id)
     return hardware, remote

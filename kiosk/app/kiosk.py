@@ -188,7 +188,9 @@ def _run(
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:
-            _dump_when_settled(app, screen.dump_path, screen.exit_after_dump, screen.started)
+            _dump_when_settled(
+                app, terminal, screen.dump_path, screen.exit_after_dump, screen.started
+            )
 
     app = build_app(
         terminal,
@@ -202,15 +204,40 @@ def _run(
     app.run()
 
 
-def _dump_when_settled(app: Any, path: Path, stop: bool, started: float | None) -> None:
+#: How long a dump waits for the device and host links to come up before it shows the screen
+#: as it is (a terminal whose links stay down shows their tilt by then).
+LINK_WAIT_SECONDS = 20.0
+
+
+def link_status(terminal: Terminal | SerialTerminal) -> dict[str, bool | None]:
+    """Whether each link is up: the device links (in-process devices always are) and the
+    host link (None without a host)."""
+    host = terminal.host_link
+    return {
+        "bill_validator": bool(getattr(terminal.validator, "link_up", True)),
+        "printer": bool(getattr(terminal.printer, "link_up", True)),
+        "host": host.connected if host is not None else None,
+    }
+
+
+def _dump_when_settled(
+    app: Any, terminal: Terminal | SerialTerminal, path: Path, stop: bool, started: float | None
+) -> None:
+    """Dump the screen once no cards are in flight and every link is up (or
+    :data:`LINK_WAIT_SECONDS` have passed)."""
     from kivy.clock import Clock
 
     from ui import capture
 
-    def attempt(_dt: float) -> bool:
-        if app.dealing:
+    waited = [0.0]
+
+    def attempt(dt: float) -> bool:
+        waited[0] += dt
+        links = link_status(terminal)
+        linking = any(up is False for up in links.values()) and waited[0] < LINK_WAIT_SECONDS
+        if app.dealing or linking:
             return True  # keep polling
-        extra = {}
+        extra: dict[str, Any] = {"links": links}
         if started is not None and app.first_frame_at is not None:
             extra["ready_seconds"] = app.first_frame_at - started
         capture.write_dump(app, path, extra)

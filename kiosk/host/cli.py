@@ -2,6 +2,7 @@
 
     turbokiosk host init-ca                       # a CA in HOST_DIR/pki
     turbokiosk host issue-cert TK-0001            # a terminal certificate (--server: the host's)
+    turbokiosk host check-credentials --ca C --cert T --key K   # before a terminal gets them
     turbokiosk host serve [--listen ADDR]         # run the host (SQLite, or --db postgresql://...)
     turbokiosk host terminals|meters|events|vouchers [--json]
     turbokiosk host send TK-0001 disable --reason "count room"   # a command to a terminal
@@ -76,6 +77,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--days", type=int, default=825, help="validity in days")
     p.add_argument("--out", type=Path, help="where to write NAME.crt/.key (default: the PKI)")
 
+    p = sub.add_parser(
+        "check-credentials",
+        help="check a terminal's CA, certificate and key before they are installed",
+    )
+    p.add_argument("--ca", type=Path, required=True, help="the host link's CA certificate")
+    p.add_argument("--cert", type=Path, required=True, help="the terminal's certificate")
+    p.add_argument("--key", type=Path, required=True, help="the terminal's private key")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("serve", parents=[common], help="run the accounting host")
     p.add_argument("--listen", default="127.0.0.1:50051", help="address:port to listen on")
     p.add_argument("--cert-name", default="host", help="the host's certificate in the PKI")
@@ -120,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         action = {
             "init-ca": _init_ca,
             "issue-cert": _issue_cert,
+            "check-credentials": _check_credentials,
             "serve": _serve,
             "terminals": _terminals,
             "meters": _meters,
@@ -149,6 +160,21 @@ def _issue_cert(args: argparse.Namespace) -> int:
         days=args.days,
     )
     print(f"certificate: {cert}\nkey: {key}")
+    return 0
+
+
+def _check_credentials(args: argparse.Namespace) -> int:
+    check = pki.check_terminal_credentials(pki.Credentials.load(args.ca, args.cert, args.key))
+    if args.json:
+        _print_json(
+            {
+                "terminal_id": check.terminal_id,
+                "issuer": check.issuer,
+                "not_after": check.not_after.isoformat(),
+            }
+        )
+    else:
+        print(check.to_text())
     return 0
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography import x509
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
@@ -172,6 +173,96 @@ def issue_cert(
     _write_key(key_path, key)
     _write_cert(cert_path, cert)
     return cert_path, key_path
+
+
+@dataclass(frozen=True)
+class CredentialCheck:
+    """What a terminal's credentials say about it, once they have been checked."""
+
+    terminal_id: str  # the certificate's common name
+    issuer: str  # the CA's common name
+    not_after: dt.datetime  # UTC
+
+    def to_text(self) -> str:
+        """One line for a technician."""
+        return (
+            f"terminal {self.terminal_id}: certificate issued by {self.issuer}, "
+            f"valid until {self.not_after:%Y-%m-%d %H:%M} UTC"
+        )
+
+
+def _common_name(name: x509.Name) -> str:
+    values = name.get_attributes_for_oid(NameOID.COMMON_NAME)
+    return str(values[0].value) if values else ""
+
+
+def common_name(cert_pem: bytes) -> str:
+    """The common name of a PEM certificate (a terminal's id)."""
+    try:
+        cert = x509.load_pem_x509_certificate(cert_pem)
+    except ValueError as exc:
+        raise PkiError(f"not a PEM certificate: {exc}") from exc
+    name = _common_name(cert.subject)
+    if not name:
+        raise PkiError("the certificate has no common name")
+    return name
+
+
+def check_terminal_credentials(
+    credentials: Credentials, *, now: dt.datetime | None = None
+) -> CredentialCheck:
+    """Check that the three PEMs make a working terminal identity, or say what is wrong.
+
+    The CA is a CA certificate, the terminal's certificate was signed by it, is meant for
+    client authentication, is valid ``now`` and carries a common name, and the key is the
+    certificate's own.
+    """
+    try:
+        ca = x509.load_pem_x509_certificate(credentials.ca)
+    except ValueError as exc:
+        raise PkiError(f"CA: not a PEM certificate: {exc}") from exc
+    try:
+        cert = x509.load_pem_x509_certificate(credentials.cert)
+    except ValueError as exc:
+        raise PkiError(f"certificate: not a PEM certificate: {exc}") from exc
+    try:
+        key = serialization.load_pem_private_key(credentials.key, password=None)
+    except (ValueError, TypeError) as exc:
+        raise PkiError(f"key: not an unencrypted PEM private key: {exc}") from exc
+    try:
+        constraints = ca.extensions.get_extension_for_class(x509.BasicConstraints).value
+    except x509.ExtensionNotFound:
+        constraints = None
+    if constraints is None or not constraints.ca:
+        raise PkiError(f"CA: {_common_name(ca.subject)!r} is not a CA certificate")
+    try:
+        cert.verify_directly_issued_by(ca)
+    except (ValueError, TypeError, InvalidSignature) as exc:
+        raise PkiError(
+            f"certificate: not issued by the CA {_common_name(ca.subject)!r} "
+            f"(its issuer is {_common_name(cert.issuer)!r})"
+        ) from exc
+    public = serialization.PublicFormat.SubjectPublicKeyInfo
+    der = serialization.Encoding.DER
+    if key.public_key().public_bytes(der, public) != cert.public_key().public_bytes(der, public):
+        raise PkiError("key: it is not the certificate's key")
+    try:
+        usage = cert.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+    except x509.ExtensionNotFound:
+        usage = None
+    if usage is not None and ExtendedKeyUsageOID.CLIENT_AUTH not in usage:
+        raise PkiError("certificate: not for client authentication (a host certificate?)")
+    moment = now or _now()
+    if moment < cert.not_valid_before_utc:
+        raise PkiError(
+            f"certificate: not valid before {cert.not_valid_before_utc:%Y-%m-%d %H:%M} UTC"
+        )
+    if moment > cert.not_valid_after_utc:
+        raise PkiError(f"certificate: expired on {cert.not_valid_after_utc:%Y-%m-%d %H:%M} UTC")
+    terminal_id = _common_name(cert.subject)
+    if not terminal_id:
+        raise PkiError("certificate: no common name (the terminal id)")
+    return CredentialCheck(terminal_id, _common_name(ca.subject), cert.not_valid_after_utc)
 
 
 def credentials(ca_dir: Path, name: str, cert_dir: Path | None = None) -> Credentials:

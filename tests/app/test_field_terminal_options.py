@@ -10,7 +10,7 @@ from kiosk.app.serial_wiring import SerialPorts
 from kiosk.host import pki
 
 
-def parse(*words):
+def parse(*words: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     cli_run.add_arguments(parser)
     return parser.parse_args(list(words))
@@ -77,3 +77,32 @@ def test_a_remote_host_with_credentials_becomes_the_endpoint(tmp_path: Path):
     assert host.address == "host.casino:50051"
     assert host.terminal_id == "TK-0042"
     assert host.credentials == pki.Credentials(b"CA", b"CERT", b"KEY")
+
+
+def _host_args(ca: Path, cert: Path, key: Path) -> argparse.Namespace:
+    return parse(
+        "--host",
+        "10.0.0.5:50051",
+        "--host-ca",
+        str(ca),
+        "--host-cert",
+        str(cert),
+        "--host-key",
+        str(key),
+    )
+
+
+def test_the_terminal_is_who_its_certificate_says(tmp_path: Path):
+    pki.ensure_pki(tmp_path, ("TK-0042",))
+    _, host = cli_run.field_terminal(
+        _host_args(tmp_path / "ca.crt", tmp_path / "TK-0042.crt", tmp_path / "TK-0042.key")
+    )
+    assert host.terminal_id == "TK-0042"
+
+
+def test_a_certificate_that_is_not_one_is_refused(tmp_path: Path):
+    files = [tmp_path / n for n in ("ca.pem", "t.pem", "t.key")]
+    for f in files:
+        f.write_bytes(b"junk")
+    with pytest.raises(ValueError, match=r"--host-cert .*t\.pem: not a PEM certificate"):
+        cli_run.field_terminal(_host_args(*files))

@@ -28,9 +28,10 @@ SAMPLE = {
 
 
 def settings(path: Path) -> list[tuple[str, str, str]]:
-    """(section, key, value) for every assignment of a systemd INI file, in order."""
+    """(section, key, value) for every assignment of a systemd INI file, in order (a line
+    ending in a backslash goes on on the next, as systemd reads it)."""
     section, found = "", []
-    for raw in path.read_text().splitlines():
+    for raw in path.read_text().replace("\\\n", " ").splitlines():
         line = raw.strip()
         if not line or line[0] in "#;":
             continue

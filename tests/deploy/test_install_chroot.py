@@ -1,8 +1,11 @@
 """The installer end to end in a fresh Debian bookworm (debootstrap) chroot, as on a blank
 Raspberry Pi OS Lite: a signed bundle of this repository's wheel is installed, the system is set
 up, a second run changes nothing, the kiosk started with the unit's own command line (offscreen
-SDL instead of kmsdrm) reaches attract mode and notifies systemd's socket, a tampered bundle is
-refused, and a release whose power-up self-test fails is rolled back.
+SDL instead of kmsdrm) reaches attract mode with its device links and its mutual-TLS host link up
+(the simulator programs on pseudo-terminals standing in for the USB devices, ``turbokiosk host
+serve`` for the casino's host) and notifies systemd's socket, credentials that do not belong
+together are refused, a tampered bundle is refused, and a release whose power-up self-test
+fails is rolled back.
 
 Needs root, the Debian mirror and PyPI (the wheels are built here with ``pip wheel``), and several
 minutes.  ``TURBOKIOSK_DEBOOTSTRAP_CACHE`` keeps downloaded .debs between runs
@@ -27,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.app.peripherals import start_simulated_peripherals
+from kiosk.host import pki
 from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
 
 pytestmark = [pytest.mark.deploy, pytest.mark.slow]
@@ -39,6 +44,12 @@ MIRROR = os.environ.get("TURBOKIOSK_DEBIAN_MIRROR", "http://deb.debian.org/debia
 #: A Raspberry Pi OS Lite stand-in: systemd as init, udev, certificates (no python3, no Mesa).
 BASE_PACKAGES = "systemd,systemd-sysv,udev,ca-certificates"
 VERSION = "0.1.0"
+TERMINAL = "TK-0001"
+#: The credentials handed to the installer, in the chroot's kit directory.
+HOST_CREDENTIALS = (
+    f"--host-ca /srv/kit/host/ca.crt --host-cert /srv/kit/host/{TERMINAL}.crt "
+    f"--host-key /srv/kit/host/{TERMINAL}.key"
+)
 
 
 @dataclass
@@ -195,6 +206,11 @@ def chroot() -> Iterator[Chroot]:
         shutil.copy2(bundle, kit / bundle.name)
         shutil.copy2(work / "keys/release-key.pub.pem", kit / "release-key.pub.pem")
         shutil.copy2(KIT / "config/turbokiosk.conf.example", kit / "terminal.conf")
+        # The casino's PKI: the host's certificate, this terminal's and another terminal's.
+        pki.ensure_pki(work / "pki", (TERMINAL, "TK-0002"))
+        (kit / "host").mkdir()
+        for name in ("ca.crt", f"{TERMINAL}.crt", f"{TERMINAL}.key", "TK-0002.key"):
+            shutil.copy2(work / "pki" / name, kit / "host" / name)
         yield Chroot(root, work)
     finally:
         shutil.rmtree(base, ignore_errors=True)  # mounts lived only in the namespaces
@@ -205,6 +221,7 @@ def first_install(chroot: Chroot) -> subprocess.CompletedProcess[str]:
     return chroot.install(
         "--config /srv/kit/terminal.conf --trust-key /srv/kit/release-key.pub.pem",
         f"--bundle /srv/kit/turbokiosk-{VERSION}.tkb",
+        HOST_CREDENTIALS,
     )
 
 
@@ -252,6 +269,23 @@ def test_install_sets_up_the_terminal(
     rules = (root / "etc/udev/rules.d/70-turbokiosk-devices.rules").read_text()
     assert SAMPLE["VALIDATOR_SERIAL"] in rules and SAMPLE["PRINTER_SERIAL"] in rules
     assert "no running systemd" in first_install.stderr
+    assert f"host credentials: terminal {TERMINAL}: certificate issued by" in first_install.stderr
+    gid = int(passwd["turbokiosk"][3])
+    for name, mode, owner_group in (
+        ("", 0o750, gid),
+        ("ca.crt", 0o644, 0),
+        ("terminal.crt", 0o644, 0),
+        ("terminal.key", 0o640, gid),
+    ):
+        installed = (root / "etc/turbokiosk/host" / name).stat()
+        assert (installed.st_uid, installed.st_gid, installed.st_mode & 0o777) == (
+            0,
+            owner_group,
+            mode,
+        )
+    assert (root / "etc/turbokiosk/host/terminal.key").read_bytes() == (
+        chroot.work / "pki" / f"{TERMINAL}.key"
+    ).read_bytes()
 
 
 def test_a_second_run_changes_nothing(
@@ -269,6 +303,22 @@ def test_a_second_run_changes_nothing(
     assert chroot.current() == f"/opt/turbokiosk/releases/{VERSION}"
 
 
+def test_credentials_that_do_not_belong_together_are_refused(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    installed = chroot.root / "etc/turbokiosk/host/terminal.key"
+    before = installed.read_bytes()
+    result = chroot.install(
+        f"--host-ca /srv/kit/host/ca.crt --host-cert /srv/kit/host/{TERMINAL}.crt "
+        "--host-key /srv/kit/host/TK-0002.key"
+    )
+    assert result.returncode != 0
+    assert "host credentials REJECTED (key: it is not the certificate's key)" in result.stderr
+    assert installed.read_bytes() == before
+    half = chroot.install("--host-ca /srv/kit/host/ca.crt")
+    assert half.returncode != 0 and "go together" in half.stderr
+
+
 def test_installed_units_verify_inside(
     chroot: Chroot, first_install: subprocess.CompletedProcess[str]
 ) -> None:
@@ -280,10 +330,33 @@ def test_installed_units_verify_inside(
     assert result.returncode == 0 and not result.stderr.strip(), result.stderr
 
 
-def test_kiosk_starts_and_reaches_attract_mode(
-    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+@pytest.fixture
+def casino(chroot: Chroot) -> Iterator[tuple[str, Path]]:
+    """The casino's accounting host (``turbokiosk host serve`` on the loopback the chroot
+    shares): (its address, its directory)."""
+    host_dir = chroot.work / "host"
+    command = [sys.executable, "-m", "kiosk", "host", "serve", "--host-dir", str(host_dir)]
+    command += ["--pki", str(chroot.work / "pki"), "--listen", "127.0.0.1:0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("host: serving on "), line + (
+            proc.stderr.read() if proc.stderr else ""
+        )
+        yield line.split()[3], host_dir
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_kiosk_starts_and_talks_to_its_devices_and_host(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str], casino: tuple[str, Path]
 ) -> None:
-    """The unit's ExecStart, user and environment (EnvironmentFile included), offscreen."""
+    """The unit's ExecStart, user and environment (EnvironmentFile included), offscreen; the
+    udev names stand for the simulators' pseudo-terminals and the configured host address for
+    the loopback host."""
+    address, host_dir = casino
     unit = chroot.root / "etc/systemd/system/turbokiosk.service"
     service = [(k, v) for s, k, v in settings(unit) if s == "Service"]
     env = dict(v.split("=", 1) for k, v in service if k == "Environment")
@@ -292,13 +365,24 @@ def test_kiosk_starts_and_reaches_attract_mode(
             key, _, value = line.partition("=")
             env[key] = value
     env.update(SDL_VIDEODRIVER="offscreen", NOTIFY_SOCKET="/tmp/notify", WATCHDOG_USEC="1500000")
+    env.update(zip(("HOST_ADDRESS", "HOST_PORT"), address.rsplit(":", 1), strict=True))
     (command,) = (v for k, v in service if k == "ExecStart")
     for key, value in env.items():
         command = command.replace("${" + key + "}", value)
     command += " --dump-screen /tmp/kiosk/dump.json --exit-after-dump"
     user = dict(service)["User"]
     assignments = " ".join(shlex.quote(f"{k}={v}") for k, v in env.items())
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+    with (
+        start_simulated_peripherals(chroot.work / "devices") as devices,
+        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock,
+    ):
+        for name, port in (
+            ("bill-validator", devices.ports.bill_validator),
+            ("printer", devices.ports.printer),
+        ):
+            pty = Path(port).resolve()  # /dev/pts/N: the chroot has the host's /dev
+            os.chmod(pty, 0o666)
+            command = command.replace(f"/dev/turbokiosk/{name}", str(pty))
         sock.bind(str(chroot.root / "tmp/notify"))
         os.chmod(chroot.root / "tmp/notify", 0o777)
         result = chroot.run(
@@ -315,10 +399,19 @@ def test_kiosk_starts_and_reaches_attract_mode(
                 break
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     dump = json.loads((chroot.root / "tmp/kiosk/dump.json").read_text())
+    assert dump["links"] == {"bill_validator": True, "printer": True, "host": True}, dump
     assert dump["screen"] == "attract", dump
     assert dump["lockup"] is None
     assert messages and messages[0].startswith("READY=1"), messages
     assert (chroot.root / "var/lib/turbokiosk/terminal/terminal.sqlite3").is_file()
+    terminals = ["host", "terminals", "--host-dir", str(host_dir), "--json"]
+    known = subprocess.run(
+        [sys.executable, "-m", "kiosk", *terminals],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [t["terminal_id"] for t in json.loads(known.stdout)] == [TERMINAL]
 
 
 def test_a_tampered_bundle_is_refused(

@@ -82,16 +82,35 @@ def test_kiosk_keeps_its_devices() -> None:
 
 
 def test_kiosk_command_line_is_one_the_app_accepts() -> None:
-    """ExecStart, with the configuration's values, parses with ``turbokiosk run``'s options."""
+    """ExecStart, with the configuration's values, parses with ``turbokiosk run``'s options and
+    names the field terminal's parts: the udev rules' device names, the configured host and
+    the credentials where install.sh puts them."""
     command = shlex.split(one(KIT / "systemd/turbokiosk.service", "Service", "ExecStart"))
     assert command[:2] == [STUB, "run"]
-    args = [a.replace("${DISPLAY_SIZE}", SAMPLE["DISPLAY_SIZE"]) for a in command[2:]]
-    args = [a.replace("${LANGUAGE}", SAMPLE["LANGUAGE"]) for a in args]
+    args = command[2:]
+    for key, value in SAMPLE.items():
+        args = [a.replace("${" + key + "}", value) for a in args]
+    assert not [a for a in args if "${" in a], "a setting the configuration file lacks"
     parser = argparse.ArgumentParser(exit_on_error=False)
     add_arguments(parser)
     parsed = parser.parse_args(args)
-    assert parsed.fullscreen and parsed.no_simulator and parsed.no_host
+    assert parsed.fullscreen and parsed.no_simulator and not parsed.no_host
     assert parsed.size == SAMPLE["DISPLAY_SIZE"]
+    rules = (KIT / "udev/70-turbokiosk-devices.rules.in").read_text()
+    for port in (parsed.validator_port, parsed.printer_port):
+        assert port.startswith("/dev/")
+        assert f'SYMLINK+="{port.removeprefix("/dev/")}"' in rules, port
+    assert parsed.host == f"{SAMPLE['HOST_ADDRESS']}:{SAMPLE['HOST_PORT']}"
+    installer = (KIT / "install.sh").read_text()
+    for option, name in (
+        ("host_ca", "ca.crt"),
+        ("host_cert", "terminal.crt"),
+        ("host_key", "terminal.key"),
+    ):
+        path = getattr(parsed, option)
+        assert path == Path("/etc/turbokiosk/host") / name
+        assert f'{option}="$host_dir/{name}"' in installer, option
+    assert 'host_dir="$etc/host"' in installer and "etc=/etc/turbokiosk" in installer
 
 
 def test_sample_configuration_matches_the_example_file() -> None:
