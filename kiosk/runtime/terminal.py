@@ -105,7 +105,7 @@ class TerminalRuntime:
         self._deck: DeckLike | None = None
         self._deck_round = -1
         self._deadlines: dict[int, int] = {}
-        self._held_at: int | None = None  # when the service menu stopped the decision timers
+        self._held_at: int | None = None  # when a lockup stopped the decision timers
         self._observers: list[Callable[[list[e.Event]], None]] = []
         self._validator_enabled: bool | None = None
         self._commits_since_snapshot = 0
@@ -290,12 +290,13 @@ class TerminalRuntime:
         return self._deck.deal(n)
 
     def _hold_timers(self, now: int) -> None:
-        """Decision timers stand still while the service menu is open: the round resumes with
-        the time it had left."""
-        in_service = self.state.service_role is not None
-        if in_service and self._held_at is None:
+        """Decision timers stand still while anything locks the table (the service menu, a
+        door, a tilt, a handpay, the host's disable): the player cannot act then, so the
+        round resumes with the time it had left when the lockup began."""
+        locked = bool(self.state.lockups())
+        if locked and self._held_at is None:
             self._held_at = now
-        elif not in_service and self._held_at is not None:
+        elif not locked and self._held_at is not None:
             held = now - self._held_at
             self._deadlines = {seat: at + held for seat, at in self._deadlines.items()}
             self._held_at = None

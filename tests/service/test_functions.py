@@ -60,6 +60,38 @@ def test_service_stops_play_and_the_round_resumes_where_it_was(srig: ServiceRig)
     assert rt.state.phase is Phase.RESULT and rt.state.credits == [3000]
 
 
+@pytest.mark.parametrize(
+    ("lock", "unlock"),
+    [
+        (c.SetDoor("main", open=True), c.SetDoor("main", open=False)),
+        (c.RaiseTilt("bill_jam", "bill validator jammed"), c.ClearTilt("bill_jam")),
+        (c.SetEnabled(False, "host: count room"), c.SetEnabled(True, "host")),
+    ],
+    ids=["door", "tilt", "host-disable"],
+)
+def test_a_lockup_holds_the_decision_timer(
+    srig: ServiceRig, lock: c.Command, unlock: c.Command
+) -> None:
+    """The player cannot act while a lockup covers the table, so no default is taken for
+    them then, nor the moment it clears: the timer resumes with the time it had left."""
+    rt = srig.runtime
+    start_decision(srig)
+    rt.pump()
+    srig.clock.advance(12)  # 8 s left
+    rt.execute(lock)
+    assert rt.state.lockups()
+    srig.clock.advance(300)
+    rt.pump()
+    rt.execute(unlock)
+    assert not rt.state.lockups()
+    rt.pump()
+    assert rt.state.phase is Phase.DECISION, "the timer ran out during the lockup"
+    assert rt.decision_deadline() == srig.clock.now + 8_000
+    srig.clock.advance(8)
+    rt.pump()  # now it runs out: the default (no raise) is taken
+    assert rt.state.phase is Phase.RESULT
+
+
 def test_handpay_reset_is_journaled_with_its_record(srig: ServiceRig) -> None:
     rt = srig.runtime
     srig.insert(20)
