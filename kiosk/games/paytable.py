@@ -9,6 +9,17 @@ Packaged tables live under ``kiosk/games/paytables/<kind>/NAME.toml``.  An opera
 without code changes either by giving a file path wherever a table name is accepted, or by
 listing extra directories (laid out like the packaged one) in the environment variable
 ``TURBOKIOSK_PAYTABLES`` (separated by ``os.pathsep``).
+
+**Languages.**  A player-visible text of a data file (a title, a wager name, an outcome) is
+either a string, in English, or a table of the same text by language::
+
+    label = { en = "First Down", es = "Primer Down" }
+
+Every language must be one the terminal offers (:data:`LANGUAGES`) and ``en`` is required.  A
+file that lists a language in ``languages = ["es"]`` declares its texts in that language
+complete: then every player-visible text must have it.  A text without a translation is shown
+in English.  :class:`Glossary` collects a file's translations (English text -> its
+translation), which is how a screen translates a journaled outcome.
 """
 
 from __future__ import annotations
@@ -26,6 +37,11 @@ PACKAGED_DIR = Path(__file__).resolve().parent / "paytables"
 PATH_VARIABLE = "TURBOKIOSK_PAYTABLES"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9.+_-]*$")
 _ODDS = re.compile(r"^\s*(\d+)\s*(?::|to)\s*(\d+)\s*$")
+#: The languages player-visible texts may be written in: the terminal's, English first.
+LANGUAGES = ("en", "es")
+ENGLISH = LANGUAGES[0]
+#: Translations of a file's texts: language -> English text -> the text in that language.
+Translations = Mapping[str, Mapping[str, str]]
 
 
 class PaytableError(ValueError):
@@ -44,6 +60,22 @@ class FieldReader:
     """Checked access to the fields of one parsed data file; errors name ``source``."""
 
     source: str
+    complete: tuple[str, ...] = ()  # languages the file declares complete
+
+    def declared(self, data: Mapping[str, Any]) -> FieldReader:
+        """This reader, holding the file to the languages its ``languages`` field lists."""
+        raw = data.get("languages", [])
+        if not isinstance(raw, list):
+            raise self.error("languages", f"must be an array of languages, got {_shown(raw)}")
+        offered = LANGUAGES[1:]
+        for language in raw:
+            if language not in offered:
+                raise self.error(
+                    "languages",
+                    f"{language!r} is not a language the terminal translates to "
+                    f"(offered: {', '.join(offered)})",
+                )
+        return FieldReader(self.source, tuple(raw))
 
     def error(self, field: str | None, problem: str) -> PaytableError:
         """An error about ``field`` of this file (``None``: the file as a whole)."""
@@ -77,6 +109,36 @@ class FieldReader:
         if not isinstance(value, str) or not value.strip():
             raise self.error(field, f"must be a non-empty string, got {_shown(value)}")
         return value
+
+    def words(self, value: Any, field: str) -> dict[str, str]:
+        """A player-visible text by language (``en`` always): a string (English) or a table
+        ``{ en = "...", es = "..." }``; every language the file declares complete is required."""
+        if isinstance(value, str):
+            texts = {ENGLISH: self.text(value, field)}
+        elif isinstance(value, dict):
+            for language in value:
+                if language not in LANGUAGES:
+                    raise self.error(
+                        f"{field}.{language}",
+                        f"{language!r} is not a language of the terminal "
+                        f"(offered: {', '.join(LANGUAGES)})",
+                    )
+            if ENGLISH not in value:
+                raise self.error(field, "needs its English text 'en'")
+            texts = {lang: self.text(text, f"{field}.{lang}") for lang, text in value.items()}
+        else:
+            raise self.error(
+                field,
+                f"must be a non-empty string, got {_shown(value)} (or a table of texts by language)",
+            )
+        for language in self.complete:
+            if language not in texts:
+                raise self.error(
+                    field,
+                    f"has no {language!r} text, yet the file declares its {language!r} texts "
+                    f"complete (languages = {list(self.complete)!r})",
+                )
+        return texts
 
     def name(self, value: Any, field: str) -> str:
         """An identifier: lower-case letters, digits, ``. + _ -``."""
@@ -118,6 +180,46 @@ class FieldReader:
         raise self.error(
             field, f'must be odds like 2, "3:2" or "3 to 2" (both > 0), got {_shown(value)}'
         )
+
+
+class Glossary:
+    """The translations of the texts read from one file, by language and English text.
+
+    The same English text translated two ways in one file is refused: a screen translates a
+    journaled outcome by its English text, so each must have one translation.
+    """
+
+    def __init__(self, read: FieldReader) -> None:
+        self.read = read
+        self._by_language: dict[str, dict[str, str]] = {}
+
+    def add(self, texts: Mapping[str, str], field: str) -> str:
+        """Record ``texts`` (language -> text, English included); the English text."""
+        english = texts[ENGLISH]
+        for language, text in texts.items():
+            if language == ENGLISH:
+                continue
+            known = self._by_language.setdefault(language, {})
+            if known.setdefault(english, text) != text:
+                raise self.read.error(
+                    f"{field}.{language}",
+                    f"translates {english!r} as {text!r}, but the file already translates it "
+                    f"as {known[english]!r}",
+                )
+        return english
+
+    def translations(self) -> dict[str, dict[str, str]]:
+        """Everything recorded: language -> English text -> translation."""
+        return {language: dict(texts) for language, texts in self._by_language.items()}
+
+
+def merged(*parts: Translations) -> dict[str, dict[str, str]]:
+    """Several files' translations as one (a later part wins on the same English text)."""
+    out: dict[str, dict[str, str]] = {}
+    for part in parts:
+        for language, texts in part.items():
+            out.setdefault(language, {}).update(texts)
+    return out
 
 
 def read_toml(path: Path, source: str) -> dict[str, Any]:

@@ -9,13 +9,19 @@ An icon pay table is a list of tiers; a tier pays its odds when the 9 cards (``s
 "hand"``, the default) or the 3 community cards (``scope = "community"``) hold at least
 ``min_icons`` icons.  Only the highest-paying tier that holds is paid.  Every table must keep
 a positive house edge (for the mandatory wager: with the optimal raise).
+
+Player-visible texts (``title``, ``icon``, ``icons``, ``top_award``, the labels and the
+outcomes) may be given by language, ``label = { en = "First Down", es = "Primer Down" }``, and
+``languages = ["es"]`` declares a file's Spanish complete (:mod:`kiosk.games.paytable`).  An
+outcome's placeholders are filled with the words of its own language.  The loaded
+:class:`Edition` keeps its English texts and their translations (:attr:`Edition.translations`).
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -23,7 +29,14 @@ from typing import Any
 
 from kiosk.cards import SUIT_NAMES, SUITS
 from kiosk.games import icon_odds
-from kiosk.games.paytable import FieldReader, PaytableError, read_toml
+from kiosk.games.paytable import (
+    ENGLISH,
+    FieldReader,
+    Glossary,
+    PaytableError,
+    Translations,
+    read_toml,
+)
 
 EDITIONS_DIR = Path(__file__).resolve().parent / "editions"
 SCOPES = ("hand", "community")
@@ -59,6 +72,8 @@ class IconPaytable:
     name: str
     description: str
     tiers: tuple[IconTier, ...]
+    #: the tiers' outcomes by language (language -> English outcome -> translation)
+    translations: Translations = field(default_factory=dict, compare=False)
 
     def award(self, hand_icons: int, community_icons: int) -> IconTier | None:
         """The paid tier, or None when the wager loses."""
@@ -123,6 +138,8 @@ class Edition:
     nine_card_bonus_label: str
     nine_card_bonus_default: str
     source: str
+    #: every player-visible text of the file by language (language -> English -> translation)
+    translations: Translations = field(default_factory=dict, compare=False)
 
     @property
     def main(self) -> IconWager:
@@ -180,7 +197,7 @@ def load_edition(edition_id: str, directory: Path = EDITIONS_DIR) -> Edition:
     source = _source(edition_id, directory)
     if "based_on" not in data:
         return _Parser(source, None).edition(data, edition_id)
-    read = FieldReader(source)
+    read = FieldReader(source).declared(data)
     read.keys(data, "", ("id", "title", "based_on", "suit", "icon", "icons"), _THEME_OPTIONAL)
     base_id = read.name(data["based_on"], "based_on")
     if base_id not in _ids(directory):
@@ -198,9 +215,10 @@ def load_icon_paytable(path: Path, edition: Edition, wager: IconWager) -> IconPa
     checked like a packaged one, positive house edge included."""
     source = str(path)
     data = read_toml(path, source)
-    parser = _Parser(source, None, _names(edition.icon, edition.icons, edition.top_award))
+    parser = _Parser(source, None, _edition_names(edition))
+    parser.declare(data)
     read = parser.read
-    read.keys(data, "", ("name", "description", "tiers"))
+    read.keys(data, "", ("name", "description", "tiers"), ("languages",))
     name = read.name(data["name"], "name")
     if name != path.stem:
         raise read.error("name", f"must equal the file name {path.stem!r}, got {name!r}")
@@ -210,7 +228,7 @@ def load_icon_paytable(path: Path, edition: Edition, wager: IconWager) -> IconPa
     return table
 
 
-_THEME_OPTIONAL = ("top_award", "labels", "description")
+_THEME_OPTIONAL = ("top_award", "labels", "description", "languages")
 _EDITION_REQUIRED = (
     "id",
     "title",
@@ -241,8 +259,13 @@ def _raw(edition_id: str, directory: Path) -> Mapping[str, Any]:
     return read_toml(directory / f"{edition_id}.toml", _source(edition_id, directory))
 
 
-def _names(icon: str, icons: str, top_award: str) -> dict[str, str]:
-    return {"icon": icon, "icons": icons, "top_award": top_award}
+def _edition_names(edition: Edition) -> dict[str, dict[str, str]]:
+    """The edition's placeholder words by language (English where it has no translation)."""
+    english = {"icon": edition.icon, "icons": edition.icons, "top_award": edition.top_award}
+    names = {ENGLISH: english}
+    for language, texts in edition.translations.items():
+        names[language] = {key: texts.get(word, word) for key, word in english.items()}
+    return names
 
 
 def _apply_theme(
@@ -258,6 +281,9 @@ def _apply_theme(
     for key in ("id", "title", "suit", "icon", "icons", "top_award"):
         if key in theme:
             merged[key] = theme[key]
+    merged.pop("languages", None)  # the theme's file declares its own languages
+    if "languages" in theme:
+        merged["languages"] = theme["languages"]
     rules = f"{base['rules']}; theme of {theme['based_on']}"
     if "description" in theme:
         rules = f"{rules}: {read.text(theme['description'], 'description')}"
@@ -265,12 +291,13 @@ def _apply_theme(
     labels = read.table(theme.get("labels", {}), "labels")
     for key, label in labels.items():
         field = f"labels.{key}"
+        read.words(label, field)
         if key == "raise":
-            merged["raise"]["label"] = read.text(label, field)
+            merged["raise"]["label"] = label
         elif key == "nine_card_bonus":
-            merged["nine_card_bonus"]["label"] = read.text(label, field)
+            merged["nine_card_bonus"]["label"] = label
         elif key in merged["wagers"]:
-            merged["wagers"][key]["label"] = read.text(label, field)
+            merged["wagers"][key]["label"] = label
         else:
             known = ", ".join([*merged["wagers"], "raise", "nine_card_bonus"])
             raise read.error(field, f"is not a wager of {theme['based_on']} (known: {known})")
@@ -281,44 +308,61 @@ class _Parser:
     """Validates one edition or pay-table file; every error names the file and field."""
 
     def __init__(
-        self, source: str, based_on: str | None, names: Mapping[str, str] | None = None
+        self,
+        source: str,
+        based_on: str | None,
+        names: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         self.read = FieldReader(source)
         self.based_on = based_on
-        self.names = dict(names or {})
+        self.names = {language: dict(words) for language, words in (names or {}).items()}
+        self.glossary = Glossary(self.read)
+
+    def declare(self, data: Mapping[str, Any]) -> None:
+        """Hold the file to the languages it declares complete."""
+        self.read = self.read.declared(data)
+        self.glossary = Glossary(self.read)
+
+    def say(self, raw: Any, field: str) -> str:
+        """A player-visible text: its English, with its translations recorded."""
+        return self.glossary.add(self.read.words(raw, field), field)
 
     def edition(self, data: Mapping[str, Any], stem: str) -> Edition:
+        self.declare(data)
         read = self.read
-        read.keys(data, "", _EDITION_REQUIRED)
+        read.keys(data, "", _EDITION_REQUIRED, ("languages",))
         edition_id = read.name(data["id"], "id")
         if edition_id != stem:
             raise read.error("id", f"must equal the file name {stem!r}, got {edition_id!r}")
         suit_letter = read.text(data["suit"], "suit")
         if suit_letter not in SUITS:
             raise read.error("suit", f"must be one of 's', 'h', 'd', 'c', got {suit_letter!r}")
-        self.names = _names(
-            read.text(data["icon"], "icon"),
-            read.text(data["icons"], "icons"),
-            read.text(data["top_award"], "top_award"),
-        )
+        self.names = {}
+        for key in PLACEHOLDERS:
+            texts = read.words(data[key], key)
+            self.glossary.add(texts, key)
+            for language, word in texts.items():
+                self.names.setdefault(language, {})[key] = word
+        english = self.names[ENGLISH]
         raise_rule = self.raise_rule(read.table(data["raise"], "raise"))
         bonus = read.table(data["nine_card_bonus"], "nine_card_bonus")
         read.keys(bonus, "nine_card_bonus", ("label", "default"))
         wagers = self.wagers(read.table(data["wagers"], "wagers"))
         edition = Edition(
             id=edition_id,
-            title=read.text(data["title"], "title"),
+            title=self.say(data["title"], "title"),
             rules=read.text(data["rules"], "rules"),
             based_on=self.based_on,
             suit=SUITS.index(suit_letter),
-            icon=self.names["icon"],
-            icons=self.names["icons"],
-            top_award=self.names["top_award"],
+            icon=english["icon"],
+            icons=english["icons"],
+            top_award=english["top_award"],
             wagers=wagers,
             raise_rule=raise_rule,
-            nine_card_bonus_label=read.text(bonus["label"], "nine_card_bonus.label"),
+            nine_card_bonus_label=self.say(bonus["label"], "nine_card_bonus.label"),
             nine_card_bonus_default=read.name(bonus["default"], "nine_card_bonus.default"),
             source=read.source,
+            translations=self.glossary.translations(),
         )
         self.check_edges(edition)
         return edition
@@ -326,7 +370,7 @@ class _Parser:
     def raise_rule(self, data: Mapping[str, Any]) -> RaiseRule:
         self.read.keys(data, "raise", ("label", "max_community_icons", "tiers"))
         return RaiseRule(
-            label=self.read.text(data["label"], "raise.label"),
+            label=self.say(data["label"], "raise.label"),
             max_community_icons=self.read.integer(
                 data["max_community_icons"],
                 "raise.max_community_icons",
@@ -359,7 +403,7 @@ class _Parser:
             default = read.name(body["default"], f"{prefix}.default")
             if default not in {t.name for t in tables}:
                 raise read.error(f"{prefix}.default", f"names no pay table of {wager_id}")
-            label = read.text(body["label"], f"{prefix}.label")
+            label = self.say(body["label"], f"{prefix}.label")
             wagers.append(IconWager(wager_id, label, mandatory, tables, default))
         mandatory_ids = [w.id for w in wagers if w.mandatory]
         if len(mandatory_ids) != 1:
@@ -373,7 +417,8 @@ class _Parser:
         read = self.read
         if not isinstance(tiers_raw, list) or not tiers_raw:
             raise read.error(field, "must be a non-empty array of tiers")
-        tiers = tuple(self.tier(item, f"{field}[{i}]") for i, item in enumerate(tiers_raw))
+        own = Glossary(read)  # this table's outcomes, for a table chosen from another file
+        tiers = tuple(self.tier(item, f"{field}[{i}]", own) for i, item in enumerate(tiers_raw))
         for i, tier in enumerate(tiers):
             for j, other in enumerate(tiers):
                 if i != j and tier.implies(other) and _pays_over(other, tier, j < i):
@@ -382,7 +427,7 @@ class _Parser:
                         f"is never paid: {field}[{j}] holds whenever it does and pays at "
                         "least as much",
                     )
-        return IconPaytable(name, description, tiers)
+        return IconPaytable(name, description, tiers, own.translations())
 
     def wager_paytable(self, name: str, raw: Any, field: str) -> IconPaytable:
         """One of a wager's pay tables: ``tiers`` and an optional ``description``."""
@@ -393,7 +438,7 @@ class _Parser:
         description = read.text(data.get("description", name), f"{field}.description")
         return self.paytable(name, description, data["tiers"], f"{field}.tiers")
 
-    def tier(self, raw: Any, field: str) -> IconTier:
+    def tier(self, raw: Any, field: str, own: Glossary) -> IconTier:
         read = self.read
         data = read.table(raw, field)
         read.keys(data, field, ("min_icons", "pays", "outcome"), ("scope",))
@@ -403,21 +448,28 @@ class _Parser:
         return IconTier(
             min_icons=read.integer(data["min_icons"], f"{field}.min_icons", 1, _MAX_ICONS[scope]),
             odds=read.odds(data["pays"], f"{field}.pays"),
-            outcome=self.outcome(data["outcome"], f"{field}.outcome"),
+            outcome=self.outcome(data["outcome"], f"{field}.outcome", own),
             scope=scope,
         )
 
-    def outcome(self, raw: Any, field: str) -> str:
-        text = self.read.text(raw, field)
-        try:
-            used = [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
-        except ValueError as exc:
-            raise self.read.error(field, f"has a malformed placeholder ({exc})") from exc
-        for name in used:
-            if name not in PLACEHOLDERS:
-                known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
-                raise self.read.error(field, f"unknown placeholder {{{name}}} (known: {known})")
-        return text.format(**self.names)
+    def outcome(self, raw: Any, field: str, own: Glossary) -> str:
+        """An outcome text with its placeholders filled in each language's words (English
+        words where a language has none)."""
+        filled: dict[str, str] = {}
+        for language, text in self.read.words(raw, field).items():
+            where = field if isinstance(raw, str) else f"{field}.{language}"
+            try:
+                used = [n for _, n, _, _ in string.Formatter().parse(text) if n is not None]
+            except ValueError as exc:
+                raise self.read.error(where, f"has a malformed placeholder ({exc})") from exc
+            for name in used:
+                if name not in PLACEHOLDERS:
+                    known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
+                    raise self.read.error(where, f"unknown placeholder {{{name}}} (known: {known})")
+            words = {**self.names.get(ENGLISH, {}), **self.names.get(language, {})}
+            filled[language] = text.format(**words)
+        own.add(filled, field)
+        return self.glossary.add(filled, field)
 
     def check_edges(self, edition: Edition) -> None:
         for wager in edition.wagers:

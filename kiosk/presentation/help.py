@@ -19,6 +19,7 @@ from kiosk.games.turbo import TurboRules
 from kiosk.games.turbo_edition import IconPaytable
 from kiosk.presentation.i18n import game_text, text
 from kiosk.presentation.spots import odds_text
+from kiosk.presentation.words import GameWords
 from kiosk.terminal.config import TerminalConfig
 from kiosk.textui.money import dollars
 
@@ -43,36 +44,38 @@ class HelpPage:
     icon: str  # the edition's icon, drawn beside the icon rules ("" for Stadium)
 
 
-def _icon_rows(table: IconPaytable, language: str) -> tuple[tuple[str, str], ...]:
+def _icon_rows(table: IconPaytable, words: GameWords) -> tuple[tuple[str, str], ...]:
     tiers = sorted(table.tiers, key=lambda t: t.odds, reverse=True)
-    return tuple((game_text(language, t.outcome), odds_text(t.odds)) for t in tiers)
+    return tuple((words(t.outcome), odds_text(t.odds)) for t in tiers)
 
 
 def _turbo(game: TurboRules, language: str) -> tuple[list[str], list[PayTable]]:
     ed = game.edition
     rule = ed.raise_rule
+    words = GameWords(game, language)
     suit = game_text(language, SUIT_NAMES[game.suit])
+    icons, main, label = words(ed.icons), words(ed.main.label), words(rule.label)
     default = text(language, "no_thanks")  # the raise's default choice is to decline
     paragraphs = [
-        text(language, "help_turbo_icons", suit=suit, icons=ed.icons),
-        text(language, "help_turbo_deal", main=ed.main.label),
+        text(language, "help_turbo_icons", suit=suit, icons=icons),
+        text(language, "help_turbo_deal", main=main),
         text(
             language,
             "help_turbo_raise",
             max=rule.max_community_icons,
-            icons=ed.icons,
-            label=rule.label,
-            main=ed.main.label,
+            icons=icons,
+            label=label,
+            main=main,
             default=default,
         ),
         text(language, "help_turbo_own"),
         text(language, "help_only_best"),
     ]
-    tables = [PayTable(w.label, _icon_rows(game.paytables[w.id], language)) for w in ed.wagers]
+    tables = [PayTable(words(w.label), _icon_rows(game.paytables[w.id], words)) for w in ed.wagers]
     raise_title = text(
-        language, "help_raise_table", label=rule.label, max=rule.max_community_icons, icons=ed.icons
+        language, "help_raise_table", label=label, max=rule.max_community_icons, icons=icons
     )
-    tables.insert(1, PayTable(raise_title, _icon_rows(rule.paytable, language)))
+    tables.insert(1, PayTable(raise_title, _icon_rows(rule.paytable, words)))
     bonus = game.nine_card_bonus
     if bonus is not None:
         rows: list[tuple[str, str]] = []
@@ -86,7 +89,7 @@ def _turbo(game: TurboRules, language: str) -> tuple[list[str], list[PayTable]]:
                     odds_text(Fraction(bonus.pays[n - 4])),
                 )
             )
-        tables.append(PayTable(ed.nine_card_bonus_label, tuple(rows)))
+        tables.append(PayTable(words(ed.nine_card_bonus_label), tuple(rows)))
     return paragraphs, tables
 
 
@@ -130,7 +133,8 @@ def help_page(game: GameRules, config: TerminalConfig, language: str) -> HelpPag
         paragraphs, tables = _stadium(game, language)
         icon = ""
     else:  # a game family without its own help: its spots at least
-        paragraphs, tables, icon = [s.label for s in game.spots], [], ""
+        words = GameWords(game, language)
+        paragraphs, tables, icon = [words.spot(s) for s in game.spots], [], ""
     paragraphs.append(
         text(
             language,
@@ -142,7 +146,7 @@ def help_page(game: GameRules, config: TerminalConfig, language: str) -> HelpPag
         )
     )
     return HelpPage(
-        title=text(language, "help_title", title=game.title),
+        title=text(language, "help_title", title=GameWords(game, language).title),
         paragraphs=tuple(paragraphs),
         tables=tuple(tables),
         outcome_header=text(language, "help_outcome"),

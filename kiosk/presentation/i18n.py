@@ -1,9 +1,10 @@
 """The player's languages: English and Spanish texts of the screen, chosen by the player.
 
 Screen texts are looked up by key (:func:`text`).  Game data (edition titles, wager names and
-the pay tables' outcome texts) come from the edition and pay-table files, which are written in
-English; :func:`game_text` translates the standard poker and result words among them and
-leaves edition-specific names as the edition spells them.
+the pay tables' outcome texts) come from the edition and pay-table files, which carry their own
+translations (:class:`kiosk.presentation.words.GameWords` shows them); :func:`game_text` holds
+the words the code itself defines: poker hands, results, suits, the Stadium game's names and the
+9 Card Bonus outcomes.
 """
 
 from __future__ import annotations
@@ -11,7 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-LANGUAGES = ("en", "es")
+from kiosk.games.paytable import LANGUAGES
+
+__all__ = [
+    "CATALOGUES",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "catalogue",
+    "check_language",
+    "game_text",
+    "other_language",
+    "text",
+]
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "es": "Español"}
 
 _EN: dict[str, str] = {
@@ -210,7 +222,7 @@ _ES: dict[str, str] = {
     "col": "Columna {n}",
     "rows": "FILAS",
     "columns": "COLUMNAS",
-    "raise_prompt": "¿{label} su {main} por {amount}?",
+    "raise_prompt": "¿{label}? Otra apuesta de {amount} a su {main}",
     "no_thanks": "NO, GRACIAS",
     "play_prompt": "¿Jugar por {amount} o retirarse?",
     "play": "JUGAR {amount}",
@@ -260,24 +272,24 @@ _ES: dict[str, str] = {
     "llevan 2, J Q K A llevan 4. Los demás palos no llevan.",
     "help_turbo_deal": "Haga la apuesta {main} (obligatoria) y las que quiera; toque REPARTIR. "
     "Se reparten tres cartas comunes.",
-    "help_turbo_raise": "Con {max} {icons} o menos entre ellas puede hacer {label} de su "
-    "{main}: una segunda apuesta igual, pagada con sus 9 cartas. Si se acaba el tiempo se "
-    "toma «{default}».",
+    "help_turbo_raise": "Con {max} {icons} o menos entre ellas puede elegir {label}: una "
+    "segunda apuesta igual a su {main}, pagada con sus 9 cartas. Si se acaba el tiempo se toma "
+    "«{default}».",
     "help_turbo_own": "Después recibe 6 cartas propias; cada apuesta se paga con sus 9 cartas.",
     "help_raise_table": "{label} (con {max} {icons} o menos en las comunes)",
     "help_nine_suited": "{n} de {suit} en sus 9 cartas",
     "help_sf": "Escalera de color de {n} cartas en {suit}",
     "help_stadium_pick": "Antes de repartir toque 3 de las 9 posiciones del tablero: serán su "
-    "mano. Haga el Ante (obligatorio) y, si quiere, Pairs Plus y 6-Card Bonus sobre su mano, o "
-    "a ciegas sobre las filas y columnas del tablero.",
+    "mano. Haga el Ante (obligatorio) y, si quiere, Parejas Plus y Bono 6 Cartas sobre su mano, "
+    "o a ciegas sobre las filas y columnas del tablero.",
     "help_stadium_deal": "Se reparten nueve cartas en el tablero en tres paquetes de tres. "
     "Luego JUGAR (una apuesta igual al Ante) o RETIRARSE; si se acaba el tiempo se retira.",
     "help_stadium_dealer": "La banca califica con Q alta o mejor. Si no califica, el Ante gana "
-    "1 a 1 y Play empata; si califica, la mejor mano gana Ante y Play 1 a 1, y el empate "
-    "devuelve las apuestas.",
+    "1 a 1 y la Jugada empata; si califica, la mejor mano gana Ante y Jugada 1 a 1, y el "
+    "empate devuelve las apuestas.",
     "help_stadium_bonus": "Bono del Ante (se paga si juega, tenga lo que tenga la banca)",
-    "help_pairs_plus": "Pairs Plus (su mano, o una fila o columna)",
-    "help_six_card": "6-Card Bonus (las 5 mejores entre sus 3 cartas y las 3 de la banca)",
+    "help_pairs_plus": "Parejas Plus (su mano, o una fila o columna)",
+    "help_six_card": "Bono 6 Cartas (las 5 mejores entre sus 3 cartas y las 3 de la banca)",
     "history_title": "HISTORIAL DE PARTIDAS",
     "history_none": "Todavía no se ha jugado ninguna partida en este terminal.",
     "history_game": "Partida {number}  ·  {title}  ·  {time}",
@@ -319,8 +331,12 @@ _ES: dict[str, str] = {
 
 CATALOGUES: Mapping[str, Mapping[str, str]] = {"en": _EN, "es": _ES}
 
-#: Spanish for the standard words of game data (poker hands, results, suits).
+#: Spanish for the game words the code defines (poker hands, results, suits, Stadium's names).
 _ES_GAME: Mapping[str, str] = {
+    "Stadium Three Card Poker": "Stadium Póquer de Tres Cartas",
+    "Ante": "Ante",
+    "Pairs Plus": "Parejas Plus",
+    "6-Card Bonus": "Bono 6 Cartas",
     "High card": "Carta alta",
     "Pair": "Pareja",
     "One pair": "Pareja",
@@ -339,7 +355,7 @@ _ES_GAME: Mapping[str, str] = {
     "Dealer does not qualify": "La banca no califica",
     "Dealer does not qualify: push": "La banca no califica: empate",
     "Ante bonus": "Bono del Ante",
-    "Play": "Play",
+    "Play": "Jugada",
     "spades": "picas",
     "hearts": "corazones",
     "diamonds": "diamantes",
@@ -350,6 +366,9 @@ _ES_GAME: Mapping[str, str] = {
     "fold": "retirarse",
 }
 _PREFIXED = re.compile(r"^(Lose|Ante bonus) ?[(:] ?(.+?)\)?$")
+#: The 9 Card Bonus outcomes (kiosk.games.nine_card_bonus) in Spanish.
+_ES_SUITED = re.compile(r"^(\d+) suited cards$")
+_ES_RUN = re.compile(r"^(\d+)-card straight flush$")
 
 
 def check_language(language: str) -> str:
@@ -369,12 +388,19 @@ def text(language: str, key: str, **values: object) -> str:
     return catalogue(language)[key].format(**values)
 
 
-def game_text(language: str, words: str) -> str:
-    """A game-data text (outcome, hand name, suit) in ``language``; unknown words unchanged."""
+def game_text(language: str, words: str, suit: str = "") -> str:
+    """A game word the code defines (outcome, hand name, suit) in ``language``; ``suit`` names
+    the suit of "5 suited cards"; unknown words unchanged."""
     if language == "en":
         return words
     if words in _ES_GAME:
         return _ES_GAME[words]
+    suited = _ES_SUITED.match(words)
+    if suited is not None:
+        return f"{suited[1]} cartas de {suit}" if suit else f"{suited[1]} cartas del palo"
+    run = _ES_RUN.match(words)
+    if run is not None:
+        return f"Escalera de color de {run[1]} cartas"
     match = _PREFIXED.match(words)
     if match is not None:
         head, inner = match[1], match[2]

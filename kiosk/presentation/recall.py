@@ -11,7 +11,8 @@ from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.i18n import game_text, text
-from kiosk.presentation.spots import ResultLine, result_line, three_card_name
+from kiosk.presentation.spots import ResultLine, result_line, spot_labels, three_card_name
+from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.textui.money import dollars
 from kiosk.textui.show import game_of
@@ -50,17 +51,13 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     own = [face(x, suit) for x in seat_cards]
     dealer = [face(x, suit) for x in record["second_shared"]]
     when = datetime.fromtimestamp(record["started_at"] / 1000).astimezone()
-    title = game.title if game is not None else record["edition"]
-    labels = {s.id: s.label for s in game.spots} if game is not None else {}
+    words = GameWords(game, language)
+    title = words.title if game is not None else record["edition"]
+    labels = spot_labels(game, words) if game is not None else {}
     icons_text = ""
     if turbo is not None:
         n = count_icons([*record["first"], *seat_cards], turbo.suit)
-        icons_text = text(
-            language,
-            "icon_count",
-            count=n,
-            icons=turbo.edition.icon if n == 1 else turbo.edition.icons,
-        )
+        icons_text = text(language, "icon_count", count=n, icons=words.icons(n))
     hand_text = ""
     positions = tuple(bet["positions"])
     if isinstance(game, StadiumRules) and len(positions) == 3 and record["first"]:
@@ -71,7 +68,7 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     results: tuple[ResultLine, ...] = ()
     total_text = ""
     if settled is not None and game is not None:
-        results = tuple(result_line(game, r, language, labels) for r in settled["results"])
+        results = tuple(result_line(game, r, words, labels) for r in settled["results"])
         paid, stake = settled["paid"], settled["stake"]
         if paid == 0:
             total_text = text(language, "no_win")

@@ -20,6 +20,7 @@ from kiosk.presentation.i18n import check_language, text
 from kiosk.presentation.overlays import LockupView, VoucherView, lockup_view, voucher_view
 from kiosk.presentation.recall import RecallView, recall_view
 from kiosk.presentation.table import SEAT, TableView, table_view
+from kiosk.presentation.words import GameWords
 from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
@@ -269,12 +270,13 @@ class PlayerSession:
         out = []
         for ed in self.rt.state.config.editions:
             game = self.rt.core.game(ed.edition)
+            words = GameWords(game, self.language)
             edition = getattr(game, "edition", None)
             if edition is not None:
-                desc = text(self.language, "menu_turbo", icons=edition.icons)
-                out.append((ed.edition, game.title, edition.icon, desc))
+                desc = text(self.language, "menu_turbo", icons=words(edition.icons))
+                out.append((ed.edition, words.title, edition.icon, desc))
             else:
-                out.append((ed.edition, game.title, "", text(self.language, "menu_stadium")))
+                out.append((ed.edition, words.title, "", text(self.language, "menu_stadium")))
         return out
 
     # --- touches -----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from kiosk.games.stadium import ANTE, ANTE_BONUS, PLAY, StadiumRules
 from kiosk.games.turbo import RAISE, TurboRules
 from kiosk.presentation.chips import Chip
 from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.words import GameWords
 from kiosk.textui.money import dollars
 
 
@@ -85,10 +86,10 @@ def pays_text(game: GameRules, spot: WagerSpot) -> str:
     return ""
 
 
-def _extra_label(game: GameRules, spot: str, language: str) -> str:
+def _extra_label(game: GameRules, spot: str, words: GameWords) -> str:
     if isinstance(game, TurboRules) and spot == RAISE:
-        return game.raise_label
-    return game_text(language, {PLAY: "Play", ANTE_BONUS: "Ante bonus"}.get(spot, spot))
+        return words(game.raise_label)
+    return words({PLAY: "Play", ANTE_BONUS: "Ante bonus"}.get(spot, spot))
 
 
 def host_spot(game: GameRules, result_spot: str) -> str:
@@ -100,10 +101,16 @@ def host_spot(game: GameRules, result_spot: str) -> str:
     return result_spot
 
 
+def spot_labels(game: GameRules, words: GameWords) -> dict[str, str]:
+    """Spot id -> the spot's name in the player's language."""
+    return {s.id: words.spot(s) for s in game.spots}
+
+
 def result_line(
-    game: GameRules, result: Mapping[str, Any], language: str, labels: Mapping[str, str]
+    game: GameRules, result: Mapping[str, Any], words: GameWords, labels: Mapping[str, str]
 ) -> ResultLine:
-    """One settled wager line, display-ready."""
+    """One settled wager line, display-ready (``labels``: :func:`spot_labels`)."""
+    language = words.language
     paid, stake = result["paid"], result["stake"]
     won = paid > stake
     push = paid == stake and stake > 0
@@ -112,13 +119,13 @@ def result_line(
     else:
         amount = text(language, "result_push" if push else "result_lose")
     spot = result["spot"]
-    label = labels.get(spot) or _extra_label(game, spot, language)
+    label = labels.get(spot) or _extra_label(game, spot, words)
     outcome = result["outcome"]
-    detail = "" if outcome in _GENERIC else game_text(language, outcome)
+    detail = "" if outcome in _GENERIC else words(outcome)
     inner = _LOSE_WITH.match(outcome)
     if inner is not None:
-        detail = game_text(language, inner[1])
-    return ResultLine(label, game_text(language, outcome), amount, won, push, detail)
+        detail = words(inner[1])
+    return ResultLine(label, words(outcome), amount, won, push, detail)
 
 
 #: outcomes that say no more than WIN / LOSE / PUSH
@@ -134,13 +141,12 @@ def _highlight(lines: Sequence[ResultLine]) -> str:
     return "push" if all(line.push for line in lines) else "lose"
 
 
-def _line_fields(game: GameRules, spot: WagerSpot, language: str) -> tuple[str, str, str]:
+def _line_fields(game: GameRules, spot: WagerSpot, words: GameWords) -> tuple[str, str, str]:
     if not isinstance(game, StadiumRules) or spot.group != "blind":
         return "", "", ""
-    kind = "Pairs Plus" if spot.id.startswith("pairs_plus") else "6-Card Bonus"
     _wager, line, number = spot.id.rsplit("_", 2)
-    label = text(language, "row" if line == "row" else "col", n=number)
-    return f"{line}_{number}", game_text(language, kind), label
+    kind, label = words.blind_line(spot.id)
+    return f"{line}_{number}", kind, label
 
 
 def spot_views(
@@ -153,24 +159,25 @@ def spot_views(
 ) -> tuple[SpotView, ...]:
     """Every spot of ``game`` with its stake, the decision wager (spot id, cents) riding on it,
     and the results of the last game (empty while it is not to be shown)."""
-    labels = {s.id: s.label for s in game.spots}
+    words = GameWords(game, language)
+    labels = spot_labels(game, words)
     by_spot: dict[str, list[ResultLine]] = {}
     for r in results:
         by_spot.setdefault(host_spot(game, r["spot"]), []).append(
-            result_line(game, r, language, labels)
+            result_line(game, r, words, labels)
         )
     views = []
     for spot in game.spots:
         amount = wagers.get(spot.id, 0)
         extra_text = ""
         if extra is not None and host_spot(game, extra[0]) == spot.id:
-            extra_text = f"+ {_extra_label(game, extra[0], language)} {dollars(extra[1])}"
+            extra_text = f"+ {_extra_label(game, extra[0], words)} {dollars(extra[1])}"
         lines = tuple(by_spot.get(spot.id, ()))
-        line, kind_label, line_label = _line_fields(game, spot, language)
+        line, kind_label, line_label = _line_fields(game, spot, words)
         views.append(
             SpotView(
                 id=spot.id,
-                label=spot.label,
+                label=labels[spot.id],
                 group=spot.group,
                 mandatory=spot.mandatory,
                 amount=amount,

@@ -17,8 +17,9 @@ from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
 from kiosk.presentation.chips import Chip, chips
 from kiosk.presentation.faces import CardFace, face
-from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.i18n import text
 from kiosk.presentation.spots import SpotView, dealer_qualifies, spot_views, three_card_name
+from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal import commands as c
 from kiosk.terminal.core import COMMAND_RULES
@@ -186,16 +187,15 @@ def table_view(
     own_n = game.second_deal_per_seat
     shown_cards = cards[:shown]
     icon_count = count_icons(shown_cards, suit) if suit is not None else 0
-    icons_word = ""
-    if turbo is not None:
-        icons_word = turbo.edition.icon if icon_count == 1 else turbo.edition.icons
+    words = GameWords(game, language)
+    icons_word = words.icons(icon_count)
 
     positions = tuple(state.pending_positions.get(SEAT, ()))
     if not positions and not pending and bet is not None:
         positions = tuple(bet["positions"])
 
     landed = shown if not in_flight else -1  # nothing follows from cards still moving
-    offer_view = _offer_view(state, rnd, game, language, now, deadline, landed >= first_n)
+    offer_view = _offer_view(state, rnd, game, words, now, deadline, landed >= first_n)
     busy = state.phase in IN_ROUND or not all_shown or in_flight
     lockups = bool(state.lockups())
     won = result_shown and paid > 0
@@ -203,7 +203,7 @@ def table_view(
     return TableView(
         family="turbo" if turbo is not None else "stadium",
         edition=state.selected_edition,
-        title=game.title,
+        title=words.title,
         icon=turbo.edition.icon if turbo is not None else "",
         icons_word=icons_word,
         game_number=rnd.game_number if rnd is not None else 0,
@@ -231,7 +231,7 @@ def table_view(
         hand_text=_hand_text(game, cards, positions, landed, language),
         dealer_text=_dealer_text(game, cards, landed, language),
         offer=offer_view,
-        guide_text=_guide(state, game, language, pending, positions, busy, offer_view, banner),
+        guide_text=_guide(state, game, words, pending, positions, busy, offer_view, banner),
         win_banner=banner,
         won=won,
         deal_steps=deal_steps(game),
@@ -280,11 +280,12 @@ def _offer_view(
     state: TerminalState,
     rnd: RoundState | None,
     game: GameRules,
-    language: str,
+    words: GameWords,
     now: int,
     deadline: int | None,
     first_shown: bool,
 ) -> OfferView | None:
+    language = words.language
     if state.phase is not Phase.DECISION or rnd is None or not first_shown:
         return None
     offer = rnd.offers.get(SEAT)
@@ -297,10 +298,9 @@ def _offer_view(
     take, default = offer["take"], offer["default"]
     decline = next(ch for ch in offer["choices"] if ch != take)
     if isinstance(game, TurboRules):
-        label = game.raise_label
-        prompt = text(
-            language, "raise_prompt", label=label, main=game.edition.main.label, amount=amount
-        )
+        label = words(game.raise_label)
+        main = words(game.edition.main.label)
+        prompt = text(language, "raise_prompt", label=label, main=main, amount=amount)
         take_label, decline_label = label.upper(), text(language, "no_thanks")
     else:
         prompt = text(language, "play_prompt", amount=amount)
@@ -333,13 +333,14 @@ def _banner(language: str, seat_result: dict[str, Any] | None, shown: bool) -> s
 def _guide(
     state: TerminalState,
     game: GameRules,
-    language: str,
+    words: GameWords,
     pending: dict[str, int],
     positions: tuple[int, ...],
     busy: bool,
     offer: OfferView | None,
     banner: str,
 ) -> str:
+    language = words.language
     if offer is not None:
         return offer.prompt
     if busy:
@@ -355,5 +356,5 @@ def _guide(
         return text(language, "place_wagers")
     mandatory = next((s for s in game.spots if s.mandatory), None)
     if mandatory is not None and mandatory.id not in pending:
-        return text(language, "place_mandatory", spot=game_text(language, mandatory.label))
+        return text(language, "place_mandatory", spot=words.spot(mandatory))
     return text(language, "touch_deal")

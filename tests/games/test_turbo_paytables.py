@@ -213,7 +213,10 @@ def test_themes_name_their_rule_set_and_differ_in_suit():
         assert [w.label for w in theme.wagers] != [w.label for w in base.wagers]
 
 
-FOOTBALL_TIER = '{ min_icons = 6, pays = "1:1", outcome = "6+ {icons} in 9 cards" },'
+FOOTBALL_TIER = (
+    '{ min_icons = 6, pays = "1:1", outcome = { en = "6+ {icons} in 9 cards", '
+    'es = "6+ {icons} en 9 cartas" } },'
+)
 BAD_EDITIONS = [
     ({"suit": ('suit = "s"', 'suit = "x"')}, "suit", "must be one of 's', 'h', 'd', 'c'"),
     ({"id": ('id = "turbo-football"', 'id = "football"')}, "id", "must equal the file name"),
@@ -243,17 +246,17 @@ BAD_EDITIONS = [
         "is never paid: wagers.long_pass.paytables.standard.tiers[0] holds whenever it does",
     ),
     (
-        {"mandatory": ('label = "Long Pass"', 'label = "Long Pass"\nmandatory = true')},
+        {"mandatory": ('es = "Pase Largo" }', 'es = "Pase Largo" }\nmandatory = true')},
         "wagers",
         "exactly one wager must be mandatory",
     ),
     (
-        {"placeholder": ('outcome = "7+ {icons}"', 'outcome = "7+ {balls}"')},
-        "wagers.long_pass.paytables.standard.tiers[0].outcome",
+        {"placeholder": ('outcome = { en = "7+ {icons}"', 'outcome = { en = "7+ {balls}"')},
+        "wagers.long_pass.paytables.standard.tiers[0].outcome.en",
         "unknown placeholder {balls}",
     ),
     (
-        {"default": ('label = "TD"\ndefault = "standard"', 'label = "TD"\ndefault = "gold"')},
+        {"default": ('es = "TD" }\ndefault = "standard"', 'es = "TD" }\ndefault = "gold"')},
         "wagers.td.default",
         "names no pay table of td",
     ),
@@ -278,11 +281,15 @@ BAD_EDITIONS = [
         "between 0 and 12, got 13",
     ),
     (
-        {"unknown": ('top_award = "Super TD"', 'top_award = "Super TD"\ncolour = "green"')},
+        {"unknown": ('suit = "s"', 'suit = "s"\ncolour = "green"')},
         "colour",
         "is not a known field",
     ),
-    ({"title": ('title = "Turbo Football"', "title = 7")}, "title", "non-empty string, got 7"),
+    (
+        {"title": ('title = { en = "Turbo Football", es = "Turbo Fútbol Americano" }', "title = 7")},
+        "title",
+        "non-empty string, got 7",
+    ),
     (
         {"mandatory_type": ("mandatory = true", 'mandatory = "yes"')},
         "wagers.first_down.mandatory",

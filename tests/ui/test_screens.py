@@ -101,11 +101,12 @@ def test_language_help_and_history(kiosk: Any) -> None:
     assert d.screen == "help"
     body = k.app.root.ids.sm.current_screen.ids.body
     texts = [getattr(w, "text", "") for w in body.children]
-    assert any("Las cartas de picas llevan footballs" in t for t in texts)
+    assert any("Las cartas de picas llevan balones" in t for t in texts)
+    assert "Primer Down" in texts and not any("First Down" in t for t in texts)
     k.tap("back")
     k.tap("history")
     screen = k.app.root.ids.sm.current_screen
-    assert screen.heading.startswith("Partida 1  ·  Turbo Football")
+    assert screen.heading.startswith("Partida 1  ·  Turbo Fútbol Americano")
     shown = [card.face for row in screen.ids.cards.children for card in row.children[0].cards]
     expected = {face(code, 0) for code in rt.state.round.first + rt.state.round.seat_cards[0]}
     assert set(shown) == expected
