@@ -36,6 +36,9 @@ from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.state import Phase, TerminalState
 from rng import RngFailure
 
+#: events after which a snapshot is written at once (they change the state's whole basis)
+_SNAPSHOT_NOW = frozenset({e.ConfigChanged, e.PeriodMetersReset})
+
 
 class DeckLike(Protocol):
     """A shuffled deck that deals card codes on demand."""
@@ -259,12 +262,15 @@ class TerminalRuntime:
 
     def _draw_into(self, events: list[e.Event], now: int) -> list[e.Event]:
         """Apply events tentatively and draw every card they call for."""
-        self.core.apply(events)
+        core = self.core
+        core.apply(events)
         more: list[e.Event] = []
-        while self.core.cards_needed():
-            new = self.core.handle(c.CardsDrawn(self._draw(self.core.cards_needed())), now)
-            self.core.apply(new)
+        need = core.cards_needed()
+        while need:
+            new = core.handle(c.CardsDrawn(self._draw(need)), now)
+            core.apply(new)
             more += new
+            need = core.cards_needed()
         return more
 
     def _draw_pending(self) -> None:
@@ -303,12 +309,12 @@ class TerminalRuntime:
 
     def _commit(self, events: list[e.Event], audit_record: dict[str, Any] | None = None) -> None:
         """Journal applied events with their projections; rebuild from disk if that fails."""
-        settled = any(isinstance(x, e.RoundSettled) for x in events)
+        kinds = {type(x) for x in events}
+        settled = e.RoundSettled in kinds
         self._commits_since_snapshot += 1
         snapshot = None
-        if (settled and self._commits_since_snapshot >= self.snapshot_every) or any(
-            isinstance(x, e.ConfigChanged | e.PeriodMetersReset) for x in events
-        ):
+        due = settled and self._commits_since_snapshot >= self.snapshot_every
+        if due or not kinds.isdisjoint(_SNAPSHOT_NOW):
             snapshot = self.state.to_snapshot()
         recall = self.recall_record() if settled else None
         outbox = tuple(self.host_messages(events, self.state)) if self.host_messages else ()
@@ -344,7 +350,12 @@ class TerminalRuntime:
 
     def _effects(self, command: c.Command, events: Iterable[e.Event]) -> None:
         for event in events:
-            if isinstance(event, e.BillEscrowAccepted):
+            # the game's own events first: they are the common case (kinds are disjoint)
+            if isinstance(event, e.DecisionOffered):
+                self._deadlines[event.seat] = event.deadline
+            elif isinstance(event, e.DecisionMade):
+                self._deadlines.pop(event.seat, None)
+            elif isinstance(event, e.BillEscrowAccepted):
                 self.validator.stack(event.seat)
             elif isinstance(event, e.BillStacked):
                 self.validator.acknowledge(event.seat)
@@ -372,10 +383,6 @@ class TerminalRuntime:
                         sequence=self.voucher_sequence,
                     )
                 )
-            elif isinstance(event, e.DecisionOffered):
-                self._deadlines[event.seat] = event.deadline
-            elif isinstance(event, e.DecisionMade):
-                self._deadlines.pop(event.seat, None)
 
     def accepting_money(self) -> bool:
         """Whether the bill validator should take notes now."""

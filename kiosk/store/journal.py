@@ -21,11 +21,11 @@ either all of it is there or none of it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from hashlib import sha256 as _sha256
 from pathlib import Path
 from typing import Any
 
@@ -94,17 +94,26 @@ class IntegrityError(StoreError):
 
 
 def digest(*parts: bytes) -> bytes:
-    """SHA-256 over length-prefixed parts."""
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(len(part).to_bytes(4, "big"))
-        h.update(part)
-    return h.digest()
+    """SHA-256 over length-prefixed parts (each part after its length, 4 bytes big-endian)."""
+    return _sha256(b"".join([len(part).to_bytes(4, "big") + part for part in parts])).digest()
 
 
 def row_hash(prev: bytes, seq: int, body: str) -> bytes:
-    """Chain hash of a journal row."""
-    return digest(prev, str(seq).encode(), body.encode())
+    """Chain hash of a journal row: :func:`digest` of the previous hash, ``seq`` and ``body``."""
+    number = str(seq).encode()
+    text = body.encode()
+    return _sha256(
+        b"".join(
+            (
+                len(prev).to_bytes(4, "big"),
+                prev,
+                len(number).to_bytes(4, "big"),
+                number,
+                len(text).to_bytes(4, "big"),
+                text,
+            )
+        )
+    ).digest()
 
 
 def body_hash(key: int, body: str) -> bytes:
@@ -112,9 +121,8 @@ def body_hash(key: int, body: str) -> bytes:
     return digest(str(key).encode(), body.encode())
 
 
-def canonical(data: Any) -> str:
-    """Canonical JSON (sorted keys, no spaces)."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+#: canonical JSON (sorted keys, no spaces)
+canonical = ev.canonical
 
 
 @dataclass(frozen=True)
@@ -212,19 +220,22 @@ class Journal:
     def commit(self, events: Iterable[ev.Event], projections: Projections = Projections()) -> int:
         """Durably write events and projections in one transaction; the last sequence number."""
         seq, prev = self.head()
-        new_head = (seq, prev)
+        # encode and chain first: the write lock is held only for the inserts and the fsync
+        rows = []
+        logged = []
+        for event in events:
+            seq += 1
+            body = ev.encode(event)
+            prev = row_hash(prev, seq, body)
+            kind = event.type_name
+            rows.append((seq, event.at, kind, body, prev))
+            if kind in LOGGED_KINDS:
+                logged.append((seq, event, body))
         try:
             with self._txn():
-                for event in events:
-                    seq += 1
-                    body = ev.encode(event)
-                    prev = row_hash(prev, seq, body)
-                    self.db.execute(
-                        "INSERT INTO journal VALUES (?, ?, ?, ?, ?)",
-                        (seq, event.at, event.type_name, body, prev),
-                    )
-                    if event.type_name in LOGGED_KINDS:
-                        self._log(seq, event, body)
+                self.db.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)
+                for logged_seq, event, body in logged:
+                    self._log(logged_seq, event, body)
                 if projections.snapshot is not None:
                     snap = canonical(projections.snapshot)
                     self.db.execute(
@@ -241,11 +252,10 @@ class Journal:
                     )
                 for record in projections.audit:
                     self._audit(seq, record)
-                new_head = (seq, prev)
         except sqlite3.Error as exc:
             self._head = None
             raise StoreError(f"journal write failed: {exc}") from exc
-        self._head = new_head
+        self._head = (seq, prev)
         return seq
 
     def _log(self, seq: int, event: ev.Event, body: str) -> None:

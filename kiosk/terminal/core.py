@@ -26,7 +26,7 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.config import ConfigError, from_dict, to_dict
-from kiosk.terminal.meters import METER_MODULUS, Meters, expected_credits
+from kiosk.terminal.meters import METER_MODULUS, Meters, advance, expected_credits
 from kiosk.terminal.state import Lockup, Phase, RoundState, TerminalState
 
 ALL_PHASES = frozenset(Phase)
@@ -93,6 +93,13 @@ def bet_of(record: dict[str, Any]) -> SeatBet:
 def paytable_key(paytables: dict[str, str]) -> str:
     """Meter key naming the pay tables in force ("default" when none was chosen)."""
     return ",".join(f"{k}={v}" for k, v in sorted(paytables.items())) or "default"
+
+
+def _odds_text(odds: Fraction) -> str:
+    """Odds as journaled: ``"n/d"`` in lowest terms (``"0/1"`` for a loss)."""
+    if type(odds) is not Fraction:
+        odds = Fraction(odds)
+    return f"{odds.numerator}/{odds.denominator}"
 
 
 class TerminalCore:
@@ -455,7 +462,7 @@ class TerminalCore:
                             "stake": r.stake,
                             "paid": r.paid,
                             "outcome": r.outcome,
-                            "odds": f"{Fraction(r.odds).numerator}/{Fraction(r.odds).denominator}",
+                            "odds": _odds_text(r.odds),
                         }
                         for r in result.results
                     ],
@@ -580,8 +587,8 @@ class TerminalCore:
     # --- the fold -----------------------------------------------------------------------------
 
     def _meter(self, name: str, amount: int = 1) -> None:
-        self.state.lifetime.add(name, amount)
-        self.state.period.add(name, amount)
+        s = self.state
+        advance(name, amount, s.lifetime, s.period)
 
     def _a_powered_up(self, ev: e.PoweredUp) -> None:
         self._meter("power_resets")

@@ -9,6 +9,8 @@ seconds, as an int of milliseconds) the runtime stamped on the command that caus
 from __future__ import annotations
 
 import json
+import json.encoder
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -302,6 +304,37 @@ class ServiceChanged(Event):
 _FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
 
 
+def _no_default(value: object) -> object:
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
+def _make_canonical() -> Callable[[Any], str]:
+    """The canonical JSON encoder: sorted keys, no spaces, ASCII only.
+
+    The standard library's C encoder is built once and called directly: ``json.dumps`` builds
+    a new one on every call, which costs more than encoding a small event.  The output is the
+    same text (``tests/terminal/test_events_encoding.py`` checks it against ``json.dumps``).
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # a Python without the C accelerator
+        encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+        return encoder.encode
+    chunks = make(
+        None, _no_default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True
+    )
+    join = "".join
+
+    def canonical(data: Any) -> str:
+        return join(chunks(data, 0))
+
+    return canonical
+
+
+#: canonical JSON of a JSON-ready value (sorted keys, no spaces), as ``json.dumps(data,
+#: sort_keys=True, separators=(",", ":"))`` writes it
+canonical: Callable[[Any], str] = _make_canonical()
+
+
 def encode(event: Event) -> str:
     """Canonical JSON of an event: ``{"kind": ..., "data": {...}}`` with sorted keys."""
     cls = type(event)
@@ -309,10 +342,8 @@ def encode(event: Event) -> str:
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
     data = {name: getattr(event, name) for name in names}  # fields are JSON values already
-    return _ENCODER.encode({"kind": event.type_name, "data": data})
-
-
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+    # "data" sorts before "kind", and a kind is a class name (plain ASCII, nothing to escape)
+    return f'{{"data":{canonical(data)},"kind":"{cls.type_name}"}}'
 
 
 def decode(text: str) -> Event:

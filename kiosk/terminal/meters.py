@@ -87,11 +87,24 @@ class Meters:
     __hash__ = None  # type: ignore[assignment]
 
 
+def advance(name: str, amount: int, *sets: Meters) -> None:
+    """Advance the same meter in several sets (lifetime and period), as :meth:`Meters.add`."""
+    if amount < 0:
+        raise ValueError(f"meter {name}: cannot advance by a negative amount {amount}")
+    for meters in sets:
+        values = meters._values
+        values[name] = (values.get(name, 0) + amount) % METER_MODULUS
+
+
 def expected_credits(meters: Meters) -> int:
     """Credits the meters say the terminal must hold (modulo the meter modulus).
 
     credits = money in - money out - wagered + won (jackpot handpays never reach credits).
     """
-    money_in = sum(meters[name] for name in MONEY_IN)
-    money_out = sum(meters[name] for name in MONEY_OUT)
-    return (money_in - money_out - meters["coin_in"] + meters["coin_out"]) % METER_MODULUS
+    values = meters._values  # every core meter is always there
+    balance = values["coin_out"] - values["coin_in"]
+    for name in MONEY_IN:
+        balance += values[name]
+    for name in MONEY_OUT:
+        balance -= values[name]
+    return balance % METER_MODULUS

@@ -1,0 +1,72 @@
+"""The journal's text and hash formats are pinned: the fast paths write exactly what the
+straightforward definitions write (canonical JSON as ``json.dumps`` with sorted keys and no
+spaces; SHA-256 over 4-byte big-endian length-prefixed parts)."""
+
+import dataclasses
+import hashlib
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kiosk.store.journal import body_hash, canonical, digest, row_hash
+from kiosk.terminal import events as e
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**15), max_value=10**15)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+def reference_json(data):
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def reference_digest(*parts):
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(4, "big"))
+        h.update(part)
+    return h.digest()
+
+
+@given(JSON)
+def test_canonical_is_sorted_compact_ascii_json(data):
+    assert canonical(data) == reference_json(data)
+
+
+@given(st.text(), JSON, st.integers(min_value=0, max_value=2**62))
+def test_events_encode_as_canonical_kind_and_data(text, data, at):
+    for event in (
+        e.TiltRaised(at, code="é\u2028\x00", reason=text, needs_attendant=True),
+        e.ConfigChanged(at, before={"x": data}, after={"y": [data, text]}, by=text),
+        e.RoundSettled(at, game_number=3, seats=[{"seat": 0, "results": [data]}]),
+    ):
+        data_fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
+        assert e.encode(event) == reference_json({"kind": event.type_name, "data": data_fields})
+        assert e.decode(e.encode(event)) == event
+
+
+@given(st.binary(max_size=40), st.integers(min_value=0, max_value=10**15), st.text())
+def test_row_and_body_hashes_follow_their_definitions(prev, seq, body):
+    assert row_hash(prev, seq, body) == reference_digest(prev, str(seq).encode(), body.encode())
+    assert body_hash(seq, body) == reference_digest(str(seq).encode(), body.encode())
+    assert digest(prev, body.encode()) == reference_digest(prev, body.encode())
+
+
+def test_the_chain_hash_of_a_known_row_never_changes():
+    body = e.encode(e.PoweredUp(1_800_000_000_000, software_version="1.0", recovered=""))
+    assert body == (
+        '{"data":{"at":1800000000000,"recovered":"","software_version":"1.0"},"kind":"PoweredUp"}'
+    )
+    assert (
+        row_hash(b"\x00" * 32, 1, body).hex()
+        == reference_digest(b"\x00" * 32, b"1", body.encode()).hex()
+    )
