@@ -8,11 +8,16 @@ non-volatile memory answers (a voucher cut short is voided, never presented).
 
 Status becomes tilts: ``paper_out``, ``printer_jam``, ``head_open`` and ``printer_link``;
 paper low is only a warning (:attr:`PrinterDriver.paper_low`).
+
+The service menu's test voucher (:meth:`PrinterDriver.print_test_voucher`) is a job of its own
+(``PrintTestVoucher``, answered by ``TestVoucherDone``): no value, no validation number, no
+report to the terminal, so it touches neither the credits nor the voucher sequence.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Callable
 
@@ -90,7 +95,23 @@ class PrinterDriver(DriverBase):
         self.status: PrinterEvent.Status | None = None
         self.identity = ""
         self.job = ""  # validation number of the voucher in progress
+        self.test_vouchers = 0  # test vouchers printed by this driver
         self._answers: dict[str, int] = {}  # voucher status replies by number
+        self._test_answers: dict[int, PrinterEvent.TestVoucherDone] = {}
+        self._test_id = 0  # the test voucher being printed
+
+    @property
+    def paper(self) -> bool | None:
+        """Paper in (None while the printer's status is unknown)."""
+        return None if self.status is None else not self.status.paper_out
+
+    @property
+    def fault(self) -> str | None:
+        """The printer's fault, if any (``printer jam``, ``printer head open``)."""
+        s = self.status
+        if s is None:
+            return None
+        return "printer jam" if s.jammed else "printer head open" if s.head_open else None
 
     @property
     def paper_low(self) -> bool:
@@ -138,6 +159,53 @@ class PrinterDriver(DriverBase):
         self._drain()
         return self._take_reports()
 
+    # --- PrinterTestPrint -----------------------------------------------------------------
+
+    def print_test_voucher(self, terminal_id: str, venue: str, at: int) -> str | None:
+        """Print a VOID test voucher, waiting for the printer; None when printed, else why not."""
+        problem = self.not_ready_reason()
+        if problem is not None:
+            return problem
+        test_id = self._test_id = secrets.randbits(63) | 1
+        printed_at = Timestamp()
+        printed_at.FromMilliseconds(at)
+        job = PrinterCommand.PrintTestVoucher(
+            test_id=test_id, terminal_id=terminal_id, venue=venue, printed_at=printed_at
+        )
+        self._command(PrinterCommand(print_test_voucher=job))
+        try:
+            self._wait_until(
+                lambda: test_id in self._test_answers or not self.link_up, self.answer_timeout
+            )
+        finally:
+            self._test_id = 0
+        done = self._test_answers.pop(test_id, None)
+        if done is None:
+            lost = "link lost" if not self.link_up else "no answer"
+            return f"printer {lost} while printing it (look at the printer)"
+        if not done.printed:
+            return FAILURES.get(done.failure, "not printed")
+        self.test_vouchers += 1
+        return None
+
+    def not_ready_reason(self) -> str | None:
+        """Why nothing can be printed now (link, paper, fault, a voucher printing), or None."""
+        self._drain()
+        s = self.status
+        if not self.link_up:
+            return "printer link down" if self._ever_up else "printer not connected"
+        if s is None:
+            return "printer status unknown"
+        if s.paper_out:
+            return FAILURES[PrinterEvent.FAILURE_PAPER_OUT]
+        if s.jammed:
+            return FAILURES[PrinterEvent.FAILURE_JAM]
+        if s.head_open:
+            return FAILURES[PrinterEvent.FAILURE_HEAD_OPEN]
+        if s.busy or self.job:
+            return FAILURES[PrinterEvent.FAILURE_BUSY]
+        return None
+
     # --- events ---------------------------------------------------------------------------------
 
     def _on_link_up(self, new_peer: bool) -> None:
@@ -166,6 +234,9 @@ class PrinterDriver(DriverBase):
                 self._finish(number, True, "")
             elif number == self.job and state == PrinterEvent.VOUCHER_STATE_NOT_PRINTED:
                 self._finish(number, False, "not printed (printer link interrupted)")
+        elif kind == "test_voucher_done":
+            if ev.test_voucher_done.test_id == self._test_id:
+                self._test_answers[self._test_id] = ev.test_voucher_done
         elif kind == "identity":
             self.identity = (
                 f"{ev.identity.model} {ev.identity.serial_number} {ev.identity.firmware}"

@@ -22,11 +22,25 @@ poll after the one that handed it over, i.e. after the runtime journaled it) and
 item into escrow meanwhile; and the terminal core credits a stack report only for the item its
 journal holds in escrow.  An item in escrow that this driver never reported (the terminal
 restarted) is returned to the player.
+
+The service menu's bill validator test (:meth:`ValidatorDriver.set_test_mode`) needs nothing of
+the validator but the acceptance it already knows: while the test runs the driver asks for
+every note value and tickets, under acceptance ids of its own (``SetAcceptance.acceptance_id``,
+echoed in ``Escrowed``).  An item taken under a test acceptance is never reported to the
+terminal: the driver notes its value and returns it at once, and its ``Returned`` event is
+acknowledged without a report.  So a test note can reach neither the credit meter nor the
+journal, whenever the test stops (an item escrowed under the test acceptance is returned even
+when its event arrives after the test stopped) and whatever restarts (a validator that restarts
+returns its escrow by itself; a terminal that restarts returns whatever escrow it does not
+know).  A validator that does not echo acceptance ids is served by the driver's mode at the
+time the escrow event is handled; the driver handles every event already received before it
+leaves test mode.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable
@@ -34,6 +48,7 @@ from collections.abc import Callable
 from kiosk.devices.driver import Channel, DriverBase
 from kiosk.devices.ports import TicketInserted
 from kiosk.terminal import commands as c
+from kiosk.terminal.config import NOTE_VALUES
 from proto.turbokiosk.v1.device_pb2 import (
     AcknowledgeEvents,
     DeviceStatusRequest,
@@ -101,13 +116,46 @@ class ValidatorDriver(DriverBase):
         self._ack_due = 0  # highest stacked/returned event id handled
         self._handed = 0  # ... of those already handed to the terminal
         self._acked = 0
+        self.test_mode = False
+        self._test_notes: list[int] = []
+        self._test_tickets: list[str] = []
+        # acceptance ids: random start, so that no two driver lifetimes share one
+        self._acceptance_id = secrets.randbits(48)
+        self._test_acceptances: set[int] = set()  # ids sent while the test ran
+        self._test_escrows: set[int] = set()  # escrow event ids of test items being returned
 
     # --- BillValidatorPort ---------------------------------------------------------------
 
     def set_enabled(self, enabled: bool, notes: tuple[int, ...]) -> None:
-        """Accept these notes (and vouchers), or nothing."""
+        """Accept these notes (and vouchers), or nothing (in force once a test stops)."""
         self.enabled, self.notes = enabled, tuple(notes)
+        if not self.test_mode:
+            self._send_acceptance()
+
+    # --- BillValidatorTestMode ------------------------------------------------------------
+
+    def set_test_mode(self, on: bool) -> None:
+        """Start the service menu's test (every note and ticket is read and returned, nothing
+        reported; the list of notes read starts afresh) or stop it (the terminal's own
+        acceptance again; a test item still in escrow is returned all the same)."""
+        if on == self.test_mode:
+            return
+        if on:
+            self._test_notes, self._test_tickets = [], []
+        else:
+            self._drain()  # events already here were sent under the test acceptance
+        self.test_mode = on
         self._send_acceptance()
+
+    def test_notes(self) -> list[int]:
+        """Values of the notes read (and returned) since the test started, cents."""
+        self._drain()
+        return list(self._test_notes)
+
+    def test_tickets(self) -> list[str]:
+        """Validation numbers of the tickets read (and returned) since the test started."""
+        self._drain()
+        return list(self._test_tickets)
 
     def stack(self, seat: int) -> None:
         """Stack the item in escrow (the one this driver reported)."""
@@ -164,14 +212,25 @@ class ValidatorDriver(DriverBase):
         ev.ParseFromString(payload)
         kind = ev.WhichOneof("event")
         if kind == "escrowed":
-            self._escrowed(ev.event_id, ev.escrowed.item)
+            if self._under_test(ev.escrowed.acceptance_id):
+                self._test_escrowed(ev.event_id, ev.escrowed.item)
+            else:
+                self._escrowed(ev.event_id, ev.escrowed.item)
         elif kind == "stacked":
             self._resolved(ev.event_id, ev.stacked.escrow_event_id)
-            self._stacked(ev.stacked.item)
+            if ev.stacked.escrow_event_id in self._test_escrows:
+                self._test_escrows.discard(ev.stacked.escrow_event_id)
+                log.error("bill validator stacked test %s: not credited", describe(ev.stacked.item))
+            else:
+                self._stacked(ev.stacked.item)
         elif kind == "returned":
+            clean = self._acked == self._handed == self._ack_due
             self._resolved(ev.event_id, ev.returned.escrow_event_id)
-            reason = RETURN_REASONS.get(ev.returned.reason, "returned")
-            self._returned(ev.returned.item, reason)
+            if ev.returned.escrow_event_id in self._test_escrows:
+                self._test_returned(ev.returned.escrow_event_id, clean)
+            else:
+                reason = RETURN_REASONS.get(ev.returned.reason, "returned")
+                self._returned(ev.returned.item, reason)
         elif kind == "rejected":
             why = REJECT_REASONS.get(ev.rejected.reason, "rejected")
             self.rejections.append((describe(ev.rejected.item), why))
@@ -191,6 +250,32 @@ class ValidatorDriver(DriverBase):
             self._report(TicketInserted(validation_number=item.ticket_number, seat=self.seat))
         else:
             self._report(c.InsertBill(value=item.note_value, seat=self.seat))
+
+    def _under_test(self, acceptance_id: int) -> bool:
+        if acceptance_id:
+            return acceptance_id in self._test_acceptances
+        return self.test_mode  # a validator that does not echo acceptance ids
+
+    def _test_escrowed(self, event_id: int, item: EscrowItem) -> None:
+        if item.WhichOneof("item") == "ticket_number":
+            self._test_tickets.append(item.ticket_number)
+        else:
+            self._test_notes.append(item.note_value)
+        log.info("bill validator test: %s read, returned", describe(item))
+        self._test_escrows.add(event_id)
+        self._command(
+            ValidatorCommand(
+                return_escrow=ValidatorCommand.Return(
+                    escrow_event_id=event_id, reason="bill validator test"
+                )
+            )
+        )
+
+    def _test_returned(self, escrow_id: int, clean: bool) -> None:
+        self._test_escrows.discard(escrow_id)
+        if clean:  # nothing of the terminal's waits for an acknowledgement: forget it now
+            self._handed = self._ack_due
+            self._acknowledge()
 
     def _resolved(self, event_id: int, escrow_id: int) -> None:
         self._ack_due = max(self._ack_due, event_id)
@@ -222,7 +307,7 @@ class ValidatorDriver(DriverBase):
         for flag, (code, reason) in FAULTS.items():
             self._condition(code, bool(getattr(status, flag)), reason)
         held = status.escrow_event_id
-        if held and held not in (self._escrow, self._returning):
+        if held and held not in (self._escrow, self._returning) and held not in self._test_escrows:
             self._returning = held  # in escrow from before the terminal restarted: give it back
             self._command(
                 ValidatorCommand(
@@ -242,11 +327,22 @@ class ValidatorDriver(DriverBase):
             )
 
     def _send_acceptance(self) -> None:
-        acceptance = ValidatorCommand.SetAcceptance(
-            enabled=self.enabled,
-            note_values=self.notes if self.enabled else (),
-            tickets=self.enabled and self.accept_tickets,
-        )
+        self._acceptance_id += 1
+        if self.test_mode:
+            self._test_acceptances.add(self._acceptance_id)
+            acceptance = ValidatorCommand.SetAcceptance(
+                enabled=True,
+                note_values=sorted(NOTE_VALUES),
+                tickets=True,
+                acceptance_id=self._acceptance_id,
+            )
+        else:
+            acceptance = ValidatorCommand.SetAcceptance(
+                enabled=self.enabled,
+                note_values=self.notes if self.enabled else (),
+                tickets=self.enabled and self.accept_tickets,
+                acceptance_id=self._acceptance_id,
+            )
         self._command(ValidatorCommand(set_acceptance=acceptance))
 
     def _command(self, command: ValidatorCommand) -> None:

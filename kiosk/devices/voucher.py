@@ -5,15 +5,21 @@ The layout follows the usual TITO voucher: venue, title, the validation number i
 amount in figures and in words, the terminal id and the expiry.  python-barcode encodes the ITF
 module pattern; Pillow draws it at a whole number of pixels per module so that every bar is
 exactly as wide as the symbology says.
+
+The service menu's test voucher (:class:`TestVoucher`) has the same header and footer but no
+value, no validation number and no barcode, and is marked VOID and TEST all over.  Every PNG
+carries its printed text in a ``voucher`` text chunk, so tools and tests can read what it says.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 
 from barcode.itf import ITF
 from PIL import Image, ImageDraw, ImageFont
+from PIL.PngImagePlugin import PngInfo
 
 from kiosk.devices.ports import Voucher
 
@@ -47,6 +53,19 @@ MODULE_PX = 3
 BAR_HEIGHT_PX = 110
 QUIET_ZONE_MODULES = 12
 WIDTH_PX = 640
+#: the PNG text chunk holding the voucher's printed lines
+TEXT_KEY = "voucher"
+
+
+@dataclass(frozen=True)
+class TestVoucher:
+    """A service-menu test voucher: who and when, nothing of value."""
+
+    __test__ = False  # not a pytest test class
+    terminal_id: str
+    venue: str
+    printed_at: int  # epoch ms
+    number: int  # the printer's test voucher counter
 
 
 def _below_thousand(n: int) -> str:
@@ -127,6 +146,21 @@ def voucher_lines(voucher: Voucher) -> list[str]:
     ]
 
 
+def test_voucher_lines(voucher: TestVoucher) -> list[str]:
+    """The text of a test voucher, top to bottom."""
+    printed = dt.datetime.fromtimestamp(voucher.printed_at / 1000, tz=dt.UTC)
+    return [
+        voucher.venue.upper(),
+        "TEST VOUCHER",
+        "*** VOID ***",
+        "NO VALUE - NOT NEGOTIABLE",
+        "NO VALIDATION NUMBER",
+        f"{printed:%Y-%m-%d}   {printed:%H:%M:%S} UTC   TEST # {voucher.number:04d}",
+        f"TERMINAL {voucher.terminal_id}",
+        "*** VOID *** TEST *** VOID ***",
+    ]
+
+
 def itf_modules(validation_number: str) -> str:
     """The ITF bar/space pattern as ``1``/``0`` narrow modules (wide = 3 narrow)."""
     check_validation_number(validation_number)
@@ -187,10 +221,47 @@ def render_png(voucher: Voucher, path: Path, *, void: bool = False) -> Path:
             continue
         draw.text(((width - draw.textlength(text, font=font)) / 2, y), text, fill=0, font=font)
         y += 42
+    lines = voucher_lines(voucher)
     if void:
         draw.line((0, 0, width, height), fill=0, width=9)
         draw.line((0, height, width, 0), fill=0, width=9)
         draw.text((20, height // 2), "VOID - NOT PRINTED COMPLETELY", fill=0, font=big)
+        lines.append("VOID - NOT PRINTED COMPLETELY")
+    return _save(img, path, lines)
+
+
+def render_test_png(voucher: TestVoucher, path: Path, *, void: bool = False) -> Path:
+    """Draw a test voucher: its lines framed, VOID across it (``void``: cut short too)."""
+    big = ImageFont.load_default(size=30)
+    small = ImageFont.load_default(size=20)
+    lines = test_voucher_lines(voucher)
+    height = 40 + 42 * len(lines)
+    img = Image.new("L", (WIDTH_PX, height), 255)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((4, 4, WIDTH_PX - 5, height - 5), outline=0, width=5)
+    for n, text in enumerate(lines):
+        font = big if n in (1, 2) else small
+        x = (WIDTH_PX - draw.textlength(text, font=font)) / 2
+        draw.text((x, 20 + 42 * n), text, fill=0, font=font)
+    draw.line((0, 0, WIDTH_PX, height), fill=0, width=3)
+    draw.line((0, height, WIDTH_PX, 0), fill=0, width=3)
+    if void:
+        draw.text((20, height // 2), "NOT PRINTED COMPLETELY", fill=0, font=big)
+        lines.append("NOT PRINTED COMPLETELY")
+    return _save(img, path, lines)
+
+
+def printed_text(path: Path) -> list[str]:
+    """The lines a voucher PNG says it shows (its ``voucher`` text chunk)."""
+    with Image.open(path) as img:
+        img.load()
+        text = getattr(img, "text", {}).get(TEXT_KEY, "")
+    return str(text).splitlines()
+
+
+def _save(img: Image.Image, path: Path, lines: list[str]) -> Path:
+    info = PngInfo()
+    info.add_text(TEXT_KEY, "\n".join(lines))
     path.parent.mkdir(parents=True, exist_ok=True)
-    img.save(path, format="PNG")
+    img.save(path, format="PNG", pnginfo=info)
     return path

@@ -5,6 +5,10 @@ A print job takes ``print_ms``; the voucher is "printed" by rendering it as a PN
 ``fault NAME`` while printing, or armed with ``fail-next-print NAME``) cuts it short: the
 partial voucher is voided (rendered crossed out as ``<number>-void.png``) and reported failed.
 
+A test voucher (the service menu's) is a job like any other, rendered as
+``<state dir>/test-vouchers/<n>.png`` (``<n>-void.png`` when cut short); it has no validation
+number, so it never enters the printed or voided vouchers the terminal asks about.
+
 Memory (across its own restarts): the vouchers printed and voided, the job in progress (voided
 at power-up: a half-printed voucher never leaves the printer as valid), the faults.  The
 terminal asks it after a restart or a lost link whether a voucher was printed.
@@ -20,7 +24,7 @@ from typing import Any
 from kiosk.devices.ports import Voucher
 from kiosk.devices.printer_driver import voucher_of
 from kiosk.devices.sim.memory import DeviceMemory
-from kiosk.devices.voucher import render_png
+from kiosk.devices.voucher import TestVoucher, render_png, render_test_png
 from proto.turbokiosk.v1.device_pb2 import DeviceIdentity, PrinterCommand, PrinterEvent
 
 FAULTS = {
@@ -46,6 +50,7 @@ class PrinterMachine:
     def __init__(self, state_dir: Path, now: int, *, print_ms: int = 200) -> None:
         self.print_ms = print_ms
         self.vouchers_dir = state_dir / "vouchers"
+        self.test_vouchers_dir = state_dir / "test-vouchers"
         self.mem = DeviceMemory(
             state_dir / "printer.json",
             {
@@ -60,6 +65,8 @@ class PrinterMachine:
                     "head_open": False,
                 },
                 "fail_next": None,
+                "test_vouchers": 0,  # test vouchers started (their counter)
+                "tests": [],  # the last test vouchers printed or voided
             },
         )
         self.link_up = False
@@ -94,10 +101,12 @@ class PrinterMachine:
         kind = cmd.WhichOneof("command")
         if kind == "print_voucher":
             self._print(cmd.print_voucher, now)
+        elif kind == "print_test_voucher":
+            self._print_test(cmd.print_test_voucher, now)
         elif kind == "voucher_status_request":
             number = cmd.voucher_status_request.validation_number
             job = self.mem.data["printing"]
-            if job is not None and job["validation_number"] == number:
+            if job is not None and job.get("validation_number") == number:
                 self._deferred.append(number)
             else:
                 self._answer(number)
@@ -163,12 +172,16 @@ class PrinterMachine:
                 )
 
     def vouchers(self) -> dict[str, Any]:
-        """Every voucher printed (with its PNG) and every number voided."""
+        """Every voucher printed (with its PNG), every number voided, the last test vouchers."""
         printed = {
             number: {**fields, "png": str(self._png(number))}
             for number, fields in self.mem.data["printed"].items()
         }
-        return {"printed": printed, "voided": list(self.mem.data["voided"])}
+        return {
+            "printed": printed,
+            "voided": list(self.mem.data["voided"]),
+            "tests": list(self.mem.data["tests"]),
+        }
 
     def snapshot(self) -> dict[str, Any]:
         """The printer's condition."""
@@ -180,6 +193,7 @@ class PrinterMachine:
             "fail_next": d["fail_next"],
             "printed": len(d["printed"]),
             "voided": len(d["voided"]),
+            "test_vouchers": d["test_vouchers"],
         }
 
     # --- inside -------------------------------------------------------------------------------
@@ -204,7 +218,55 @@ class PrinterMachine:
         self._emit_status()
         return None
 
+    def _print_test(self, msg: PrinterCommand.PrintTestVoucher, now: int) -> None:
+        d = self.mem.data
+        if d["printing"] is not None:
+            return self._test_done(msg.test_id, Ev.FAILURE_BUSY)
+        if msg.test_id == 0:
+            return self._test_done(msg.test_id, Ev.FAILURE_BAD_REQUEST)
+        stopped = next((flag for flag in STOPPERS if d["faults"][flag]), None)
+        if stopped is not None:
+            return self._test_done(msg.test_id, STOPPERS[stopped])
+        d["test_vouchers"] += 1
+        d["printing"] = {
+            "test_id": msg.test_id,
+            "voucher": asdict(
+                TestVoucher(
+                    terminal_id=msg.terminal_id,
+                    venue=msg.venue,
+                    printed_at=msg.printed_at.ToMilliseconds(),
+                    number=d["test_vouchers"],
+                )
+            ),
+        }
+        self.mem.save()
+        self._started = now
+        self._emit_status()
+        return None
+
+    def _finish_test(self, job: dict[str, Any], failure: Ev.Failure | None) -> None:
+        voucher = TestVoucher(**job["voucher"])
+        name = f"{voucher.number}{'' if failure is None else '-void'}.png"
+        png = render_test_png(voucher, self.test_vouchers_dir / name, void=failure is not None)
+        d = self.mem.data
+        record = {**job["voucher"], "test_id": job["test_id"], "png": str(png)}
+        d["tests"] = [*d["tests"][-19:], {**record, "printed": failure is None}]
+        d["printing"] = None
+        self.mem.save()
+        self._test_done(job["test_id"], failure)
+        self._emit_status()
+
+    def _test_done(self, test_id: int, failure: Ev.Failure | None) -> None:
+        done = Ev.TestVoucherDone(
+            test_id=test_id,
+            printed=failure is None,
+            failure=Ev.FAILURE_UNSPECIFIED if failure is None else failure,
+        )
+        self._emit(self._event(test_voucher_done=done))
+
     def _complete(self, job: dict[str, Any]) -> None:
+        if "test_id" in job:
+            return self._finish_test(job, None)
         # print, remember, then cut and present: a restart at any point leaves either a
         # presented voucher remembered as printed, or no voucher and a voided number
         voucher = Voucher(**job)
@@ -219,6 +281,8 @@ class PrinterMachine:
         self._emit_status()
 
     def _void(self, job: dict[str, Any], failure: Ev.Failure) -> None:
+        if "test_id" in job:
+            return self._finish_test(job, failure)
         voucher = Voucher(**job)
         number = voucher.validation_number
         self._part(number).unlink(missing_ok=True)

@@ -66,6 +66,7 @@ class ValidatorMachine:
         self.enabled = False
         self.note_values: frozenset[int] = frozenset()
         self.tickets = False
+        self.acceptance_id = 0  # echoed in Escrowed: which acceptance took the item
         self.link_up = False
         self._had_session = False
         self._queued: set[int] = set()  # unacked events handed to the current link session
@@ -110,6 +111,7 @@ class ValidatorMachine:
             self.enabled = acc.enabled
             self.note_values = frozenset(acc.note_values)
             self.tickets = acc.tickets
+            self.acceptance_id = acc.acceptance_id
             self._emit_status()
         elif kind == "stack":
             self._stack(cmd.stack.escrow_event_id, now)
@@ -178,6 +180,7 @@ class ValidatorMachine:
             "enabled": self.enabled,
             "note_values": sorted(self.note_values),
             "tickets": self.tickets,
+            "acceptance_id": self.acceptance_id,
             "link_up": self.link_up,
             "escrow": d["escrow"],
             "unacked": [r["id"] for r in d["unacked"]],
@@ -198,7 +201,9 @@ class ValidatorMachine:
             self._remember_handed_back(item, Ev.RejectReason.Name(reason))
             self.mem.save()
             return f"ok rejected {Ev.RejectReason.Name(reason)}"
-        event = self._event(escrowed=Ev.Escrowed(item=item_message(item)))
+        event = self._event(
+            escrowed=Ev.Escrowed(item=item_message(item), acceptance_id=self.acceptance_id)
+        )
         self.mem.data["escrow"] = {"id": event.event_id, "item": item, "stacking": False}
         self.mem.save()
         self._escrow_since = now

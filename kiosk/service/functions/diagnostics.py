@@ -53,7 +53,12 @@ def _bill_watch(ctx: Context, args: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def bill_test(ctx: Context, args: Mapping[str, Any]) -> Outcome:
-    """``start``: notes are read and handed back without credit; ``status``; ``stop``."""
+    """``start``: notes are read and handed back without credit; ``status``; ``stop``.
+
+    While the test runs the validator takes every note it knows (and tickets, when it reads
+    them), service mode or not, and returns each one; stopping it restores the terminal's own
+    acceptance.  A validator that reads tickets lists them too (``test_tickets``).
+    """
     action = args.get("action", "status")
     validator = _test_validator(ctx.terminal)
     if action == "start":
@@ -70,7 +75,12 @@ def bill_test(ctx: Context, args: Mapping[str, Any]) -> Outcome:
         f"Notes read and returned: {len(notes)}"
         + (f" ({', '.join(dollars(v) for v in notes)})" if notes else ""),
     ]
-    return Outcome("Bill validator test", tuple(lines), {"running": running, "notes": notes})
+    data: dict[str, Any] = {"running": running, "notes": notes}
+    read_tickets = getattr(validator, "test_tickets", None)
+    if callable(read_tickets):
+        data["tickets"] = tickets = list(read_tickets())
+        lines.append(f"Tickets read and returned: {len(tickets)}")
+    return Outcome("Bill validator test", tuple(lines), data)
 
 
 # --- test voucher -----------------------------------------------------------------------------

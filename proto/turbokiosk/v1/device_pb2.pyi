@@ -57,14 +57,16 @@ class EscrowItem(_message.Message):
 class ValidatorCommand(_message.Message):
     __slots__ = ("set_acceptance", "stack", "return_escrow", "acknowledge", "status_request")
     class SetAcceptance(_message.Message):
-        __slots__ = ("enabled", "note_values", "tickets")
+        __slots__ = ("enabled", "note_values", "tickets", "acceptance_id")
         ENABLED_FIELD_NUMBER: _ClassVar[int]
         NOTE_VALUES_FIELD_NUMBER: _ClassVar[int]
         TICKETS_FIELD_NUMBER: _ClassVar[int]
+        ACCEPTANCE_ID_FIELD_NUMBER: _ClassVar[int]
         enabled: bool
         note_values: _containers.RepeatedScalarFieldContainer[int]
         tickets: bool
-        def __init__(self, enabled: _Optional[bool] = ..., note_values: _Optional[_Iterable[int]] = ..., tickets: _Optional[bool] = ...) -> None: ...
+        acceptance_id: int
+        def __init__(self, enabled: _Optional[bool] = ..., note_values: _Optional[_Iterable[int]] = ..., tickets: _Optional[bool] = ..., acceptance_id: _Optional[int] = ...) -> None: ...
     class Stack(_message.Message):
         __slots__ = ("escrow_event_id",)
         ESCROW_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -118,10 +120,12 @@ class ValidatorEvent(_message.Message):
     REJECT_REASON_ESCROW_BUSY: ValidatorEvent.RejectReason
     REJECT_REASON_FAULT: ValidatorEvent.RejectReason
     class Escrowed(_message.Message):
-        __slots__ = ("item",)
+        __slots__ = ("item", "acceptance_id")
         ITEM_FIELD_NUMBER: _ClassVar[int]
+        ACCEPTANCE_ID_FIELD_NUMBER: _ClassVar[int]
         item: EscrowItem
-        def __init__(self, item: _Optional[_Union[EscrowItem, _Mapping]] = ...) -> None: ...
+        acceptance_id: int
+        def __init__(self, item: _Optional[_Union[EscrowItem, _Mapping]] = ..., acceptance_id: _Optional[int] = ...) -> None: ...
     class Stacked(_message.Message):
         __slots__ = ("escrow_event_id", "item")
         ESCROW_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -182,7 +186,7 @@ class ValidatorEvent(_message.Message):
     def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., escrowed: _Optional[_Union[ValidatorEvent.Escrowed, _Mapping]] = ..., stacked: _Optional[_Union[ValidatorEvent.Stacked, _Mapping]] = ..., returned: _Optional[_Union[ValidatorEvent.Returned, _Mapping]] = ..., rejected: _Optional[_Union[ValidatorEvent.Rejected, _Mapping]] = ..., status: _Optional[_Union[ValidatorEvent.Status, _Mapping]] = ..., refused: _Optional[_Union[ValidatorEvent.CommandRefused, _Mapping]] = ...) -> None: ...
 
 class PrinterCommand(_message.Message):
-    __slots__ = ("print_voucher", "voucher_status_request", "status_request", "acknowledge")
+    __slots__ = ("print_voucher", "voucher_status_request", "status_request", "acknowledge", "print_test_voucher")
     class PrintVoucher(_message.Message):
         __slots__ = ("validation_number", "value", "terminal_id", "venue", "issued_at", "expires_days", "sequence")
         VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -205,18 +209,31 @@ class PrinterCommand(_message.Message):
         VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
         validation_number: str
         def __init__(self, validation_number: _Optional[str] = ...) -> None: ...
+    class PrintTestVoucher(_message.Message):
+        __slots__ = ("test_id", "terminal_id", "venue", "printed_at")
+        TEST_ID_FIELD_NUMBER: _ClassVar[int]
+        TERMINAL_ID_FIELD_NUMBER: _ClassVar[int]
+        VENUE_FIELD_NUMBER: _ClassVar[int]
+        PRINTED_AT_FIELD_NUMBER: _ClassVar[int]
+        test_id: int
+        terminal_id: str
+        venue: str
+        printed_at: _timestamp_pb2.Timestamp
+        def __init__(self, test_id: _Optional[int] = ..., terminal_id: _Optional[str] = ..., venue: _Optional[str] = ..., printed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
     PRINT_VOUCHER_FIELD_NUMBER: _ClassVar[int]
     VOUCHER_STATUS_REQUEST_FIELD_NUMBER: _ClassVar[int]
     STATUS_REQUEST_FIELD_NUMBER: _ClassVar[int]
     ACKNOWLEDGE_FIELD_NUMBER: _ClassVar[int]
+    PRINT_TEST_VOUCHER_FIELD_NUMBER: _ClassVar[int]
     print_voucher: PrinterCommand.PrintVoucher
     voucher_status_request: PrinterCommand.VoucherStatusRequest
     status_request: DeviceStatusRequest
     acknowledge: AcknowledgeEvents
-    def __init__(self, print_voucher: _Optional[_Union[PrinterCommand.PrintVoucher, _Mapping]] = ..., voucher_status_request: _Optional[_Union[PrinterCommand.VoucherStatusRequest, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ...) -> None: ...
+    print_test_voucher: PrinterCommand.PrintTestVoucher
+    def __init__(self, print_voucher: _Optional[_Union[PrinterCommand.PrintVoucher, _Mapping]] = ..., voucher_status_request: _Optional[_Union[PrinterCommand.VoucherStatusRequest, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ..., print_test_voucher: _Optional[_Union[PrinterCommand.PrintTestVoucher, _Mapping]] = ...) -> None: ...
 
 class PrinterEvent(_message.Message):
-    __slots__ = ("event_id", "identity", "status", "voucher_printed", "voucher_failed", "voucher_status")
+    __slots__ = ("event_id", "identity", "status", "voucher_printed", "voucher_failed", "voucher_status", "test_voucher_done")
     class Failure(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         FAILURE_UNSPECIFIED: _ClassVar[PrinterEvent.Failure]
@@ -275,16 +292,27 @@ class PrinterEvent(_message.Message):
         validation_number: str
         state: PrinterEvent.VoucherState
         def __init__(self, validation_number: _Optional[str] = ..., state: _Optional[_Union[PrinterEvent.VoucherState, str]] = ...) -> None: ...
+    class TestVoucherDone(_message.Message):
+        __slots__ = ("test_id", "printed", "failure")
+        TEST_ID_FIELD_NUMBER: _ClassVar[int]
+        PRINTED_FIELD_NUMBER: _ClassVar[int]
+        FAILURE_FIELD_NUMBER: _ClassVar[int]
+        test_id: int
+        printed: bool
+        failure: PrinterEvent.Failure
+        def __init__(self, test_id: _Optional[int] = ..., printed: _Optional[bool] = ..., failure: _Optional[_Union[PrinterEvent.Failure, str]] = ...) -> None: ...
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     VOUCHER_PRINTED_FIELD_NUMBER: _ClassVar[int]
     VOUCHER_FAILED_FIELD_NUMBER: _ClassVar[int]
     VOUCHER_STATUS_FIELD_NUMBER: _ClassVar[int]
+    TEST_VOUCHER_DONE_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     identity: DeviceIdentity
     status: PrinterEvent.Status
     voucher_printed: PrinterEvent.VoucherPrinted
     voucher_failed: PrinterEvent.VoucherFailed
     voucher_status: PrinterEvent.VoucherStatusReply
-    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., status: _Optional[_Union[PrinterEvent.Status, _Mapping]] = ..., voucher_printed: _Optional[_Union[PrinterEvent.VoucherPrinted, _Mapping]] = ..., voucher_failed: _Optional[_Union[PrinterEvent.VoucherFailed, _Mapping]] = ..., voucher_status: _Optional[_Union[PrinterEvent.VoucherStatusReply, _Mapping]] = ...) -> None: ...
+    test_voucher_done: PrinterEvent.TestVoucherDone
+    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., status: _Optional[_Union[PrinterEvent.Status, _Mapping]] = ..., voucher_printed: _Optional[_Union[PrinterEvent.VoucherPrinted, _Mapping]] = ..., voucher_failed: _Optional[_Union[PrinterEvent.VoucherFailed, _Mapping]] = ..., voucher_status: _Optional[_Union[PrinterEvent.VoucherStatusReply, _Mapping]] = ..., test_voucher_done: _Optional[_Union[PrinterEvent.TestVoucherDone, _Mapping]] = ...) -> None: ...
