@@ -5,6 +5,8 @@
     turbokiosk host check-credentials --ca C --cert T --key K   # before a terminal gets them
     turbokiosk host serve [--listen ADDR]         # run the host (SQLite, or --db postgresql://...)
     turbokiosk host terminals|meters|events|vouchers [--json]
+    turbokiosk host vouchers release 123456789012345678 --reason "terminal replaced"
+    turbokiosk host vouchers audit [--alarms]     # releases, late reports, double redemptions
     turbokiosk host send TK-0001 disable --reason "count room"   # a command to a terminal
 
 ``HOST_DIR`` is ``--host-dir``, else ``$TURBOKIOSK_HOST_DIR``, else ``var/host``; the records are
@@ -14,7 +16,9 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import logging
 import os
 import signal
 import sys
@@ -23,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.host import pki
-from kiosk.host.db import HostDb, now_ms, open_db
+from kiosk.host.db import RELEASE_QUIET_MINUTES, HostDb, HostDbError, now_ms, open_db
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 SEND_KINDS = {
@@ -58,10 +62,7 @@ def pki_dir(args: argparse.Namespace) -> Path:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Sub-commands of ``turbokiosk host``."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--host-dir", type=Path, help=f"default: ${HOST_DIR_ENV} or var/host")
-    common.add_argument("--db", help="SQLite file or postgresql:// URL (default HOST_DIR/...)")
-    common.add_argument("--pki", type=Path, help="CA directory (default HOST_DIR/pki)")
+    common = _common()
     sub = parser.add_subparsers(dest="host_command", metavar="ACTION", required=True)
 
     p = sub.add_parser("init-ca", parents=[common], help="create the CA")
@@ -112,6 +113,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--terminal", help="only those issued by this terminal")
     p.add_argument("--last", type=int, default=50)
     p.add_argument("--json", action="store_true")
+    _voucher_actions(p)
 
     p = sub.add_parser("send", parents=[common], help="queue a command for a terminal")
     p.add_argument("terminal", help="terminal id")
@@ -122,6 +124,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--epoch-ms", type=int, help="set-time: the time (default: the host's now)")
     p.add_argument("--seconds", type=int, default=0, help="message: how long (0: until replaced)")
     p.add_argument("--wait", type=float, default=0.0, help="wait up to this many s for the answer")
+
+
+def _common(suppress: bool = False) -> argparse.ArgumentParser:
+    """--host-dir, --db, --pki (``suppress``: no defaults, for a sub-command's sub-command)."""
+    extra: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--host-dir", type=Path, help=f"default: ${HOST_DIR_ENV} or var/host", **extra
+    )
+    common.add_argument(
+        "--db", help="SQLite file or postgresql:// URL (default HOST_DIR/...)", **extra
+    )
+    common.add_argument("--pki", type=Path, help="CA directory (default HOST_DIR/pki)", **extra)
+    return common
+
+
+def _voucher_actions(parser: argparse.ArgumentParser) -> None:
+    """``host vouchers release`` and ``host vouchers audit``."""
+    common = _common(suppress=True)
+    sub = parser.add_subparsers(dest="voucher_action", metavar="[ACTION]")
+    p = sub.add_parser(
+        "release",
+        parents=[common],
+        help="release a reservation its terminal will never finish (the voucher is issued again)",
+        description=(
+            f"Only a reserved voucher, reserved at least {RELEASE_QUIET_MINUTES} minutes ago at a"
+            f" terminal that has not been in contact for {RELEASE_QUIET_MINUTES} minutes. The"
+            " release is audited; a later report from that terminal is audited as an exception"
+            " (or an alarm if the voucher was redeemed elsewhere meanwhile)."
+        ),
+    )
+    p.add_argument("validation_number", help="the voucher's 18-digit validation number")
+    p.add_argument("--reason", required=True, help="why (kept in the audit)")
+    p.add_argument("--operator", default=None, help="who (default: the logged-in user)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p = sub.add_parser(
+        "audit", parents=[common], help="releases, late reports and double redemptions"
+    )
+    p.add_argument("validation_number", nargs="?", help="only this voucher")
+    p.add_argument("--alarms", action="store_true", help="only alarms (money paid twice)")
+    p.add_argument("--last", type=int, default=50, dest="audit_last")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -139,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
             "send": _send,
         }[args.host_command]
         return action(args)
-    except pki.PkiError as exc:
+    except (pki.PkiError, HostDbError) as exc:
         print(f"host: {exc}", file=sys.stderr)
         return 2
 
@@ -181,6 +225,7 @@ def _check_credentials(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from kiosk.host.server import HostServer, HostSettings
 
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
     settings = HostSettings(
         meter_period_seconds=args.meter_period, voucher_expiry_days=args.voucher_expiry_days
     )
@@ -280,6 +325,10 @@ def _events(args: argparse.Namespace) -> int:
 
 
 def _vouchers(args: argparse.Namespace) -> int:
+    if args.voucher_action == "release":
+        return _release(args)
+    if args.voucher_action == "audit":
+        return _audit(args)
     rows = _open(args).vouchers(args.state, args.terminal, args.last)
     if args.json:
         _print_json(rows)
@@ -289,6 +338,45 @@ def _vouchers(args: argparse.Namespace) -> int:
         print(
             f"{r['validation_number']}  {_dollars(r['value_cents']):>12}  {r['state']:<9}"
             f"  issued by {r['issued_by']} {_ms(r['issued_ms'])}{holder}"
+        )
+    return 0
+
+
+def _release(args: argparse.Namespace) -> int:
+    operator = args.operator or os.environ.get("SUDO_USER") or getpass.getuser()
+    db = _open(args)
+    try:
+        holder = db.release_voucher(args.validation_number, operator, args.reason, now_ms())
+        entry = db.voucher_audit(args.validation_number, last=1)[0]
+    finally:
+        db.close()
+    if args.json:
+        _print_json(entry)
+    else:
+        print(
+            f"voucher {args.validation_number} released from {holder} by {operator}"
+            f" (audit entry {entry['entry_id']}): it is issued again"
+        )
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    db = _open(args)
+    try:
+        severity = "alarm" if args.alarms else None
+        rows = db.voucher_audit(args.validation_number, severity, args.audit_last)
+    finally:
+        db.close()
+    if args.json:
+        _print_json(rows)
+        return 0
+    for r in rows:
+        who = f" by {r['operator']}" if r["operator"] else ""
+        why = f": {r['reason']}" if r["reason"] else ""
+        detail = json.dumps(r["detail"], sort_keys=True, separators=(",", ":"))
+        print(
+            f"#{r['entry_id']:<6} {_ms(r['at_ms'])}  {r['severity'].upper():<9} {r['kind']:<17}"
+            f" {r['validation_number']}  {r['terminal_id']}{who}{why}  {detail}"
         )
     return 0
 

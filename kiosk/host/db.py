@@ -15,11 +15,17 @@ Guarantees, each held by one statement inside one transaction:
 Voucher states: ``pending`` (number given out, not yet printed), ``issued`` (printed,
 redeemable), ``voided`` (the printer failed), ``reserved`` (inserted at ``holder``, awaiting
 the stacker), ``redeemed`` (stacked at ``holder``).
+
+An operator may release a reservation its terminal will never finish (:meth:`HostDb.
+release_voucher`, only after :data:`RELEASE_QUIET_MINUTES` without word from that terminal).
+Releases and every report that contradicts one are written to ``voucher_audit``, which is
+only ever appended to (see docs/host.md, "Releasing a stuck reservation").
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -79,11 +85,34 @@ CREATE TABLE IF NOT EXISTS commands (
     done_ms BIGINT NOT NULL,
     result TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS commands_pending ON commands (state, terminal_id);
+CREATE TABLE IF NOT EXISTS voucher_audit (
+    entry_id {serial} PRIMARY KEY,
+    validation_number TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    terminal_id TEXT NOT NULL,
+    operator TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at_ms BIGINT NOT NULL,
+    detail TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS voucher_audit_by_number
+    ON voucher_audit (validation_number, terminal_id, kind);
 """
 
 VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed")
 #: event kinds that move a voucher (the rest are only recorded)
 VOUCHER_KINDS = frozenset({"voucher_printed", "voucher_voided", "voucher_redeemed"})
+#: an operator may release a reservation only when it, and the holder's silence, are this old
+RELEASE_QUIET_MINUTES = 10
+#: voucher_audit kinds -> severity: an operator's act, a contradicted release, money paid twice
+AUDIT_KINDS = {
+    "released": "operator",
+    "late_returned": "exception",
+    "late_stacked": "exception",  # "alarm" when another terminal held the voucher meanwhile
+    "double_redemption": "alarm",
+}
+
+log = logging.getLogger(__name__)
 
 
 class HostDbError(Exception):
@@ -129,6 +158,7 @@ class _Tx:
     def __init__(self, conn: Any, paramstyle: str) -> None:
         self._conn = conn
         self._pg = paramstyle == "format"
+        self.alarms: list[str] = []  # announced once the transaction has committed
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
         if self._pg:
@@ -142,6 +172,7 @@ class HostDb(ABC):
 
     def __init__(self) -> None:
         self.voucher_expiry_ms = 30 * 86_400_000
+        self.release_quiet_ms = RELEASE_QUIET_MINUTES * 60_000
 
     # --- back-end specifics (overridden) ------------------------------------------------------
 
@@ -234,6 +265,7 @@ class HostDb(ABC):
                         "WHERE terminal_id = ?",
                         (int(bool(m.body.get("enabled"))), m.body.get("reason", ""), terminal_id),
                     )
+        _announce(tx)
         return accepted, duplicates
 
     def _voucher_event(self, tx: _Tx, terminal_id: str, m: Message, at: int) -> None:
@@ -258,12 +290,13 @@ class HostDb(ABC):
                 (at, number),
             )
         else:  # voucher_redeemed: the terminal's journal says it was credited
-            tx.execute(
-                "UPDATE vouchers SET state = 'redeemed', holder = ?, updated_ms = ? "
-                "WHERE validation_number = ? AND (state = 'issued' "
-                "OR (state = 'reserved' AND holder = ?))",
-                (terminal_id, at, number, terminal_id),
+            cur = tx.execute(
+                "UPDATE vouchers SET state = 'redeemed', updated_ms = ? "
+                "WHERE validation_number = ? AND state = 'reserved' AND holder = ?",
+                (at, number, terminal_id),
             )
+            if cur.rowcount == 0:  # an event cannot be refused: anything odd goes to the audit
+                self._stacked_unreserved(tx, terminal_id, number, at, journaled=m.at_ms)
 
     # --- vouchers -----------------------------------------------------------------------------
 
@@ -285,6 +318,7 @@ class HostDb(ABC):
     def validate_ticket(self, terminal_id: str, number: str, at: int) -> Validation:
         """Reserve an issued voucher for this terminal (atomic), or say why not."""
         with self.transaction() as tx:
+            self._seen(tx, terminal_id, at)
             cur = tx.execute(
                 "UPDATE vouchers SET state = 'reserved', holder = ?, updated_ms = ? "
                 "WHERE validation_number = ? AND issued_ms > ? AND (state = 'issued' "
@@ -315,8 +349,14 @@ class HostDb(ABC):
         return Validation(False, value, reason)
 
     def finish_ticket(self, terminal_id: str, number: str, stacked: bool, at: int) -> None:
-        """The reserved voucher was stacked (redeemed) or handed back (issued again)."""
+        """The reserved voucher was stacked (redeemed) or handed back (issued again).
+
+        A report that contradicts an operator's release is accepted and written to the audit
+        (``late_stacked``, ``late_returned``); one for a voucher already redeemed at another
+        terminal is written as a ``double_redemption`` and refused.
+        """
         with self.transaction() as tx:
+            self._seen(tx, terminal_id, at)
             if stacked:
                 cur = tx.execute(
                     "UPDATE vouchers SET state = 'redeemed', updated_ms = ? "
@@ -331,14 +371,196 @@ class HostDb(ABC):
                 )
             if cur.rowcount == 1:
                 return
+            if stacked:
+                refusal = self._stacked_unreserved(tx, terminal_id, number, at)
+            else:
+                refusal = self._returned_unreserved(tx, terminal_id, number, at)
+        _announce(tx)
+        if refusal is not None:
+            raise HostDbError(refusal)
+
+    # --- releases and the reports that contradict them ----------------------------------------
+
+    def release_voucher(self, number: str, operator: str, reason: str, at: int) -> str:
+        """Release a reservation its terminal will never finish: the voucher is ``issued`` again.
+
+        Refused (:class:`HostDbError`, nothing changed) unless the voucher is ``reserved``, was
+        reserved at least :attr:`release_quiet_ms` ago and its terminal has not been in contact
+        for as long.  Written to the audit as ``released``; returns the terminal that held it.
+        """
+        operator, reason = operator.strip(), reason.strip()
+        if not operator:
+            raise HostDbError("a release needs the operator's name")
+        if not reason:
+            raise HostDbError("a release needs a reason")
+        cutoff = at - self.release_quiet_ms
+        need = _duration(self.release_quiet_ms)
+        with self.transaction() as tx:
             row = tx.execute(
-                "SELECT state, holder FROM vouchers WHERE validation_number = ?", (number,)
+                "SELECT v.state, v.holder, v.updated_ms, v.value_cents, t.last_seen_ms "
+                "FROM vouchers v LEFT JOIN terminals t ON t.terminal_id = v.holder "
+                "WHERE v.validation_number = ?",
+                (number,),
             ).fetchone()
-        done = "redeemed" if stacked else "issued"
-        if row is not None and row[0] == done and (row[1] == terminal_id or not stacked):
-            return  # a repeated call: already done
-        state = "unknown" if row is None else f"{row[0]} at {row[1] or 'no terminal'}"
-        raise HostDbError(f"voucher {number} is not reserved at {terminal_id} ({state})")
+            if row is None:
+                raise HostDbError(f"no voucher {number}")
+            state, holder, reserved_ms = row[0], row[1], int(row[2])
+            value, last_seen = int(row[3]), int(row[4] or 0)
+            if state != "reserved":
+                raise HostDbError(
+                    f"voucher {number} is {state}, not reserved: only a reservation can be released"
+                )
+            if reserved_ms > cutoff:
+                raise HostDbError(
+                    f"voucher {number} was reserved at {holder} {_duration(at - reserved_ms)}"
+                    f" ago; a release needs {need}"
+                )
+            if last_seen > cutoff:
+                raise HostDbError(
+                    f"terminal {holder} was in contact {_duration(at - last_seen)} ago; a release"
+                    f" needs {need} without contact (is it still running?)"
+                )
+            cur = tx.execute(  # the same conditions, atomically against a late report
+                "UPDATE vouchers SET state = 'issued', holder = '', updated_ms = ? "
+                "WHERE validation_number = ? AND state = 'reserved' AND holder = ? "
+                "AND updated_ms <= ? AND NOT EXISTS (SELECT 1 FROM terminals t "
+                "WHERE t.terminal_id = ? AND t.last_seen_ms > ?)",
+                (at, number, holder, cutoff, holder, cutoff),
+            )
+            if cur.rowcount != 1:
+                raise HostDbError(f"voucher {number} changed while being released; try again")
+            detail = {"value_cents": value, "reserved_ms": reserved_ms, "last_seen_ms": last_seen}
+            self._audit(tx, number, "released", holder, at, operator, reason, detail)
+        return str(holder)
+
+    def _stacked_unreserved(
+        self, tx: _Tx, terminal_id: str, number: str, at: int, journaled: int | None = None
+    ) -> str | None:
+        """A stacked report for a voucher not reserved at ``terminal_id``; a refusal or None."""
+        row = self._locked_voucher(tx, number)
+        if row is None:
+            return f"voucher {number} is not reserved at {terminal_id} (unknown)"
+        state, holder, value = row[0], row[1], int(row[2])
+        if state == "redeemed" and holder == terminal_id:
+            return None  # a repeated report
+        detail: dict[str, Any] = {"value_cents": value, "state": state, "holder": holder}
+        if journaled is not None:
+            detail["journaled_ms"] = journaled
+        if state == "redeemed":
+            detail["release"] = self._last_release(tx, number)
+            if not self._audited(tx, number, terminal_id, "double_redemption"):
+                self._audit(tx, number, "double_redemption", terminal_id, at, detail=detail)
+            return (
+                f"voucher {number} is not reserved at {terminal_id}: already redeemed at"
+                f" {holder}; recorded as a double redemption"
+            )
+        release = self._open_release(tx, number, terminal_id)
+        late = release is not None and state in ("issued", "reserved")
+        if late or (journaled is not None and state == "issued"):
+            # credited here: the voucher is in this terminal's cash box (issued: a restored
+            # database that missed the reservation)
+            tx.execute(
+                "UPDATE vouchers SET state = 'redeemed', holder = ?, updated_ms = ? "
+                "WHERE validation_number = ?",
+                (terminal_id, at, number),
+            )
+            if release is not None:
+                detail["release"] = release
+                severity = "alarm" if state == "reserved" else "exception"
+                self._audit(
+                    tx, number, "late_stacked", terminal_id, at, detail=detail, severity=severity
+                )
+            return None
+        where = f"{state} at {holder}" if holder else state
+        return f"voucher {number} is not reserved at {terminal_id} ({where})"
+
+    def _returned_unreserved(self, tx: _Tx, terminal_id: str, number: str, at: int) -> str | None:
+        """A returned report for a voucher not reserved at ``terminal_id``; a refusal or None."""
+        row = self._locked_voucher(tx, number)
+        if row is None:
+            return f"voucher {number} is not reserved at {terminal_id} (unknown)"
+        state, holder, value = row[0], row[1], int(row[2])
+        release = self._open_release(tx, number, terminal_id)
+        if release is not None:
+            detail = {"value_cents": value, "state": state, "holder": holder, "release": release}
+            self._audit(tx, number, "late_returned", terminal_id, at, detail=detail)
+            return None
+        if state == "issued":
+            return None  # a repeated report
+        where = f"{state} at {holder}" if holder else state
+        return f"voucher {number} is not reserved at {terminal_id} ({where})"
+
+    @staticmethod
+    def _locked_voucher(tx: _Tx, number: str) -> Any:
+        """(state, holder, value) with the row locked: concurrent reports are taken in turn."""
+        tx.execute(  # a no-op update takes the row lock on PostgreSQL (SQLite locks it all)
+            "UPDATE vouchers SET updated_ms = updated_ms WHERE validation_number = ?", (number,)
+        )
+        return tx.execute(
+            "SELECT state, holder, value_cents FROM vouchers WHERE validation_number = ?",
+            (number,),
+        ).fetchone()
+
+    def _open_release(self, tx: _Tx, number: str, terminal_id: str) -> dict[str, Any] | None:
+        """The newest release of ``number`` from ``terminal_id`` it has not reported on since."""
+        row = tx.execute(
+            "SELECT r.entry_id, r.operator, r.reason, r.at_ms FROM voucher_audit r "
+            "WHERE r.validation_number = ? AND r.terminal_id = ? AND r.kind = 'released' "
+            "AND NOT EXISTS (SELECT 1 FROM voucher_audit l WHERE l.validation_number = "
+            "r.validation_number AND l.terminal_id = r.terminal_id AND l.entry_id > r.entry_id "
+            "AND l.kind IN ('late_stacked', 'late_returned', 'double_redemption')) "
+            "ORDER BY r.entry_id DESC LIMIT 1",
+            (number, terminal_id),
+        ).fetchone()
+        return None if row is None else _release(row)
+
+    def _last_release(self, tx: _Tx, number: str) -> dict[str, Any] | None:
+        row = tx.execute(
+            "SELECT entry_id, operator, reason, at_ms, terminal_id FROM voucher_audit "
+            "WHERE validation_number = ? AND kind = 'released' ORDER BY entry_id DESC LIMIT 1",
+            (number,),
+        ).fetchone()
+        return None if row is None else {**_release(row), "terminal_id": row[4]}
+
+    @staticmethod
+    def _audited(tx: _Tx, number: str, terminal_id: str, kind: str) -> bool:
+        row = tx.execute(
+            "SELECT 1 FROM voucher_audit WHERE validation_number = ? AND terminal_id = ? "
+            "AND kind = ?",
+            (number, terminal_id, kind),
+        ).fetchone()
+        return row is not None
+
+    @staticmethod
+    def _audit(
+        tx: _Tx,
+        number: str,
+        kind: str,
+        terminal_id: str,
+        at: int,
+        operator: str = "",
+        reason: str = "",
+        detail: dict[str, Any] | None = None,
+        severity: str | None = None,
+    ) -> None:
+        severity = severity or AUDIT_KINDS[kind]
+        tx.execute(
+            "INSERT INTO voucher_audit (validation_number, kind, severity, terminal_id, "
+            "operator, reason, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                number,
+                kind,
+                severity,
+                terminal_id,
+                operator,
+                reason,
+                at,
+                json.dumps(detail or {}, sort_keys=True),
+            ),
+        )
+        if severity == "alarm":
+            text = json.dumps(detail or {}, sort_keys=True)
+            tx.alarms.append(f"ALARM voucher {number}: {kind} reported by {terminal_id}: {text}")
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -435,12 +657,41 @@ class HostDb(ABC):
         rows = self._query("SELECT * FROM vouchers WHERE validation_number = ?", (number,))
         return rows[0] if rows else None
 
+    def voucher_audit(
+        self, number: str | None = None, severity: str | None = None, last: int = 100
+    ) -> list[dict[str, Any]]:
+        """Releases and the reports that contradicted them, newest first."""
+        where, params = self._filters(validation_number=number, severity=severity)
+        rows = self._query(
+            f"SELECT * FROM voucher_audit{where} ORDER BY entry_id DESC LIMIT ?", (*params, last)
+        )
+        for row in rows:
+            row["detail"] = json.loads(row["detail"])
+        return rows
+
     @staticmethod
     def _filters(**columns: str | None) -> tuple[str, tuple[str, ...]]:
         used = {k: v for k, v in columns.items() if v is not None}
         if not used:
             return "", ()
         return " WHERE " + " AND ".join(f"{k} = ?" for k in used), tuple(used.values())
+
+
+def _announce(tx: _Tx) -> None:
+    """Log a committed transaction's alarms (``turbokiosk host serve`` prints them)."""
+    for text in tx.alarms:
+        log.error("%s", text)
+
+
+def _release(row: Sequence[Any]) -> dict[str, Any]:
+    return {"entry_id": int(row[0]), "operator": row[1], "reason": row[2], "at_ms": int(row[3])}
+
+
+def _duration(ms: int) -> str:
+    """``12 min 5 s`` from milliseconds."""
+    seconds = max(0, ms) // 1000
+    minutes, seconds = divmod(seconds, 60)
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 class SqliteHostDb(HostDb):

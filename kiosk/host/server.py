@@ -4,7 +4,9 @@ Every call first checks who is calling: the TLS layer has already refused a peer
 certificate from our CA (or with an expired one); here the certificate's common name must equal
 the ``terminal_id`` the request names.  Commands for terminals are queued in the database (by
 ``turbokiosk host send`` or :meth:`HostServer.send`) and pushed down each terminal's command
-stream by one dispatcher thread.
+stream by one dispatcher thread.  A ticket report that contradicts an operator's release of the
+voucher (:meth:`HostServer.release_voucher`) is accepted and audited by the records; one for a
+voucher already redeemed elsewhere is audited as a double redemption and refused.
 """
 
 from __future__ import annotations
@@ -332,3 +334,7 @@ class HostServer:
         command_id = self.db.queue_command(terminal_id, kind, body, now_ms())
         self.dispatcher.poke()
         return command_id
+
+    def release_voucher(self, number: str, operator: str, reason: str) -> str:
+        """An operator releases a stuck reservation (see :meth:`HostDb.release_voucher`)."""
+        return self.db.release_voucher(number, operator, reason, now_ms())

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from urllib.parse import quote
 
 
 def binaries() -> Path | None:
@@ -66,15 +67,19 @@ class PostgresServer:
         """A libpq connection string for a database of this server."""
         return f"host={self.root} dbname={dbname} user=postgres"
 
-    def new_database(self) -> str:
-        """A fresh empty database; its connection string."""
+    def url(self, dbname: str = "postgres") -> str:
+        """The same as a ``postgresql://`` URL (the socket directory as the ``host`` parameter)."""
+        return f"postgresql://postgres@/{dbname}?host={quote(str(self.root), safe='')}"
+
+    def new_database(self, *, url: bool = False) -> str:
+        """A fresh empty database; its connection string (``url``: as a URL)."""
         import psycopg
 
         self._databases += 1
         name = f"host_{self._databases}"
         with psycopg.connect(self.dsn(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
-        return self.dsn(name)
+        return self.url(name) if url else self.dsn(name)
 
     def stop(self) -> None:
         """Stop the server and delete its files."""
