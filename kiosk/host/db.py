@@ -16,10 +16,11 @@ Voucher states: ``pending`` (number given out, not yet printed), ``issued`` (pri
 redeemable), ``voided`` (the printer failed), ``reserved`` (inserted at ``holder``, awaiting
 the stacker), ``redeemed`` (stacked at ``holder``).
 
-An operator may release a reservation its terminal will never finish (:meth:`HostDb.
-release_voucher`, only after :data:`RELEASE_QUIET_MINUTES` without word from that terminal).
-Releases and every report that contradicts one are written to ``voucher_audit``, which is
-only ever appended to (see docs/host.md, "Releasing a stuck reservation").
+An operator may release a reservation its terminal will never finish
+(:meth:`HostDb.release_voucher`, only after :data:`RELEASE_QUIET_MINUTES` without word from
+that terminal).  Releases and every report that contradicts one are written to
+``voucher_audit``, which is only ever appended to (docs/host.md, "Releasing a stuck
+reservation").
 """
 
 from __future__ import annotations

@@ -338,6 +338,8 @@ def test_late_reports_through_the_link(
     first, second = _printed_voucher(rig, 20), _printed_voucher(rig, 50)
     # TK-A reserves the first voucher, then goes quiet; eleven minutes on, an operator releases it
     assert client.validate_ticket(first).accepted
+    with pytest.raises(HostDbError, match="reserved at TK-A 0 s ago"):  # the terminal is busy
+        server.release_voucher(first, "alice", "terminal replaced")
     soon = now_ms() + 11 * MINUTE
     assert db.release_voucher(first, "alice", "terminal replaced", soon) == "TK-A"
     # ...but TK-A was not dead: it stacks the voucher and credits the patron
