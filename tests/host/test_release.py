@@ -252,6 +252,32 @@ def test_a_release_racing_the_terminal_s_stacked_call_stays_consistent(host_db: 
     assert outcomes  # at least one race ran; either order is consistent
 
 
+def test_the_call_and_the_journal_racing_with_a_late_report_audit_it_once(host_db: HostDb) -> None:
+    for seq in range(10, 22):
+        number = _reserved(host_db)
+        host_db.release_voucher(number, "alice", "terminal dead", LATER)
+        barrier = threading.Barrier(2)
+
+        def call(number: str = number, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            host_db.finish_ticket("TK-A", number, stacked=True, at=LATER + MINUTE)
+
+        def journal(number: str = number, barrier: threading.Barrier = barrier, seq: int = seq):
+            barrier.wait()
+            host_db.record("TK-A", [_redeemed_event("TK-A", seq, number)], LATER + MINUTE)
+
+        threads = [threading.Thread(target=call), threading.Thread(target=journal)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert _voucher(host_db, number) == ("redeemed", "TK-A")
+        assert _kinds(host_db, number) == [
+            ("released", "operator", "TK-A"),
+            ("late_stacked", "exception", "TK-A"),
+        ]
+
+
 # --- the command line, on both back ends ---------------------------------------------------------
 
 
