@@ -21,11 +21,11 @@ either all of it is there or none of it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from hashlib import sha256 as _sha256
 from pathlib import Path
 from typing import Any
 
@@ -94,26 +94,17 @@ class IntegrityError(StoreError):
 
 
 def digest(*parts: bytes) -> bytes:
-    """SHA-256 over length-prefixed parts (each part after its length, 4 bytes big-endian)."""
-    return _sha256(b"".join([len(part).to_bytes(4, "big") + part for part in parts])).digest()
+    """SHA-256 over length-prefixed parts."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(4, "big"))
+        h.update(part)
+    return h.digest()
 
 
 def row_hash(prev: bytes, seq: int, body: str) -> bytes:
-    """Chain hash of a journal row: :func:`digest` of the previous hash, ``seq`` and ``body``."""
-    number = str(seq).encode()
-    text = body.encode()
-    return _sha256(
-        b"".join(
-            (
-                len(prev).to_bytes(4, "big"),
-                prev,
-                len(number).to_bytes(4, "big"),
-                number,
-                len(text).to_bytes(4, "big"),
-                text,
-            )
-        )
-    ).digest()
+    """Chain hash of a journal row."""
+    return digest(prev, str(seq).encode(), body.encode())
 
 
 def body_hash(key: int, body: str) -> bytes:
@@ -184,6 +175,8 @@ class Journal:
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(_SCHEMA)
         self._head: tuple[int, bytes] | None = None
+        # the writer's one cursor: Connection.execute would make a new cursor for every statement
+        self._writer = self.db.cursor()
 
     def close(self) -> None:
         """Close the database."""
@@ -231,14 +224,15 @@ class Journal:
             rows.append((seq, event.at, kind, body, prev))
             if kind in LOGGED_KINDS:
                 logged.append((seq, event, body))
+        write = self._writer
         try:
             with self._txn():
-                self.db.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)
+                write.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)
                 for logged_seq, event, body in logged:
                     self._log(logged_seq, event, body)
                 if projections.snapshot is not None:
                     snap = canonical(projections.snapshot)
-                    self.db.execute(
+                    write.execute(
                         "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
                         (seq, snap, body_hash(seq, snap)),
                     )
@@ -246,7 +240,7 @@ class Journal:
                     self._recall(projections.recall)
                 for kind, message in projections.outbox:
                     text = canonical(message)
-                    self.db.execute(
+                    write.execute(
                         "INSERT INTO outbox (seq, kind, body, hash) VALUES (?, ?, ?, ?)",
                         (seq, kind, text, body_hash(seq, text)),
                     )
@@ -284,11 +278,12 @@ class Journal:
     def _recall(self, record: dict[str, Any]) -> None:
         number = record["game_number"]
         body = canonical(record)
-        self.db.execute(
+        write = self._writer
+        write.execute(
             "INSERT OR REPLACE INTO recall VALUES (?, ?, ?, ?)",
             (number, record.get("settled_at", 0), body, body_hash(number, body)),
         )
-        self.db.execute("DELETE FROM recall WHERE game_number <= ?", (number - self.recall_limit,))
+        write.execute("DELETE FROM recall WHERE game_number <= ?", (number - self.recall_limit,))
 
     def prune_snapshots(self, keep: int = 20) -> None:
         """Drop all but the newest ``keep`` snapshots (the genesis snapshot is kept too)."""
@@ -305,7 +300,7 @@ class Journal:
             self.db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
 
     class _Txn:
-        def __init__(self, db: sqlite3.Connection) -> None:
+        def __init__(self, db: sqlite3.Cursor) -> None:
             self.db = db
 
         def __enter__(self) -> None:
@@ -318,7 +313,7 @@ class Journal:
                 self.db.execute("ROLLBACK")
 
     def _txn(self) -> Journal._Txn:
-        return Journal._Txn(self.db)
+        return Journal._Txn(self._writer)
 
     # --- reading ------------------------------------------------------------------------------
 

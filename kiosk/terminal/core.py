@@ -166,14 +166,14 @@ class TerminalCore:
         if rule is None:
             raise CommandError(f"unknown command {type(command).__name__}")
         s = self.state
-        name = type(command).__name__
         if s.phase not in rule.phases:
+            name = type(command).__name__
             raise CommandError(f"{name} is not allowed while {s.phase.value}")
         for lockup in s.lockups():
             if lockup in rule.blocked_by:
+                name = type(command).__name__
                 raise CommandError(f"{name} is not allowed: terminal locked ({lockup.value})")
-        handler = _HANDLERS[type(command)]
-        return handler(self, command, now)
+        return _HANDLERS[type(command)](self, command, now)
 
     def apply(self, events: Iterable[e.Event]) -> None:
         """Fold journaled events into the state."""
@@ -403,11 +403,12 @@ class TerminalCore:
         cards = list(cmd.cards)
         if len(cards) != need:
             raise CommandError(f"{need} cards were needed, {len(cards)} drawn")
-        used = set(rnd.first) | {x for seat in rnd.seat_cards for x in seat}
+        drawn = set(cards)
         if (
-            len(set(cards)) != len(cards)
-            or used & set(cards)
-            or any(not 0 <= x < 52 for x in cards)
+            len(drawn) != len(cards)
+            or not drawn.isdisjoint(rnd.first)
+            or any(not drawn.isdisjoint(seat) for seat in rnd.seat_cards)
+            or not all(0 <= x < 52 for x in cards)
         ):
             raise CommandError("drawn cards must be distinct codes 0..51 not yet dealt")
         game = self.game(rnd.edition)
