@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from kivy.animation import Animation
 from kivy.app import App
 from kivy.base import EventLoop
 from kivy.core.window import Window
@@ -117,6 +118,10 @@ class Driver:
     def close(self) -> None:
         """Stop the app and leave the window empty for the next one."""
         self.app.dispatch("on_stop")
+        sm = self.app.root.ids.sm
+        sm.transition.stop()  # a screen still arriving is not entered after the app has gone
+        for screen in sm.screens:  # and endless animations (attract) stop with the app
+            Animation.cancel_all(screen)
         for child in list(Window.children):
             Window.remove_widget(child)
         App._running_app = None

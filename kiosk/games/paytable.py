@@ -129,14 +129,15 @@ class FieldReader:
         else:
             raise self.error(
                 field,
-                f"must be a non-empty string, got {_shown(value)} (or a table of texts by language)",
+                f"must be a non-empty string, got {_shown(value)} "
+                "(or a table of texts by language)",
             )
         for language in self.complete:
             if language not in texts:
                 raise self.error(
                     field,
                     f"has no {language!r} text, yet the file declares its {language!r} texts "
-                    f"complete (languages = {list(self.complete)!r})",
+                    f"complete (languages = {_listed(self.complete)})",
                 )
         return texts
 
@@ -284,6 +285,10 @@ def locate(
     path = found[0]
     packaged = path.parent == PACKAGED_DIR / kind
     return path, f"{kind}/{path.name}" if packaged else str(path)
+
+
+def _listed(languages: Sequence[str]) -> str:
+    return "[" + ", ".join(f'"{language}"' for language in languages) + "]"
 
 
 def _join(prefix: str, key: str) -> str:

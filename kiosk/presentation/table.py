@@ -83,6 +83,7 @@ class TableView:
     can_repeat: bool
     can_cash_out: bool
     can_change_game: bool
+    lines_text: str = ""  # Stadium: the blind row and column wagers' result, on every tab
 
 
 def allowed(state: TerminalState, command: type[c.Command]) -> bool:
@@ -243,7 +244,22 @@ def table_view(
         can_repeat=not busy and _can_repeat(state) and allowed(state, c.RepeatWagers),
         can_cash_out=not busy and state.credits[SEAT] > 0 and allowed(state, c.CashOut),
         can_change_game=not busy and not lockups and allowed(state, c.SelectEdition),
+        lines_text=_lines_text(game, results, language),
     )
+
+
+def _lines_text(game: GameRules, results: list[dict[str, Any]], language: str) -> str:
+    """Stadium: how the blind row and column wagers ended, together ("" when none was bet)."""
+    blind = {s.id for s in game.spots if s.group == "blind"}
+    lines = [r for r in results if r["spot"] in blind]
+    if not lines:
+        return ""
+    paid, stake = sum(r["paid"] for r in lines), sum(r["stake"] for r in lines)
+    if paid > stake:
+        result = text(language, "result_win", amount=dollars(paid))
+    else:
+        result = text(language, "result_push" if paid == stake else "result_lose")
+    return text(language, "lines_result", result=result)
 
 
 def _can_repeat(state: TerminalState) -> bool:

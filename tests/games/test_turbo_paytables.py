@@ -213,6 +213,7 @@ def test_themes_name_their_rule_set_and_differ_in_suit():
         assert [w.label for w in theme.wagers] != [w.label for w in base.wagers]
 
 
+FOOTBALL_TITLE = 'title = { en = "Turbo Football", es = "Turbo Fútbol Americano" }'
 FOOTBALL_TIER = (
     '{ min_icons = 6, pays = "1:1", outcome = { en = "6+ {icons} in 9 cards", '
     'es = "6+ {icons} en 9 cartas" } },'
@@ -286,7 +287,7 @@ BAD_EDITIONS = [
         "is not a known field",
     ),
     (
-        {"title": ('title = { en = "Turbo Football", es = "Turbo Fútbol Americano" }', "title = 7")},
+        {"title": (FOOTBALL_TITLE, "title = 7")},
         "title",
         "non-empty string, got 7",
     ),

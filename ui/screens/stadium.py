@@ -17,11 +17,13 @@ class StadiumScreen(TableScreen):
 
     hand_text = StringProperty("")
     dealer_text = StringProperty("")
+    lines_text = StringProperty("")
     lines_tab = BooleanProperty(False)
 
     def show_cards(self, view: TableView, animate: bool, speed: float) -> None:
         """The array with the chosen positions marked, and the dealer's hand."""
         self.hand_text, self.dealer_text = view.hand_text, view.dealer_text
+        self.lines_text = view.lines_text
         cells: list[CardView] = self.ids.array.cards
         for i, cell in enumerate(cells):
             cell.marker = str(i + 1)
