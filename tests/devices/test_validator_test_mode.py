@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -73,19 +74,11 @@ class BillTestSystem(System):
         assert not self.test_escrows & set(self.stack_commands), "a test item was stacked"
 
 
-@settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(
-    actions=st.lists(
-        st.tuples(
-            st.sampled_from([*ACTIONS, "test_on", "test_on", "test_off"]), st.integers(0, 10**6)
-        ),
-        max_size=60,
-    )
-)
-def test_random_sessions_never_stack_or_credit_a_test_item(tmp_path_factory, actions):
-    system = BillTestSystem(tmp_path_factory.mktemp("bvtest"))
+TEST_ACTIONS = [*ACTIONS, "test_on", "test_on", "test_off"]
+
+
+def run_session(base: Path, actions: list[tuple[str, int]]) -> None:
+    system = BillTestSystem(base)
     try:
         for action, arg in actions:
             system.step(action, arg)
@@ -93,6 +86,27 @@ def test_random_sessions_never_stack_or_credit_a_test_item(tmp_path_factory, act
         system.check()
     finally:
         system.runtime.close()
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    actions=st.lists(st.tuples(st.sampled_from(TEST_ACTIONS), st.integers(0, 10**6)), max_size=60)
+)
+def test_random_sessions_never_stack_or_credit_a_test_item(tmp_path_factory, actions):
+    run_session(tmp_path_factory.mktemp("bvtest"), actions)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    actions=st.lists(st.tuples(st.sampled_from(TEST_ACTIONS), st.integers(0, 10**6)), max_size=150)
+)
+def test_random_sessions_never_stack_or_credit_a_test_item_long(tmp_path_factory, actions):
+    run_session(tmp_path_factory.mktemp("bvtest"), actions)
 
 
 def test_the_test_is_exercised(tmp_path):
@@ -164,3 +178,16 @@ def test_validator_without_acceptance_ids_is_served_by_the_drivers_mode(tmp_path
     assert wire.machine.snapshot()["note_values"] == [500, 2000]
     assert wire.machine.control(["insert", "500"], clock.ms).startswith("ok escrow")
     assert driver.poll() == [c.InsertBill(value=500)]
+
+
+def test_terminal_killed_mid_test_the_note_is_returned_not_credited(tmp_path):
+    s = BillTestSystem(tmp_path)
+    s.driver.set_test_mode(True)
+    s.runtime.pump()
+    assert s.control("insert", "2000").startswith("ok escrow")  # the driver never heard of it
+    s.kill_terminal()
+    assert s.driver.test_mode is False  # a new terminal process: its own acceptance
+    s.settle()
+    s.check()
+    assert s.runtime.state.credits == [0] and s.machine.mem.data["cashbox"]["notes"] == []
+    assert s.machine.mem.data["handed_back"] == [{"note": 2000, "why": "RETURN_REASON_COMMANDED"}]

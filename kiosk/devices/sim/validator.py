@@ -2,7 +2,9 @@
 
 Notes and tickets come in through the control channel (a player at the bezel), commands and
 acknowledgements through the link (the terminal), time through ``now`` (ms).  Events for the
-terminal pile up in :meth:`ValidatorMachine.take_outgoing`.
+terminal pile up in :meth:`ValidatorMachine.take_outgoing`.  ``Escrowed`` echoes the
+``acceptance_id`` of the acceptance in force, so the terminal knows which of its acceptances
+(its own, or the service menu's test) took the item.
 
 What it remembers across its own restarts (memory file): the item in escrow and whether it was
 being stacked, the stacked/returned events the terminal has not acknowledged, the faults, the
