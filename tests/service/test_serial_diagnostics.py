@@ -152,7 +152,10 @@ def test_validator_power_cut_mid_test_returns_the_note_without_credit(srig):
     assert [item["note"] for item in back] == [10_000]  # once, by command or at power-up
     assert srig.bv_status()["note_values"] == sorted(NOTE_VALUES)  # the test goes on
     srig.insert_and_get_back("insert", "500")
-    assert srig.call("bill_test", {"action": "status"}).data["notes"] == [10_000, 500]
+    notes = srig.call("bill_test", {"action": "status"}).data["notes"]
+    # listed unless the validator died before its escrow event got out (then it returned the
+    # note at power-up, a return the terminal's journal finds nothing to match)
+    assert notes in ([10_000, 500], [500])
     assert srig.runtime.state.credits == [0] and srig.money_events() == []
     assert srig.runtime.core.audit_credits() is None
 
