@@ -114,21 +114,24 @@ class TerminalCore:
     def game(self, edition: str | None = None) -> GameRules:
         """Rules of an enabled edition with its configured pay tables (cached)."""
         edition = edition or self.state.selected_edition
-        if edition not in self._games:
+        game = self._games.get(edition)
+        if game is None:
             ed = self.state.config.edition(edition)
-            self._games[edition] = load_game(ed.edition, ed.paytables)
-        return self._games[edition]
+            game = self._games[edition] = load_game(ed.edition, ed.paytables)
+        return game
 
     def cards_needed(self) -> int:
         """Cards the runtime must draw and pass in with :class:`CardsDrawn` (0 if none)."""
         s = self.state
-        if s.round is None or s.critical is not None:
+        rnd = s.round
+        if rnd is None or s.critical is not None:
             return 0
-        game = self.game(s.round.edition)
-        if s.phase is Phase.DEALING:
-            return game.first_deal
-        if s.phase is Phase.SETTLING:
-            return game.second_deal_per_seat * len(s.round.bets) + game.second_deal_shared
+        phase = s.phase
+        if phase is Phase.DEALING:
+            return self.game(rnd.edition).first_deal
+        if phase is Phase.SETTLING:
+            game = self.game(rnd.edition)
+            return game.second_deal_per_seat * len(rnd.bets) + game.second_deal_shared
         return 0
 
     def money_refusal(self, seat: int, value: int) -> str | None:
