@@ -200,7 +200,7 @@ _ES: dict[str, str] = {
     "session": "Sesión {time}",
     "chips": "Valor de ficha",
     "place_wagers": "Toque una ficha y luego una apuesta",
-    "place_mandatory": "Haga la apuesta {spot} para jugar",
+    "place_mandatory": "Apueste en {spot} para jugar",
     "touch_deal": "Toque REPARTIR para jugar",
     "choose_positions": "Toque 3 posiciones del tablero para su mano ({n} elegidas)",
     "dealing": "Repartiendo…",
@@ -272,8 +272,8 @@ _ES: dict[str, str] = {
     "la apuesta.",
     "help_turbo_icons": "Las cartas de {suit} llevan {icons}: del 2 al 5 llevan 1, del 6 al 10 "
     "llevan 2, J Q K A llevan 4. Los demás palos no llevan.",
-    "help_turbo_deal": "Haga la apuesta {main} (obligatoria) y las que quiera; toque REPARTIR. "
-    "Se reparten tres cartas comunes.",
+    "help_turbo_deal": "Apueste en {main} (obligatorio) y en las demás que quiera; toque "
+    "REPARTIR. Se reparten tres cartas comunes.",
     "help_turbo_raise": "Con {max} {icons} o menos entre ellas puede elegir {label}: una "
     "segunda apuesta igual a su {main}, pagada con sus 9 cartas. Si se acaba el tiempo se toma "
     "«{default}».",
