@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from kiosk.games import nine_card_bonus, poker3
 from kiosk.games.registry import edition_ids, load_game
+from kiosk.games.turbo import TurboRules
 from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.words import GameWords, translations
 from kiosk.terminal.config import TerminalConfig
@@ -181,3 +183,33 @@ def test_a_text_without_a_translation_stays_english() -> None:
     assert words("6 suited cards") == "6 cartas de diamantes"
     assert GameWords(load_game("turbo-basketball"), "en")("Three-Pointer") == "Three-Pointer"
     assert GameWords(None, "es").title == ""
+
+
+def stadium_outcomes() -> set[str]:
+    """Every outcome text Stadium settles with (kiosk.games.stadium)."""
+    hands = {*poker3.CATEGORY3_NAMES, *poker3.CATEGORY5_NAMES}
+    fixed = {"Fold", "Win", "Lose", "Tie: push", "Dealer does not qualify"}
+    fixed |= {"Dealer does not qualify: push"}
+    return hands | fixed | {f"Lose ({h})" for h in hands} | {f"Ante bonus: {h}" for h in hands}
+
+
+def turbo_outcomes(game: TurboRules) -> set[str]:
+    """Every outcome text a Turbo game settles with: its tiers and every 9 Card Bonus table's."""
+    edition = game.edition
+    tables = [edition.raise_rule.paytable, *(t for w in edition.wagers for t in w.paytables)]
+    outcomes = {tier.outcome for table in tables for tier in table.tiers} | {"Lose"}
+    for name in nine_card_bonus.available():
+        outcomes |= {outcome for outcome, _, _ in nine_card_bonus.load_table(name).outcomes()}
+    return outcomes
+
+
+@pytest.mark.parametrize("edition_id", edition_ids())
+def test_every_outcome_a_shipped_game_can_settle_with_reads_in_spanish(edition_id: str) -> None:
+    game = load_game(edition_id)
+    words = GameWords(game, "es")
+    outcomes = turbo_outcomes(game) if isinstance(game, TurboRules) else stadium_outcomes()
+    same = {en for en, es in translations(game).get("es", {}).items() if en == es}
+    assert [o for o in sorted(outcomes) if words(o) == o and o not in same] == []
+    shown = [(spot.label, words.spot(spot)) for spot in game.spots]
+    shown.append((game.title, words.title))
+    assert [en for en, es in shown if en == es and en not in same | {"Ante"}] == []
