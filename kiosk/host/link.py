@@ -144,6 +144,19 @@ class HostLink:
         """Whether the last call to the host succeeded."""
         return self._connected
 
+    def status(self) -> dict[str, Any]:
+        """What a technician checks: where the link goes, as whom, whether it is up, what
+        it delivered and when the host last answered."""
+        return {
+            "address": self.client.address,
+            "terminal_id": self.terminal_id,
+            "connected": self._connected,
+            "play_disabled_by_loss": self._lost,
+            "delivered": self.delivered,
+            "seconds_since_contact": round(self.monotonic() - self._last_contact, 1),
+            "last_authentication": self.last_authentication,
+        }
+
     def player_message(self) -> str | None:
         """The host's message to the player, while it is to be shown."""
         with self._lock:

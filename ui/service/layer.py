@@ -332,8 +332,13 @@ class ServiceLayer(FloatLayout):
 def build_layer(terminal: Any, *, via: str = "touchscreen") -> ServiceLayer:
     """A service layer over a wired terminal (:class:`kiosk.app.wiring.Terminal`)."""
     runtime = terminal.runtime
+    link = getattr(terminal, "host_link", None)
     backend = InProcessTerminal(
-        runtime, validator=terminal.validator, printer=terminal.printer, rng=terminal.rng
+        runtime,
+        validator=terminal.validator,
+        printer=terminal.printer,
+        rng=terminal.rng,
+        host_status=link.status if link is not None else None,
     )
     pins = PinStore(runtime.data_dir / "service", clock=runtime.clock)
     return ServiceLayer(ServiceSession(backend, pins, via=via, clock=runtime.clock))

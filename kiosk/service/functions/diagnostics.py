@@ -239,7 +239,8 @@ def devices(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     validator = _validator_status(ctx.terminal.validator)
     printer = _printer_status(ctx.terminal.printer)
     host = dict(ctx.terminal.host_status() or {})
-    host.update(address=s.config.host_address, outbox_pending=pending, outbox_oldest_id=oldest)
+    host.setdefault("address", s.config.host_address)  # the link's own, when one runs here
+    host.update(outbox_pending=pending, outbox_oldest_id=oldest)
     counters = {name: s.lifetime[name] for name in DEVICE_COUNTERS}
     lines = ["Bill validator: " + _fields(validator), "Printer: " + _fields(printer)]
     lines.append("Host link: " + _fields(host))
