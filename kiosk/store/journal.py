@@ -277,7 +277,7 @@ class Journal:
 
     def _recall(self, record: dict[str, Any]) -> None:
         number = record["game_number"]
-        body = canonical(record)
+        body = ev.canonical_record(record)
         write = self._writer
         write.execute(
             "INSERT OR REPLACE INTO recall VALUES (?, ?, ?, ?)",

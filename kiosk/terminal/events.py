@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+import orjson
+
 
 class EventDecodeError(ValueError):
     """A journal record that is not a known event."""
@@ -313,7 +315,7 @@ def _make_canonical() -> Callable[[Any], str]:
 
     The standard library's C encoder is built once and called directly: ``json.dumps`` builds
     a new one on every call, which costs more than encoding a small event.  The output is the
-    same text (``tests/terminal/test_events_encoding.py`` checks it against ``json.dumps``).
+    same text (``tests/store/test_encoding.py`` checks it against ``json.dumps``).
     """
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:  # a Python without the C accelerator
@@ -334,6 +336,33 @@ def _make_canonical() -> Callable[[Any], str]:
 #: sort_keys=True, separators=(",", ":"))`` writes it
 canonical: Callable[[Any], str] = _make_canonical()
 
+_FAST_OPTIONS = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def canonical_record(data: Any) -> str:
+    """:func:`canonical` of a record without floats (events, recall), about 7 times faster.
+
+    orjson writes the same text for sorted, compact, ASCII JSON of ints, strings, bools, None,
+    lists and dicts with string keys.  Anything else makes it fail, and the record goes
+    through :func:`canonical`: a non-ASCII character or DEL (``json`` escapes them), a
+    non-string key, an int beyond 64 bits, any other type.  The terminal's records hold no
+    floats (money is int cents, times int milliseconds; no event field is a float): a float
+    would be written exactly, but in orjson's notation (``1e-7``, not ``1e-07``), and a NaN
+    as ``null``.  ``tests/store/test_encoding.py`` checks the equality on generated records.
+    """
+    try:
+        text = orjson.dumps(data, default=_no_default, option=_FAST_OPTIONS).decode("ascii")
+    except (TypeError, UnicodeDecodeError):  # orjson.JSONEncodeError is a TypeError
+        return canonical(data)
+    if "\x7f" in text:  # the one ASCII character json escapes and orjson does not
+        return canonical(data)
+    return text
+
 
 def encode(event: Event) -> str:
     """Canonical JSON of an event: ``{"kind": ..., "data": {...}}`` with sorted keys."""
@@ -343,7 +372,7 @@ def encode(event: Event) -> str:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
     data = {name: getattr(event, name) for name in names}  # fields are JSON values already
     # "data" sorts before "kind", and a kind is a class name (plain ASCII, nothing to escape)
-    return f'{{"data":{canonical(data)},"kind":"{cls.type_name}"}}'
+    return f'{{"data":{canonical_record(data)},"kind":"{cls.type_name}"}}'
 
 
 def decode(text: str) -> Event:
