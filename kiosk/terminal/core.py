@@ -92,6 +92,8 @@ def bet_of(record: dict[str, Any]) -> SeatBet:
 
 def paytable_key(paytables: dict[str, str]) -> str:
     """Meter key naming the pay tables in force ("default" when none was chosen)."""
+    if not paytables:
+        return "default"
     return ",".join(f"{k}={v}" for k, v in sorted(paytables.items())) or "default"
 
 
