@@ -39,6 +39,10 @@ from rng import RngFailure
 #: events after which a snapshot is written at once (they change the state's whole basis)
 _SNAPSHOT_NOW = frozenset({e.ConfigChanged, e.PeriodMetersReset})
 
+#: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
+#: is about them: the display redraws from the state); most of a game's events are these
+_NO_EFFECT = frozenset({e.RoundStarted, e.CardsDealt, e.RoundSettled})
+
 
 class DeckLike(Protocol):
     """A shuffled deck that deals card codes on demand."""
@@ -350,6 +354,8 @@ class TerminalRuntime:
 
     def _effects(self, command: c.Command, events: Iterable[e.Event]) -> None:
         for event in events:
+            if type(event) in _NO_EFFECT:
+                continue
             # the game's own events first: they are the common case (kinds are disjoint)
             if isinstance(event, e.DecisionOffered):
                 self._deadlines[event.seat] = event.deadline
