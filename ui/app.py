@@ -130,6 +130,7 @@ class KioskApp(App):
     # --- building ---------------------------------------------------------------------------
 
     def build(self) -> Any:
+        memory.release_text_surfaces()  # labels keep only their textures
         load_kv()
         from kivy.factory import Factory
 
@@ -282,8 +283,9 @@ class KioskApp(App):
         if paused and fly.parked and not fly.in_flight:
             fly.settle()
             self.refresh()
-            if self.session.rt.state.phase is Phase.RESULT:
-                memory.trim()  # a game is over: hand freed drawing buffers back
+            # the deal paused (a decision) or ended: hand the freed drawing buffers back (a
+            # few milliseconds, while nothing moves); once a game let the peak climb ~10 MB
+            memory.trim()
 
     def _follow(self, view: TableView) -> None:
         """Schedule the next step of the deal animation, if cards wait to be shown."""

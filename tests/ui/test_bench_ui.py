@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import REPO
+from ui import capture
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}
 BARE_KIVY = """
@@ -88,3 +89,61 @@ def test_bench_start_up_and_memory(benchmark: Any, tmp_path: Path) -> None:
     benchmark.extra_info.update(figures)
     print(json.dumps(figures, indent=1))
     assert figures["start_up_s"] > 0
+
+
+def _pixels(widget: Any) -> bytes:
+    """The window's pixels with ``widget`` alone on it (then taken off again)."""
+    from kivy.core.window import Window
+
+    Window.add_widget(widget)
+    try:
+        capture.render()
+        return capture.render().data
+    finally:
+        Window.remove_widget(widget)
+
+
+@pytest.mark.parametrize("flip", [0.0, 1.0])
+def test_card_in_flight_looks_as_it_did_in_a_framebuffer_of_its_own(flip: float) -> None:
+    """The memory figure's cards in flight are textures painted by one shared framebuffer: the
+    player sees what a card in a framebuffer of its own showed (back up, and face up)."""
+    from kiosk.presentation.faces import face
+    from ui.widgets.card import CardView, GhostCard
+    from ui.widgets.layers import CachedLayer
+
+    size = (61.3, 87.6)  # fractional, as the table's layout makes them
+    margin = max(4.0, size[0] * 0.06)
+    own = CachedLayer(clear=(0.0, 0.0, 0.0, 0.0), stencil=False, size_hint=(None, None))
+    own.size = (size[0] + 2 * margin, size[1] + 2 * margin)
+    card = CardView(size_hint=(None, None), size=size, deal=False, icon="football")
+    card.pos = (margin, margin)
+    own.add_widget(card)
+    card.face = face(12, 0)
+    card.flip = flip
+    card.selected = True
+    own.pos = (100.4, 120.7)
+    ghost = GhostCard(size, face(12, 0), "football", True)
+    ghost.flip = flip
+    ghost.pos = (100.4, 120.7)
+    shown = _pixels(ghost)
+    assert shown == _pixels(own)
+    assert len(set(shown)) > 3  # a card was drawn, not only the felt
+
+
+def test_labels_keep_only_their_textures() -> None:
+    """Kivy's SDL2 labels keep their rendered pixels after the texture has them; the kiosk
+    lets them go, and the texture is the same."""
+    from kivy.core.text import Label as CoreLabel
+
+    from ui import memory
+
+    def rendered() -> tuple[Any, bytes]:
+        label = CoreLabel(text="NO THANKS in 19 s", font_size=40, bold=True)
+        label.refresh()
+        return label, bytes(label.texture.pixels)
+
+    if not memory.release_text_surfaces():
+        pytest.skip("not Kivy's SDL2 text provider")
+    label, pixels = rendered()
+    assert getattr(label, "_surface", None) is None
+    assert any(pixels) and rendered()[1] == pixels

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from functools import lru_cache
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import PopMatrix, PushMatrix, Scale, Translate
+from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
+    Color,
+    Fbo,
+    PopMatrix,
+    PushMatrix,
+    Rectangle,
+    Scale,
+    Translate,
+)
+from kivy.graphics.texture import Texture
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -21,15 +32,12 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from ui.draw import cardface
-from ui.widgets.layers import CachedLayer
 from ui.widgets.named import Named
 
 #: seconds a card takes from the shoe to its place
 SLIDE_SECONDS = 0.28
 #: width / height of a card
 CARD_RATIO = 0.7
-#: spare cards-in-flight kept for reuse (a Stadium round flies 12)
-GHOST_POOL = 16
 
 
 class CardView(Named, ButtonBehavior, Widget):
@@ -97,20 +105,14 @@ class CardView(Named, ButtonBehavior, Widget):
 
     def _fly_in(self, fly: Widget, value: object) -> None:
         window = self.get_root_window()
-        ghost = _ghost_for(fly, self.size)
-        card = ghost.card
-        card.deal = False
-        card.icon = self.icon
-        card.selected = self.selected
-        card.face = value
-        card.flip = 0.0
+        ghost = GhostCard((self.width, self.height), value, self.icon, self.selected)
         ghost.pos = (window.width * 0.9 - self.width / 2, window.height)
         target_x, target_y = self.to_window(self.x, self.y)
         margin = ghost.margin
         duration = SLIDE_SECONDS * self.speed
         flight = Animation(x=target_x - margin, y=target_y - margin, d=duration, t="out_cubic")
         turn = Animation(flip=1.0, d=duration * 0.8, t="in_out_sine")
-        flight.bind(on_complete=lambda *_: turn.start(card))
+        flight.bind(on_complete=lambda *_: turn.start(ghost))
         turn.bind(on_complete=lambda *_: fly.landed(self))
         self.hidden = True
         self._ghost = ghost
@@ -125,11 +127,8 @@ class CardView(Named, ButtonBehavior, Widget):
         ghost = self._ghost
         if ghost is not None:
             Animation.cancel_all(ghost)
-            Animation.cancel_all(ghost.card)
             if ghost.parent is not None:
-                fly = ghost.parent
-                fly.remove_widget(ghost)
-                fly.pool.append(ghost)  # reused: no new framebuffer for every card dealt
+                ghost.parent.remove_widget(ghost)
             self._ghost = None
         self.hidden = False
 
@@ -165,30 +164,91 @@ class CardView(Named, ButtonBehavior, Widget):
                 cardface.face(self.face, w, h, self.icon)
 
 
-class GhostCard(CachedLayer):
-    """A card in flight: drawn once into its own small texture, so moving it (or leaving it
-    parked over its place) costs one textured quad a frame."""
+class GhostCard(Widget):
+    """A card in flight: its back and its face are painted once into small textures, so moving
+    it, turning it over (a quad narrowed about its centre) or leaving it parked over its place
+    costs one textured quad a frame.  It holds no framebuffer of its own (each framebuffer
+    brings a shader program, which software GL compiles and keeps: about 1 MB a card at
+    1920x1080); one shared :class:`_Painter` paints every card."""
 
-    def __init__(self, size: tuple[float, float]) -> None:
+    flip = NumericProperty(0.0)  # 0: back up, 1: face up
+
+    def __init__(
+        self, size: tuple[float, float], face: object, icon: str = "", selected: bool = False
+    ) -> None:
         self.margin = max(4.0, size[0] * 0.06)  # room for the shadow
         outer = (size[0] + 2 * self.margin, size[1] + 2 * self.margin)
-        super().__init__(
-            clear=(0.0, 0.0, 0.0, 0.0), stencil=False, size_hint=(None, None), size=outer
-        )
-        self.card = CardView(size_hint=(None, None), size=size, deal=False)
-        self.card.pos = (self.margin, self.margin)
-        self.add_widget(self.card)
+        super().__init__(size_hint=(None, None), size=outer)
+        pixels = (max(1, int(outer[0])), max(1, int(outer[1])))
+        self._back = _back_texture(pixels, size[0], size[1], self.margin)
+        self._face = _painter().paint(pixels, size, self.margin, ("face", face, icon, selected))
+        with self.canvas:
+            PushMatrix()
+            self._centre = Translate(0, 0)
+            self._scale = Scale(1, 1, 1)
+            self._corner = Translate(0, 0)
+            Color(1, 1, 1, 1)
+            self._quad = Rectangle(size=outer, texture=self._back)
+            PopMatrix()
+        self.bind(pos=self._place, flip=self._place)
+        self._place()
+
+    def _place(self, *_: object) -> None:
+        w, h = self.size
+        self._centre.xy = (self.x + w / 2, self.y + h / 2)
+        self._corner.xy = (-w / 2, -h / 2)
+        self._scale.x = abs(math.cos(math.pi * (1 - self.flip)))
+        texture = self._back if self.flip < 0.5 else self._face
+        if self._quad.texture is not texture:
+            self._quad.texture = texture
 
 
-def _ghost_for(fly: Any, size: tuple[float, float]) -> GhostCard:
-    """A ghost of ``size`` from the fly layer's pool, or a new one."""
-    pool: list[GhostCard] = fly.pool
-    for i, ghost in enumerate(pool):
-        if tuple(ghost.card.size) == tuple(size):
-            return pool.pop(i)
-    if len(pool) > GHOST_POOL:
-        pool.pop(0)
-    return GhostCard(size)
+class _Painter:
+    """One framebuffer that paints a card (a :class:`CardView` at the card's size, a margin
+    for its shadow, on transparent black) and hands the picture over as a texture of its own."""
+
+    def __init__(self) -> None:
+        self.fbo = Fbo(size=(16, 16), with_stencilbuffer=False)
+        with self.fbo:
+            ClearColor(0.0, 0.0, 0.0, 0.0)
+            ClearBuffers()
+        self.card = CardView(size_hint=(None, None), deal=False)
+        self.fbo.add(self.card.canvas)
+
+    def paint(
+        self,
+        pixels: tuple[int, int],
+        size: tuple[float, float],
+        margin: float,
+        look: tuple[object, ...],
+    ) -> Texture:
+        """``look`` is ("back",) or ("face", face, icon, selected)."""
+        if tuple(self.fbo.size) != pixels:
+            self.fbo.size = pixels
+        card = self.card
+        card.size = size
+        card.pos = (margin, margin)
+        if look[0] == "back":
+            card.face_down, card.face, card.selected = True, None, False
+        else:
+            _, face, icon, selected = look
+            card.face_down, card.icon, card.selected, card.face = False, icon, selected, face
+        card._redraw()
+        self.fbo.draw()
+        texture = Texture.create(size=pixels, colorfmt="rgba")
+        texture.blit_buffer(self.fbo.pixels, colorfmt="rgba", bufferfmt="ubyte")
+        return texture
+
+
+@lru_cache(maxsize=1)
+def _painter() -> _Painter:
+    return _Painter()
+
+
+@lru_cache(maxsize=4)
+def _back_texture(pixels: tuple[int, int], w: float, h: float, margin: float) -> Texture:
+    """A card's back at one size (every card of a size shares it)."""
+    return _painter().paint(pixels, (w, h), margin, ("back",))
 
 
 def _fly_layer() -> Widget | None:

@@ -83,7 +83,6 @@ class FlyLayer(Widget):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.parked: list[Any] = []
-        self.pool: list[Any] = []  # landed cards-in-flight, kept for the next deal
         self.on_landed: Callable[[], None] | None = None
 
     def landed(self, card: Any) -> None:
