@@ -114,7 +114,7 @@ def start_kiosk(
     if with_host and remote_host is None:
         from kiosk.app.embedded_host import start_embedded_host
 
-        host = start_embedded_host(data_dir, TerminalConfig().terminal_id)
+        host = start_embedded_host(data_dir, configured_terminal_id(data_dir))
     try:
         endpoint = host.endpoint if host is not None else remote_host
         if hardware is not None:
@@ -133,6 +133,21 @@ def start_kiosk(
         if host is not None:
             host.stop()
     return 0
+
+
+def configured_terminal_id(data_dir: Path) -> str:
+    """The terminal id the terminal of ``data_dir`` is configured with (the default for a new
+    terminal, or one whose store cannot be read: power-up will say why)."""
+    from kiosk.store.journal import DB_NAME, StoreError
+    from kiosk.store.reader import current_state, open_readonly
+
+    if (Path(data_dir) / DB_NAME).exists():
+        try:
+            with open_readonly(data_dir) as journal:
+                return current_state(journal).state.config.terminal_id
+        except (StoreError, ValueError, KeyError):
+            pass
+    return TerminalConfig().terminal_id
 
 
 def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) -> None:

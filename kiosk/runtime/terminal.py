@@ -38,6 +38,8 @@ from rng import RngFailure
 
 #: events after which a snapshot is written at once (they change the state's whole basis)
 _SNAPSHOT_NOW = frozenset({e.ConfigChanged, e.PeriodMetersReset})
+#: the tilt of a configured terminal id that is not the host link's (see _check_identity)
+IDENTITY_TILT = "terminal_id_mismatch"
 
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these
@@ -106,7 +108,12 @@ class TerminalRuntime:
         self.host_messages = host_messages
         self.host = host
         self._posted: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
-        self._initial_config = config or TerminalConfig()
+        if config is None:
+            # A new terminal with a host link is born with the id the link speaks as (its
+            # certificate's name); see _check_identity for one configured otherwise later.
+            link_id = getattr(host, "terminal_id", None)
+            config = TerminalConfig(terminal_id=link_id) if link_id else TerminalConfig()
+        self._initial_config = config
         self.journal = Journal(self.data_dir)
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
         self._deck: DeckLike | None = None
@@ -154,6 +161,7 @@ class TerminalRuntime:
             return report
         report.actions.extend(self._recover_devices())
         self._check_rng()
+        self._check_identity()
         report.actions.extend(self._recover_round())
         self.execute(
             c.PowerUp(software_version=self.software_version, recovered="; ".join(report.actions))
@@ -211,6 +219,26 @@ class TerminalRuntime:
                 c.RaiseTilt(code="rng_failure", reason=f"RNG: {failure}", needs_attendant=True)
             )
         return False
+
+    def _check_identity(self) -> None:
+        """With a host link, the configured terminal id (printed on every voucher) must be
+        the one the link speaks as (its certificate's name): a tilt names the two while they
+        differ, and clears itself once the configuration is put right."""
+        link_id = getattr(self.host, "terminal_id", None)
+        if link_id is None:
+            return
+        configured = self.state.config.terminal_id
+        raised = IDENTITY_TILT in self.state.tilts
+        if configured != link_id and not raised:
+            self.execute(
+                c.RaiseTilt(
+                    code=IDENTITY_TILT,
+                    reason=f"terminal id {configured} is not the host link's {link_id} "
+                    "(its certificate): set the terminal id in the configuration",
+                )
+            )
+        elif configured == link_id and raised:
+            self.execute(c.ClearTilt(code=IDENTITY_TILT, by="configuration"))
 
     def _reload(self) -> int:
         """Throw away the in-memory state and rebuild it from the journal; rows replayed."""
@@ -426,6 +454,7 @@ class TerminalRuntime:
                 job()
         if self.state.critical is None:
             self._check_rng()
+            self._check_identity()
         for _ in range(8):  # a report's effect may draw a further report (escrow -> stacked)
             reports = [*self.validator.poll(), *self.printer.poll()]
             if not reports:
