@@ -112,10 +112,10 @@ def wheel_at(work: Path, version: str, *, broken: bool) -> Path:
         if (REPO / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / name, source / name)
-    project = source / "pyproject.toml"
-    project.write_text(
-        project.read_text().replace(f'version = "{VERSION}"', f'version = "{version}"')
-    )
+    package = source / "kiosk/__init__.py"  # the one source of the version (pyproject: dynamic)
+    text = package.read_text()
+    assert f'__version__ = "{VERSION}"' in text
+    package.write_text(text.replace(f'__version__ = "{VERSION}"', f'__version__ = "{version}"'))
     if broken:
         with (source / "rng/__init__.py").open("a") as f:
             f.write('\nraise RuntimeError("deliberately broken release (deploy test)")\n')
@@ -472,6 +472,8 @@ def test_an_update_keeps_the_previous_version(
         "'import importlib.metadata as m; print(m.version(\"turbokiosk\"))'"
     ).stdout
     assert version.strip() == update
+    reported = chroot.run("/opt/turbokiosk/current/bin/turbokiosk --version").stdout
+    assert reported.strip() == f"turbokiosk {update}"  # what the terminal reports to the host
 
 
 def test_the_data_partition_is_found_by_its_label(
