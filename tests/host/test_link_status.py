@@ -23,6 +23,7 @@ def test_the_device_screen_shows_the_running_link(host: HostRig, make_terminal: 
     rig.pump_until(lambda: rig.link.connected and rig.outbox_empty())
     shown, line = _host_line(rig)
     assert shown["address"] == host.address  # the dialled address, not the configuration's
+    assert shown["configured_address"] == rig.config.host_address != host.address
     assert (shown["terminal_id"], shown["connected"], shown["outbox_pending"]) == ("TK-A", True, 0)
     assert shown["delivered"] >= 1 and shown["seconds_since_contact"] < 10
     assert line.startswith(f"Host link: address={host.address}, terminal_id=TK-A, connected=True")

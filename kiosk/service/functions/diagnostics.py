@@ -240,6 +240,8 @@ def devices(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     printer = _printer_status(ctx.terminal.printer)
     host = dict(ctx.terminal.host_status() or {})
     host.setdefault("address", s.config.host_address)  # the link's own, when one runs here
+    if host["address"] != s.config.host_address:  # the installation's address, not the menu's
+        host["configured_address"] = s.config.host_address
     host.update(outbox_pending=pending, outbox_oldest_id=oldest)
     counters = {name: s.lifetime[name] for name in DEVICE_COUNTERS}
     lines = ["Bill validator: " + _fields(validator), "Printer: " + _fields(printer)]
