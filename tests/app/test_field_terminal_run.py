@@ -7,9 +7,6 @@ certificate's name."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,20 +14,11 @@ import pytest
 
 from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.host import pki
+from tests.cli.conftest import turbokiosk
+from tests.host.process import host_process
 
-REPO = Path(__file__).resolve().parents[2]
 TERMINAL = "TK-0042"
-
-
-def turbokiosk(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kiosk", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env=os.environ | {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"},
-    )
+OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}
 
 
 @pytest.fixture
@@ -38,24 +26,8 @@ def host(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """`turbokiosk host serve` on a free loopback port: (its address, its directory)."""
     host_dir = tmp_path / "host"
     pki.ensure_pki(host_dir / "pki", (TERMINAL,))
-    serve = ["host", "serve", "--host-dir", str(host_dir), "--listen", "127.0.0.1:0"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kiosk", *serve],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("host: serving on "), line + (
-            proc.stderr.read() if proc.stderr else ""
-        )
-        yield line.split()[3], host_dir
-    finally:
-        proc.terminate()
-        proc.wait(20)
+    with host_process("--host-dir", str(host_dir), log=tmp_path / "host.log") as address:
+        yield address, host_dir
 
 
 def test_a_field_terminal_comes_up_talking_to_its_devices_and_host(
@@ -86,6 +58,7 @@ def test_a_field_terminal_comes_up_talking_to_its_devices_and_host(
             "--dump-screen",
             str(dump),
             "--exit-after-dump",
+            env=OFFSCREEN,
             timeout=180,
         )
     assert run.returncode == 0, run.stderr[-3000:]

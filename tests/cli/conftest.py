@@ -70,7 +70,7 @@ def player(tmp_path: Path) -> Iterator[Player]:
 
 
 def turbokiosk(
-    *args: str, stdin: str = "", env: dict[str, str] | None = None
+    *args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     """``turbokiosk ARGS`` in a separate Python process."""
     return subprocess.run(
@@ -80,6 +80,6 @@ def turbokiosk(
         text=True,
         cwd=REPO,
         env={**os.environ, **(env or {})},
-        timeout=60,
+        timeout=timeout,
         check=False,
     )

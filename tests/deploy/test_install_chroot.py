@@ -32,7 +32,9 @@ import pytest
 
 from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.host import pki
+from tests.cli.conftest import turbokiosk
 from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
+from tests.host.process import host_process
 
 pytestmark = [pytest.mark.deploy, pytest.mark.slow]
 
@@ -101,6 +103,19 @@ def build_bundle(work: Path, key: Path, wheels: Path) -> Path:
     return Path(result.stdout.strip())
 
 
+def build_wheels(project: Path, out: Path, *, with_dependencies: bool) -> None:
+    """``pip wheel`` of ``project`` (and, ``with_dependencies``, everything it needs) into
+    ``out``."""
+    pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check"]
+    options = [] if with_dependencies else ["--no-deps"]
+    subprocess.run(
+        [*pip, *options, "--wheel-dir", str(out), str(project)],
+        check=True,
+        capture_output=True,
+        timeout=1800,
+    )
+
+
 def wheel_at(work: Path, version: str, *, broken: bool) -> Path:
     """This repository's wheel at ``version``; ``broken``: with the RNG package failing on
     import, a release that installs fine and fails its power-up self-test."""
@@ -120,21 +135,7 @@ def wheel_at(work: Path, version: str, *, broken: bool) -> Path:
         with (source / "rng/__init__.py").open("a") as f:
             f.write('\nraise RuntimeError("deliberately broken release (deploy test)")\n')
     out = work / f"wheel-{version}"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "--wheel-dir",
-            str(out),
-            str(source),
-        ],
-        check=True,
-        capture_output=True,
-    )
+    build_wheels(source, out, with_dependencies=False)
     (wheel,) = out.glob(f"turbokiosk-{version}-*.whl")
     return wheel
 
@@ -184,22 +185,7 @@ def chroot() -> Iterator[Chroot]:
             check=True,
             capture_output=True,
         )
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "wheel",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--wheel-dir",
-                str(work / "wheels"),
-                str(REPO),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=1800,
-        )
+        build_wheels(REPO, work / "wheels", with_dependencies=True)
         bundle = build_bundle(work, work / "keys/release-key.pem", work / "wheels")
         kit = root / "srv/kit"
         shutil.copytree(KIT, kit / "deploy", ignore=shutil.ignore_patterns("__pycache__"))
@@ -335,19 +321,9 @@ def casino(chroot: Chroot) -> Iterator[tuple[str, Path]]:
     """The casino's accounting host (``turbokiosk host serve`` on the loopback the chroot
     shares): (its address, its directory)."""
     host_dir = chroot.work / "host"
-    command = [sys.executable, "-m", "kiosk", "host", "serve", "--host-dir", str(host_dir)]
-    command += ["--pki", str(chroot.work / "pki"), "--listen", "127.0.0.1:0"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("host: serving on "), line + (
-            proc.stderr.read() if proc.stderr else ""
-        )
-        yield line.split()[3], host_dir
-    finally:
-        proc.terminate()
-        proc.wait(20)
+    serve = ("--host-dir", str(host_dir), "--pki", str(chroot.work / "pki"))
+    with host_process(*serve, log=chroot.work / "host.log") as address:
+        yield address, host_dir
 
 
 def test_kiosk_starts_and_talks_to_its_devices_and_host(
@@ -404,13 +380,8 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
     assert dump["lockup"] is None
     assert messages and messages[0].startswith("READY=1"), messages
     assert (chroot.root / "var/lib/turbokiosk/terminal/terminal.sqlite3").is_file()
-    terminals = ["host", "terminals", "--host-dir", str(host_dir), "--json"]
-    known = subprocess.run(
-        [sys.executable, "-m", "kiosk", *terminals],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    known = turbokiosk("host", "terminals", "--host-dir", str(host_dir), "--json")
+    assert known.returncode == 0, known.stderr
     assert [t["terminal_id"] for t in json.loads(known.stdout)] == [TERMINAL]
 
 

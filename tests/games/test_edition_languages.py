@@ -15,7 +15,7 @@ from kiosk.games import turbo, turbo_edition
 from kiosk.games.paytable import LANGUAGES, FieldReader, Glossary, PaytableError
 from kiosk.games.turbo_edition import EDITIONS_DIR, Edition
 from kiosk.presentation import i18n
-from tests.games.test_turbo_paytables import edition_dir, write
+from tests.games.test_turbo_paytables import assert_edition_refused, edition_dir, write
 
 
 def visible_texts(edition: Edition) -> list[str]:
@@ -128,11 +128,7 @@ def test_bad_translations_name_the_file_and_the_field(tmp_path, old, new, field,
         edition = turbo_edition.load_edition("turbo-football", directory)
         assert edition.translations["es"]["9+ footballs"] == "9 o más balones"
         return
-    with pytest.raises(PaytableError) as caught:
-        turbo_edition.load_edition("turbo-football", directory)
-    path = directory / "turbo-football.toml"
-    assert str(caught.value).startswith(f"{path}: field '{field}': "), str(caught.value)
-    assert problem in str(caught.value)
+    assert_edition_refused(directory, field, problem)
 
 
 THEME = """\

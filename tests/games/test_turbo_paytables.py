@@ -303,6 +303,12 @@ BAD_EDITIONS = [
 def test_bad_editions_name_file_field_and_problem(tmp_path, edit, field, problem):
     ((old, new),) = edit.values()
     directory = edition_dir(tmp_path, {("turbo-football", old): new})
+    assert_edition_refused(directory, field, problem)
+
+
+def assert_edition_refused(directory, field, problem):
+    """Loading turbo-football from ``directory`` fails, naming the file, the field and the
+    problem."""
     with pytest.raises(PaytableError) as caught:
         turbo_edition.load_edition("turbo-football", directory)
     path = directory / "turbo-football.toml"

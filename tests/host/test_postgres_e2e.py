@@ -10,9 +10,7 @@ processes too) must show what the terminal's own journal and meters say, to the 
 from __future__ import annotations
 
 import json
-import os
 import random
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -29,15 +27,9 @@ from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase
 from tests.host.conftest import Pki, TerminalRig
 from tests.host.helpers import journal_reports
+from tests.host.process import host_process
 
 TERMINAL = "TK-A"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _turbokiosk(*argv: str) -> list[str]:
@@ -48,35 +40,9 @@ def _turbokiosk(*argv: str) -> list[str]:
 def pg_host(postgres_server: Any, pki_set: Pki, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """A running ``turbokiosk host serve --db postgresql://...``: (address, database URL)."""
     url: str = postgres_server.new_database(url=True)
-    address = f"127.0.0.1:{_free_port()}"
-    log = (tmp_path / "host.log").open("wb")
-    process = subprocess.Popen(
-        _turbokiosk(
-            "host",
-            "serve",
-            "--db",
-            url,
-            "--pki",
-            str(pki_set.dir),
-            "--listen",
-            address,
-            "--meter-period",
-            "1",
-        ),
-        stdout=subprocess.PIPE,
-        stderr=log,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline().decode()  # printed once the port is open
-        assert f"serving on {address}" in line, (line, (tmp_path / "host.log").read_text())
+    serve = ("--db", url, "--pki", str(pki_set.dir), "--meter-period", "1")
+    with host_process(*serve, log=tmp_path / "host.log") as address:
         yield address, url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        log.close()
-    assert process.returncode == 0, (tmp_path / "host.log").read_text()
 
 
 def _query(url: str, *argv: str) -> Any:
