@@ -244,12 +244,13 @@ def _dump_when_settled(
 
     from ui import capture
 
-    waited = [0.0]
+    waited = 0.0
 
     def attempt(dt: float) -> bool:
-        waited[0] += dt
+        nonlocal waited
+        waited += dt
         links = link_status(terminal)
-        linking = any(up is False for up in links.values()) and waited[0] < LINK_WAIT_SECONDS
+        linking = any(up is False for up in links.values()) and waited < LINK_WAIT_SECONDS
         if app.dealing or linking:
             return True  # keep polling
         extra: dict[str, Any] = {"links": links}

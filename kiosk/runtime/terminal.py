@@ -108,11 +108,14 @@ class TerminalRuntime:
         self.host_messages = host_messages
         self.host = host
         self._posted: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+        #: the terminal id the host link speaks as (its certificate's name), None without one
+        self._link_id: str | None = getattr(host, "terminal_id", None)
         if config is None:
-            # A new terminal with a host link is born with the id the link speaks as (its
-            # certificate's name); see _check_identity for one configured otherwise later.
-            link_id = getattr(host, "terminal_id", None)
-            config = TerminalConfig(terminal_id=link_id) if link_id else TerminalConfig()
+            # A new terminal with a host link is born with the link's id; see _check_identity
+            # for one configured otherwise later.
+            config = (
+                TerminalConfig(terminal_id=self._link_id) if self._link_id else TerminalConfig()
+            )
         self._initial_config = config
         self.journal = Journal(self.data_dir)
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
@@ -224,7 +227,7 @@ class TerminalRuntime:
         """With a host link, the configured terminal id (printed on every voucher) must be
         the one the link speaks as (its certificate's name): a tilt names the two while they
         differ, and clears itself once the configuration is put right."""
-        link_id = getattr(self.host, "terminal_id", None)
+        link_id = self._link_id
         if link_id is None:
             return
         configured = self.state.config.terminal_id
