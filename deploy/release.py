@@ -62,9 +62,12 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     return key
 
 
-def build_wheels(project: Path, dest: Path) -> Path:
-    """The project's wheel and its dependencies' wheels in ``dest``; the project's wheel."""
+def build_wheels(project: Path, dest: Path, *, dependencies: bool = True) -> Path:
+    """The project's wheel and (unless not ``dependencies``) its dependencies' wheels in
+    ``dest``; the project's wheel."""
     command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check"]
+    if not dependencies:
+        command.append("--no-deps")
     subprocess.run([*command, "--wheel-dir", str(dest), str(project)], check=True)
     own = sorted(dest.glob("turbokiosk-*.whl"))
     if len(own) != 1:

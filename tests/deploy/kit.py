@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -25,6 +27,15 @@ SAMPLE = {
     "PRINTER_PRODUCT": "6015",
     "PRINTER_SERIAL": "PR000001",
 }
+
+
+def load(name: str) -> ModuleType:
+    """The kit's Python program ``deploy/NAME.py`` as a module (it is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"deploy_{name}", KIT / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def settings(path: Path) -> list[tuple[str, str, str]]:

@@ -33,7 +33,7 @@ import pytest
 from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.host import pki
 from tests.cli.conftest import turbokiosk
-from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
+from tests.deploy.kit import KIT, SAMPLE, in_namespace, load, need_root, need_tool, settings
 from tests.host.process import host_process
 
 pytestmark = [pytest.mark.deploy, pytest.mark.slow]
@@ -46,6 +46,7 @@ MIRROR = os.environ.get("TURBOKIOSK_DEBIAN_MIRROR", "http://deb.debian.org/debia
 #: A Raspberry Pi OS Lite stand-in: systemd as init, udev, certificates (no python3, no Mesa).
 BASE_PACKAGES = "systemd,systemd-sysv,udev,ca-certificates"
 VERSION = "0.1.0"
+release = load("release")
 TERMINAL = "TK-0001"
 #: The credentials handed to the installer, in the chroot's kit directory.
 HOST_CREDENTIALS = (
@@ -103,19 +104,6 @@ def build_bundle(work: Path, key: Path, wheels: Path) -> Path:
     return Path(result.stdout.strip())
 
 
-def build_wheels(project: Path, out: Path, *, with_dependencies: bool) -> None:
-    """``pip wheel`` of ``project`` (and, ``with_dependencies``, everything it needs) into
-    ``out``."""
-    pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check"]
-    options = [] if with_dependencies else ["--no-deps"]
-    subprocess.run(
-        [*pip, *options, "--wheel-dir", str(out), str(project)],
-        check=True,
-        capture_output=True,
-        timeout=1800,
-    )
-
-
 def wheel_at(work: Path, version: str, *, broken: bool) -> Path:
     """This repository's wheel at ``version``; ``broken``: with the RNG package failing on
     import, a release that installs fine and fails its power-up self-test."""
@@ -134,9 +122,7 @@ def wheel_at(work: Path, version: str, *, broken: bool) -> Path:
     if broken:
         with (source / "rng/__init__.py").open("a") as f:
             f.write('\nraise RuntimeError("deliberately broken release (deploy test)")\n')
-    out = work / f"wheel-{version}"
-    build_wheels(source, out, with_dependencies=False)
-    (wheel,) = out.glob(f"turbokiosk-{version}-*.whl")
+    wheel: Path = release.build_wheels(source, work / f"wheel-{version}", dependencies=False)
     return wheel
 
 
@@ -185,7 +171,7 @@ def chroot() -> Iterator[Chroot]:
             check=True,
             capture_output=True,
         )
-        build_wheels(REPO, work / "wheels", with_dependencies=True)
+        release.build_wheels(REPO, work / "wheels")
         bundle = build_bundle(work, work / "keys/release-key.pem", work / "wheels")
         kit = root / "srv/kit"
         shutil.copytree(KIT, kit / "deploy", ignore=shutil.ignore_patterns("__pycache__"))

@@ -4,28 +4,18 @@ and nothing is unpacked."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import subprocess
 import sys
 import tarfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from tests.deploy.kit import KIT
+from tests.deploy.kit import KIT, load
 
 pytestmark = pytest.mark.deploy
-
-
-def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"deploy_{name}", KIT / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 release = load("release")
