@@ -1,4 +1,4 @@
-"""Readers for the shared NIST CAVP and SP 800-90B data files (``../shared/data/rng``)."""
+"""Readers for the NIST CAVP and SP 800-90B data files kept in ``tests/rng/data``."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-#: ``shared/`` lies beside the repository checkout (locally and in CI).
-RNG_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "rng"
+#: the public reference data, copied into the repository (provenance in its README.md)
+RNG_DATA = Path(__file__).resolve().parent / "data"
 VECTOR_SETS = ("no_reseed", "pr_false", "pr_true")
 
 
 def data_file(*parts: str) -> Path:
-    """A file of the shared RNG data; a missing file fails the test (never skips it)."""
+    """A file of the RNG reference data; a missing file fails the test (never skips it)."""
     path = RNG_DATA.joinpath(*parts)
     if not path.is_file():
-        pytest.fail(f"shared RNG data missing: {path} (check out shared/ beside the repo)")
+        pytest.fail(f"RNG reference data missing: {path}")
     return path
 
 
