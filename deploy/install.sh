@@ -20,6 +20,10 @@ prefix=/opt/turbokiosk
 etc=/etc/turbokiosk
 data=/var/lib/turbokiosk
 user=turbokiosk
+# The critical memory's signer (turbokiosk-signer.service): its own user and key directory.
+signer_user="turbokiosk-signer"
+signer_state=/var/lib/turbokiosk-signer
+signer_public_key="$etc/signer-public-key"
 conf="$etc/turbokiosk.conf"
 trusted_key="$etc/release-key.pub.pem"
 # The host link's credentials, as the kiosk unit's ExecStart names them.
@@ -110,6 +114,12 @@ step_user() {
             --shell /usr/sbin/nologin --comment "TurboKiosk terminal" "$user"
         log "created system user $user"
     fi
+    if ! getent passwd "$signer_user" >/dev/null; then
+        # Not in the group turbokiosk: the signer reads nothing of the kiosk's.
+        useradd --system --user-group --home-dir "$signer_state" --no-create-home \
+            --shell /usr/sbin/nologin --comment "TurboKiosk critical memory signer" "$signer_user"
+        log "created system user $signer_user"
+    fi
     local group
     for group in video render input dialout; do
         if getent group "$group" >/dev/null && ! id -nG "$user" | grep -qw "$group"; then
@@ -144,7 +154,11 @@ step_directories() {
     install -d -m 0750 -o "$user" -g "$user" "$data" "$data/terminal" "$data/kivy"
     install -d -m 2755 -o root -g systemd-journal "$data/journal"
     install -d -m 0755 /var/log/journal
+    # The signer's key lives here, on the root file system (not on the data partition, whose
+    # top directory the kiosk's user owns and could swap).
+    install -d -m 0700 -o "$signer_user" -g "$signer_user" "$signer_state"
     put "$kit/verify_bundle.py" "$prefix/lib/verify_bundle.py" 0755
+    put "$kit/out-of-service.sh" "$prefix/lib/out-of-service.sh" 0755
     put "$kit/README.md" "$prefix/README.md" 0644
 }
 
@@ -171,9 +185,12 @@ step_config() {
 
 step_system_files() {
     local unit
-    for unit in turbokiosk.service var-log-journal.mount; do
+    for unit in turbokiosk.service turbokiosk-signer.service turbokiosk-out-of-service.service \
+        var-log-journal.mount; do
         put "$kit/systemd/$unit" "/etc/systemd/system/$unit" 0644
     done
+    # The kiosk may reach the host's address and nothing else (on top of the firewall).
+    render "$kit/config/host-address.conf.in" /etc/systemd/system/turbokiosk.service.d/host-address.conf 0644
     put "$kit/systemd/journald.conf.d/turbokiosk.conf" /etc/systemd/journald.conf.d/turbokiosk.conf 0644
     put "$kit/systemd/system.conf.d/turbokiosk-watchdog.conf" \
         /etc/systemd/system.conf.d/turbokiosk-watchdog.conf 0644
@@ -216,8 +233,8 @@ step_services() {
         fi
     done
     systemctl set-default multi-user.target >/dev/null 2>&1
-    systemctl enable turbokiosk.service var-log-journal.mount nftables.service \
-        systemd-timesyncd.service >/dev/null 2>&1
+    systemctl enable turbokiosk.service turbokiosk-signer.service var-log-journal.mount \
+        nftables.service systemd-timesyncd.service >/dev/null 2>&1
 }
 
 # Power-up self-test of the release in VENV: RNG self-tests, software manifest, store audit.
@@ -293,6 +310,34 @@ prune_releases() {
     done
 }
 
+# A terminal holds the CA's certificate, never its key, and its own certificate is not the CA's:
+# refuse a --host-ca or --host-cert file with a private key in it, and a CA certificate (or
+# the CA's own) given as the terminal's (with the CA's key as --host-key it would pass every
+# other check, and the CA's key would end up on the terminal).
+refuse_ca_secrets() {
+    local ca=$1 cert=$2 file
+    for file in "$ca" "$cert"; do
+        if grep -q 'PRIVATE KEY' "$file"; then
+            die "host credentials REJECTED ($file holds a private key; a CA key never goes onto a terminal); $host_dir unchanged"
+        fi
+    done
+    if ! "$prefix/current/bin/python" - "$cert" <<'EOF_PY'
+import sys
+
+from cryptography import x509
+
+try:
+    cert = x509.load_pem_x509_certificate(open(sys.argv[1], "rb").read())
+    is_ca = cert.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+except (ValueError, OSError, x509.ExtensionNotFound):
+    is_ca = False  # check-credentials names what else is wrong
+sys.exit(1 if is_ca else 0)
+EOF_PY
+    then
+        die "host credentials REJECTED ($cert is a CA certificate, not a terminal's); $host_dir unchanged"
+    fi
+}
+
 # The terminal's identity on the host link (docs/host.md): the CA, this terminal's certificate
 # and key.  New ones are checked by the installed release (issued by the CA, the key is the
 # certificate's, valid now) before they replace anything; then the kiosk's user must be able
@@ -303,6 +348,7 @@ step_host_credentials() {
         if [ -z "$new_host_ca" ] || [ -z "$new_host_cert" ] || [ -z "$new_host_key" ]; then
             die "--host-ca, --host-cert and --host-key go together"
         fi
+        refuse_ca_secrets "$new_host_ca" "$new_host_cert"
         summary=$("$turbokiosk" host check-credentials --ca "$new_host_ca" \
             --cert "$new_host_cert" --key "$new_host_key" 2>&1) ||
             die "host credentials REJECTED (${summary#host: }); $host_dir unchanged"
@@ -320,6 +366,29 @@ step_host_credentials() {
         die "the installed host credentials do not work for $user: ${summary#host: }"
 }
 
+# The critical memory's key, made once by the signer itself as its own user (the key file 0600 in
+# its 0700 directory).  Never replaced: a new key on a terminal that holds money means a RAM
+# clear, which only the operator's audited procedure does (docs/terminal.md).
+step_signer() {
+    local turbokiosk="$prefix/current/bin/turbokiosk" public
+    if [ -n "$(ls -A "$signer_state")" ]; then
+        log "signer key kept ($signer_state is not empty)"
+        return 0
+    fi
+    public=$(runuser -u "$signer_user" -- "$turbokiosk" signer init --state-dir "$signer_state") ||
+        die "turbokiosk signer init failed: no key in $signer_state"
+    printf '%s\n' "$public" >"$signer_public_key.new"
+    chmod 0644 "$signer_public_key.new"
+    mv -f "$signer_public_key.new" "$signer_public_key"
+    log "signer key created; its public key is in $signer_public_key"
+}
+
+# >>> Device pairing keys (issue 11, item 5): PENDING the device link's option names.
+# When `turbokiosk run` takes a pairing key per serial device, install them here as
+# /etc/turbokiosk/devices/<device>.key (root:turbokiosk 0640, never replaced by an empty
+# file) and add the options to deploy/systemd/turbokiosk.service's ExecStart.
+# <<< Device pairing keys
+
 # After an update on a running terminal: the kiosk must come up, else the previous version returns.
 step_restart() {
     if ! systemd_running; then
@@ -330,7 +399,8 @@ step_restart() {
     udevadm control --reload && udevadm trigger --subsystem-match=tty
     systemctl restart systemd-journald systemd-timesyncd nftables.service
     mountpoint -q /var/log/journal || systemctl start var-log-journal.mount
-    systemctl restart turbokiosk.service || true
+    # Restarting the signer restarts the kiosk too (it Requires= the signer).
+    systemctl restart turbokiosk-signer.service turbokiosk.service || true
     if [ -n "${installed_new:-}" ] && ! systemctl is-active --quiet turbokiosk.service; then
         if [ -L "$prefix/previous" ]; then
             switch_to "$(readlink "$prefix/previous")"
@@ -367,6 +437,7 @@ step_boot_config
 step_services
 step_release
 step_host_credentials
+step_signer
 step_restart
 step_read_only_root
 log "done"

@@ -1,11 +1,14 @@
 """The systemd units and drop-ins: ``systemd-analyze verify`` finds nothing to say about the real
-unit files, the kiosk's command line is one the app accepts, and the settings the issue asks for
-(notify + watchdog, restart always, kmsdrm, persistent bounded journal, hardware watchdog, no
-login prompts) are the ones written."""
+unit files, ``systemd-analyze security`` rates the kiosk 2.0 or better and the signer 1.5 or
+better, the kiosk's command line is one the app accepts, and the settings the issue asks for
+(notify + watchdog, restart always with a start limit, kmsdrm, a device allow-list, the signer
+before the kiosk, persistent bounded journal, hardware watchdog, no login prompts) are the ones
+written.  The units running under systemd: test_systemd_boot.py."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import subprocess
 from pathlib import Path
@@ -13,12 +16,21 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.cli_run import add_arguments
+from kiosk.cli import COMMANDS
 from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
 
 pytestmark = pytest.mark.deploy
 
 UNITS = sorted(p for p in (KIT / "systemd").iterdir() if p.suffix in (".service", ".mount"))
 STUB = "/opt/turbokiosk/current/bin/turbokiosk"
+OUT_OF_SERVICE = "/opt/turbokiosk/lib/out-of-service.sh"
+KIOSK = KIT / "systemd/turbokiosk.service"
+SIGNER = KIT / "systemd/turbokiosk-signer.service"
+#: The exposure each unit must reach in ``systemd-analyze security`` (issue 11, item 8).
+EXPOSURE_LIMITS = {"turbokiosk.service": 2.0, "turbokiosk-signer.service": 1.5}
+#: ``turbokiosk signer`` and ``run --signer`` come with the critical memory's signer
+#: (critmem-sign); until they are merged, the kiosk's command line cannot parse.
+SIGNER_MERGED = "signer" in COMMANDS
 
 
 def one(path: Path, section: str, key: str) -> str:
@@ -28,17 +40,39 @@ def one(path: Path, section: str, key: str) -> str:
 
 
 def verify(unit: Path) -> subprocess.CompletedProcess[str]:
-    """systemd-analyze verify on ``unit``, with the kiosk's executable stubbed on a private /opt."""
+    """systemd-analyze verify on ``unit`` (the units beside it found too), with the kit's
+    executables stubbed on a private /opt."""
     tool = need_tool("systemd-analyze")
+    stubs = "; ".join(
+        f"mkdir -p {Path(stub).parent}; printf '#!/bin/sh\\n' > {stub}; chmod 755 {stub}"
+        for stub in (STUB, OUT_OF_SERVICE)
+    )
     return in_namespace(
-        f"mount -t tmpfs tk-opt /opt; mkdir -p {Path(STUB).parent}; "
-        f"printf '#!/bin/sh\\n' > {STUB}; chmod 755 {STUB}; "
-        f"exec {tool} verify --man=no {shlex.quote(str(unit))}"
+        f"mount -t tmpfs tk-opt /opt; {stubs}; exec {tool} verify --man=no {shlex.quote(str(unit))}"
     )
 
 
+def exposure(unit: Path) -> float:
+    """The overall exposure ``systemd-analyze security --offline=yes`` gives ``unit``."""
+    result = subprocess.run(
+        [need_tool("systemd-analyze"), "security", "--offline=yes", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(
+        rf"Overall exposure level for {re.escape(unit.name)}: (\d+\.\d)", result.stdout
+    )
+    assert found, result.stdout + result.stderr
+    return float(found.group(1))
+
+
 def test_the_units_are_found() -> None:
-    assert {u.name for u in UNITS} == {"turbokiosk.service", "var-log-journal.mount"}
+    assert {u.name for u in UNITS} == {
+        "turbokiosk.service",
+        "turbokiosk-signer.service",
+        "turbokiosk-out-of-service.service",
+        "var-log-journal.mount",
+    }
 
 
 @pytest.mark.parametrize("unit", UNITS, ids=lambda p: p.name)
@@ -58,8 +92,24 @@ def test_verify_reports_a_misspelt_key(tmp_path: Path) -> None:
     assert "Unknown key 'WatchdogSecs'" in verify(bad).stderr
 
 
+@pytest.mark.parametrize("name", sorted(EXPOSURE_LIMITS))
+def test_security_exposure(name: str) -> None:
+    """The kiosk at 2.0 or better, the signer at 1.5 or better (issue 11, item 8)."""
+    assert exposure(KIT / "systemd" / name) <= EXPOSURE_LIMITS[name]
+
+
+def test_exposure_reports_an_unhardened_unit(tmp_path: Path) -> None:
+    """The check can fail: the kiosk unit without its sandbox rates far worse (main's was 6.3)."""
+    bare = tmp_path / "turbokiosk.service"
+    text = KIOSK.read_text()
+    bare.write_text(
+        text[: text.index("# --- Sandbox ---")] + "\n[Install]\nWantedBy=multi-user.target\n"
+    )
+    assert exposure(bare) > 7.0
+
+
 def test_kiosk_unit_settings() -> None:
-    unit = KIT / "systemd/turbokiosk.service"
+    unit = KIOSK
     assert one(unit, "Service", "Type") == "notify"
     assert one(unit, "Service", "Restart") == "always"
     assert int(one(unit, "Service", "WatchdogSec")) >= 10
@@ -74,13 +124,85 @@ def test_kiosk_unit_settings() -> None:
     assert one(unit, "Install", "WantedBy") == "multi-user.target"
 
 
-def test_kiosk_keeps_its_devices() -> None:
-    """Display, touch and serial devices stay reachable: no device allow-list, explicit or
-    implied (ProtectClock= implies one before systemd 253)."""
-    keys = {k for s, k, _ in settings(KIT / "systemd/turbokiosk.service") if s == "Service"}
-    assert not keys & {"PrivateDevices", "DeviceAllow", "DevicePolicy", "ProtectClock"}
+def test_kiosk_device_allow_list() -> None:
+    """Nothing but the standard pseudo devices and: DRM (display), input devices read-only
+    (touch), USB serial adapters (the two udev-named ports).  By class, because systemd
+    resolves a path once at start to one major:minor (a replugged adapter, or one plugged in
+    after the kiosk started, would be refused).  The udev rules give the ports the group the
+    kiosk has and tag nothing else."""
+    service = [(k, v) for s, k, v in settings(KIOSK) if s == "Service"]
+    assert dict(service)["DevicePolicy"] == "closed"
+    assert "PrivateDevices" not in dict(service)  # it would hide /dev/dri and /dev/input
+    allowed = sorted(v for k, v in service if k == "DeviceAllow")
+    assert allowed == ["char-drm rw", "char-input r", "char-ttyACM rw", "char-ttyUSB rw"]
+    groups = dict(service)["SupplementaryGroups"].split()
+    rules = (KIT / "udev/70-turbokiosk-devices.rules.in").read_text()
+    assert 'SUBSYSTEM!="tty", GOTO="turbokiosk_end"' in rules  # the rules name tty devices only
+    for group in re.findall(r'GROUP="([^"]+)"', rules):
+        assert group in groups, group
 
 
+def test_kiosk_sandbox_settings() -> None:
+    """The settings issue 11 names, and the start limit that stops a crash loop."""
+    unit = {k: v for s, k, v in settings(KIOSK) if s in ("Service", "Unit")}
+    for key, value in {
+        "ProtectSystem": "strict",
+        "ProtectHome": "yes",
+        "PrivateTmp": "yes",
+        "NoNewPrivileges": "yes",
+        "CapabilityBoundingSet": "",
+        "RestrictAddressFamilies": "AF_UNIX AF_INET AF_INET6 AF_NETLINK",
+        "RestrictNamespaces": "yes",
+        "LockPersonality": "yes",
+        "ProtectKernelTunables": "yes",
+        "ProtectKernelModules": "yes",
+        "ProtectKernelLogs": "yes",
+        "ProtectClock": "yes",
+        "ReadWritePaths": "/var/lib/turbokiosk",
+        "InaccessiblePaths": "-/var/lib/turbokiosk-signer",
+        "StartLimitBurst": "5",
+        "StartLimitIntervalSec": "10min",
+        "OnFailure": "turbokiosk-out-of-service.service",
+    }.items():
+        assert unit.get(key) == value, key
+    filters = [v for s, k, v in settings(KIOSK) if k == "SystemCallFilter"]
+    assert filters == ["@system-service", "~@privileged @resources"]
+    assert "MemoryDenyWriteExecute" not in unit  # Mesa's llvmpipe needs it (test_software_gl)
+
+
+def test_signer_unit_settings() -> None:
+    """Its own user, its key directory 0700, the socket's directory setgid to the kiosk's
+    group, before the kiosk, which requires it; no network at all."""
+    unit = {k: v for s, k, v in settings(SIGNER) if s in ("Service", "Unit")}
+    assert (unit["User"], unit["Group"]) == ("turbokiosk-signer", "turbokiosk-signer")
+    assert "SupplementaryGroups" not in unit
+    assert (unit["StateDirectory"], unit["StateDirectoryMode"]) == ("turbokiosk-signer", "0700")
+    assert unit["RuntimeDirectory"] == "turbokiosk-signer"
+    pre = [v for s, k, v in settings(SIGNER) if k == "ExecStartPre"]
+    assert pre == [
+        "+/bin/chgrp turbokiosk /run/turbokiosk-signer",
+        "+/bin/chmod 2750 /run/turbokiosk-signer",
+    ]
+    command = shlex.split(unit["ExecStart"])
+    assert command[:3] == [STUB, "signer", "serve"]
+    socket_path = command[command.index("--socket") + 1]
+    assert socket_path == "/run/turbokiosk-signer/signer.sock"
+    assert command[command.index("--state-dir") + 1] == "/var/lib/turbokiosk-signer"
+    assert (unit["PrivateNetwork"], unit["RestrictAddressFamilies"]) == ("yes", "AF_UNIX")
+    assert unit["MemoryDenyWriteExecute"] == "yes"
+    kiosk = {k: v for s, k, v in settings(KIOSK) if s == "Unit"}
+    assert "turbokiosk-signer.service" in kiosk["Requires"].split()
+    assert "turbokiosk-signer.service" in kiosk["After"].split()
+    kiosk_command = shlex.split(one(KIOSK, "Service", "ExecStart"))
+    assert kiosk_command[kiosk_command.index("--signer") + 1] == socket_path
+
+
+@pytest.mark.xfail(
+    not SIGNER_MERGED,
+    reason="run --signer comes with the signer (critmem-sign), not merged yet",
+    raises=argparse.ArgumentError,
+    strict=True,
+)
 def test_kiosk_command_line_is_one_the_app_accepts() -> None:
     """ExecStart, with the configuration's values, parses with ``turbokiosk run``'s options and
     names the field terminal's parts: the udev rules' device names, the configured host and
@@ -93,7 +215,10 @@ def test_kiosk_command_line_is_one_the_app_accepts() -> None:
     assert not [a for a in args if "${" in a], "a setting the configuration file lacks"
     parser = argparse.ArgumentParser(exit_on_error=False)
     add_arguments(parser)
-    parsed = parser.parse_args(args)
+    known, unknown = parser.parse_known_args(args)
+    if unknown:
+        raise argparse.ArgumentError(None, f"unrecognized arguments: {unknown}")
+    parsed = known
     assert parsed.fullscreen and parsed.no_simulator and not parsed.no_host
     assert parsed.size == SAMPLE["DISPLAY_SIZE"]
     rules = (KIT / "udev/70-turbokiosk-devices.rules.in").read_text()
