@@ -11,6 +11,7 @@ self-test fails is rolled back.  The chroot itself: tests/deploy/chroot.py (seve
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import os
@@ -23,6 +24,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from kiosk.app.peripherals import start_simulated_peripherals
 from tests.cli.conftest import turbokiosk
@@ -76,6 +81,7 @@ def test_install_sets_up_the_terminal(
     assert (root / f"opt/turbokiosk/releases/{VERSION}/bin/turbokiosk").is_file()
     units = {
         "turbokiosk.service": "enabled",
+        "turbokiosk-signer.service": "enabled",
         "var-log-journal.mount": "enabled",
         "nftables.service": "enabled",
         "systemd-timesyncd.service": "enabled",
@@ -99,6 +105,11 @@ def test_install_sets_up_the_terminal(
     rules = (root / "etc/udev/rules.d/70-turbokiosk-devices.rules").read_text()
     assert SAMPLE["VALIDATOR_SERIAL"] in rules and SAMPLE["PRINTER_SERIAL"] in rules
     assert "no running systemd" in first_install.stderr
+    dropin = (root / "etc/systemd/system/turbokiosk.service.d/host-address.conf").read_text()
+    assert "IPAddressDeny=any" in dropin
+    assert f"IPAddressAllow={SAMPLE['HOST_ADDRESS']}" in dropin
+    out_of_service = (root / "opt/turbokiosk/lib/out-of-service.sh").stat()
+    assert out_of_service.st_uid == 0 and out_of_service.st_mode & 0o777 == 0o755
     assert f"host credentials: terminal {TERMINAL}: certificate issued by" in first_install.stderr
     gid = int(passwd["turbokiosk"][3])
     for name, mode, owner_group in (
@@ -118,11 +129,52 @@ def test_install_sets_up_the_terminal(
     ).read_bytes()
 
 
+def signer_files(chroot: Chroot) -> dict[str, tuple[int, int, int, bytes]]:
+    """Every file of the signer's state directory: (uid, gid, mode, contents)."""
+    found = {}
+    for path in sorted((chroot.root / "var/lib/turbokiosk-signer").rglob("*")):
+        if path.is_file():
+            st = path.stat()
+            found[path.name] = (st.st_uid, st.st_gid, st.st_mode & 0o777, path.read_bytes())
+    return found
+
+
+def test_the_signer_has_its_own_user_and_one_key(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    """``signer init`` ran once as the signer's user: its key (0600) in its 0700 directory,
+    which the kiosk's user cannot enter; the public key printed went to /etc/turbokiosk."""
+    assert first_install.returncode == 0, first_install.stderr
+    root = chroot.root
+    passwd = {ln.split(":")[0]: ln.split(":") for ln in (root / "etc/passwd").read_text().split()}
+    signer = passwd["turbokiosk-signer"]
+    assert signer[6] == "/usr/sbin/nologin" and int(signer[2]) < 1000
+    members = {
+        fields[0]: fields[3].split(",")
+        for fields in (ln.split(":") for ln in (root / "etc/group").read_text().splitlines())
+    }
+    assert "turbokiosk-signer" not in members["turbokiosk"]  # reads nothing of the kiosk's
+    state = (root / "var/lib/turbokiosk-signer").stat()
+    assert (state.st_uid, state.st_mode & 0o777) == (int(signer[2]), 0o700)
+    files = signer_files(chroot)
+    assert files, "signer init left no key"
+    for name, (uid, _gid, mode, _data) in files.items():
+        assert (uid, mode) == (int(signer[2]), 0o600), name
+    public = root / "etc/turbokiosk/signer-public-key"
+    assert public.stat().st_mode & 0o777 == 0o644 and public.read_text().strip()
+    assert "signer key created" in first_install.stderr
+    denied = chroot.run("runuser -u turbokiosk -- ls /var/lib/turbokiosk-signer")
+    assert denied.returncode != 0 and "Permission denied" in denied.stderr
+
+
 def test_a_second_run_changes_nothing(
     chroot: Chroot, first_install: subprocess.CompletedProcess[str]
 ) -> None:
+    key_before = signer_files(chroot)
     again = chroot.install(f"--bundle /srv/kit/turbokiosk-{VERSION}.tkb")
     assert again.returncode == 0, again.stderr
+    assert "signer key kept" in again.stderr
+    assert signer_files(chroot) == key_before  # a new key would mean a RAM clear
     assert f"version {VERSION} is already current" in again.stderr
     changes = [
         ln
@@ -149,12 +201,68 @@ def test_credentials_that_do_not_belong_together_are_refused(
     assert half.returncode != 0 and "go together" in half.stderr
 
 
+def rogue_ca(directory: Path) -> tuple[Path, Path]:
+    """A CA certificate and its key (PEM), as a host's ``init-ca`` makes them."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "TurboKiosk Host CA")])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1))
+        .not_valid_after(now + dt.timedelta(days=30))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = directory / "rogue-ca.crt", directory / "rogue-ca.key"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+def test_a_ca_key_never_goes_onto_the_terminal(
+    chroot: Chroot, first_install: subprocess.CompletedProcess[str]
+) -> None:
+    """A CA key inside the CA file, or the CA's own certificate and key given as the terminal's
+    (which every other check accepts: the CA issued itself), are refused; nothing changes."""
+    kit = chroot.root / "srv/kit/host"
+    cert, key = rogue_ca(kit)
+    bundle = kit / "ca-with-key.pem"
+    bundle.write_bytes(cert.read_bytes() + key.read_bytes())
+    installed = chroot.root / "etc/turbokiosk/host"
+    before = {p.name: p.read_bytes() for p in installed.iterdir()}
+    with_key = chroot.install(
+        f"--host-ca /srv/kit/host/{bundle.name} --host-cert /srv/kit/host/{TERMINAL}.crt "
+        f"--host-key /srv/kit/host/{TERMINAL}.key"
+    )
+    assert with_key.returncode != 0
+    assert "holds a private key; a CA key never goes onto a terminal" in with_key.stderr
+    as_terminal = chroot.install(
+        f"--host-ca /srv/kit/host/{cert.name} --host-cert /srv/kit/host/{cert.name} "
+        f"--host-key /srv/kit/host/{key.name}"
+    )
+    assert as_terminal.returncode != 0
+    assert "is a CA certificate, not a terminal's" in as_terminal.stderr
+    assert {p.name: p.read_bytes() for p in installed.iterdir()} == before
+
+
 def test_installed_units_verify_inside(
     chroot: Chroot, first_install: subprocess.CompletedProcess[str]
 ) -> None:
     """With the real app installed nothing is stubbed: systemd in the chroot checks the units."""
     result = chroot.run(
         "systemd-analyze verify --man=no /etc/systemd/system/turbokiosk.service "
+        "/etc/systemd/system/turbokiosk-signer.service "
+        "/etc/systemd/system/turbokiosk-out-of-service.service "
         "/etc/systemd/system/var-log-journal.mount"
     )
     assert result.returncode == 0 and not result.stderr.strip(), result.stderr
@@ -175,8 +283,14 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
 ) -> None:
     """The unit's ExecStart, user and environment (EnvironmentFile included), offscreen; the
     udev names stand for the simulators' pseudo-terminals and the configured host address for
-    the loopback host."""
+    the loopback host; the signer its unit's program, as its user, in a socket directory made
+    as its unit makes it (under systemd itself: test_systemd_boot.py)."""
     address, host_dir = casino
+    signer_unit = chroot.root / "etc/systemd/system/turbokiosk-signer.service"
+    signer = [(k, v) for s, k, v in settings(signer_unit) if s == "Service"]
+    (signer_command,) = (v for k, v in signer if k == "ExecStart")
+    signer_socket = shlex.split(signer_command)[shlex.split(signer_command).index("--socket") + 1]
+    socket_dir = str(Path(signer_socket).parent)
     unit = chroot.root / "etc/systemd/system/turbokiosk.service"
     service = [(k, v) for s, k, v in settings(unit) if s == "Service"]
     env = dict(v.split("=", 1) for k, v in service if k == "Environment")
@@ -207,6 +321,11 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
         os.chmod(chroot.root / "tmp/notify", 0o777)
         result = chroot.run(
             f"install -d -o {user} /tmp/kiosk; cd /; "
+            f"install -d -o {dict(signer)['User']} -g turbokiosk -m 2750 {socket_dir}; "
+            f"runuser -u {dict(signer)['User']} -- {signer_command} & signer=$!; "
+            "trap 'kill $signer; wait $signer || true' EXIT; "
+            f"for i in $(seq 300); do [ -S {signer_socket} ] && break; sleep 0.1; done; "
+            f"stat -c '%U %G %a' {signer_socket}; "
             f"runuser -u {user} -- env -i PATH=/usr/bin:/bin {assignments} {command}",
             timeout=600,
         )
@@ -218,6 +337,7 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
             except BlockingIOError:
                 break
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert result.stdout.splitlines()[0] == "turbokiosk-signer turbokiosk 660"
     dump = json.loads((chroot.root / "tmp/kiosk/dump.json").read_text())
     assert dump["links"] == {"bill_validator": True, "printer": True, "host": True}, dump
     assert dump["screen"] == "attract", dump
