@@ -146,7 +146,9 @@ def test_the_signer_has_its_own_user_and_one_key(
     which the kiosk's user cannot enter; the public key printed went to /etc/turbokiosk."""
     assert first_install.returncode == 0, first_install.stderr
     root = chroot.root
-    passwd = {ln.split(":")[0]: ln.split(":") for ln in (root / "etc/passwd").read_text().split()}
+    passwd = {
+        ln.split(":")[0]: ln.split(":") for ln in (root / "etc/passwd").read_text().splitlines()
+    }
     signer = passwd["turbokiosk-signer"]
     assert signer[6] == "/usr/sbin/nologin" and int(signer[2]) < 1000
     members = {
