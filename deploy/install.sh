@@ -185,10 +185,11 @@ step_config() {
 
 step_system_files() {
     local unit
-    for unit in turbokiosk.service turbokiosk-signer.service turbokiosk-out-of-service.service \
+    for unit in turbokiosk.service turbokiosk-signer.service turbokiosk-out-of-service@.service \
         var-log-journal.mount; do
         put "$kit/systemd/$unit" "/etc/systemd/system/$unit" 0644
     done
+    put "$kit/tmpfiles/turbokiosk-signer.conf" /etc/tmpfiles.d/turbokiosk-signer.conf 0644
     # The kiosk may reach the host's address and nothing else (on top of the firewall).
     render "$kit/config/host-address.conf.in" /etc/systemd/system/turbokiosk.service.d/host-address.conf 0644
     put "$kit/systemd/journald.conf.d/turbokiosk.conf" /etc/systemd/journald.conf.d/turbokiosk.conf 0644
@@ -397,6 +398,7 @@ step_restart() {
     fi
     systemctl daemon-reload
     udevadm control --reload && udevadm trigger --subsystem-match=tty
+    systemd-tmpfiles --create /etc/tmpfiles.d/turbokiosk-signer.conf
     systemctl restart systemd-journald systemd-timesyncd nftables.service
     mountpoint -q /var/log/journal || systemctl start var-log-journal.mount
     # Restarting the signer restarts the kiosk too (it Requires= the signer).

@@ -108,6 +108,8 @@ def test_install_sets_up_the_terminal(
     dropin = (root / "etc/systemd/system/turbokiosk.service.d/host-address.conf").read_text()
     assert "IPAddressDeny=any" in dropin
     assert f"IPAddressAllow={SAMPLE['HOST_ADDRESS']}" in dropin
+    tmpfiles = (root / "etc/tmpfiles.d/turbokiosk-signer.conf").read_text()
+    assert "d /run/turbokiosk-signer 2750 turbokiosk-signer turbokiosk -" in tmpfiles
     out_of_service = (root / "opt/turbokiosk/lib/out-of-service.sh").stat()
     assert out_of_service.st_uid == 0 and out_of_service.st_mode & 0o777 == 0o755
     assert f"host credentials: terminal {TERMINAL}: certificate issued by" in first_install.stderr
@@ -264,7 +266,7 @@ def test_installed_units_verify_inside(
     result = chroot.run(
         "systemd-analyze verify --man=no /etc/systemd/system/turbokiosk.service "
         "/etc/systemd/system/turbokiosk-signer.service "
-        "/etc/systemd/system/turbokiosk-out-of-service.service "
+        "/etc/systemd/system/turbokiosk-out-of-service@.service "
         "/etc/systemd/system/var-log-journal.mount"
     )
     assert result.returncode == 0 and not result.stderr.strip(), result.stderr
@@ -285,14 +287,13 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
 ) -> None:
     """The unit's ExecStart, user and environment (EnvironmentFile included), offscreen; the
     udev names stand for the simulators' pseudo-terminals and the configured host address for
-    the loopback host; the signer its unit's program, as its user, in a socket directory made
-    as its unit makes it (under systemd itself: test_systemd_boot.py)."""
+    the loopback host; the signer its unit's program, as its user, in the socket directory the
+    installed tmpfiles.d line makes (under systemd itself: test_systemd_boot.py)."""
     address, host_dir = casino
     signer_unit = chroot.root / "etc/systemd/system/turbokiosk-signer.service"
     signer = [(k, v) for s, k, v in settings(signer_unit) if s == "Service"]
     (signer_command,) = (v for k, v in signer if k == "ExecStart")
     signer_socket = shlex.split(signer_command)[shlex.split(signer_command).index("--socket") + 1]
-    socket_dir = str(Path(signer_socket).parent)
     unit = chroot.root / "etc/systemd/system/turbokiosk.service"
     service = [(k, v) for s, k, v in settings(unit) if s == "Service"]
     env = dict(v.split("=", 1) for k, v in service if k == "Environment")
@@ -323,7 +324,7 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
         os.chmod(chroot.root / "tmp/notify", 0o777)
         result = chroot.run(
             f"install -d -o {user} /tmp/kiosk; cd /; "
-            f"install -d -o {dict(signer)['User']} -g turbokiosk -m 2750 {socket_dir}; "
+            "systemd-tmpfiles --create /etc/tmpfiles.d/turbokiosk-signer.conf; "
             f"runuser -u {dict(signer)['User']} -- {signer_command} & signer=$!; "
             "trap 'kill $signer; wait $signer || true' EXIT; "
             f"for i in $(seq 300); do [ -S {signer_socket} ] && break; sleep 0.1; done; "

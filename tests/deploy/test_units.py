@@ -70,7 +70,7 @@ def test_the_units_are_found() -> None:
     assert {u.name for u in UNITS} == {
         "turbokiosk.service",
         "turbokiosk-signer.service",
-        "turbokiosk-out-of-service.service",
+        "turbokiosk-out-of-service@.service",
         "var-log-journal.mount",
     }
 
@@ -162,7 +162,7 @@ def test_kiosk_sandbox_settings() -> None:
         "InaccessiblePaths": "-/var/lib/turbokiosk-signer",
         "StartLimitBurst": "5",
         "StartLimitIntervalSec": "10min",
-        "OnFailure": "turbokiosk-out-of-service.service",
+        "OnFailure": "turbokiosk-out-of-service@%n.service",
     }.items():
         assert unit.get(key) == value, key
     filters = [v for s, k, v in settings(KIOSK) if k == "SystemCallFilter"]
@@ -177,12 +177,18 @@ def test_signer_unit_settings() -> None:
     assert (unit["User"], unit["Group"]) == ("turbokiosk-signer", "turbokiosk-signer")
     assert "SupplementaryGroups" not in unit
     assert (unit["StateDirectory"], unit["StateDirectoryMode"]) == ("turbokiosk-signer", "0700")
-    assert unit["RuntimeDirectory"] == "turbokiosk-signer"
-    pre = [v for s, k, v in settings(SIGNER) if k == "ExecStartPre"]
-    assert pre == [
-        "+/bin/chgrp turbokiosk /run/turbokiosk-signer",
-        "+/bin/chmod 2750 /run/turbokiosk-signer",
+    assert "RuntimeDirectory" not in unit  # systemd would give it back to User:Group
+    tmpfiles = (KIT / "tmpfiles/turbokiosk-signer.conf").read_text().splitlines()
+    assert [ln for ln in tmpfiles if ln and not ln.startswith("#")] == [
+        "d /run/turbokiosk-signer 2750 turbokiosk-signer turbokiosk -"
     ]
+    assert (
+        unit["ExecStartPre"]
+        == unit["ExecStopPost"]
+        == ("-+/bin/rm -f /run/turbokiosk-signer/signer.sock")
+    )
+    assert unit["ReadWritePaths"] == "/run/turbokiosk-signer"
+    assert unit["OnFailure"] == "turbokiosk-out-of-service@%n.service"
     command = shlex.split(unit["ExecStart"])
     assert command[:3] == [STUB, "signer", "serve"]
     socket_path = command[command.index("--socket") + 1]
