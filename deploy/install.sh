@@ -20,9 +20,12 @@ prefix=/opt/turbokiosk
 etc=/etc/turbokiosk
 data=/var/lib/turbokiosk
 user=turbokiosk
-# The critical memory's signer (turbokiosk-signer.service): its own user and key directory.
+# The critical memory's signer (turbokiosk-signer.service): its own user, its key and anchor on
+# the data partition (it writes the anchor at every signature: on the root file system, the
+# read-only overlay would lose it at every power-up), its socket.
 signer_user="turbokiosk-signer"
-signer_state=/var/lib/turbokiosk-signer
+signer_state="$data/signer"
+signer_socket=/run/turbokiosk-signer/signer.sock
 signer_public_key="$etc/signer-public-key"
 conf="$etc/turbokiosk.conf"
 trusted_key="$etc/release-key.pub.pem"
@@ -151,11 +154,12 @@ step_data_partition() {
 step_directories() {
     install -d -m 0755 -o root -g root "$prefix" "$prefix/releases" "$prefix/lib"
     install -d -m 0750 -o root -g "$user" "$etc"
-    install -d -m 0750 -o "$user" -g "$user" "$data" "$data/terminal" "$data/kivy"
+    # The data partition's top directory is root's: the kiosk's user owns its own directories in
+    # it but cannot rename or replace the signer's or the journal's.
+    install -d -m 0755 -o root -g root "$data"
+    install -d -m 0750 -o "$user" -g "$user" "$data/terminal" "$data/kivy"
     install -d -m 2755 -o root -g systemd-journal "$data/journal"
     install -d -m 0755 /var/log/journal
-    # The signer's key lives here, on the root file system (not on the data partition, whose
-    # top directory the kiosk's user owns and could swap).
     install -d -m 0700 -o "$signer_user" -g "$signer_user" "$signer_state"
     put "$kit/verify_bundle.py" "$prefix/lib/verify_bundle.py" 0755
     put "$kit/out-of-service.sh" "$prefix/lib/out-of-service.sh" 0755
@@ -239,13 +243,32 @@ step_services() {
 }
 
 # Power-up self-test of the release in VENV: RNG self-tests, software manifest, store audit.
+# The audit verifies the store's signatures with the terminal's signer: the running service,
+# or (no systemd: a chroot or an image) the new release's signer started for the audit.
 self_test() {
-    local venv=$1
+    local venv=$1 signer_pid="" status=0 i
     runuser -u "$user" -- "$venv/bin/turbokiosk" rng selftest >/dev/null &&
-        runuser -u "$user" -- "$venv/bin/turbokiosk" software --manifest >/dev/null &&
-        if [ -f "$data/terminal/terminal.sqlite3" ]; then
-            runuser -u "$user" -- "$venv/bin/turbokiosk" audit --data-dir "$data/terminal"
-        fi
+        runuser -u "$user" -- "$venv/bin/turbokiosk" software --manifest >/dev/null || return 1
+    [ -f "$data/terminal/terminal.sqlite3" ] || return 0
+    if systemd_running; then
+        systemctl start turbokiosk-signer.service || return 1
+    else
+        systemd-tmpfiles --create /etc/tmpfiles.d/turbokiosk-signer.conf
+        runuser -u "$signer_user" -- "$venv/bin/turbokiosk" signer serve --socket "$signer_socket" \
+            --state-dir "$signer_state" >/dev/null &
+        signer_pid=$!
+        for i in $(seq 100); do
+            [ -S "$signer_socket" ] && break
+            [ "$i" -lt 100 ] && sleep 0.1
+        done
+    fi
+    runuser -u "$user" -- "$venv/bin/turbokiosk" audit --data-dir "$data/terminal" \
+        --signer "$signer_socket" || status=1
+    if [ -n "$signer_pid" ]; then
+        kill "$signer_pid" 2>/dev/null || true
+        wait "$signer_pid" || true
+    fi
+    return "$status"
 }
 
 # Point $prefix/current at RELEASE (atomically); the old target becomes $prefix/previous.

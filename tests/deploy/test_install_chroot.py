@@ -134,7 +134,7 @@ def test_install_sets_up_the_terminal(
 def signer_files(chroot: Chroot) -> dict[str, tuple[int, int, int, bytes]]:
     """Every file of the signer's state directory: (uid, gid, mode, contents)."""
     found = {}
-    for path in sorted((chroot.root / "var/lib/turbokiosk-signer").rglob("*")):
+    for path in sorted((chroot.root / "var/lib/turbokiosk/signer").rglob("*")):
         if path.is_file():
             st = path.stat()
             found[path.name] = (st.st_uid, st.st_gid, st.st_mode & 0o777, path.read_bytes())
@@ -158,8 +158,10 @@ def test_the_signer_has_its_own_user_and_one_key(
         for fields in (ln.split(":") for ln in (root / "etc/group").read_text().splitlines())
     }
     assert "turbokiosk-signer" not in members["turbokiosk"]  # reads nothing of the kiosk's
-    state = (root / "var/lib/turbokiosk-signer").stat()
+    state = (root / "var/lib/turbokiosk/signer").stat()
     assert (state.st_uid, state.st_mode & 0o777) == (int(signer[2]), 0o700)
+    top = (root / "var/lib/turbokiosk").stat()  # the kiosk's user cannot swap the directory
+    assert (top.st_uid, top.st_mode & 0o777) == (0, 0o755)
     files = signer_files(chroot)
     assert files, "signer init left no key"
     for name, (uid, _gid, mode, _data) in files.items():
@@ -167,7 +169,7 @@ def test_the_signer_has_its_own_user_and_one_key(
     public = root / "etc/turbokiosk/signer-public-key"
     assert public.stat().st_mode & 0o777 == 0o644 and public.read_text().strip()
     assert "signer key created" in first_install.stderr
-    denied = chroot.run("runuser -u turbokiosk -- ls /var/lib/turbokiosk-signer")
+    denied = chroot.run("runuser -u turbokiosk -- ls /var/lib/turbokiosk/signer")
     assert denied.returncode != 0 and "Permission denied" in denied.stderr
 
 

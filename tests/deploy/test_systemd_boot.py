@@ -274,8 +274,8 @@ def test_the_hardened_kiosk_reaches_attract_mode_under_systemd(booted: Booted) -
     in_kiosk = f"nsenter --target={pid} --mount"
     readonly = box.run(f"{in_kiosk} touch /etc/turbokiosk/x")
     assert "Read-only file system" in readonly.stderr, readonly
-    assert box.ok(f"{in_kiosk} stat -c %a /var/lib/turbokiosk-signer").strip() == "0"
-    assert box.ok("stat -c %a /var/lib/turbokiosk-signer").strip() == "700"
+    assert box.ok(f"{in_kiosk} stat -c %a /var/lib/turbokiosk/signer").strip() == "0"
+    assert box.ok("stat -c %a /var/lib/turbokiosk/signer").strip() == "700"
     # The signer's socket: the kiosk's group's, nobody else's.
     assert box.ok(f"stat -c '%U %G %a' {SIGNER_SOCKET}").split() == [
         "turbokiosk-signer",

@@ -159,7 +159,7 @@ def test_kiosk_sandbox_settings() -> None:
         "ProtectKernelLogs": "yes",
         "ProtectClock": "yes",
         "ReadWritePaths": "/var/lib/turbokiosk",
-        "InaccessiblePaths": "-/var/lib/turbokiosk-signer",
+        "InaccessiblePaths": "-/var/lib/turbokiosk/signer",
         "StartLimitBurst": "5",
         "StartLimitIntervalSec": "10min",
         "OnFailure": "turbokiosk-out-of-service@%n.service",
@@ -171,12 +171,14 @@ def test_kiosk_sandbox_settings() -> None:
 
 
 def test_signer_unit_settings() -> None:
-    """Its own user, its key directory 0700, the socket's directory setgid to the kiosk's
-    group, before the kiosk, which requires it; no network at all."""
+    """Its own user, its key directory 0700 on the data partition (the anchor it writes must
+    survive the read-only root), the socket's directory setgid to the kiosk's group, before the
+    kiosk, which requires it; no network at all."""
     unit = {k: v for s, k, v in settings(SIGNER) if s in ("Service", "Unit")}
     assert (unit["User"], unit["Group"]) == ("turbokiosk-signer", "turbokiosk-signer")
     assert "SupplementaryGroups" not in unit
-    assert (unit["StateDirectory"], unit["StateDirectoryMode"]) == ("turbokiosk-signer", "0700")
+    assert (unit["StateDirectory"], unit["StateDirectoryMode"]) == ("turbokiosk/signer", "0700")
+    assert unit["RequiresMountsFor"] == "/var/lib/turbokiosk"  # the data partition
     assert "RuntimeDirectory" not in unit  # systemd would give it back to User:Group
     tmpfiles = (KIT / "tmpfiles/turbokiosk-signer.conf").read_text().splitlines()
     assert [ln for ln in tmpfiles if ln and not ln.startswith("#")] == [
@@ -193,7 +195,7 @@ def test_signer_unit_settings() -> None:
     assert command[:3] == [STUB, "signer", "serve"]
     socket_path = command[command.index("--socket") + 1]
     assert socket_path == "/run/turbokiosk-signer/signer.sock"
-    assert command[command.index("--state-dir") + 1] == "/var/lib/turbokiosk-signer"
+    assert command[command.index("--state-dir") + 1] == "/var/lib/turbokiosk/signer"
     assert (unit["PrivateNetwork"], unit["RestrictAddressFamilies"]) == ("yes", "AF_UNIX")
     assert unit["MemoryDenyWriteExecute"] == "yes"
     kiosk = {k: v for s, k, v in settings(KIOSK) if s == "Unit"}
