@@ -327,7 +327,7 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
         result = chroot.run(
             f"install -d -o {user} /tmp/kiosk; cd /; "
             "systemd-tmpfiles --create /etc/tmpfiles.d/turbokiosk-signer.conf; "
-            f"runuser -u {dict(signer)['User']} -- {signer_command} & signer=$!; "
+            f"runuser -u {dict(signer)['User']} -- {signer_command} >/tmp/signer.log 2>&1 & signer=$!; "
             "trap 'kill $signer; wait $signer || true' EXIT; "
             f"for i in $(seq 300); do [ -S {signer_socket} ] && break; sleep 0.1; done; "
             f"stat -c '%U %G %a' {signer_socket}; "
