@@ -3,7 +3,7 @@
 #
 #   sudo deploy/install.sh --config my-terminal.conf --trust-key release-key.pub.pem \
 #        --bundle turbokiosk-0.1.0.tkb --host-ca ca.crt --host-cert TK-0001.crt \
-#        --host-key TK-0001.key [--read-only-root]
+#        --host-key TK-0001.key --device-copies /mnt/device-keys [--read-only-root]
 #   sudo deploy/install.sh --bundle turbokiosk-0.1.1.tkb        # a later update
 #   sudo deploy/install.sh                                      # re-apply the system setup
 #
@@ -27,6 +27,8 @@ signer_user="turbokiosk-signer"
 signer_state="$data/signer"
 signer_socket=/run/turbokiosk-signer/signer.sock
 signer_public_key="$etc/signer-public-key"
+# The devices' pairing keys: the terminal's copies, where `turbokiosk run` reads them by default.
+device_keys="$etc/devices"
 conf="$etc/turbokiosk.conf"
 trusted_key="$etc/release-key.pub.pem"
 # The host link's credentials, as the kiosk unit's ExecStart names them.
@@ -42,6 +44,7 @@ new_key=""
 new_host_ca=""
 new_host_cert=""
 new_host_key=""
+device_copies=""
 read_only_root=no
 
 log() { printf 'install.sh: %s\n' "$*" >&2; }
@@ -60,6 +63,7 @@ while [ $# -gt 0 ]; do
         --host-ca) new_host_ca=${2:?--host-ca needs a file}; shift 2 ;;
         --host-cert) new_host_cert=${2:?--host-cert needs a file}; shift 2 ;;
         --host-key) new_host_key=${2:?--host-key needs a file}; shift 2 ;;
+        --device-copies) device_copies=${2:?--device-copies needs a directory}; shift 2 ;;
         --read-only-root) read_only_root=yes; shift ;;
         -h|--help) usage ;;
         *) log "unknown argument: $1"; usage ;;
@@ -407,11 +411,30 @@ step_signer() {
     log "signer key created; its public key is in $signer_public_key"
 }
 
-# >>> Device pairing keys (issue 11, item 5): PENDING the device link's option names.
-# When `turbokiosk run` takes a pairing key per serial device, install them here as
-# /etc/turbokiosk/devices/<device>.key (root:turbokiosk 0640, never replaced by an empty
-# file) and add the options to deploy/systemd/turbokiosk.service's ExecStart.
-# <<< Device pairing keys
+# The devices' pairing keys (issue 11, item 5; docs/devices.md): each device not yet paired is
+# paired by the release itself (`turbokiosk devices pair`): the terminal's copy in
+# /etc/turbokiosk/devices/<device>.key (root:turbokiosk 0640, where the kiosk unit's `turbokiosk
+# run` reads it by default), the device's copy in --device-copies DIR, for loading into the
+# device.  An existing pairing is never replaced here (a replaced device: `turbokiosk devices
+# pair DEVICE --replace`).  A release without device pairing needs no keys.
+step_device_keys() {
+    local turbokiosk="$prefix/current/bin/turbokiosk" device paired
+    if ! "$turbokiosk" devices --help >/dev/null 2>&1; then
+        log "this release does not pair devices: no device keys"
+        return 0
+    fi
+    install -d -m 0750 -o root -g "$user" "$device_keys"
+    for device in bill-validator printer; do
+        [ ! -f "$device_keys/$device.key" ] || continue
+        [ -n "$device_copies" ] ||
+            die "$device is not paired: pass --device-copies DIR for the devices' copies (deploy/README.md)"
+        install -d -m 0700 "$device_copies"
+        paired=$("$turbokiosk" devices pair "$device" --key-dir "$device_keys" \
+            --device-copy "$device_copies/$device.key" 2>&1) ||
+            die "pairing $device failed: $paired"
+        log "$paired"
+    done
+}
 
 # After an update on a running terminal: the kiosk must come up, else the previous version returns.
 step_restart() {
@@ -463,6 +486,7 @@ step_services
 step_release
 step_host_credentials
 step_signer
+step_device_keys
 step_restart
 step_read_only_root
 log "done"

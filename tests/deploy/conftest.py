@@ -19,9 +19,11 @@ def chroot() -> Iterator[Chroot]:
 
 @pytest.fixture(scope="session")
 def first_install(chroot: Chroot) -> subprocess.CompletedProcess[str]:
-    """The installer's first run: configuration, release key, bundle and host credentials."""
+    """The installer's first run: configuration, release key, bundle, host credentials and
+    where the devices' copies of their pairing keys go."""
     return chroot.install(
         "--config /srv/kit/terminal.conf --trust-key /srv/kit/release-key.pub.pem",
         f"--bundle /srv/kit/turbokiosk-{VERSION}.tkb",
         HOST_CREDENTIALS,
+        "--device-copies /srv/kit/device-copies",
     )

@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from kiosk.app.peripherals import start_simulated_peripherals
+from kiosk.cli import COMMANDS
 from tests.cli.conftest import turbokiosk
 from tests.deploy.chroot import REPO, TERMINAL, VERSION, Chroot, build_bundle, release
 from tests.deploy.kit import SAMPLE, settings
@@ -108,6 +109,13 @@ def test_install_sets_up_the_terminal(
     dropin = (root / "etc/systemd/system/turbokiosk.service.d/host-address.conf").read_text()
     assert "IPAddressDeny=any" in dropin
     assert f"IPAddressAllow={SAMPLE['HOST_ADDRESS']}" in dropin
+    if "devices" in COMMANDS:  # the release pairs its devices (the device link's keys)
+        for device in ("bill-validator", "printer"):
+            key = (root / "etc/turbokiosk/devices" / f"{device}.key").stat()
+            assert (key.st_uid, key.st_gid, key.st_mode & 0o777) == (0, gid_of(root), 0o640)
+            assert (root / "srv/kit/device-copies" / f"{device}.key").is_file()
+    else:
+        assert "this release does not pair devices: no device keys" in first_install.stderr
     tmpfiles = (root / "etc/tmpfiles.d/turbokiosk-signer.conf").read_text()
     assert "d /run/turbokiosk-signer 2750 turbokiosk-signer turbokiosk -" in tmpfiles
     out_of_service = (root / "opt/turbokiosk/lib/out-of-service.sh").stat()
@@ -129,6 +137,15 @@ def test_install_sets_up_the_terminal(
     assert (root / "etc/turbokiosk/host/terminal.key").read_bytes() == (
         chroot.work / "pki" / f"{TERMINAL}.key"
     ).read_bytes()
+
+
+def gid_of(root: Path, group: str = "turbokiosk") -> int:
+    """A group's id in the chroot."""
+    for line in (root / "etc/group").read_text().splitlines():
+        fields = line.split(":")
+        if fields[0] == group:
+            return int(fields[2])
+    raise AssertionError(f"no group {group}")
 
 
 def signer_files(chroot: Chroot) -> dict[str, tuple[int, int, int, bytes]]:
@@ -327,7 +344,8 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
         result = chroot.run(
             f"install -d -o {user} /tmp/kiosk; cd /; "
             "systemd-tmpfiles --create /etc/tmpfiles.d/turbokiosk-signer.conf; "
-            f"runuser -u {dict(signer)['User']} -- {signer_command} >/tmp/signer.log 2>&1 & signer=$!; "
+            f"runuser -u {dict(signer)['User']} -- {signer_command} >/tmp/signer.log 2>&1 & "
+            "signer=$!; "
             "trap 'kill $signer; wait $signer || true' EXIT; "
             f"for i in $(seq 300); do [ -S {signer_socket} ] && break; sleep 0.1; done; "
             f"stat -c '%U %G %a' {signer_socket}; "
