@@ -328,6 +328,16 @@ def test_kiosk_starts_and_talks_to_its_devices_and_host(
     command += " --dump-screen /tmp/kiosk/dump.json --exit-after-dump"
     user = dict(service)["User"]
     assignments = " ".join(shlex.quote(f"{k}={v}") for k, v in env.items())
+    if "devices" in COMMANDS:  # paired devices: the simulators get the installer's pairings
+        peripherals = chroot.work / "devices/peripherals"
+        for device in ("bill-validator", "printer"):
+            for source, target in (
+                (chroot.root / "etc/turbokiosk/devices", peripherals / "keys"),
+                (chroot.root / "srv/kit/device-copies", peripherals / device),
+            ):
+                target.mkdir(parents=True, exist_ok=True)
+                name = f"{device}.key" if target.name == "keys" else "pairing.key"
+                shutil.copy2(source / f"{device}.key", target / name)
     with (
         start_simulated_peripherals(chroot.work / "devices") as devices,
         socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock,

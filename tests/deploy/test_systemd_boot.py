@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.cli import COMMANDS
 from tests.deploy.chroot import Chroot
 from tests.deploy.kit import need_root, need_tool, settings
 
@@ -229,10 +230,15 @@ def start_casino_and_devices(box: Booted) -> None:
         f"--pki /srv/casino/pki --listen 127.0.0.1:{HOST_PORT}"
     )
     for device in ("bill-validator", "printer"):
+        pairing = ""
+        if "devices" in COMMANDS:  # paired devices: the simulator gets the installer's pairing
+            copy = f"/run/tk-sim/{device}.pairing.key"
+            box.ok(f"install -o turbokiosk -m 0600 /srv/kit/device-copies/{device}.key {copy}")
+            pairing = f" --pairing-key {copy}"
         box.ok(
             f"systemd-run --unit=tk-sim-{device} --collect --property=User=turbokiosk "
             f"{tk} sim {device} --port /dev/turbokiosk/{device} --create-pty "
-            f"--state-dir /run/tk-sim/{device} --ready-file /run/tk-sim/{device}.ready"
+            f"--state-dir /run/tk-sim/{device} --ready-file /run/tk-sim/{device}.ready" + pairing
         )
     box.wait_for("the host", "journalctl -u tk-casino -o cat | grep -q 'host: serving on'")
     for device in ("bill-validator", "printer"):
