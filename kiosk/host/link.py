@@ -34,6 +34,7 @@ from typing import Any
 import grpc
 
 from kiosk import integrity
+from kiosk.host.anchor import JournalHead, anchor_problem, hash_at, read_head
 from kiosk.host.client import HostClient
 from kiosk.host.messages import meters_body, outbox_message, snapshot_message
 from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
@@ -99,6 +100,8 @@ class HostLink:
         self.meter_period = 60.0
         self.delivered = 0  # messages the host acknowledged
         self.last_authentication: bool | None = None
+        #: why this store is out of line with the host's anchor (then only heartbeats are sent)
+        self.anchor_problem: str | None = None
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._hello_done = threading.Event()
@@ -221,7 +224,7 @@ class HostLink:
                     continue
                 try:
                     if not self._hello_done.is_set():
-                        self._hello(signature)
+                        self._hello(signature, journal)
                     busy = self._deliver(journal)
                 except grpc.RpcError:
                     self._hello_done.clear()
@@ -240,25 +243,44 @@ class HostLink:
         finally:
             journal.close()
 
-    def _hello(self, signature: str) -> None:
+    def _hello(self, signature: str, journal: Journal) -> None:
         answer = self.client.hello(self.runtime.software_version, signature, self.runtime.clock())
         if answer.meter_period_seconds:
             self.meter_period = float(answer.meter_period_seconds)
+        acknowledged = JournalHead.from_proto(answer.acknowledged_head)
+        if acknowledged is not None:
+            self._check_anchor(acknowledged, journal)
         self._hello_done.set()
         self._contact()
 
+    def _check_anchor(self, acknowledged: JournalHead, journal: Journal) -> None:
+        """Compare this store with the host's anchor; the terminal locks up on its own thread.
+
+        The link's own comparison (its reader connection) only decides whether it goes on
+        delivering: a store out of line sends heartbeats, never its outbox, whose message ids
+        the host may already hold for other events.
+        """
+        own = read_head(journal)
+        problem = anchor_problem(own.epoch, own.seq, lambda n: hash_at(journal, n), acknowledged)
+        if problem is not None:
+            self.anchor_problem = problem
+        epoch, seq, digest = acknowledged.epoch, acknowledged.seq, acknowledged.hash
+        self.runtime.post(lambda: self.runtime.check_host_anchor(epoch, seq, digest))
+
     def _deliver(self, journal: Journal) -> bool:
         """Send one batch (or a heartbeat when due); True when there may be more to send."""
-        rows = journal.outbox(self.batch_size)
+        held = self.anchor_problem is not None
+        rows = [] if held else journal.outbox(self.batch_size)
         extra: list[host_pb2.TerminalMessage] = []
-        while self._snapshots and len(extra) < 16:
+        while not held and self._snapshots and len(extra) < 16:
             extra.append(self._snapshots.popleft())
         idle = self.monotonic() - self._last_contact >= self.heartbeat_seconds()
         if not rows and not extra and not idle:
             return False
         batch = [outbox_message(self.terminal_id, self._epoch, row) for row in rows]
+        head = read_head(journal)  # read after the rows: every row sent is within it
         try:
-            self.client.report([*batch, *extra])
+            self.client.report([*batch, *extra], head.to_proto())
         except grpc.RpcError:
             self._snapshots.extendleft(reversed(extra))
             raise

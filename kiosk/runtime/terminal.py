@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from kiosk import __version__
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
+from kiosk.host.anchor import JournalHead, anchor_problem, hash_at
 from kiosk.host.ports import HostPort, HostUnavailableError
 from kiosk.runtime import ticket_in
 from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
@@ -172,6 +173,19 @@ class TerminalRuntime:
         self._sync_validator()
         self.last_recovery = report
         return report
+
+    def check_host_anchor(self, epoch: int, seq: int, digest: bytes) -> str | None:
+        """Lock up when this store is not in line with the host's acknowledged journal head
+        (kiosk/host/anchor.py); the reason, or None.  Run on the terminal's thread: the host
+        link posts it at connect."""
+        acknowledged = JournalHead(epoch, seq, digest)
+        own_seq = self.journal.head()[0]
+        problem = anchor_problem(
+            self.journal.created_at(), own_seq, lambda n: hash_at(self.journal, n), acknowledged
+        )
+        if problem is not None and self.state.critical is None:
+            self._enter_critical(problem)
+        return problem
 
     def _enter_critical(self, reason: str) -> None:
         self.core.state.critical = reason

@@ -29,13 +29,13 @@ class Pki:
 
     def __init__(self, root: Path) -> None:
         self.dir = root / "pki"
-        pki.ensure_pki(self.dir, TERMINALS)
+        self.ca_dir = pki.ensure_pki(self.dir, TERMINALS)
         self.rogue = root / "rogue"
         pki.init_ca(self.rogue, name="Rogue CA")
         pki.issue_cert(self.rogue, "TK-A", self.rogue)
         self.expired = root / "expired"
         pki.issue_cert(
-            self.dir,
+            self.ca_dir,
             "TK-A",
             self.expired,
             days=1,
