@@ -53,7 +53,8 @@ def anchor_problem(
     than the anchor's is a new store (a RAM clear: the host records it, and raises an alarm when
     no RAM clear record comes with it); an older one is an old copy.
     """
-    own = f"epoch {epoch} seq {seq}"
+    last = hash_at(seq)
+    own = f"epoch {epoch} seq {seq} hash {last.hex()[:16] if last is not None else '?'}"
     if epoch != acknowledged.epoch:
         if epoch < acknowledged.epoch:
             return (
