@@ -321,13 +321,13 @@ def _serve(args: argparse.Namespace) -> int:
         settings=settings,
         max_workers=args.max_workers,
     ).start()
-    print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
 
     def stop(_signum: int, _frame: object) -> None:
         server.server.stop(1)
 
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, stop)  # before the line that tells the world it is up
     signal.signal(signal.SIGINT, stop)
+    print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
     server.wait()
     server.stop(0)
     print("host: stopped", flush=True)
