@@ -9,6 +9,7 @@ the gRPC server itself refuses a request larger than :data:`MAX_REQUEST_BYTES`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,7 +97,8 @@ def check_message(msg: host_pb2.TerminalMessage, limits: Limits) -> None:
         return  # refused as bodiless by messages.received
     body: Any = getattr(msg, kind)
     _check_texts(where, body)
-    _CHECKS.get(kind, _no_amounts)(f"{where} ({kind})", body, limits)
+    check: Callable[[str, Any, Limits], None] = _CHECKS.get(kind, _no_amounts)
+    check(f"{where} ({kind})", body, limits)
 
 
 def _check_texts(where: str, body: Any) -> None:
@@ -160,7 +162,7 @@ def _ram_cleared(where: str, body: host_pb2.TerminalMessage.RamCleared, limits: 
         raise BoundsError(f"{where}: a RAM clear names who cleared it and why")
 
 
-_CHECKS = {
+_CHECKS: dict[str, Callable[[str, Any, Limits], None]] = {
     "bill_stacked": _bill,
     "cashout_started": _voucher_out,
     "voucher_printed": _voucher_out,

@@ -6,6 +6,7 @@ changes without a RAM clear -- sent by a test terminal over mutual TLS, on SQLit
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,9 +53,9 @@ class ReportingTerminal:
 
 
 @pytest.fixture
-def terminal(host_on: HostRig, pki_set: Pki) -> ReportingTerminal:
+def terminal(host_on: HostRig, pki_set: Pki) -> Iterator[ReportingTerminal]:
     made = ReportingTerminal(host_on, pki_set)
-    yield made  # type: ignore[misc]
+    yield made
     made.client.close()
 
 

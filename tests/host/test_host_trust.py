@@ -12,7 +12,7 @@ import pytest
 from kiosk.host.bounds import MAX_BATCH, Limits
 from kiosk.host.client import HostClient
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
-from kiosk.host.server import HostSettings
+from kiosk.host.server import HostServer, HostSettings
 from proto.turbokiosk.v1 import host_pb2
 from tests.host.conftest import HostRig, Pki
 
@@ -23,9 +23,7 @@ NEVER_ISSUED = "424242424242424242"
 class TrustRig(HostRig):
     """A host with LIMITS, and one client per terminal (TK-A, TK-B) over mutual TLS."""
 
-    def start(self):  # type: ignore[no-untyped-def]
-        from kiosk.host.server import HostServer
-
+    def start(self) -> HostServer:
         self.db = self.db_factory()
         self.server = HostServer(
             self.db,
