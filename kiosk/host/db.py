@@ -241,13 +241,25 @@ class HostDb(ABC):
         at: int,
         head: JournalHead | None = None,
     ) -> tuple[int, int]:
-        """Record a batch in one transaction; (accepted, duplicates).
+        """Record a batch in one transaction; (accepted, duplicates) (see :meth:`record_report`)."""
+        accepted, duplicates, _ = self.record_report(terminal_id, messages, at, head)
+        return accepted, duplicates
+
+    def record_report(
+        self,
+        terminal_id: str,
+        messages: Sequence[Message],
+        at: int,
+        head: JournalHead | None = None,
+    ) -> tuple[int, int, JournalHead | None]:
+        """Record a batch in one transaction; (accepted, duplicates, the acknowledged head).
 
         ``head`` is the terminal's journal head the batch came with: its epoch is the batch's
         meter epoch (0 without a head) and it becomes the acknowledged head
         (:mod:`kiosk.host.stores`) when the transaction commits.
         """
         accepted = duplicates = 0
+        acknowledged = None
         epoch = head.epoch if head is not None else 0
         with self.transaction() as tx:
             self._seen(tx, terminal_id, at)
@@ -297,8 +309,9 @@ class HostDb(ABC):
                     )
             if head is not None:
                 stores.acknowledge(tx, terminal_id, head, current, at)
+                acknowledged = stores.anchor(tx, terminal_id)
         _announce(tx)
-        return accepted, duplicates
+        return accepted, duplicates, acknowledged
 
     def acknowledged_head(self, terminal_id: str) -> JournalHead | None:
         """The terminal's last journal head the host committed (its anchor)."""

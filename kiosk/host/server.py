@@ -7,6 +7,12 @@ the ``terminal_id`` the request names.  Commands for terminals are queued in the
 stream by one dispatcher thread.  A ticket report that contradicts an operator's release of the
 voucher (:meth:`HostServer.release_voucher`) is accepted and audited by the records; one for a
 voucher already redeemed elsewhere is audited as a double redemption and refused.
+
+Nothing a terminal says is believed beyond what it owns: every request is checked against the
+host's own bounds first (:mod:`kiosk.host.bounds`; refused whole with one line, nothing stored),
+voucher reports move only the reporter's vouchers (:mod:`kiosk.host.db`), and each report's
+journal head becomes the terminal's acknowledged anchor, returned in every Hello
+(:mod:`kiosk.host.anchor`, :mod:`kiosk.host.stores`).
 """
 
 from __future__ import annotations
@@ -227,9 +233,8 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
                 )
             batch.append(Message(msg.message_id, msg.journal_seq, msg.at_ms, kind, body))
         head = JournalHead.from_proto(request.head)
-        accepted, duplicates = self.db.record(terminal, batch, now_ms(), head)
+        accepted, duplicates, acknowledged = self.db.record_report(terminal, batch, now_ms(), head)
         answer = host_pb2.ReportResponse(accepted=accepted, duplicates=duplicates)
-        acknowledged = self.db.acknowledged_head(terminal) if head is not None else None
         if acknowledged is not None:  # committed: only now is it the terminal's anchor
             answer.acknowledged_head.CopyFrom(acknowledged.to_proto())
         return answer

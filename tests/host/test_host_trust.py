@@ -9,6 +9,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from kiosk.cli import main
 from kiosk.host.bounds import MAX_BATCH, Limits
 from kiosk.host.client import HostClient
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
@@ -102,6 +103,22 @@ def test_printed_for_a_number_the_host_never_issued_is_quarantined_never_redeema
     with pytest.raises(Exception, match="not reserved"):
         clients["TK-B"].ticket_stacked(NEVER_ISSUED)
     assert rig.records.voucher(NEVER_ISSUED)["state"] == "quarantined"  # type: ignore[index]
+
+
+def test_quarantine_and_refusals_are_listed_by_the_commands(
+    rig: TrustRig, clients: dict[str, HostClient], capsys: pytest.CaptureFixture[str]
+) -> None:
+    number = clients["TK-A"].validation_number(2500)
+    _report(clients["TK-B"], _voucher_message("TK-B", 5, "voucher_printed", NEVER_ISSUED, 500_000))
+    _report(clients["TK-B"], _voucher_message("TK-B", 6, "voucher_voided", number, 2500))
+    db = rig.records
+    target = str(db.path) if isinstance(db, SqliteHostDb) else db.dsn  # type: ignore[attr-defined]
+    assert main(["host", "vouchers", "--db", target, "--state", "quarantined"]) == 0
+    out = capsys.readouterr().out
+    assert NEVER_ISSUED in out and "$5,000.00" in out and "TK-B" in out
+    assert main(["host", "vouchers", "audit", "--alarms", "--db", target]) == 0
+    out = capsys.readouterr().out
+    assert "quarantined" in out and "refused_void" in out and "ALARM" in out
 
 
 def test_printed_for_another_terminals_number_is_quarantined(
