@@ -181,6 +181,8 @@ def _fill(target: ProtoMessage, data: dict[str, Any]) -> None:
                 _fill(container, value)
         elif isinstance(value, list):
             getattr(target, key).extend(value)
+        elif field.type == field.TYPE_BYTES and isinstance(value, str):
+            setattr(target, key, bytes.fromhex(value))  # JSON carries bytes as hex
         else:
             setattr(target, key, value)
     target.SetInParent()

@@ -153,3 +153,21 @@ def test_a_head_behind_the_anchor_is_an_alarm_and_does_not_move_it(
     forged = JournalHead(EPOCH_1, 40, b"\xee" * 32).to_proto()
     terminal.client.report([], forged)
     assert _kinds(db)[0] == "head_forked"
+
+
+def test_an_outbox_ram_cleared_message_reaches_the_wire_with_its_hash() -> None:
+    from kiosk.host.messages import outbox_message, received
+    from kiosk.store.journal import OutboxRow
+
+    body = {
+        "previous_epoch": EPOCH_1,
+        "previous_seq": 40,
+        "previous_hash": "ab" * 32,
+        "by": "operator",
+        "cleared_ms": EPOCH_2,
+        "reason": "board replaced",
+    }
+    row = OutboxRow(7, 1, "ram_cleared", {"index": 0, "back": 0, "at": EPOCH_2, "body": body})
+    msg = outbox_message("TK-A", EPOCH_2, row)
+    assert msg.ram_cleared.previous_hash == bytes.fromhex("ab" * 32)
+    assert received(msg) == ("ram_cleared", body)
