@@ -123,7 +123,7 @@ def enter_epoch(
     if clear is not None:
         terminal_alarm(tx, terminal_id, "ram_cleared", at, {"epoch": epoch, **clear})
         _check_clear(tx, terminal_id, epoch, clear, at)
-    elif current is not None:
+    elif current:  # not the first store seen, nor the first report with a head (an upgrade)
         detail = {"epoch": epoch, "previous_epoch": current}
         terminal_alarm(tx, terminal_id, "epoch_without_ram_clear", at, detail)
     return True

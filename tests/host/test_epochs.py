@@ -171,3 +171,14 @@ def test_an_outbox_ram_cleared_message_reaches_the_wire_with_its_hash() -> None:
     msg = outbox_message("TK-A", EPOCH_2, row)
     assert msg.ram_cleared.previous_hash == bytes.fromhex("ab" * 32)
     assert received(msg) == ("ram_cleared", body)
+
+
+def test_a_terminal_upgraded_to_send_heads_is_not_an_epoch_alarm(host_on: HostRig) -> None:
+    from kiosk.host.db import Message
+
+    db = _db(host_on)
+    snapshot = {"reason": "event", "meters": {"bills_in": 5000}}
+    db.record("TK-A", [Message("TK-A:1:4:0", 4, 1, "meters", snapshot)], 1)  # no head: epoch 0
+    head = JournalHead(EPOCH_1, 9, b"\x09" * 32)
+    db.record("TK-A", [Message("TK-A:1:9:0", 9, 1, "meters", snapshot)], 2, head)
+    assert _kinds(db) == [] and db.acknowledged_head("TK-A") == head
