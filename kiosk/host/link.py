@@ -43,6 +43,9 @@ from kiosk.terminal import commands as c
 from proto.turbokiosk.v1 import host_pb2
 
 LINK_LOST_REASON = "host link lost"
+#: the start of the disable reason while the host refuses this terminal's reports
+REFUSED_REASON = "host refused a report"
+REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED)
 HOST_DISABLED_REASON = "disabled by the host"
 
 
@@ -102,6 +105,8 @@ class HostLink:
         self.last_authentication: bool | None = None
         #: why this store is out of line with the host's anchor (then only heartbeats are sent)
         self.anchor_problem: str | None = None
+        #: why the host refuses this terminal's reports (play is disabled meanwhile)
+        self.refusal: str | None = None
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._hello_done = threading.Event()
@@ -206,6 +211,28 @@ class HostLink:
         if self.runtime.state.disabled == LINK_LOST_REASON:
             self.runtime.execute(c.SetEnabled(enabled=True, reason="host link back"))
 
+    def _refused(self, exc: grpc.RpcError) -> None:
+        """The host refused a call as out of bounds: play stops until a report is accepted
+        (the outbox keeps the batch; its events are not accounted for meanwhile)."""
+        code = exc.code() if callable(getattr(exc, "code", None)) else None
+        if code not in REFUSALS or self.refusal is not None:
+            return
+        details = exc.details() if callable(getattr(exc, "details", None)) else None
+        self.refusal = str(details or code)
+        reason = f"{REFUSED_REASON}: {self.refusal}"[:240]
+        self.runtime.post(lambda: self.runtime.execute(c.SetEnabled(enabled=False, reason=reason)))
+
+    def _accepted(self) -> None:
+        if self.refusal is None:
+            return
+        self.refusal = None
+
+        def enable() -> None:
+            if (self.runtime.state.disabled or "").startswith(REFUSED_REASON):
+                self.runtime.execute(c.SetEnabled(enabled=True, reason="host accepts reports"))
+
+        self.runtime.post(enable)
+
     # --- sender ---------------------------------------------------------------------------------
 
     def _pause(self, seconds: float) -> None:
@@ -226,8 +253,9 @@ class HostLink:
                     if not self._hello_done.is_set():
                         self._hello(signature, journal)
                     busy = self._deliver(journal)
-                except grpc.RpcError:
+                except grpc.RpcError as exc:
                     self._hello_done.clear()
+                    self._refused(exc)
                     self._failure()
                     self._pause(retry)
                     retry = min(retry * 2, self.retry_seconds[1])
@@ -286,6 +314,7 @@ class HostLink:
             raise
         if rows:
             journal.ack_outbox([row.id for row in rows])
+        self._accepted()
         self.delivered += len(batch) + len(extra)
         self._contact()
         return bool(rows) or bool(self._snapshots)

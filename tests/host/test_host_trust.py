@@ -15,7 +15,7 @@ from kiosk.host.client import HostClient
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
 from kiosk.host.server import HostServer, HostSettings
 from proto.turbokiosk.v1 import host_pb2
-from tests.host.conftest import HostRig, Pki
+from tests.host.conftest import HostRig, Pki, TerminalRig
 
 LIMITS = Limits(ticket_out_limit=1_000_000, ticket_in_limit=150_000, largest_bill=10_000)
 NEVER_ISSUED = "424242424242424242"
@@ -24,13 +24,15 @@ NEVER_ISSUED = "424242424242424242"
 class TrustRig(HostRig):
     """A host with LIMITS, and one client per terminal (TK-A, TK-B) over mutual TLS."""
 
+    limits = LIMITS
+
     def start(self) -> HostServer:
         self.db = self.db_factory()
         self.server = HostServer(
             self.db,
             self.pki.host(),
             self.address,
-            settings=HostSettings(limits=LIMITS),
+            settings=HostSettings(limits=self.limits),
             max_workers=16,
         ).start()
         self.address = self.server.address
@@ -283,3 +285,29 @@ def test_the_database_holds_the_voucher_rules_itself(rig: TrustRig) -> None:
         with pytest.raises(Exception, match=r"(?i)check"), db.transaction() as tx:
             tx.execute("INSERT INTO vouchers VALUES (?, ?, ?, ?, ?, ?, ?)", row)
     assert db.vouchers() == []
+
+
+def test_a_terminal_whose_reports_are_refused_stops_play_until_they_are_accepted(
+    tmp_path: Path, pki_set: Pki, make_terminal: Callable[..., TerminalRig]
+) -> None:
+    from kiosk.host.link import REFUSED_REASON
+
+    strict = TrustRig(pki_set, lambda: SqliteHostDb(tmp_path / "host.sqlite3"))
+    strict.limits = Limits(largest_bill=100)  # no note above $1 is believed
+    strict.stop()
+    strict.start()
+    rig = make_terminal(strict.endpoint("TK-A")).start()
+    try:
+        rig.pump_until(lambda: rig.runtime.accepting_money())
+        assert rig.validator.insert(2000)  # a $20 note
+        rig.pump_until(lambda: (rig.runtime.state.disabled or "").startswith(REFUSED_REASON))
+        assert "over the host's limit of 100 cents" in (rig.runtime.state.disabled or "")
+        assert not rig.outbox_empty()
+        assert strict.records.events("TK-A", kind="bill_stacked") == []
+        strict.stop()
+        strict.limits = LIMITS  # the operator corrects the host's limit
+        strict.start()
+        rig.pump_until(lambda: rig.runtime.state.disabled is None and rig.outbox_empty())
+        assert strict.records.events("TK-A", kind="bill_stacked") != []
+    finally:
+        strict.stop()
