@@ -96,7 +96,9 @@ def check_message(msg: host_pb2.TerminalMessage, limits: Limits) -> None:
     if kind is None:
         return  # refused as bodiless by messages.received
     body: Any = getattr(msg, kind)
-    _check_texts(where, body)
+    # a body of at most MAX_ITEMS bytes has no text over MAX_TEXT and no MAX_ITEMS entries
+    if kind in _WITH_BYTES or body.ByteSize() > MAX_ITEMS:
+        _check_texts(where, body)
     check: Callable[[str, Any, Limits], None] = _CHECKS.get(kind, _no_amounts)
     check(f"{where} ({kind})", body, limits)
 
@@ -116,6 +118,21 @@ def _check_texts(where: str, body: Any) -> None:
                 raise BoundsError(f"{where}: {len(items)} {field.name}, at most {MAX_ITEMS}")
             for item in items:
                 _check_texts(where, item)
+
+
+def _has_bytes(descriptor: Any) -> bool:
+    return any(
+        f.type == f.TYPE_BYTES or (f.message_type is not None and _has_bytes(f.message_type))
+        for f in descriptor.fields
+    )
+
+
+#: message kinds with a bytes field (bounded at 64 bytes, below the fast path's size)
+_WITH_BYTES = frozenset(
+    f.name
+    for f in host_pb2.TerminalMessage.DESCRIPTOR.oneofs_by_name["body"].fields
+    if f.message_type is not None and _has_bytes(f.message_type)
+)
 
 
 def _no_amounts(where: str, body: Any, limits: Limits) -> None:

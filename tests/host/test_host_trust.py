@@ -311,3 +311,13 @@ def test_a_terminal_whose_reports_are_refused_stops_play_until_they_are_accepted
         assert strict.records.events("TK-A", kind="bill_stacked") != []
     finally:
         strict.stop()
+
+
+def test_a_small_message_with_an_oversized_hash_is_refused() -> None:
+    from kiosk.host.bounds import BoundsError, check_message
+
+    msg = host_pb2.TerminalMessage(message_id="TK-A:2:1:0", journal_seq=1, at_ms=1)
+    clear = msg.ram_cleared
+    clear.previous_epoch, clear.previous_hash, clear.by, clear.reason = 1, b"h" * 65, "op", "x"
+    with pytest.raises(BoundsError, match="previous_hash is 65 bytes"):
+        check_message(msg, LIMITS)
