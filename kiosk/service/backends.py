@@ -147,6 +147,8 @@ class ReadOnlyTerminal:
         """
         if not isinstance(command, c.RecordPinEntry | c.SetPin):
             raise ReadOnlyError(self.read_only or "read-only")
+        if TerminalLock.held_here(self.data_dir):  # this process runs it: never a second writer
+            raise ReadOnlyError(self.read_only or "read-only")
         try:
             lock = TerminalLock.acquire(self.data_dir)
         except TerminalBusyError as exc:

@@ -178,9 +178,8 @@ def test_factory_pins_through_a_real_process_on_a_new_terminal(tmp_path: Path) -
     assert first.returncode == 0, first.stderr
     assert "factory PIN: choose a new one" in first.stderr
     assert "Stopped by: service" in first.stdout
-    args = (*args, "status")
-    again = turbokiosk(*args, stdin="4680\n")
+    again = turbokiosk(*args, "status", stdin="4680\n")
     assert again.returncode == 0, again.stderr
-    factory = turbokiosk(*args, stdin="1111\n")
+    factory = turbokiosk(*args, "status", stdin="1111\n")
     assert factory.returncode == 3 and "wrong PIN" in factory.stderr
     assert "Traceback" not in first.stderr + again.stderr + factory.stderr

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.service.access import FACTORY_PINS, AccessDeniedError, PinStore, Role
-from kiosk.service.backends import InProcessTerminal
+from kiosk.service.backends import InProcessTerminal, ReadOnlyError, ReadOnlyTerminal
+from kiosk.service.lock import TerminalLock
 from kiosk.store.audit import audit
 from kiosk.store.journal import Journal, body_hash, canonical
 from kiosk.terminal import commands as c
@@ -239,3 +240,24 @@ def test_a_pins_file_planted_next_to_a_new_store_is_set_aside_unread(rig: Rig) -
     assert any(p.name.startswith("pins.json.ignored-") for p in path.parent.iterdir())
     assert rig.runtime.state.pins == before
     assert pins_of(rig).check(Role.OPERATOR, PINS[Role.OPERATOR]) is False
+
+
+def test_a_read_only_session_never_writes_where_this_process_is_the_terminal(rig: Rig) -> None:
+    lock = TerminalLock.acquire(rig.data_dir)
+    try:
+        terminal = ReadOnlyTerminal(rig.data_dir, "a look")
+        with pytest.raises(ReadOnlyError):
+            terminal.execute_pin(c.RecordPinEntry("operator", False, 1), None)
+    finally:
+        lock.release()
+    # without it, the PIN outcome is journaled under the lock (the stopped-terminal path)
+    rig.runtime.close()
+    ReadOnlyTerminal(rig.data_dir, "a look").execute_pin(
+        c.RecordPinEntry("operator", False, 1), None
+    )
+    journal = Journal(rig.data_dir, readonly=True)
+    try:
+        assert [row.event.type_name for row in journal.rows()][-1] == "PinRefused"
+    finally:
+        journal.close()
+    rig.boot()
