@@ -261,3 +261,36 @@ def test_a_read_only_session_never_writes_where_this_process_is_the_terminal(rig
     finally:
         journal.close()
     rig.boot()
+
+
+def test_wrong_pins_counted_in_the_audit_log_are_taken_into_the_journal(rig: Rig) -> None:
+    """Wrong PINs typed over SSH while this terminal ran count at its own PIN pad, and its next
+    wrong PIN journals the whole run."""
+    terminal = InProcessTerminal(rig.runtime)
+    for n in (1, 2):
+        rig.clock.advance(1)
+        terminal.append_audit(
+            {
+                "at": rig.clock(),
+                "session": "ssh",
+                "n": n,
+                "via": "ssh",
+                "role": "operator",
+                "action": "enter",
+                "args": {"unjournaled_failure": True},
+                "before": None,
+                "after": None,
+                "outcome": "refused",
+                "detail": "wrong PIN",
+            }
+        )
+    store = pins_of(rig)
+    assert store.access(Role.OPERATOR).failures == 2
+    with pytest.raises(AccessDeniedError, match="operator is locked out for 30 s"):
+        store.check(Role.OPERATOR, "0000")
+    pins = rig.runtime.state.pins
+    assert pins is not None and pins["operator"]["failures"] == 3
+    assert store.access(Role.OPERATOR).failures == 3  # absorbed: not counted twice
+    rig.clock.advance(30)
+    assert store.check(Role.OPERATOR, PINS[Role.OPERATOR]) is False
+    assert store.access(Role.OPERATOR).failures == 0
