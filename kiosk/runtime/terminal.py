@@ -27,6 +27,7 @@ from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, 
 from kiosk.host.anchor import JournalHead, anchor_problem, hash_at
 from kiosk.host.ports import HostPort, HostUnavailableError
 from kiosk.runtime import ticket_in
+from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
 from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
@@ -148,7 +149,7 @@ class TerminalRuntime:
         report = RecoveryReport()
         now = self.clock()
         if self.journal.is_new():
-            self.journal.create(TerminalState(self._initial_config).to_snapshot(), now)
+            self.journal.create(TerminalState.genesis(self._initial_config).to_snapshot(), now)
         try:
             report.checked_rows = self.journal.verify_tables()["journal"]
             report.replayed = self._reload()
@@ -166,6 +167,7 @@ class TerminalRuntime:
         report.actions.extend(self._recover_devices())
         self._check_rng()
         self._check_identity()
+        report.actions.extend(take_in_old_pins(self.data_dir, self.state, self.execute, now))
         report.actions.extend(self._recover_round())
         self.execute(
             c.PowerUp(software_version=self.software_version, recovered="; ".join(report.actions))

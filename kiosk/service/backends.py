@@ -17,11 +17,13 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.runtime.terminal import TerminalRuntime
+from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
+from kiosk.service.lock import TerminalBusyError, TerminalLock
 from kiosk.store.journal import DB_NAME, Journal, Projections, StoreError
 from kiosk.store.reader import current_state, open_readonly
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
+from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.state import TerminalState
 from rng import Csprng
 
@@ -56,6 +58,10 @@ class ServiceTerminal(Protocol):
 
     def append_audit(self, record: dict[str, Any]) -> None:
         """Append an audit record of an action that sent no command."""
+        ...
+
+    def execute_pin(self, command: c.Command, audit: AuditMaker | None) -> list[e.Event]:
+        """Journal a PIN command (ReadOnlyError when another process is the terminal)."""
         ...
 
     def host_status(self) -> Mapping[str, Any] | None:
@@ -100,6 +106,10 @@ class InProcessTerminal:
         """A commit of no events with the record."""
         self.runtime.journal.commit([], Projections(audit=(record,)))
 
+    def execute_pin(self, command: c.Command, audit: AuditMaker | None) -> list[e.Event]:
+        """Like any command: through the runtime."""
+        return self.runtime.execute(command, audit=audit)
+
     def host_status(self) -> Mapping[str, Any] | None:
         """From the host link, when one was given."""
         return None if self._host_status is None else self._host_status()
@@ -112,16 +122,52 @@ class ReadOnlyTerminal:
     printer: object | None = None
     rng: Csprng | None = None
 
-    def __init__(self, data_dir: Path, reason: str) -> None:
+    def __init__(
+        self, data_dir: Path, reason: str, *, clock: Callable[[], int] = wall_clock_ms
+    ) -> None:
         self.data_dir = Path(data_dir)
+        self._clock = clock
         if not (self.data_dir / DB_NAME).exists():
             raise StoreError(f"no terminal data in {data_dir} (missing {DB_NAME})")
         self.read_only: str | None = reason
+        self._after: TerminalState | None = None  # the state a PIN command's audit sees
 
     def state(self) -> TerminalState:
         """As recovery would rebuild it from the store now."""
+        if self._after is not None:
+            return self._after
         with open_readonly(self.data_dir) as journal:
             return current_state(journal).state
+
+    def execute_pin(self, command: c.Command, audit: AuditMaker | None) -> list[e.Event]:
+        """Journal a PIN command on a stopped terminal, holding its lock meanwhile.
+
+        Only PIN commands (a PIN check's outcome, a new PIN) are written this way: the terminal
+        is not powered up.  ReadOnlyError when another process is the terminal.
+        """
+        if not isinstance(command, c.RecordPinEntry | c.SetPin):
+            raise ReadOnlyError(self.read_only or "read-only")
+        if TerminalLock.held_here(self.data_dir):  # this process runs it: never a second writer
+            raise ReadOnlyError(self.read_only or "read-only")
+        try:
+            lock = TerminalLock.acquire(self.data_dir)
+        except TerminalBusyError as exc:
+            raise ReadOnlyError(str(exc)) from None
+        try:
+            with self._writer() as journal:
+                core = TerminalCore(current_state(journal).state)
+                events = core.handle(command, self._clock())
+                core.apply(events)
+                self._after = core.state
+                try:
+                    record = None if audit is None else audit()
+                finally:
+                    self._after = None
+                if events or record is not None:
+                    journal.commit(events, Projections(audit=() if record is None else (record,)))
+                return events
+        finally:
+            lock.release()
 
     def reading(self) -> AbstractContextManager[Journal]:
         """A read-only connection inside one read transaction."""

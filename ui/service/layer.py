@@ -340,5 +340,5 @@ def build_layer(terminal: Any, *, via: str = "touchscreen") -> ServiceLayer:
         rng=terminal.rng,
         host_status=link.status if link is not None else None,
     )
-    pins = PinStore(runtime.data_dir / "service", clock=runtime.clock)
+    pins = PinStore(backend, clock=runtime.clock)
     return ServiceLayer(ServiceSession(backend, pins, via=via, clock=runtime.clock))
