@@ -26,7 +26,9 @@ from kiosk import __version__
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
 from kiosk.host.ports import HostPort, HostUnavailableError
 from kiosk.runtime import ticket_in
-from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
+from kiosk.signer.client import Signer, signer_for
+from kiosk.store.critmem import power_up_store
+from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -95,8 +97,12 @@ class TerminalRuntime:
         rng_health: Callable[[], str | None] = lambda: None,
         host_messages: HostMessages | None = None,
         host: HostPort | None = None,
+        signer: Signer | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
+        #: the signer of every commit's head (default: --signer's socket, else the development
+        #: signer beside the data directory; see kiosk.signer.client)
+        self.signer = signer if signer is not None else signer_for(self.data_dir)
         self.deck_factory = deck_factory
         self.validator = validator
         self.printer = printer
@@ -146,13 +152,19 @@ class TerminalRuntime:
         """Open or create the journal, rebuild the state, finish what a power cut interrupted."""
         report = RecoveryReport()
         now = self.clock()
-        if self.journal.is_new():
-            self.journal.create(TerminalState(self._initial_config).to_snapshot(), now)
-        try:
-            report.checked_rows = self.journal.verify_tables()["journal"]
-            report.replayed = self._reload()
-        except (IntegrityError, ValueError, KeyError) as exc:
-            report.critical = f"non-volatile memory check failed: {exc}"
+        check = power_up_store(
+            self.journal,
+            self.signer,
+            lambda: TerminalState(self._initial_config).to_snapshot(),
+            now,
+        )
+        if check.critical is not None or check.state is None:
+            report.critical = f"non-volatile memory check failed: {check.critical}"
+            self.journal.seal(report.critical)  # nothing is written to (or signed for) it
+        else:
+            self.core = TerminalCore(check.state)
+            report.checked_rows, report.replayed = check.checked_rows, check.replayed
+            report.actions.extend(check.actions)
         self.voucher_sequence = self.core.state.lifetime["tickets_out_count"]
         if report.critical is None:
             audit = self.core.audit_credits()
@@ -511,5 +523,6 @@ class TerminalRuntime:
         return self.execute(c.CashOut(validation_number=number, seat=seat, printer_ready=ready))
 
     def close(self) -> None:
-        """Close the journal."""
+        """Close the journal and the signer connection."""
         self.journal.close()
+        self.signer.close()
