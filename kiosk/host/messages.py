@@ -30,6 +30,7 @@ from proto.turbokiosk.v1 import host_pb2
 #: events after which the lifetime meters have moved
 METERED = (
     e.PoweredUp,
+    e.RamCleared,
     e.BillStacked,
     e.TicketRedeemed,
     e.RoundStarted,
@@ -108,6 +109,10 @@ def event_body(ev: e.Event, state: TerminalState) -> tuple[str, dict[str, Any]] 
         return "config", {"by": ev.by, "config_json": config}
     if isinstance(ev, e.PeriodMetersReset):
         return "period_meters_reset", {"by": ev.by}
+    if isinstance(ev, e.RamCleared):
+        body = {"previous_epoch": ev.previous_epoch, "previous_seq": ev.previous_seq}
+        body |= {"previous_hash": ev.previous_hash, "epoch": ev.epoch}
+        return "ram_cleared", {**body, "by": ev.by, "reason": ev.reason}
     return None
 
 

@@ -522,6 +522,27 @@ class TerminalRuntime:
                     ready = False
         return self.execute(c.CashOut(validation_number=number, seat=seat, printer_ready=ready))
 
+    def ram_clear(
+        self, *, by: str, reason: str, audit: tuple[dict[str, Any], ...] = ()
+    ) -> e.RamCleared:
+        """The operator's RAM clear: a new store (see :mod:`kiosk.runtime.ram_clear`)."""
+        from kiosk.runtime.ram_clear import ram_clear
+
+        event = ram_clear(self, by=by, reason=reason, audit=audit)
+        self._sync_validator()
+        self._notify([event])
+        return event
+
+    def adopt_store(self, journal: Journal, core: TerminalCore) -> None:
+        """Run on a new store from now on (after a RAM clear): its journal and state."""
+        self.journal = journal
+        self.core = core
+        self._deck = None
+        self._deck_round = -1
+        self._deadlines.clear()
+        self._commits_since_snapshot = 0
+        self.voucher_sequence = 0
+
     def close(self) -> None:
         """Close the journal and the signer connection."""
         self.journal.close()

@@ -74,6 +74,7 @@ LOGGED_KINDS = frozenset(
     {
         "PoweredUp",
         "CriticalMemoryError",
+        "RamCleared",
         "ConfigChanged",
         "PeriodMetersReset",
         "BillStacked",

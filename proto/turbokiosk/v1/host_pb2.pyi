@@ -27,7 +27,7 @@ class HelloResponse(_message.Message):
     def __init__(self, host_time_ms: _Optional[int] = ..., meter_period_seconds: _Optional[int] = ...) -> None: ...
 
 class TerminalMessage(_message.Message):
-    __slots__ = ("message_id", "journal_seq", "at_ms", "game_played", "bill_stacked", "cashout_started", "voucher_printed", "voucher_voided", "voucher_redeemed", "handpay_locked", "handpay_reset", "door", "tilt", "power_up", "enable", "service", "config", "period_meters_reset", "meters")
+    __slots__ = ("message_id", "journal_seq", "at_ms", "game_played", "bill_stacked", "cashout_started", "voucher_printed", "voucher_voided", "voucher_redeemed", "handpay_locked", "handpay_reset", "door", "tilt", "power_up", "enable", "service", "config", "period_meters_reset", "ram_cleared", "meters")
     class VoucherRef(_message.Message):
         __slots__ = ("validation_number", "value_cents", "seat")
         VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -150,6 +150,21 @@ class TerminalMessage(_message.Message):
         BY_FIELD_NUMBER: _ClassVar[int]
         by: str
         def __init__(self, by: _Optional[str] = ...) -> None: ...
+    class RamCleared(_message.Message):
+        __slots__ = ("previous_epoch", "previous_seq", "previous_hash", "epoch", "by", "reason")
+        PREVIOUS_EPOCH_FIELD_NUMBER: _ClassVar[int]
+        PREVIOUS_SEQ_FIELD_NUMBER: _ClassVar[int]
+        PREVIOUS_HASH_FIELD_NUMBER: _ClassVar[int]
+        EPOCH_FIELD_NUMBER: _ClassVar[int]
+        BY_FIELD_NUMBER: _ClassVar[int]
+        REASON_FIELD_NUMBER: _ClassVar[int]
+        previous_epoch: int
+        previous_seq: int
+        previous_hash: str
+        epoch: int
+        by: str
+        reason: str
+        def __init__(self, previous_epoch: _Optional[int] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[str] = ..., epoch: _Optional[int] = ..., by: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
     class Meter(_message.Message):
         __slots__ = ("name", "value")
         NAME_FIELD_NUMBER: _ClassVar[int]
@@ -182,6 +197,7 @@ class TerminalMessage(_message.Message):
     SERVICE_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     PERIOD_METERS_RESET_FIELD_NUMBER: _ClassVar[int]
+    RAM_CLEARED_FIELD_NUMBER: _ClassVar[int]
     METERS_FIELD_NUMBER: _ClassVar[int]
     message_id: str
     journal_seq: int
@@ -201,8 +217,9 @@ class TerminalMessage(_message.Message):
     service: TerminalMessage.ServiceChanged
     config: TerminalMessage.ConfigChanged
     period_meters_reset: TerminalMessage.PeriodMetersReset
+    ram_cleared: TerminalMessage.RamCleared
     meters: TerminalMessage.MeterSnapshot
-    def __init__(self, message_id: _Optional[str] = ..., journal_seq: _Optional[int] = ..., at_ms: _Optional[int] = ..., game_played: _Optional[_Union[TerminalMessage.GamePlayed, _Mapping]] = ..., bill_stacked: _Optional[_Union[TerminalMessage.BillStacked, _Mapping]] = ..., cashout_started: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_printed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_voided: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_redeemed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., handpay_locked: _Optional[_Union[TerminalMessage.HandpayLocked, _Mapping]] = ..., handpay_reset: _Optional[_Union[TerminalMessage.HandpayReset, _Mapping]] = ..., door: _Optional[_Union[TerminalMessage.DoorChanged, _Mapping]] = ..., tilt: _Optional[_Union[TerminalMessage.TiltChanged, _Mapping]] = ..., power_up: _Optional[_Union[TerminalMessage.PowerUp, _Mapping]] = ..., enable: _Optional[_Union[TerminalMessage.EnableChanged, _Mapping]] = ..., service: _Optional[_Union[TerminalMessage.ServiceChanged, _Mapping]] = ..., config: _Optional[_Union[TerminalMessage.ConfigChanged, _Mapping]] = ..., period_meters_reset: _Optional[_Union[TerminalMessage.PeriodMetersReset, _Mapping]] = ..., meters: _Optional[_Union[TerminalMessage.MeterSnapshot, _Mapping]] = ...) -> None: ...
+    def __init__(self, message_id: _Optional[str] = ..., journal_seq: _Optional[int] = ..., at_ms: _Optional[int] = ..., game_played: _Optional[_Union[TerminalMessage.GamePlayed, _Mapping]] = ..., bill_stacked: _Optional[_Union[TerminalMessage.BillStacked, _Mapping]] = ..., cashout_started: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_printed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_voided: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_redeemed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., handpay_locked: _Optional[_Union[TerminalMessage.HandpayLocked, _Mapping]] = ..., handpay_reset: _Optional[_Union[TerminalMessage.HandpayReset, _Mapping]] = ..., door: _Optional[_Union[TerminalMessage.DoorChanged, _Mapping]] = ..., tilt: _Optional[_Union[TerminalMessage.TiltChanged, _Mapping]] = ..., power_up: _Optional[_Union[TerminalMessage.PowerUp, _Mapping]] = ..., enable: _Optional[_Union[TerminalMessage.EnableChanged, _Mapping]] = ..., service: _Optional[_Union[TerminalMessage.ServiceChanged, _Mapping]] = ..., config: _Optional[_Union[TerminalMessage.ConfigChanged, _Mapping]] = ..., period_meters_reset: _Optional[_Union[TerminalMessage.PeriodMetersReset, _Mapping]] = ..., ram_cleared: _Optional[_Union[TerminalMessage.RamCleared, _Mapping]] = ..., meters: _Optional[_Union[TerminalMessage.MeterSnapshot, _Mapping]] = ...) -> None: ...
 
 class ReportRequest(_message.Message):
     __slots__ = ("terminal_id", "messages")
