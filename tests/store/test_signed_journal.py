@@ -19,7 +19,7 @@ def test_a_cut_between_signing_and_committing_is_withdrawn_once(tmp_path: Path) 
     rig = Rig(tmp_path / "t")
     rig.insert(20)
     rt = rig.runtime
-    seq, chain = rt.journal.head()
+    seq, _ = rt.journal.head()
     epoch = rt.journal.epoch()
     assert epoch == 1
     # the signer signed the next head, then the power went before the commit
