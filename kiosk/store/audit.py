@@ -24,7 +24,7 @@ from pathlib import Path
 from kiosk.signer.client import Signer, SignerStatus, signer_for
 from kiosk.store.journal import IntegrityError, Journal, StoreError, canonical
 from kiosk.store.reader import current_state, read_transaction
-from kiosk.store.verify import verify_store
+from kiosk.store.verify import UnsignedStoreError, Verified, verify_store
 from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.meters import METER_MODULUS, Meters
@@ -87,10 +87,10 @@ def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
             journal.head()  # the view is fixed now: the signer's anchor is read after it
             try:
                 status: SignerStatus | None = asked.status()
+                unavailable = None
             except StoreError as exc:
-                report.failed(f"signer: {exc}: signatures present but not verified, no anchor")
-                status = None
-            _audit(journal, report, status, running=holder(data_dir) is not None)
+                status, unavailable = None, str(exc)
+            _audit(journal, report, status, unavailable, running=holder(data_dir) is not None)
     except sqlite3.Error as exc:
         report.failed(f"integrity: the store is unreadable: {exc}")
     finally:
@@ -101,36 +101,49 @@ def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
 
 
 def _audit(
-    journal: Journal, report: AuditReport, status: SignerStatus | None, running: bool
+    journal: Journal,
+    report: AuditReport,
+    status: SignerStatus | None,
+    unavailable: str | None,
+    running: bool,
 ) -> None:
+    """``unavailable``: why the signer could not be asked (a fault unless the store is one
+    of the previous release, which has nothing to verify against it)."""
     try:
-        verified = verify_store(
-            journal,
-            None if status is None else status.public_key,
-            None if status is None else status.anchor,
-            running=running,
-        )
-        report.passed(
-            "integrity: quick_check ok, chain of {journal} journal rows, checksums of "
-            "{snapshots} snapshots, {recall} recall records, {event_log} log entries, "
-            "{outbox} outbox messages".format(**verified.counts)
-        )
-        if status is not None:
-            report.passed(
-                f"signatures: head {verified.head.short()} and {verified.snapshots} snapshots "
-                f"signed by the signer's key {status.fingerprint}"
+        try:
+            verified: Verified | None = verify_store(
+                journal,
+                None if status is None else status.public_key,
+                None if status is None else status.anchor,
+                running=running,
             )
-            anchor = status.anchor
-            notes = "; ".join(verified.notes)
+        except UnsignedStoreError:
+            if status is not None and status.anchor.epoch:
+                raise
+            verified = None  # what power-up does with it: adopt it once, as it stands
+        if verified is None:
             report.passed(
-                f"anchor: the store's head agrees with the signer's (epoch {anchor.epoch} row "
-                f"{anchor.seq})" + (f": {notes}" if notes else "")
+                "integrity: quick_check ok, chain of {journal} journal rows, checksums of "
+                "{snapshots} snapshots, {recall} recall records, {event_log} log entries, "
+                "{outbox} outbox messages".format(**journal.verify_tables())
             )
+            report.passed(
+                "signatures: none (a store of the previous release): the next power-up "
+                "adopts it, signed as it stands, once this audit's replay holds"
+            )
+        else:
+            if unavailable is not None:
+                report.failed(
+                    f"signer: {unavailable}: signatures present but not verified, no anchor"
+                )
+            _signed(report, verified, status)
         replayed, recovered = rebuild(journal)
     except (IntegrityError, ev.EventDecodeError, KeyError, ValueError) as exc:
         report.failed(f"integrity: {exc}")
         return
-    if canonical(recovered.to_snapshot()) != canonical(verified.state.to_snapshot()):
+    if verified is not None and canonical(recovered.to_snapshot()) != canonical(
+        verified.state.to_snapshot()
+    ):
         report.failed("replay: the newest signed snapshot and its rows differ from recovery's")
         return
     report.state = recovered
@@ -154,6 +167,25 @@ def _audit(
         report.passed("meters: per-spot, per-edition, per-note and game counts reconcile")
     _check_recall(journal, recovered, report)
     _check_event_log(journal, report)
+
+
+def _signed(report: AuditReport, verified: Verified, status: SignerStatus | None) -> None:
+    report.passed(
+        "integrity: quick_check ok, chain of {journal} journal rows, checksums of "
+        "{snapshots} snapshots, {recall} recall records, {event_log} log entries, "
+        "{outbox} outbox messages".format(**verified.counts)
+    )
+    if status is not None:
+        report.passed(
+            f"signatures: head {verified.head.short()} and {verified.snapshots} snapshots "
+            f"signed by the signer's key {status.fingerprint}"
+        )
+        anchor = status.anchor
+        notes = "; ".join(verified.notes)
+        report.passed(
+            f"anchor: the store's head agrees with the signer's (epoch {anchor.epoch} row "
+            f"{anchor.seq})" + (f": {notes}" if notes else "")
+        )
 
 
 def meter_problems(m: Meters, label: str, pending_jackpot: int = 0) -> list[str]:

@@ -70,3 +70,14 @@ def test_an_unsigned_store_is_refused_by_a_signer_that_holds_an_epoch(tmp_path: 
         assert "the store is unsigned but the signer holds epoch 1" in report.critical
     finally:
         terminal.close()
+
+
+def test_audit_of_an_unsigned_store_before_its_first_power_up(tmp_path: Path) -> None:
+    """The installer audits the store with the new release before it starts it: an unsigned
+    store with no signer yet is what power-up adopts, so audit passes it (and says so)."""
+    data = tmp_path / "terminal"
+    previous_release_store(data)
+    report = audit(data)
+    assert report.ok, report.to_text()
+    assert any("a store of the previous release" in line for line in report.checks)
+    assert not development_dir(data).exists()  # audit creates no signer state
