@@ -43,8 +43,9 @@ def test_an_unsigned_store_is_adopted_once(tmp_path: Path) -> None:
         assert terminal.runtime.state.credits == [2000]
         (adoption,) = [a for a in report.actions if "adopted" in a]
         assert f"head row {seq} signed in epoch 1" in adoption
-        powered = [r for r in terminal.runtime.journal.rows() if isinstance(r.event, ev.PoweredUp)]
-        assert "unsigned store of a previous release adopted" in powered[-1].event.recovered
+        events = [row.event for row in terminal.runtime.journal.rows()]
+        powered = [event for event in events if isinstance(event, ev.PoweredUp)]
+        assert "unsigned store of a previous release adopted" in powered[-1].recovered
     finally:
         terminal.close()
     assert audit(data).ok
