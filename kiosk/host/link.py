@@ -239,12 +239,16 @@ class HostLink:
         self._stop.wait(seconds)
 
     def _send_loop(self) -> None:
-        journal = Journal(self.runtime.data_dir)
+        journal, opened_for = Journal(self.runtime.data_dir), self.runtime.journal
         retry = self.retry_seconds[0]
         next_meters = self.monotonic() + self.meter_period
         try:
             signature = self.signature()
             while not self._stop.is_set():
+                if self.runtime.journal is not opened_for:  # a RAM clear: a new store
+                    journal.close()
+                    journal, opened_for = Journal(self.runtime.data_dir), self.runtime.journal
+                    self._epoch = 0
                 self._epoch = self._epoch or journal.created_at()
                 if not self._epoch:  # the terminal has not created its journal yet
                     self._pause(0.05)

@@ -68,6 +68,10 @@ class ServiceTerminal(Protocol):
         """The accounting-host link's status and counters, when known here."""
         ...
 
+    def ram_clear(self, by: str, reason: str) -> e.RamCleared:
+        """The operator's RAM clear (ReadOnlyError when read-only)."""
+        ...
+
 
 class InProcessTerminal:
     """The terminal this process runs."""
@@ -89,26 +93,55 @@ class InProcessTerminal:
         self.printer = printer
         self.rng = rng
         self._host_status = host_status
+        #: audit records held in memory while the store takes no writes (it failed its
+        #: verification): they go into the new store with the RAM clear
+        self.held_audit: list[dict[str, Any]] = []
 
     def state(self) -> TerminalState:
         """The runtime's state."""
         return self.runtime.state
+
+    def _sealed(self) -> bool:
+        return self.runtime.journal.sealed is not None
 
     def reading(self) -> AbstractContextManager[Journal]:
         """The runtime's own journal (same thread, nothing in flight between steps)."""
         return nullcontext(self.runtime.journal)
 
     def execute(self, command: c.Command, audit: AuditMaker) -> list[e.Event]:
-        """Through the runtime: journal (with the audit record), then effects."""
+        """Through the runtime: journal (with the audit record), then effects.
+
+        While the store takes no writes (critical memory: it failed its verification) only
+        the service key works: service mode is entered and left in memory and the records
+        are held for the new store of the RAM clear.
+        """
+        if self._sealed() and isinstance(command, c.SetService):
+            core = self.runtime.core
+            events = core.handle(command, self.runtime.clock())
+            core.apply(events)
+            self.held_audit.append(audit())
+            return events
         return self.runtime.execute(command, audit=audit)
 
     def append_audit(self, record: dict[str, Any]) -> None:
-        """A commit of no events with the record."""
+        """A commit of no events with the record (held while the store takes no writes)."""
+        if self._sealed():
+            self.held_audit.append(record)
+            return
         self.runtime.journal.commit([], Projections(audit=(record,)))
 
     def execute_pin(self, command: c.Command, audit: AuditMaker | None) -> list[e.Event]:
         """Like any command: through the runtime."""
         return self.runtime.execute(command, audit=audit)
+
+    def ram_clear(self, by: str, reason: str) -> e.RamCleared:
+        """A new store, the held audit records in its first commit; service mode kept."""
+        role = self.runtime.state.service_role
+        held, self.held_audit = tuple(self.held_audit), []
+        event = self.runtime.ram_clear(by=by, reason=reason, audit=held)
+        if role is not None:
+            self.runtime.execute(c.SetService(active=True, role=role))
+        return event
 
     def host_status(self) -> Mapping[str, Any] | None:
         """From the host link, when one was given."""
@@ -185,6 +218,10 @@ class ReadOnlyTerminal:
     def host_status(self) -> Mapping[str, Any] | None:
         """Unknown here: the link lives in the terminal's process."""
         return None
+
+    def ram_clear(self, by: str, reason: str) -> e.RamCleared:
+        """Refused: another process is the terminal."""
+        raise ReadOnlyError(self.read_only or "read-only")
 
     @contextmanager
     def _writer(self) -> Iterator[Journal]:

@@ -196,6 +196,12 @@ def _set_pin(shell: ServiceShell, words: list[str]) -> dict[str, Any]:
     return {"role": role.label, "new_pin": shell.ask_new_pin(f"new {role.label} PIN")}
 
 
+def _ram_clear(shell: ServiceShell, words: list[str]) -> dict[str, Any]:
+    if not words or words[0] != "--confirm" or len(words) < 2:
+        raise UsageError("ram-clear --confirm REASON ... (the store is moved aside, kept)")
+    return {"reason": " ".join(words[1:]), "confirm": True}
+
+
 COMMANDS: dict[str, ShellCommand] = {
     "status": ShellCommand("status", "status", _none),
     "meters": ShellCommand("meters", "meters", _none),
@@ -223,6 +229,7 @@ COMMANDS: dict[str, ShellCommand] = {
     "export": ShellCommand("export [FILE] [--version N]", "config_export", _export),
     "import": ShellCommand("import FILE", "config_import", _path(True)),
     "set-pin": ShellCommand("set-pin ROLE", "set_pin", _set_pin),
+    "ram-clear": ShellCommand("ram-clear --confirm REASON ...", "ram_clear", _ram_clear),
 }
 
 

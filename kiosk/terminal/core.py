@@ -667,6 +667,9 @@ class TerminalCore:
     def _a_critical(self, ev: e.CriticalMemoryError) -> None:
         self.state.critical = ev.reason
 
+    def _a_ram_cleared(self, ev: e.RamCleared) -> None:
+        """Nothing to fold: the new store's genesis state is the state after a RAM clear."""
+
     def _a_config(self, ev: e.ConfigChanged) -> None:
         s = self.state
         s.config = from_dict(ev.after)
@@ -953,6 +956,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PoweredUp: TerminalCore._a_powered_up,
     e.CriticalMemoryError: TerminalCore._a_critical,
+    e.RamCleared: TerminalCore._a_ram_cleared,
     e.ConfigChanged: TerminalCore._a_config,
     e.PeriodMetersReset: TerminalCore._a_period_reset,
     e.BillEscrowAccepted: TerminalCore._a_escrow,

@@ -60,6 +60,27 @@ class CriticalMemoryError(Event):
 
 @_event
 @dataclass(frozen=True)
+class RamCleared(Event):
+    """The operator's RAM clear: the first event of a new store (a new signer epoch).
+
+    The old store was moved aside (kept); ``previous_*`` name the head the signer had signed
+    last for it (its epoch, row and chain hash in hex).
+    """
+
+    previous_epoch: int = 0
+    previous_seq: int = 0
+    previous_hash: str = ""
+    epoch: int = 0  # the new store's epoch
+    by: str = ""  # the role and how it came (e.g. "operator via ssh, session 3fa9c0d1e2b4")
+    reason: str = ""
+    kept_as: str = ""  # where the old store was moved, relative to the data directory
+    #: the old store's creation time (epoch ms), which names it to the accounting host (its
+    #: meter epoch); 0 when the old store could not be read
+    previous_store: int = 0
+
+
+@_event
+@dataclass(frozen=True)
 class ConfigChanged(Event):
     """The operator changed the configuration (only with zero credits and no game)."""
 

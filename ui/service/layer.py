@@ -159,6 +159,7 @@ class ServiceLayer(FloatLayout):
             "display_test": lambda: self._show_page("display"),
             "config_change": self.edit_config,
             "period_reset": self._confirm_period_reset,
+            "ram_clear": self._ram_clear_reason,
             "config_import": self._import_latest,
             "software_hmac": self._seed_entry,
             "handpay_reset": lambda: self.call("status"),
@@ -289,6 +290,29 @@ class ServiceLayer(FloatLayout):
             ),
             [
                 Action("Reset period meters", lambda: self.call("period_reset"), "red"),
+                Action("Menu", self.menu),
+            ],
+        )
+
+    def _ram_clear_reason(self) -> None:
+        self.entry("Reason for the RAM clear", "", self._confirm_ram_clear, keys="text")
+
+    def _confirm_ram_clear(self, reason: str) -> None:
+        self.show_outcome(
+            Outcome(
+                "RAM clear",
+                (
+                    "Start a new store? Meters and credits start again at zero.",
+                    "The old store is kept aside; the host is told.",
+                    f"Reason: {reason}",
+                ),
+            ),
+            [
+                Action(
+                    "RAM clear",
+                    lambda: self.call("ram_clear", {"reason": reason, "confirm": True}),
+                    "red",
+                ),
                 Action("Menu", self.menu),
             ],
         )

@@ -170,20 +170,22 @@ class TerminalMessage(_message.Message):
         value: int
         def __init__(self, name: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     class RamCleared(_message.Message):
-        __slots__ = ("previous_epoch", "previous_seq", "previous_hash", "by", "cleared_ms", "reason")
+        __slots__ = ("previous_epoch", "previous_seq", "previous_hash", "by", "cleared_ms", "reason", "signer_epoch")
         PREVIOUS_EPOCH_FIELD_NUMBER: _ClassVar[int]
         PREVIOUS_SEQ_FIELD_NUMBER: _ClassVar[int]
         PREVIOUS_HASH_FIELD_NUMBER: _ClassVar[int]
         BY_FIELD_NUMBER: _ClassVar[int]
         CLEARED_MS_FIELD_NUMBER: _ClassVar[int]
         REASON_FIELD_NUMBER: _ClassVar[int]
+        SIGNER_EPOCH_FIELD_NUMBER: _ClassVar[int]
         previous_epoch: int
         previous_seq: int
         previous_hash: bytes
         by: str
         cleared_ms: int
         reason: str
-        def __init__(self, previous_epoch: _Optional[int] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ..., by: _Optional[str] = ..., cleared_ms: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+        signer_epoch: int
+        def __init__(self, previous_epoch: _Optional[int] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ..., by: _Optional[str] = ..., cleared_ms: _Optional[int] = ..., reason: _Optional[str] = ..., signer_epoch: _Optional[int] = ...) -> None: ...
     class MeterSnapshot(_message.Message):
         __slots__ = ("reason", "meters")
         REASON_FIELD_NUMBER: _ClassVar[int]
