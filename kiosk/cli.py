@@ -3,18 +3,21 @@
 Each sub-command lives in its own module, which provides ``add_arguments(parser)`` and
 ``run(args) -> int``.  Modules are imported only when their command runs, so a technician's
 ``turbokiosk meters`` never pays for importing Kivy.
+
+Errors follow one contract (:mod:`kiosk.cli_guard`, decision 0011): one line on standard error
+and a non-zero exit status, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import Protocol, cast
 
 from kiosk import __version__
+from kiosk.cli_guard import OneLineParser, run_guarded
 
 # command name -> (module providing add_arguments/run, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -50,7 +53,7 @@ def _load(name: str) -> CommandModule:
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     """The top-level parser; only the sub-command actually named is imported."""
-    parser = argparse.ArgumentParser(prog="turbokiosk", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="turbokiosk", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"turbokiosk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     wanted = next((a for a in argv if not a.startswith("-")), None)
@@ -64,12 +67,13 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``turbokiosk`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    return run_guarded("turbokiosk", lambda: _parse_and_run(args_list))
+
+
+def _parse_and_run(args_list: list[str]) -> int:
+    """Parse (a bad argument exits with one line, status 2), then run the command."""
     args = build_parser(args_list).parse_args(args_list)
-    try:
-        return _load(args.command).run(args)
-    except BrokenPipeError:  # output piped into `head` and the like
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    return _load(args.command).run(args)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,7 @@
-"""``turbokiosk soak``: a robot plays a real terminal and checks the invariants every game."""
+"""``turbokiosk soak``: a robot plays a real terminal and checks the invariants every game.
+
+Every argument is checked before the data directory is touched: a bad one creates nothing.
+"""
 
 from __future__ import annotations
 
@@ -10,52 +13,79 @@ import time
 from pathlib import Path
 
 from kiosk.app.wiring import build_terminal
+from kiosk.cli_args import check_data_dir, float_type, int_type
+from kiosk.cli_guard import CommandLineError
+from kiosk.games.registry import edition_ids
 from kiosk.robot import InvariantError, Robot
+from kiosk.terminal.commands import CommandError
+
+#: The most games one soak run plays (days at the robot's few hundred games a second).
+MAX_GAMES = 100_000_000
+#: The most committed steps between two state snapshots.
+MAX_SNAPSHOT_EVERY = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``turbokiosk soak``."""
     parser.add_argument("--data-dir", type=Path, required=True, help="terminal data directory")
-    parser.add_argument("--games", type=int, required=True, help="games to play")
+    parser.add_argument("--games", type=int_type(0, MAX_GAMES), required=True, help="games to play")
     parser.add_argument("--edition", action="append", help="edition(s) to play (default: all)")
-    parser.add_argument("--seed", type=int, help="seed of the robot's choices (not the cards)")
-    parser.add_argument("--fault-rate", type=float, default=0.02, help="doors, paper out...")
     parser.add_argument(
-        "--snapshot-every", type=int, default=25, help="games between state snapshots"
+        "--seed", type=int_type(0), help="seed of the robot's choices (not the cards)"
+    )
+    parser.add_argument(
+        "--fault-rate",
+        type=float_type(0.0, 1.0),
+        default=0.02,
+        help="chance of a fault (door, paper out...) per game, 0 to 1",
+    )
+    parser.add_argument(
+        "--snapshot-every",
+        type=int_type(1, MAX_SNAPSHOT_EVERY),
+        default=25,
+        help="games between state snapshots",
     )
     parser.add_argument("--quiet", action="store_true", help="only the final line")
 
 
 def run(args: argparse.Namespace) -> int:
     """Power up (recovering whatever a power cut left), then play ``--games`` games."""
-    if args.games < 0:
-        print("soak: --games must be 0 or more", file=sys.stderr)
-        return 2
+    known = edition_ids()
+    for edition in args.edition or ():
+        if edition not in known:
+            raise CommandLineError(
+                f"--edition: unknown edition {edition!r}; known: {', '.join(known)}"
+            )
+    check_data_dir(args.data_dir, write=True)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     terminal = build_terminal(args.data_dir, snapshot_every=args.snapshot_every)
-    report = terminal.runtime.power_up()
-    if report.critical:
-        print(f"soak: terminal locked: {report.critical}", file=sys.stderr)
-        return 3
-    if not args.quiet:
-        for action in report.actions:
-            print(f"recovered: {action}")
-        print(f"ready: seed {seed}", flush=True)
-    robot = Robot(
-        terminal.runtime,
-        terminal.validator,
-        terminal.printer,
-        random.Random(seed),
-        editions=args.edition,
-        fault_rate=args.fault_rate,
-    )
-    start = time.perf_counter()
     try:
-        while robot.stats.games < args.games:
-            robot.play_game()
-    except InvariantError as exc:
-        print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
-        return 1
+        report = terminal.runtime.power_up()
+        if report.critical:
+            print(f"soak: terminal locked: {report.critical}", file=sys.stderr)
+            return 3
+        if not args.quiet:
+            for action in report.actions:
+                print(f"recovered: {action}")
+            print(f"ready: seed {seed}", flush=True)
+        robot = Robot(
+            terminal.runtime,
+            terminal.validator,
+            terminal.printer,
+            random.Random(seed),
+            editions=args.edition,
+            fault_rate=args.fault_rate,
+        )
+        start = time.perf_counter()
+        try:
+            while robot.stats.games < args.games:
+                robot.play_game()
+        except InvariantError as exc:
+            print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
+            return 1
+        except CommandError as exc:  # an edition this terminal's configuration does not enable
+            print(f"soak: {exc}", file=sys.stderr)
+            return 2
     finally:
         terminal.close()
     elapsed = time.perf_counter() - start

@@ -21,6 +21,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from kiosk.bounded_read import InputFileError, read_bounded
+
 CA_CERT, CA_KEY = "ca.crt", "ca.key"
 SERVER_NAME = "turbokiosk-host"
 DEFAULT_SERVER_SANS = (SERVER_NAME, "localhost", "127.0.0.1", "::1")
@@ -42,8 +44,12 @@ class Credentials:
     def load(cls, ca_file: Path, cert_file: Path, key_file: Path) -> Credentials:
         """Read the three PEM files."""
         try:
-            return cls(ca_file.read_bytes(), cert_file.read_bytes(), key_file.read_bytes())
-        except OSError as exc:
+            return cls(
+                read_bounded(ca_file, what="CA certificate"),
+                read_bounded(cert_file, what="certificate"),
+                read_bounded(key_file, what="key"),
+            )
+        except InputFileError as exc:
             raise PkiError(f"cannot read credentials: {exc}") from exc
 
 
@@ -108,9 +114,9 @@ def init_ca(ca_dir: Path, *, name: str = "TurboKiosk Host CA", days: int = 3650)
 
 def _load_ca(ca_dir: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
     try:
-        cert = x509.load_pem_x509_certificate((ca_dir / CA_CERT).read_bytes())
-        key = serialization.load_pem_private_key((ca_dir / CA_KEY).read_bytes(), password=None)
-    except (OSError, ValueError) as exc:
+        cert = x509.load_pem_x509_certificate(read_bounded(ca_dir / CA_CERT))
+        key = serialization.load_pem_private_key(read_bounded(ca_dir / CA_KEY), password=None)
+    except (OSError, ValueError) as exc:  # InputFileError is a ValueError
         raise PkiError(f"no usable CA in {ca_dir}: {exc}") from exc
     if not isinstance(key, ec.EllipticCurvePrivateKey):
         raise PkiError(f"the CA key in {ca_dir} is not an EC key")
