@@ -62,13 +62,24 @@ def _check_range(value: float, low: float | None, high: float | None) -> None:
 
 
 def listen_address(text: str) -> str:
-    """``HOST:PORT`` (``[IPv6]:PORT``) with a port from 1 to 65535, or 0 for a free port."""
+    """``HOST:PORT`` (``[IPv6]:PORT``) to listen on: a port from 1 to 65535, or 0 for a free
+    port."""
+    return _address(text, lowest_port=0)
+
+
+def peer_address(text: str) -> str:
+    """``HOST:PORT`` (``[IPv6]:PORT``) to connect to: a port from 1 to 65535."""
+    return _address(text, lowest_port=1)
+
+
+def _address(text: str, lowest_port: int) -> str:
     host, sep, port = text.strip().rpartition(":")
     if not sep or not port.isdigit():
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, e.g. 127.0.0.1:50051, not {text!r}")
-    if int(port) > MAX_PORT:
+    if not lowest_port <= int(port) <= MAX_PORT:
+        free = "; 0 picks a free port" if lowest_port == 0 else ""
         raise argparse.ArgumentTypeError(
-            f"port {int(port)} is out of range (1 to {MAX_PORT}; 0 picks a free port)"
+            f"port {int(port)} is out of range (1 to {MAX_PORT}{free})"
         )
     if not host:
         raise argparse.ArgumentTypeError(
@@ -124,6 +135,22 @@ def output_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"{text}: the directory {parent} is not writable")
     if path.exists() and not os.access(path, os.W_OK):
         raise argparse.ArgumentTypeError(f"{text}: not writable")
+    return path
+
+
+def output_path(text: str) -> Path:
+    """A file to write whose missing directories the command creates: not a directory, and
+    its nearest existing parent is a writable directory.  Nothing is created here."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: is a directory, not a file")
+    parent = _nearest_existing(path.parent)
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: {parent} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{text}: the directory {parent} is not writable")
     return path
 
 

@@ -89,7 +89,7 @@ def run_guarded(prog: str, command: Callable[[], int]) -> int:
     try:
         return command()
     except KeyboardInterrupt:
-        _say(prog, "interrupted")
+        _say(prog, "interrupted (Ctrl-C)")
         return EXIT_INTERRUPTED
     except CommandLineError as exc:
         _say(prog, str(exc))

@@ -12,12 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.app.wiring import build_terminal
 from kiosk.cli_args import check_data_dir, float_type, int_type
 from kiosk.cli_guard import CommandLineError
-from kiosk.games.registry import edition_ids
-from kiosk.robot import InvariantError, Robot
-from kiosk.terminal.commands import CommandError
 
 #: The most games one soak run plays (days at the robot's few hundred games a second).
 MAX_GAMES = 100_000_000
@@ -50,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Power up (recovering whatever a power cut left), then play ``--games`` games."""
+    # imported here: a refused argument costs no terminal import
+    from kiosk.app.wiring import build_terminal
+    from kiosk.games.registry import edition_ids
+    from kiosk.robot import InvariantError, Robot
+    from kiosk.terminal.commands import CommandError
+
     known = edition_ids()
     for edition in args.edition or ():
         if edition not in known:
