@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from kiosk.app.wiring import build_terminal
 from kiosk.cli_args import check_data_dir
 from kiosk.cli_guard import EXIT_INTERRUPTED, CommandLineError
+from kiosk.games.registry import edition_ids
 from kiosk.interrupts import LineInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.terminal.config import ConfigError
@@ -48,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
+    if args.edition is not None and args.edition not in edition_ids():
+        known = ", ".join(edition_ids())
+        raise CommandLineError(f"--edition: unknown edition {args.edition!r}; known: {known}")
     data_dir = check_data_dir(data_dir_of(args), write=True)
     terminal = build_terminal(data_dir)
     session = PlaySession(terminal, lambda text: print(text, flush=True))
