@@ -20,7 +20,7 @@ import signal
 import sys
 from collections.abc import Iterable, Iterator
 from types import FrameType, TracebackType
-from typing import Any
+from typing import Any, Self
 
 
 class _Handler:
@@ -30,7 +30,7 @@ class _Handler:
         self.requested = False
         self._previous: Any = None
 
-    def __enter__(self) -> _Handler:
+    def __enter__(self) -> Self:
         self._previous = signal.signal(signal.SIGINT, self._on_signal)
         return self
 
