@@ -382,3 +382,32 @@ def test_an_internal_error_is_one_line_and_its_traceback_is_kept(tmp_path: Path)
     assert "Traceback" in shown.stderr and shown.stderr.splitlines()[-1] == (
         "turbokiosk: internal error: KeyError: 'missing'"
     )
+
+
+# --- a data directory another process runs ------------------------------------------------
+
+
+def test_a_busy_data_dir_is_one_line_and_status_4(tmp_path: Path) -> None:
+    data = tmp_path / "terminal"
+    holder = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "play", "--data-dir", str(data)],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdin is not None
+    try:
+        assert "powered up" in holder.stdout.readline()  # it holds the lock now
+        env = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "KIVY_NO_ARGS": "1"}
+        for command in (
+            ["soak", "--games", "1"],
+            ["play"],
+            ["run", "--devices", "inprocess", "--no-host"],
+        ):
+            line = refused(turbokiosk(*command, "--data-dir", str(data), env=env), 4)
+            assert line.startswith(f"turbokiosk: the terminal of {data} is running (process ")
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
