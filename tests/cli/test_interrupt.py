@@ -43,6 +43,7 @@ def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        process_group=0,
     )
     try:
         deadline = time.monotonic() + 120
@@ -52,7 +53,7 @@ def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
             time.sleep(0.2)
         peripherals = json.loads((data / "peripherals.json").read_text())
         assert peripherals["controls"]
-        kiosk.send_signal(signal.SIGINT)
+        os.killpg(kiosk.pid, signal.SIGINT)  # as Ctrl-C: to the whole foreground group
         out, err = kiosk.communicate(timeout=60)
     finally:
         if kiosk.poll() is None:
@@ -61,7 +62,9 @@ def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
     assert "Traceback" not in err + out, err
     assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C): the kiosk stopped in order"]
     assert kiosk.returncode == INTERRUPTED
-    assert not (data / "peripherals.json").exists()  # the simulator programs were stopped
+    assert not (data / "peripherals.json").exists()  # the simulator programs were stopped,
+    for log in (data / "peripherals").glob("*.log"):  # by the kiosk, not by the Ctrl-C
+        assert "interrupted" not in log.read_text(), log
     _journal_closed(data)
 
 
@@ -75,6 +78,7 @@ def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) ->
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        process_group=0,
     )
     assert play.stdin is not None and play.stdout is not None
     try:
@@ -86,7 +90,7 @@ def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) ->
             assert line, "play ended early"
             seen += line
         time.sleep(0.3)
-        play.send_signal(signal.SIGINT)
+        os.killpg(play.pid, signal.SIGINT)
         out, err = play.communicate(timeout=60)
     finally:
         if play.poll() is None:
