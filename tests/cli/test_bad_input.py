@@ -190,6 +190,13 @@ def test_simulate_refuses_what_no_machine_can_do(args: list[str], problem: str) 
     assert line.startswith("turbokiosk simulate: error: argument --") and problem in line
 
 
+@pytest.mark.parametrize("command", ["recall", "events"])
+@pytest.mark.parametrize("last", ["0", "-1", str(10**20)])
+def test_records_listing_length_is_bounded(command: str, last: str, tmp_path: Path) -> None:
+    result = turbokiosk(command, "--data-dir", str(tmp_path), "--last", last)
+    assert "--last: must be from 1 to 1,000,000" in refused(result, 2)
+
+
 def test_missing_arguments_are_one_line() -> None:
     line = refused(turbokiosk("simulate"), 2)
     assert "required" in line and "turbokiosk simulate --help" in line
