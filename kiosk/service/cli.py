@@ -147,9 +147,21 @@ def _open(path: Path, read_only: bool, stack: ExitStack) -> ServiceTerminal:
     )
 
 
+def _is_text(value: str) -> bool:
+    """Whether ``value`` came in as UTF-8 (undecodable bytes arrive as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _enter(session: ServiceSession, shell: ServiceShell, role: Role) -> int:
     assert session.role is None
     pin = shell.ask_secret(f"{role.label} PIN: ")
+    if not _is_text(pin):
+        _error("the PIN is not UTF-8 text")
+        return EXIT_USAGE
     try:
         must_change = session.enter(role, pin)
     except (AccessDeniedError, ServiceError) as exc:

@@ -418,3 +418,45 @@ def test_a_busy_data_dir_is_one_line_and_status_4(tmp_path: Path) -> None:
     finally:
         holder.stdin.close()
         holder.wait(timeout=60)
+
+
+# --- non-UTF-8 input, sizes, output directories ------------------------------------------
+
+
+def test_a_pin_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "terminal"
+    assert turbokiosk("soak", "--data-dir", str(data), "--games", "0").returncode == 0
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kiosk",
+            "service",
+            "--role",
+            "technician",
+            "--data-dir",
+            str(data),
+            "meters",
+        ],
+        input=b"\xff\xfe\n",
+        capture_output=True,
+        cwd=REPO,
+        timeout=60,
+        check=False,
+    )
+    text = subprocess.CompletedProcess(
+        result.args, result.returncode, result.stdout.decode(), result.stderr.decode()
+    )
+    assert refused(text, 2) == "turbokiosk service: the PIN is not UTF-8 text"
+
+
+def test_window_sizes_and_screenshot_folders_are_checked(tmp_path: Path) -> None:
+    env = {"SDL_VIDEODRIVER": "offscreen"}
+    data = tmp_path / "terminal"
+    line = refused(turbokiosk("run", "--data-dir", str(data), "--size", "100000x100000", env=env))
+    assert line == "turbokiosk run: the largest supported size is 7680x4320"
+    file = tmp_path / "file"
+    file.write_text("")
+    line = refused(turbokiosk("screenshots", "--out", str(file), "--size", "800x480", env=env), 2)
+    assert line == f"turbokiosk: --out {file}: not a directory"
+    assert tree(tmp_path) == ["file"]
