@@ -218,9 +218,11 @@ def test_rng_output_in_a_missing_directory_is_refused(action: list[str], tmp_pat
 # --- host -------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def host_dir(tmp_path: Path) -> Path:
-    host = tmp_path / "host"
+@pytest.fixture(scope="module")
+def host_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A host directory with a CA and the host's certificate (shared: every test using it
+    checks that it wrote nothing there)."""
+    host = tmp_path_factory.mktemp("host") / "host"
     assert turbokiosk("host", "init-ca", "--host-dir", str(host)).returncode == 0
     made = turbokiosk("host", "issue-cert", "--server", "host", "--host-dir", str(host))
     assert made.returncode == 0, made.stderr
@@ -335,16 +337,17 @@ def test_run_without_a_display_says_so_and_starts_nothing(tmp_path: Path) -> Non
 
 def test_run_refuses_bad_values_before_starting(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
+    env = {"SDL_VIDEODRIVER": "offscreen"}
     for args, problem in (
         (["--host", "host.example:99999"], "port 99999 is out of range"),
         (["--host", "nonsense"], "expected HOST:PORT"),
         (["--dump-screen", str(tmp_path)], "is a directory"),
     ):
-        line = refused(turbokiosk("run", "--data-dir", str(data), *args), 2)
+        line = refused(turbokiosk("run", "--data-dir", str(data), *args, env=env), 2)
         assert problem in line
     file = tmp_path / "file"
     file.write_text("")
-    assert "not a directory" in refused(turbokiosk("run", "--data-dir", str(file)), 2)
+    assert "not a directory" in refused(turbokiosk("run", "--data-dir", str(file), env=env), 2)
     assert tree(tmp_path) == ["file"]
 
 
