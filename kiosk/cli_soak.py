@@ -61,33 +61,32 @@ def run(args: argparse.Namespace) -> int:
     check_data_dir(args.data_dir, write=True)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     terminal = build_terminal(args.data_dir, snapshot_every=args.snapshot_every)
+    report = terminal.runtime.power_up()
+    if report.critical:
+        print(f"soak: terminal locked: {report.critical}", file=sys.stderr)
+        return 3
+    if not args.quiet:
+        for action in report.actions:
+            print(f"recovered: {action}")
+        print(f"ready: seed {seed}", flush=True)
+    robot = Robot(
+        terminal.runtime,
+        terminal.validator,
+        terminal.printer,
+        random.Random(seed),
+        editions=args.edition,
+        fault_rate=args.fault_rate,
+    )
+    start = time.perf_counter()
     try:
-        report = terminal.runtime.power_up()
-        if report.critical:
-            print(f"soak: terminal locked: {report.critical}", file=sys.stderr)
-            return 3
-        if not args.quiet:
-            for action in report.actions:
-                print(f"recovered: {action}")
-            print(f"ready: seed {seed}", flush=True)
-        robot = Robot(
-            terminal.runtime,
-            terminal.validator,
-            terminal.printer,
-            random.Random(seed),
-            editions=args.edition,
-            fault_rate=args.fault_rate,
-        )
-        start = time.perf_counter()
-        try:
-            while robot.stats.games < args.games:
-                robot.play_game()
-        except InvariantError as exc:
-            print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
-            return 1
-        except CommandError as exc:  # an edition this terminal's configuration does not enable
-            print(f"soak: {exc}", file=sys.stderr)
-            return 2
+        while robot.stats.games < args.games:
+            robot.play_game()
+    except InvariantError as exc:
+        print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
+        return 1
+    except CommandError as exc:  # an edition this terminal's configuration does not enable
+        print(f"soak: {exc}", file=sys.stderr)
+        return 2
     finally:
         terminal.close()
     elapsed = time.perf_counter() - start
