@@ -104,3 +104,32 @@ def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) ->
     _journal_closed(data)
     meters = json.loads(turbokiosk("meters", "--data-dir", str(data), "--json").stdout)
     assert sum(meters["credits"]) == 2000, meters
+
+
+def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None:
+    """The safety net: ``soak`` has no handler of its own; its journal is closed on the way
+    out and audits clean."""
+    data = tmp_path / "terminal"
+    soak = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "soak", "--data-dir", str(data), "--games", "1000000"],
+        cwd=REPO,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+    assert soak.stdout is not None
+    try:
+        assert soak.stdout.readline().startswith("ready: seed")
+        time.sleep(0.5)  # in the middle of the games
+        os.killpg(soak.pid, signal.SIGINT)
+        out, err = soak.communicate(timeout=60)
+    finally:
+        if soak.poll() is None:
+            soak.kill()
+            soak.wait()
+    assert "Traceback" not in err + out, err
+    assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C)"]
+    assert soak.returncode == INTERRUPTED
+    _journal_closed(data)
