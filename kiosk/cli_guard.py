@@ -79,6 +79,9 @@ def one_line(text: str) -> str:
 def describe_os_error(exc: OSError) -> str:
     """``PATH: what`` for an :class:`OSError` (the path when it names one)."""
     reason = exc.strerror or exc.__class__.__name__
+    made_on_a_file = isinstance(exc, FileExistsError) and not os.path.isdir(exc.filename or "")
+    if made_on_a_file and exc.filename is not None:  # a directory was to be made where a file is
+        reason = "exists and is not a directory"
     if exc.filename is not None:
         return f"{os.fsdecode(exc.filename)}: {reason}"
     return one_line(str(exc)) or reason

@@ -280,6 +280,14 @@ def test_serve_refuses_a_port_in_use(host_dir: Path) -> None:
     assert not (host_dir / "host.sqlite3").exists()
 
 
+def test_a_pki_directory_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    file = tmp_path / "pki"
+    file.write_text("not a directory\n")
+    line = refused(turbokiosk("host", "init-ca", "--pki", str(file)), 1)
+    assert line == f"turbokiosk: {file}: exists and is not a directory"
+    assert file.read_text() == "not a directory\n" and tree(tmp_path) == ["pki"]
+
+
 UNREACHABLE = "postgresql://kiosk:s3cret@127.0.0.1:1/host"
 
 
