@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.cli.conftest import REPO, turbokiosk
 
 INTERRUPTED = 130
@@ -133,3 +135,34 @@ def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None
     assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C)"]
     assert soak.returncode == INTERRUPTED
     _journal_closed(data)
+
+
+@pytest.mark.parametrize("delay", [0.8, 2.0])
+def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
+    """Whenever it comes (importing Kivy, powering up, starting the simulators and the host,
+    building the window): one line, 130, nothing left running, the store (if made) closed."""
+    data = tmp_path / "terminal"
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "run", "--data-dir", str(data)],
+        cwd=REPO,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+    try:
+        time.sleep(delay)
+        os.killpg(kiosk.pid, signal.SIGINT)
+        out, err = kiosk.communicate(timeout=60)
+    finally:
+        if kiosk.poll() is None:
+            kiosk.kill()
+            kiosk.wait()
+    assert "Traceback" not in err + out, err
+    (line,) = err.splitlines()
+    assert line.startswith("turbokiosk: interrupted (Ctrl-C)"), line
+    assert kiosk.returncode == INTERRUPTED
+    assert not (data / "peripherals.json").exists()
+    if (data / "terminal.sqlite3").exists():
+        _journal_closed(data)
