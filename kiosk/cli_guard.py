@@ -141,7 +141,7 @@ def _internal_error(exc: BaseException) -> str:
         where = Path(os.environ.get(CRASH_DIR_ENV) or tempfile.gettempdir())
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
         fd, name = tempfile.mkstemp(prefix=f"turbokiosk-crash-{stamp}-", suffix=".txt", dir=where)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(text)
     except OSError:
         return f"{summary} (set {DEBUG_ENV}=1 to see the traceback)"
