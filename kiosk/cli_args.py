@@ -74,7 +74,7 @@ def peer_address(text: str) -> str:
 
 def _address(text: str, lowest_port: int) -> str:
     host, sep, port = text.strip().rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, e.g. 127.0.0.1:50051, not {text!r}")
     if not lowest_port <= int(port) <= MAX_PORT:
         free = "; 0 picks a free port" if lowest_port == 0 else ""
