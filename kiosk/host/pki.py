@@ -116,7 +116,7 @@ def _load_ca(ca_dir: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey
     try:
         cert = x509.load_pem_x509_certificate(read_bounded(ca_dir / CA_CERT))
         key = serialization.load_pem_private_key(read_bounded(ca_dir / CA_KEY), password=None)
-    except (OSError, ValueError) as exc:  # InputFileError is a ValueError
+    except (OSError, ValueError) as exc:
         raise PkiError(f"no usable CA in {ca_dir}: {exc}") from exc
     if not isinstance(key, ec.EllipticCurvePrivateKey):
         raise PkiError(f"the CA key in {ca_dir} is not an EC key")
