@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Protocol, cast
 
 from kiosk import __version__
-from kiosk.cli_guard import OneLineParser, run_guarded
 
 # command name -> (module providing add_arguments/run, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -52,7 +52,9 @@ def _load(name: str) -> CommandModule:
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
-    """The top-level parser; only the sub-command actually named is imported."""
+    """The top-level parser (its errors one line); only the sub-command named is imported."""
+    from kiosk.cli_guard import OneLineParser
+
     parser = OneLineParser(prog="turbokiosk", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"turbokiosk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -65,15 +67,21 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``turbokiosk`` console script: :func:`_main` under the error contract."""
+    from kiosk.cli_guard import run_guarded
+
+    return run_guarded("turbokiosk", lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``turbokiosk`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    return run_guarded("turbokiosk", lambda: _parse_and_run(args_list))
-
-
-def _parse_and_run(args_list: list[str]) -> int:
-    """Parse (a bad argument exits with one line, status 2), then run the command."""
     args = build_parser(args_list).parse_args(args_list)
-    return _load(args.command).run(args)
+    try:
+        return _load(args.command).run(args)
+    except BrokenPipeError:  # output piped into `head` and the like
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.cli_args import check_data_dir, float_type, int_type
-from kiosk.cli_guard import CommandLineError
+from kiosk.app.wiring import build_terminal
+from kiosk.robot import InvariantError, Robot
+
 
 #: The most games one soak run plays (days at the robot's few hundred games a second).
 MAX_GAMES = 100_000_000
@@ -23,6 +24,8 @@ MAX_SNAPSHOT_EVERY = 1_000_000
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``turbokiosk soak``."""
+    from kiosk.cli_args import float_type, int_type
+
     parser.add_argument("--data-dir", type=Path, required=True, help="terminal data directory")
     parser.add_argument("--games", type=int_type(0, MAX_GAMES), required=True, help="games to play")
     parser.add_argument("--edition", action="append", help="edition(s) to play (default: all)")
@@ -46,11 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Power up (recovering whatever a power cut left), then play ``--games`` games."""
-    # imported here: a refused argument costs no terminal import
-    from kiosk.app.wiring import build_terminal
+    from kiosk.cli_args import check_data_dir
+    from kiosk.cli_guard import CommandLineError
     from kiosk.games.registry import edition_ids
-    from kiosk.robot import InvariantError, Robot
-    from kiosk.terminal.commands import CommandError
 
     known = edition_ids()
     for edition in args.edition or ():
@@ -69,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
         for action in report.actions:
             print(f"recovered: {action}")
         print(f"ready: seed {seed}", flush=True)
+    enabled = [ed.edition for ed in terminal.runtime.state.config.editions]
+    for edition in args.edition or ():
+        if edition not in enabled:  # known, but this terminal's configuration does not offer it
+            terminal.close()
+            print(f"soak: {edition!r} is not enabled on this terminal", file=sys.stderr)
+            return 2
     robot = Robot(
         terminal.runtime,
         terminal.validator,
@@ -84,9 +91,6 @@ def run(args: argparse.Namespace) -> int:
     except InvariantError as exc:
         print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
         return 1
-    except CommandError as exc:  # an edition this terminal's configuration does not enable
-        print(f"soak: {exc}", file=sys.stderr)
-        return 2
     finally:
         terminal.close()
     elapsed = time.perf_counter() - start
