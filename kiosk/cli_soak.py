@@ -15,7 +15,6 @@ from pathlib import Path
 from kiosk.app.wiring import build_terminal
 from kiosk.robot import InvariantError, Robot
 
-
 #: The most games one soak run plays (days at the robot's few hundred games a second).
 MAX_GAMES = 100_000_000
 #: The most committed steps between two state snapshots.
