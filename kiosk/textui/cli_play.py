@@ -65,8 +65,8 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
         lines = interrupt.lines(_prompted_lines() if interactive else sys.stdin)
         try:
             session.run(lines, echo=not interactive)
-        except KeyboardInterrupt:  # Ctrl-C at the prompt
+        except KeyboardInterrupt:
             print()
     finally:
-        terminal.close()
+        terminal.runtime.close()
     return 0
