@@ -53,9 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     field.add_argument("--validator-port", metavar="DEV", help="bill validator serial port")
     field.add_argument("--printer-port", metavar="DEV", help="ticket printer serial port")
-    field.add_argument(
-        "--host", type=peer_address, metavar="HOST:PORT", help="the accounting host (mutual TLS)"
-    )
+    field.add_argument("--host", metavar="HOST:PORT", help="the accounting host (mutual TLS)")
     field.add_argument("--host-ca", type=Path, metavar="PEM", help="the host link's CA")
     field.add_argument("--host-cert", type=Path, metavar="PEM", help="this terminal's certificate")
     field.add_argument("--host-key", type=Path, metavar="PEM", help="this terminal's private key")
@@ -94,6 +92,11 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
         return 2
     if not args.no_simulator and not args.fullscreen:
         size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
+    if args.host is not None:
+        try:
+            peer_address(args.host)
+        except argparse.ArgumentTypeError as exc:
+            raise CommandLineError(f"--host: {exc}") from None
     try:
         hardware, remote_host = field_terminal(args)
     except ValueError as exc:

@@ -14,7 +14,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.cli_args import MAX_PORT, check_data_dir, float_type, int_type
 from kiosk.devices.sim.printer import PrinterMachine
 from kiosk.devices.sim.program import Machine, SimProgram, control
 from kiosk.devices.sim.validator import ValidatorMachine
@@ -24,8 +23,8 @@ def _address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not port.isdigit():
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, not {text!r}")
-    if int(port) > MAX_PORT:
-        raise argparse.ArgumentTypeError(f"port {port} is out of range (0 to {MAX_PORT})")
+    if int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range (0 to 65535)")
     return host or "127.0.0.1", int(port)
 
 
@@ -58,6 +57,8 @@ def _device_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Sub-commands of ``turbokiosk sim``."""
+    from kiosk.cli_args import float_type, int_type
+
     sub = parser.add_subparsers(dest="sim_command", metavar="DEVICE", required=True)
     bv = sub.add_parser("bill-validator", help="simulated bill and voucher validator")
     _device_arguments(bv, "bill-validator")
@@ -90,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(reply)
         return 0 if reply.startswith("ok") else 1
-    state_dir: Path = check_data_dir(args.state_dir, write=True, option="--state-dir")
+    from kiosk.cli_args import check_data_dir
+
+    check_data_dir(args.state_dir, write=True, option="--state-dir")  # before anything is made
+    state_dir: Path = args.state_dir
 
     def make(now: int) -> Machine:
         if args.sim_command == "printer":
