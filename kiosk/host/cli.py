@@ -47,7 +47,10 @@ SEND_KINDS = {
 #: Certificate validity: a day to a hundred years.
 DAYS = int_type(1, 36_500)
 #: How many records a listing shows.
-COUNT = int_type(1, 1_000_000)
+MAX_COUNT = 1_000_000
+COUNT = int_type(1, MAX_COUNT)
+#: RPC threads of ``host serve``.
+MAX_WORKERS = 10_000
 #: A terminal id or certificate name: it names files in the PKI directory.
 _CERT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -137,9 +140,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--meter-period", type=int_type(1, 86_400), default=60, help="seconds between snapshots"
     )
     p.add_argument("--voucher-expiry-days", type=int_type(1, 3650), default=30)
-    p.add_argument(
-        "--max-workers", type=int_type(1, 10_000), default=512, help="RPC threads (> terminals)"
-    )
+    p.add_argument("--max-workers", type=int, default=512, help="RPC threads (> terminals)")
 
     p = sub.add_parser("terminals", parents=[common], help="terminals the host knows")
     p.add_argument("--json", action="store_true")
@@ -227,7 +228,7 @@ def _voucher_actions(parser: argparse.ArgumentParser) -> None:
     )
     p.add_argument("validation_number", nargs="?", help="only this voucher")
     p.add_argument("--alarms", action="store_true", help="only alarms (money paid twice)")
-    p.add_argument("--last", type=COUNT, default=50, dest="audit_last")
+    p.add_argument("--last", type=int, default=50, dest="audit_last")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
 
 
@@ -293,15 +294,17 @@ def _serve(args: argparse.Namespace) -> int:
         meter_period_seconds=args.meter_period, voucher_expiry_days=args.voucher_expiry_days
     )
     creds = pki.credentials(pki_dir(args), args.cert_name)
-    check_bindable(args.listen)
-    db = connect(db_target(args))
-    try:
-        server = HostServer(
-            db, creds, args.listen, settings=settings, max_workers=args.max_workers
-        ).start()
-    except RuntimeError as exc:  # grpc: the address cannot be bound
-        db.close()
-        raise CommandLineError(f"--listen {args.listen}: cannot listen there ({exc})") from None
+    if not 1 <= args.max_workers <= MAX_WORKERS:
+        raise CommandLineError(f"--max-workers: from 1 to {MAX_WORKERS:,}, not {args.max_workers}")
+    check_bindable(args.listen)  # one line, before the records are opened
+    connect(db_target(args)).close()  # unreachable records (PostgreSQL down): one line
+    server = HostServer(
+        open_db(db_target(args)),
+        creds,
+        args.listen,
+        settings=settings,
+        max_workers=args.max_workers,
+    ).start()
     print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
 
     def stop(_signum: int, _frame: object) -> None:
@@ -458,6 +461,8 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    if not 1 <= args.audit_last <= MAX_COUNT:
+        raise CommandLineError(f"--last: from 1 to {MAX_COUNT:,}, not {args.audit_last}")
     db = _open(args)
     try:
         severity = "alarm" if args.alarms else None
