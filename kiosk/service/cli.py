@@ -147,6 +147,15 @@ def _open(path: Path, read_only: bool, stack: ExitStack) -> ServiceTerminal:
     )
 
 
+def _is_text(value: str) -> bool:
+    """Whether ``value`` came in as UTF-8 (undecodable bytes arrive as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _enter(session: ServiceSession, shell: ServiceShell, role: Role) -> int:
     assert session.role is None
     if session.console_entry_allowed(role):
@@ -154,6 +163,9 @@ def _enter(session: ServiceSession, shell: ServiceShell, role: Role) -> int:
         session.enter(role, "")
         return EXIT_OK
     pin = shell.ask_secret(f"{role.label} PIN: ")
+    if not _is_text(pin):
+        _error("the PIN is not UTF-8 text")
+        return EXIT_USAGE
     try:
         must_change = session.enter(role, pin)
     except (AccessDeniedError, ServiceError) as exc:
