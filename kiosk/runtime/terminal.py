@@ -30,7 +30,7 @@ from kiosk.runtime import ticket_in
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.signer.client import Signer, signer_for
 from kiosk.store.critmem import power_up_store
-from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
+from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
