@@ -337,10 +337,10 @@ def test_a_crash_loop_stops_and_puts_the_reason_on_the_screen(booted: Booted) ->
     assert runs.strip() == "5", runs
     lines = box.ok(logged).splitlines()[before:]
     assert len(lines) == 1, lines  # not once per crash: only when systemd gave up
-    assert lines[0] == (
+    assert lines[0].startswith(
         "OUT OF SERVICE: turbokiosk.service gave up after repeated failures (exit-code, exited 2): "
-        "turbokiosk run: error: argument --language: invalid choice: 'xx' (choose from 'en', 'es')"
-    ), lines
+        "turbokiosk run: error: argument --language: invalid choice: 'xx'"
+    ), lines  # the kiosk's own last line
     screen = box.ok(f"cat {SCREEN}")
     assert "OUT OF SERVICE" in screen and "invalid choice: 'xx'" in screen, screen
     time.sleep(5)  # out of service stays out of service
