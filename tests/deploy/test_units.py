@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.cli_run import add_arguments
-from kiosk.cli import COMMANDS
 from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
 
 pytestmark = pytest.mark.deploy
@@ -28,9 +27,6 @@ KIOSK = KIT / "systemd/turbokiosk.service"
 SIGNER = KIT / "systemd/turbokiosk-signer.service"
 #: The exposure each unit must reach in ``systemd-analyze security`` (issue 11, item 8).
 EXPOSURE_LIMITS = {"turbokiosk.service": 2.0, "turbokiosk-signer.service": 1.5}
-#: ``turbokiosk signer`` and ``run --signer`` come with the critical memory's signer
-#: (critmem-sign); until they are merged, the kiosk's command line cannot parse.
-SIGNER_MERGED = "signer" in COMMANDS
 
 
 def one(path: Path, section: str, key: str) -> str:
@@ -205,12 +201,6 @@ def test_signer_unit_settings() -> None:
     assert kiosk_command[kiosk_command.index("--signer") + 1] == socket_path
 
 
-@pytest.mark.xfail(
-    not SIGNER_MERGED,
-    reason="run --signer comes with the signer (critmem-sign), not merged yet",
-    raises=argparse.ArgumentError,
-    strict=True,
-)
 def test_kiosk_command_line_is_one_the_app_accepts() -> None:
     """ExecStart, with the configuration's values, parses with ``turbokiosk run``'s options and
     names the field terminal's parts: the udev rules' device names, the configured host and
