@@ -1,13 +1,15 @@
 """The signer's state directory: the Ed25519 key (0600) and the anchor (fsync'd, renamed).
 
 ``DIR/signer.key``   the private key, PKCS#8 PEM, mode 0600, created once and never replaced;
-``DIR/anchor.json``  the anchor: ``{"epoch", "seq", "chain_hash", "previous"}`` (hashes in hex),
-                     written to a temporary file, fsync'd, renamed over the old one, and the
-                     directory fsync'd: after a power cut it is the old anchor or the new one.
+``DIR/anchor.slots`` the anchor, ``{"epoch", "seq", "chain_hash", "previous"}`` (hashes in hex), in
+                     two checksummed slots written in turn, each write fdatasync'd: after a power
+                     cut the newest slot that passes its checksum is the old anchor or the new
+                     one (one fdatasync per signature instead of file, rename and directory).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -24,7 +26,7 @@ from kiosk.bounded_read import InputFileError, read_bounded
 from kiosk.signer.records import GENESIS_HASH, Anchor, Head
 
 KEY_NAME = "signer.key"
-ANCHOR_NAME = "anchor.json"
+ANCHOR_NAME = "anchor.slots"
 
 
 class SignerStateError(Exception):
@@ -75,29 +77,47 @@ def load_anchor(state_dir: Path) -> Anchor:
     if not path.exists():
         return Anchor()
     try:
-        data = json.loads(read_bounded(path, 4096, what="signer anchor"))
-        previous = data["previous"]
-        return Anchor(
-            int(data["epoch"]),
-            int(data["seq"]),
-            _hash(data["chain_hash"]),
-            None
-            if previous is None
-            else Head(int(data["epoch"]), int(previous["seq"]), _hash(previous["chain_hash"])),
-        )
-    except (InputFileError, ValueError, KeyError, TypeError) as exc:
-        raise SignerStateError(f"signer anchor {path} is damaged: {exc}") from None
-
-
-def _hash(text: object) -> bytes:
-    value = bytes.fromhex(str(text))
-    if len(value) != 32:
-        raise ValueError("a chain hash has 32 bytes")
-    return value
+        slots = read_bounded(path, 2 * SLOT_SIZE, what="signer anchor")
+    except InputFileError as exc:
+        raise SignerStateError(f"signer anchor {path}: {exc}") from None
+    best: tuple[int, Anchor] | None = None
+    for index in range(2):
+        found = _read_slot(slots[index * SLOT_SIZE : (index + 1) * SLOT_SIZE])
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
+    if best is None:
+        raise SignerStateError(f"signer anchor {path} is damaged: no slot passes its checksum")
+    return best[1]
 
 
 def save_anchor(state_dir: Path, anchor: Anchor) -> None:
-    """Make the anchor durable: temporary file, fsync, rename, fsync of the directory."""
+    """Make the anchor durable: the slot not holding the newest anchor is overwritten and
+    fdatasync'd (after a power cut mid-write that slot fails its checksum and the other one,
+    the anchor before, is read)."""
+    path = state_dir / ANCHOR_NAME
+    created = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        # the newest generation on disk (another process of the directory may have written)
+        slots = os.pread(fd, 2 * SLOT_SIZE, 0)
+        found = [_read_slot(slots[i * SLOT_SIZE : (i + 1) * SLOT_SIZE]) for i in range(2)]
+        generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
+        os.pwrite(fd, _slot(generation, anchor), (generation % 2) * SLOT_SIZE)
+        os.fdatasync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        _fsync_dir(state_dir)
+
+
+#: ``anchor.slots`` holds two slots of this size; each is ``MAGIC``, the generation (8 bytes,
+#: big-endian), the payload's length (2 bytes), the payload (JSON), zero padding and the
+#: SHA-256 of everything before the padding.  The valid slot of the higher generation wins.
+SLOT_SIZE = 512
+MAGIC = b"TKANCHR1"
+
+
+def _slot(generation: int, anchor: Anchor) -> bytes:
     previous = anchor.previous
     data = {
         "epoch": anchor.epoch,
@@ -107,15 +127,45 @@ def save_anchor(state_dir: Path, anchor: Anchor) -> None:
         if previous is None
         else {"seq": previous.seq, "chain_hash": previous.chain_hash.hex()},
     }
-    tmp = state_dir / f".{ANCHOR_NAME}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    payload = json.dumps(data, sort_keys=True).encode()
+    body = MAGIC + generation.to_bytes(8, "big") + len(payload).to_bytes(2, "big") + payload
+    checksum = hashlib.sha256(body).digest()
+    padding = SLOT_SIZE - len(body) - len(checksum)
+    if padding < 0:
+        raise ValueError("an anchor does not fit its slot")
+    return body + b"\x00" * padding + checksum
+
+
+def _read_slot(slot: bytes) -> tuple[int, Anchor] | None:
+    """(generation, anchor) of a slot that passes its checksum, else None."""
+    if len(slot) != SLOT_SIZE or not slot.startswith(MAGIC):
+        return None
+    generation = int.from_bytes(slot[8:16], "big")
+    length = int.from_bytes(slot[16:18], "big")
+    body = slot[: 18 + length]
+    if 18 + length > SLOT_SIZE - 32 or hashlib.sha256(body).digest() != slot[-32:]:
+        return None
     try:
-        os.write(fd, json.dumps(data, sort_keys=True).encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, state_dir / ANCHOR_NAME)
-    _fsync_dir(state_dir)
+        data = json.loads(body[18:])
+        previous = data["previous"]
+        anchor = Anchor(
+            int(data["epoch"]),
+            int(data["seq"]),
+            _hash(data["chain_hash"]),
+            None
+            if previous is None
+            else Head(int(data["epoch"]), int(previous["seq"]), _hash(previous["chain_hash"])),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+    return generation, anchor
+
+
+def _hash(text: object) -> bytes:
+    value = bytes.fromhex(str(text))
+    if len(value) != 32:
+        raise ValueError("a chain hash has 32 bytes")
+    return value
 
 
 def _fsync_dir(path: Path) -> None:
