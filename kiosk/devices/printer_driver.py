@@ -80,6 +80,7 @@ class PrinterDriver(DriverBase):
     """A voucher printer on a device link."""
 
     link_tilt = LINK_TILT
+    tamper_tilt = "printer_tampered"
     device_name = "printer"
 
     def __init__(

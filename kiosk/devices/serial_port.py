@@ -7,7 +7,8 @@ port goes away (a USB adapter unplugged, a simulator's pseudo-terminal closed) i
 plugged back in is found by itself.
 
 :class:`LinkChannel` is the terminal side of one device: a background thread owns the line and
-the sans-IO :class:`~kiosk.devices.link.Link`; the driver sends payloads and takes link events
+the sans-IO :class:`~kiosk.devices.link.Link`, sealed with the device's pairing key (the
+terminal's role); the driver sends payloads and takes link events
 through thread-safe queues, so the link keeps its heartbeats and retransmissions going however
 rarely the terminal polls.
 """
@@ -25,6 +26,7 @@ import time
 import serial
 
 from kiosk.devices.link import Link, LinkConfig, LinkEvent
+from kiosk.devices.seal import Role
 
 BAUDRATE = 115_200
 
@@ -108,12 +110,12 @@ class LinkChannel:
     REOPEN_MS = 500
 
     def __init__(
-        self, path: str, *, name: str = "device", config: LinkConfig | None = None
+        self, path: str, *, key: bytes, name: str = "device", config: LinkConfig | None = None
     ) -> None:
         self.path = path
         self.name = name
         self.line = SerialLine(path)
-        self.link = Link(new_session(), monotonic_ms(), config)
+        self.link = Link(new_session(), monotonic_ms(), config, key=key, role=Role.TERMINAL)
         self.line_error = ""
         self._outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._inbox: queue.SimpleQueue[LinkEvent] = queue.SimpleQueue()

@@ -92,6 +92,7 @@ class ValidatorDriver(DriverBase):
     """A bill (and voucher) validator on a device link."""
 
     link_tilt = LINK_TILT
+    tamper_tilt = "bill_validator_tampered"
     device_name = "bill validator"
 
     def __init__(

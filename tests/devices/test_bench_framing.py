@@ -11,6 +11,7 @@ from cobs import cobs
 
 from kiosk.devices.framing import FrameDecoder, encode_frame
 from kiosk.devices.link import Delivered, Link, LinkConfig
+from kiosk.devices.seal import Role
 
 pytestmark = pytest.mark.bench
 
@@ -43,7 +44,9 @@ def test_bench_link_round_trip(benchmark):
 
     def run() -> None:
         cfg = LinkConfig(window=8)
-        a, b = Link(1, 0, cfg), Link(2, 0, cfg)
+        key = bytes(32)
+        a = Link(1, 0, cfg, key=key, role=Role.TERMINAL)
+        b = Link(2, 0, cfg, key=key, role=Role.DEVICE)
         for _ in range(3):
             b.receive(a.data_to_send(), 0)
             a.receive(b.data_to_send(), 0)
