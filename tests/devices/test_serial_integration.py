@@ -191,3 +191,15 @@ def test_note_returned_beyond_the_credit_limit(tmp_path):
         assert rig.runtime.state.credits == [0]
     finally:
         rig.close()
+
+
+def test_sim_ctl_tamper_rewrite_and_replay_raise_the_tamper_tilt(rig):
+    assert rig.printer("tamper rewrite").startswith("ok rewrote a frame")
+    rig.until(lambda: "printer_tampered" in rig.runtime.state.tilts)
+    assert rig.printer("tamper replay").startswith("ok replayed a frame")
+    rig.until(lambda: "2 frames" in rig.runtime.state.tilts["printer_tampered"]["reason"])
+    tilt = rig.runtime.state.tilts["printer_tampered"]
+    assert tilt["needs_attendant"] and tilt["reason"].startswith("printer link tampered")
+    assert rig.terminal.channels[1].stats()["tampered"] == 2
+    assert rig.runtime.state.credits == [0]
+    assert "bill_validator_tampered" not in rig.runtime.state.tilts
