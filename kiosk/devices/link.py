@@ -12,7 +12,8 @@ Protocol (docs/devices.md has the full description):
   ChaCha20-Poly1305 under keys derived from the device's pairing key (:mod:`kiosk.devices.seal`),
   in one frame (:mod:`kiosk.devices.framing`).  A frame with a good CRC that does not open
   (rewritten, forged, reflected), or that is not newer than the last one heard from its sender
-  (replayed, reordered), is refused and reported as :class:`Tampered`; a bad CRC is line noise;
+  (replayed, reordered), is refused and reported as :class:`Tampered`; a bad CRC, or a good
+  one around something too short to be sealed, is line noise (counted);
 - each end draws a random *session* id when it starts.  A packet names the sender's session and
   the receiver's session as the sender knows it; one that names an earlier session of the
   receiver is stale and dropped (a hello is still heard).  A ``hello`` from a new session
@@ -108,7 +109,8 @@ class LinkStats:
     packets_out: int = 0
     malformed: int = 0  # authentic but not a LinkPacket, or inconsistent fields
     tampered: int = 0  # good CRC, refused by the seal: forged, rewritten, replayed, reordered
-    forged: int = 0  # ... of which failed authentication (or not a sealed packet at all)
+    forged: int = 0  # ... of which failed authentication
+    unsealed: int = 0  # good CRC but not shaped like a sealed packet (noise, not tampering)
     replayed: int = 0  # ... of which authentic but not newer than what was heard
     stale: int = 0  # addressed to an earlier session of ours, or a hello while connected
     duplicates: int = 0  # data already delivered (replay or retransmission)
@@ -292,6 +294,9 @@ class Link:
             self._data(pkt.seq, pkt.payload, now)
 
     def _refused(self, refusal: Refusal) -> None:
+        if refusal is Refusal.MALFORMED:  # nothing sealed: noise that passed the CRC
+            self.stats.unsealed += 1
+            return
         self.stats.tampered += 1
         if refusal is Refusal.REPLAYED:
             self.stats.replayed += 1

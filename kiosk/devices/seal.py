@@ -18,10 +18,12 @@ sender never opens.  Each end numbers everything it sends from a random 62-bit s
 counter), so a nonce is never used twice under one key; the receiver remembers the highest
 counter of every peer session it heard and refuses any frame that does not go beyond it: a
 replayed, reordered or duplicated frame is refused.  An honest line never carries a frame that
-is refused here, so every refusal is tampering.  A frame that opens but is addressed to an
-earlier session of ours (a late frame, or a replay from before our restart) is the link's to
-judge (it is stale there, and is never delivered).  No refusal raises: :meth:`LinkSeal.open`
-says why.
+fails authentication or replays, so those refusals are tampering; a frame that is not even
+shaped like a sealed packet (too short, another version) is refused as malformed: a line glitch
+can make one (the empty payload's frame is five 0x01 bytes), and it can carry nothing.  A frame
+that opens but is addressed to an earlier session of ours (a late frame, or a replay from
+before our restart) is the link's to judge (it is stale there, and is never delivered).  No
+refusal raises: :meth:`LinkSeal.open` says why.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ class Role(Enum):
 class Refusal(Enum):
     """Why a frame with a good CRC was not opened."""
 
-    MALFORMED = "not a sealed packet"  # too short, or an unknown version
+    MALFORMED = "not a sealed packet"  # too short, or an unknown version: not tampering
     FORGED = "failed authentication"  # rewritten, forged, reflected or under another key
     REPLAYED = "replayed or reordered"  # authentic, but not newer than what was heard
 

@@ -82,6 +82,7 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     ),
     c.ResetPeriodMeters: CommandRule(BETWEEN_ROUNDS, frozenset({Lockup.CRITICAL})),
     c.ReportCritical: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.RecordDeviceBaseline: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
 }
 
 
@@ -585,6 +586,13 @@ class TerminalCore:
             raise CommandError("period meters are reset only from the service menu")
         return [e.PeriodMetersReset(at=now, by=cmd.by)]
 
+    def _record_baseline(self, cmd: c.RecordDeviceBaseline, now: int) -> list[e.Event]:
+        return [
+            e.DeviceBaselineRecorded(
+                at=now, device=cmd.device, journal=dict(cmd.journal), counters=dict(cmd.counters)
+            )
+        ]
+
     def _report_critical(self, cmd: c.ReportCritical, now: int) -> list[e.Event]:
         if self.state.critical is not None:
             return []
@@ -845,6 +853,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.ChangeConfig: TerminalCore._change_config,
     c.ResetPeriodMeters: TerminalCore._reset_period,
     c.ReportCritical: TerminalCore._report_critical,
+    c.RecordDeviceBaseline: TerminalCore._record_baseline,
 }
 
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
@@ -873,4 +882,5 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.DoorChanged: TerminalCore._a_door,
     e.EnableChanged: TerminalCore._a_enable,
     e.ServiceChanged: TerminalCore._a_service,
+    e.DeviceBaselineRecorded: lambda core, ev: None,  # a record for the audit trail only
 }

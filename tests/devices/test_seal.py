@@ -118,3 +118,5 @@ def test_line_noise_with_a_bad_crc_is_not_tampering():
     assert t.events() == []
     assert t.stats.tampered == 0
     assert t.decoder.stats.crc_errors + t.decoder.stats.cobs_errors >= 1
+    t.receive(b"\x01\x01\x01\x01\x01\x00", 11)  # the empty payload, with its good CRC
+    assert t.events() == [] and (t.stats.unsealed, t.stats.tampered) == (1, 0)

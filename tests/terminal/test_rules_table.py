@@ -40,6 +40,7 @@ SAMPLES = {
     c.ChangeConfig: c.ChangeConfig({}, "operator"),
     c.ResetPeriodMeters: c.ResetPeriodMeters("operator"),
     c.ReportCritical: c.ReportCritical("x"),
+    c.RecordDeviceBaseline: c.RecordDeviceBaseline("printer", {"tickets_out": 0}, {"vouchers": 0}),
 }
 
 

@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.devices.pairing import SIM_KEY_NAME, PairingKeyError, load_pairing_key
+from kiosk.devices.pairing import SIM_KEY_NAME, PairingKeyError, fingerprint, load_pairing_key
 from kiosk.devices.sim.printer import PrinterMachine
 from kiosk.devices.sim.program import Machine, SimProgram, control
 from kiosk.devices.sim.validator import ValidatorMachine
@@ -101,12 +101,13 @@ def run(args: argparse.Namespace) -> int:
 
     def make(now: int) -> Machine:
         if args.sim_command == "printer":
-            return PrinterMachine(state_dir, now, print_ms=args.print_ms)
+            return PrinterMachine(state_dir, now, print_ms=args.print_ms, pairing=fingerprint(key))
         return ValidatorMachine(
             state_dir,
             now,
             stack_ms=args.stack_ms,
             escrow_timeout_ms=int(args.escrow_timeout * 1000),
+            pairing=fingerprint(key),
         )
 
     program = SimProgram(
