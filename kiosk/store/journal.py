@@ -81,6 +81,7 @@ LOGGED_KINDS = frozenset(
         "DoorChanged",
         "EnableChanged",
         "ServiceChanged",
+        "DeviceBaselineRecorded",
     }
 )
 
