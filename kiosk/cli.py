@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "service": ("kiosk.service.cli", "service menu for attendants, technicians and operators"),
     "host": ("kiosk.host.cli", "the accounting host: CA, certificates, serve, records, commands"),
     "software": ("kiosk.cli_software", "software signature, manifest and seeded HMAC"),
+    "signer": ("kiosk.signer.cli", "the terminal's signer: key, anchor, Unix socket server"),
 }
 
 
@@ -66,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``turbokiosk`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(args_list).parse_args(args_list)
+    if getattr(args, "signer", None) is not None:  # --signer PATH: the signer program's socket
+        from kiosk.signer.client import configure
+
+        configure(args.signer)
     try:
         return _load(args.command).run(args)
     except BrokenPipeError:  # output piped into `head` and the like

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from kiosk.app.wiring import build_terminal
+from kiosk.paths import add_signer_argument
 from kiosk.robot import InvariantError, Robot
 
 
@@ -24,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--snapshot-every", type=int, default=25, help="games between state snapshots"
     )
     parser.add_argument("--quiet", action="store_true", help="only the final line")
+    add_signer_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

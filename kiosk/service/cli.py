@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"Read-only: {terminal.read_only}", file=sys.stderr)
         session = ServiceSession(
             terminal,
-            PinStore(data_dir / "service"),
+            PinStore(terminal),
             via="ssh",
             progress=lambda text: print(f"({text} ...)", file=sys.stderr, flush=True),
         )

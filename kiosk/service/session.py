@@ -86,10 +86,16 @@ class ServiceSession:
         if not self.key_on:
             self._append(record, "refused", "turn the service key first")
             raise ServiceError("turn the service key first")
+
+        def refusal(detail: str) -> dict[str, Any]:
+            record["outcome"], record["detail"] = "refused", detail
+            return record
+
         try:
-            must_change = self.pins.check(role, pin)
+            must_change = self.pins.check(role, pin, refusal=refusal)
         except AccessDeniedError as exc:
-            self._append(record, "refused", str(exc))
+            if not exc.recorded:
+                self._append(record, "refused", str(exc))
             raise
         record["before"] = {"service_role": self.role.label if self.role else None}
         record["after"] = {"service_role": role.label}
@@ -245,7 +251,10 @@ class _Call:
             self._set_after(self.watched())
             return self.record
 
-        events = self.terminal.execute(command, make)
+        if isinstance(command, c.SetPin):  # a PIN may be set where nothing else may be
+            events = self.terminal.execute_pin(command, make)
+        else:
+            events = self.terminal.execute(command, make)
         self._committed = True
         kinds = ", ".join(ev.type_name for ev in events) or "no change"
         self.record["detail"] = f"{type(command).__name__}: {kinds}"
