@@ -39,14 +39,20 @@ def _durable_write(path: Path, data: dict[str, Any]) -> None:
         os.close(dir_fd)
 
 
-def _baseline_json(baseline: Baseline) -> list[list[int]]:
-    return [[b.terminal.count, b.terminal.value, b.device.count, b.device.value] for b in baseline]
+def _baseline_json(baseline: Baseline, epoch: int) -> dict[str, Any]:
+    figures = [
+        [b.terminal.count, b.terminal.value, b.device.count, b.device.value] for b in baseline
+    ]
+    return {"epoch": epoch, "figures": figures}
 
 
-def _baseline_of(kept: list[list[int]] | None) -> Baseline | None:
+def _baseline_of(kept: dict[str, Any] | None) -> tuple[Baseline | None, int]:
     if kept is None:
-        return None
-    return tuple(FigureBaseline(Tally(tc, tv), Tally(dc, dv)) for tc, tv, dc, dv in kept)
+        return None, 0
+    figures = kept["figures"]
+    return tuple(FigureBaseline(Tally(tc, tv), Tally(dc, dv)) for tc, tv, dc, dv in figures), int(
+        kept["epoch"]
+    )
 
 
 def _read(path: Path, default: dict[str, Any]) -> dict[str, Any]:
@@ -79,20 +85,22 @@ class InProcessBillValidator:
         on (always last in its poll: it counts every note reported before it)."""
         self._reconciling = self._record_due = True
 
-    def set_money_baseline(self, baseline: Baseline) -> None:
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
         """Keep this baseline (figures: notes)."""
-        self._mem["baseline"] = _baseline_json(baseline)
+        self._mem["baseline"] = _baseline_json(baseline, epoch)
         _durable_write(self._path, self._mem)
 
     def money_record(self) -> MoneyRecord:
         """The notes in the cash box (never emptied here) and the baseline."""
         box = self._mem["cashbox"]
+        baseline, epoch = _baseline_of(self._mem.get("baseline"))
         return MoneyRecord(
             source="validator",
             device="bill validator",
             tilt="bill_validator_reconcile",
             figures=(Figure("notes", "bills_in", Tally(len(box), sum(box))),),
-            baseline=_baseline_of(self._mem.get("baseline")),
+            baseline=baseline,
+            baseline_epoch=epoch,
         )
 
     def insert(self, value: int, seat: int = 0) -> bool:
@@ -215,14 +223,15 @@ class InProcessPrinter:
         now on (always last in its poll)."""
         self._reconciling = self._record_due = True
 
-    def set_money_baseline(self, baseline: Baseline) -> None:
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
         """Keep this baseline (figure: vouchers)."""
-        self._mem["baseline"] = _baseline_json(baseline)
+        self._mem["baseline"] = _baseline_json(baseline, epoch)
         _durable_write(self._path, self._mem)
 
     def money_record(self) -> MoneyRecord:
         """Every voucher printed, and the baseline."""
         printed = self._mem["printed"].values()
+        baseline, epoch = _baseline_of(self._mem.get("baseline"))
         return MoneyRecord(
             source="printer",
             device="printer",
@@ -232,7 +241,8 @@ class InProcessPrinter:
                     "vouchers", "tickets_out", Tally(len(printed), sum(v["value"] for v in printed))
                 ),
             ),
-            baseline=_baseline_of(self._mem.get("baseline")),
+            baseline=baseline,
+            baseline_epoch=epoch,
         )
 
     def ready(self) -> bool:

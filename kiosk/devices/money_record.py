@@ -63,6 +63,7 @@ class MoneyRecord(Command):
     figures: tuple[Figure, ...]
     baseline: Baseline | None  # None: the device has none (it was just paired)
     detail: str = ""  # what the device holds, for people (the cash box by value...)
+    baseline_epoch: int = 0  # the store epoch the baseline was taken in
 
 
 @runtime_checkable
@@ -74,6 +75,7 @@ class MoneyRecordPort(Protocol):
         as a :class:`MoneyRecord` report)."""
         ...
 
-    def set_money_baseline(self, baseline: Baseline) -> None:
-        """Have the device keep this baseline (it had none)."""
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
+        """Have the device keep this baseline, taken in the store of ``epoch`` (it had none,
+        or one of another store epoch)."""
         ...

@@ -225,7 +225,7 @@ class PrinterDriver(DriverBase):
         self._reconciling = True
         self._request_record()
 
-    def set_money_baseline(self, baseline: Baseline) -> None:
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
         """Have the printer keep this baseline (figure: vouchers)."""
         (vouchers,) = baseline
         kept = PrinterBaseline(
@@ -233,6 +233,7 @@ class PrinterDriver(DriverBase):
                 count=vouchers.terminal.count, value=vouchers.terminal.value
             ),
             device_vouchers=TallyMessage(count=vouchers.device.count, value=vouchers.device.value),
+            journal_epoch=epoch,
         )
         self._command(PrinterCommand(set_baseline=kept))
 
@@ -244,9 +245,10 @@ class PrinterDriver(DriverBase):
     def _printed_record(self, record: PrinterEvent.PrintedRecord) -> None:
         if record.request_id != self._record_id:
             return  # an answer to an older request: a newer one is on its way
-        baseline = None
+        baseline, epoch = None, 0
         if record.HasField("baseline"):
             b = record.baseline
+            epoch = b.journal_epoch
             baseline = (
                 FigureBaseline(
                     Tally(b.terminal_vouchers.count, b.terminal_vouchers.value),
@@ -263,6 +265,7 @@ class PrinterDriver(DriverBase):
                 figures=(Figure("vouchers", "tickets_out", lifetime),),
                 baseline=baseline,
                 detail=f"last printed: {last or 'none'}",
+                baseline_epoch=epoch,
             )
         )
 

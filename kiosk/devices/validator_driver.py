@@ -208,7 +208,7 @@ class ValidatorDriver(DriverBase):
         self._reconciling = True
         self._request_record()
 
-    def set_money_baseline(self, baseline: Baseline) -> None:
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
         """Have the validator keep this baseline (figures: notes, tickets)."""
         notes, tickets = baseline
         kept = ValidatorBaseline(
@@ -216,6 +216,7 @@ class ValidatorDriver(DriverBase):
             terminal_tickets=_tally(tickets.terminal),
             device_notes=_tally(notes.device),
             device_tickets=_tally(tickets.device),
+            journal_epoch=epoch,
         )
         self._command(ValidatorCommand(set_baseline=kept))
 
@@ -229,9 +230,10 @@ class ValidatorDriver(DriverBase):
             return  # an answer to an older request: a newer one is on its way
         notes = Tally(record.lifetime_notes.count, record.lifetime_notes.value)
         tickets = Tally(record.lifetime_tickets.count, 0)
-        baseline = None
+        baseline, epoch = None, 0
         if record.HasField("baseline"):
             b = record.baseline
+            epoch = b.journal_epoch
             baseline = (
                 FigureBaseline(_of(b.terminal_notes), _of(b.device_notes)),
                 FigureBaseline(_of(b.terminal_tickets), _of(b.device_tickets)),
@@ -248,6 +250,7 @@ class ValidatorDriver(DriverBase):
                 ),
                 baseline=baseline,
                 detail=f"cash box: notes {box or 'none'}; tickets {record.tickets}",
+                baseline_epoch=epoch,
             )
         )
 

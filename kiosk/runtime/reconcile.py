@@ -9,9 +9,11 @@ have moved by the same amount since the baseline::
 (:func:`request_records`); each answer arrives in order with the device's reports, so the money
 reports the device sent before it are journaled when it is judged (:func:`settle`).  A device
 without a baseline (just paired or replaced) gets one, and the journal records it
-(``DeviceBaselineRecorded``).  A disagreement raises the device's reconcile tilt naming both
-figures; it needs an attendant: the journal lost money it had (a cut tail, a replaced or wiped
-store), or the device moved money the journal never saw.
+(``DeviceBaselineRecorded``); so does a device whose baseline was taken in another store epoch
+(the store was started anew by the operator's audited RAM clear: only the signer moves epochs).
+A disagreement raises the device's reconcile tilt naming both figures; it needs an attendant:
+the journal lost money it had (a cut tail, a replaced or wiped store), or the device moved money
+the journal never saw.
 """
 
 from __future__ import annotations
@@ -73,9 +75,14 @@ def _describe(tally: Tally, figure: Figure) -> str:
     return f"{text} ({_dollars(tally.value)})" if figure.values else text
 
 
-def judge(meters: Meters, record: MoneyRecord) -> Verdict:
-    """The verdict on ``record`` against the journal's lifetime ``meters``."""
-    if record.baseline is None or len(record.baseline) != len(record.figures):
+def judge(meters: Meters, record: MoneyRecord, epoch: int = 0) -> Verdict:
+    """The verdict on ``record`` against the journal's lifetime ``meters`` (of the store
+    ``epoch``: a baseline of another epoch, from before an audited RAM clear, is replaced)."""
+    if (
+        record.baseline is None
+        or len(record.baseline) != len(record.figures)
+        or record.baseline_epoch != epoch
+    ):
         return NeedsBaseline(
             tuple(FigureBaseline(journal_tally(meters, f), f.device) for f in record.figures)
         )
@@ -107,6 +114,9 @@ class Runtime(Protocol):
     @property
     def meters(self) -> Meters: ...
 
+    @property
+    def store_epoch(self) -> int: ...
+
     def execute(self, command: c.Command) -> list[e.Event]: ...
 
     def device_port(self, record: MoneyRecord) -> object: ...
@@ -115,21 +125,23 @@ class Runtime(Protocol):
 def settle(runtime: Runtime, record: MoneyRecord) -> list[e.Event]:
     """Judge ``record``: journal a new baseline (and hand it to the device), or raise the
     device's tilt on a disagreement; the events this caused."""
-    verdict = judge(runtime.meters, record)
+    epoch = runtime.store_epoch
+    verdict = judge(runtime.meters, record, epoch)
     try:
         if isinstance(verdict, NeedsBaseline):
             events = runtime.execute(
                 c.RecordDeviceBaseline(
                     device=record.device,
                     journal={f.meter: b.terminal.value for f, b in _pairs(record, verdict)}
-                    | {f"{f.meter}_count": b.terminal.count for f, b in _pairs(record, verdict)},
+                    | {f"{f.meter}_count": b.terminal.count for f, b in _pairs(record, verdict)}
+                    | {"epoch": epoch},
                     counters={f.what: b.device.count for f, b in _pairs(record, verdict)}
                     | {f"{f.what}_value": b.device.value for f, b in _pairs(record, verdict)},
                 )
             )
             port = runtime.device_port(record)
             if isinstance(port, MoneyRecordPort):
-                port.set_money_baseline(verdict.baseline)
+                port.set_money_baseline(verdict.baseline, epoch)
             return events
         if isinstance(verdict, Disagrees):
             log.error("reconciliation: %s", verdict.reason)

@@ -526,6 +526,11 @@ class TerminalRuntime:
         """The journal's lifetime meters."""
         return self.state.lifetime
 
+    @property
+    def store_epoch(self) -> int:
+        """The epoch of the store (0 for one written before the signer)."""
+        return self.journal.epoch() or 0
+
     def device_port(self, record: MoneyRecord) -> object:
         """The device port that sent ``record``."""
         return self.validator if record.source == "validator" else self.printer
@@ -561,6 +566,7 @@ class TerminalRuntime:
 
         event = ram_clear(self, by=by, reason=reason, audit=audit)
         self._sync_validator()
+        reconcile.request_records(self.validator, self.printer)  # a new store: new baselines
         self._notify([event])
         return event
 

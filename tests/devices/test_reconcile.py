@@ -98,13 +98,18 @@ def test_a_note_in_the_cash_box_that_the_journal_never_saw_raises_the_tilt(tmp_p
     rig.runtime.close()
 
 
-def test_an_older_copy_of_the_store_is_caught_when_money_had_moved(tmp_path: Path):
+def test_an_older_card_image_is_caught_when_money_had_moved(tmp_path: Path):
+    """The store and the signer's state rolled back together (an earlier image of the SD card
+    written back): the journal and its anchor agree, and only the devices, whose memories are
+    not on the card, know that money moved since."""
     rig = Rig(tmp_path / "t")
     rig.runtime.pump()
     rig.insert(20)
     rig.runtime.close()
-    saved = tmp_path / "saved"
-    shutil.copytree(tmp_path / "t", saved, ignore=shutil.ignore_patterns("devices"))
+    image = tmp_path / "image"
+    shutil.copytree(tmp_path / "t", image / "t", ignore=shutil.ignore_patterns("devices"))
+    if (tmp_path / "t.signer").exists():
+        shutil.copytree(tmp_path / "t.signer", image / "t.signer")
     rig.runtime = rig.boot()
     rig.insert(50)
     rig.runtime.cash_out()
@@ -112,9 +117,13 @@ def test_an_older_copy_of_the_store_is_caught_when_money_had_moved(tmp_path: Pat
     rig.runtime.close()
     for name in ("terminal.sqlite3", "terminal.sqlite3-wal", "terminal.sqlite3-shm"):
         (tmp_path / "t" / name).unlink(missing_ok=True)
-        if (saved / name).exists():
-            shutil.copy2(saved / name, tmp_path / "t" / name)
-    rig.runtime = rig.boot()  # the journal passes its own checks: it is a genuine older copy
+        if (image / "t" / name).exists():
+            shutil.copy2(image / "t" / name, tmp_path / "t" / name)
+    if (image / "t.signer").exists():
+        shutil.rmtree(tmp_path / "t.signer")
+        shutil.copytree(image / "t.signer", tmp_path / "t.signer")
+    rig.runtime = rig.boot()  # the journal passes its own checks: a genuine older image
+    assert rig.runtime.state.critical is None
     rig.runtime.pump()
     tilts = rig.runtime.state.tilts
     assert tilts["bill_validator_reconcile"]["reason"] == (
@@ -188,3 +197,26 @@ def test_a_power_cut_at_any_write_reconciles_after_recovery(tmp_path: Path):
         assert state.lifetime["bills_in"] == box, cut
         assert state.credits[0] + paid == box, cut  # nothing lost, nothing made up
         rig.runtime.close()
+
+
+def test_after_an_audited_ram_clear_the_devices_take_a_new_baseline(tmp_path: Path):
+    rig = Rig(tmp_path / "t")
+    rig.runtime.pump()
+    rig.insert(20)
+    rig.runtime.cash_out()
+    rig.runtime.pump()
+    epoch = rig.runtime.store_epoch
+    rig.runtime.ram_clear(by="operator", reason="test")
+    assert rig.runtime.store_epoch != epoch
+    rig.runtime.pump()
+    assert rig.runtime.state.tilts == {}
+    rebased = baselines(rig)
+    assert [b.device for b in rebased] == ["bill validator", "printer"]
+    assert all(b.journal["epoch"] == rig.runtime.store_epoch for b in rebased)
+    assert rebased[0].counters == {"notes": 1, "notes_value": 2000}
+    rig.insert(50)  # and money reconciles against the new store from there
+    rig.runtime = rig.power_cut()
+    rig.runtime.pump()
+    assert rig.runtime.state.tilts == {}
+    assert rig.runtime.state.lifetime["bills_in"] == 5000
+    rig.runtime.close()

@@ -69,24 +69,28 @@ class DeviceRecordRequest(_message.Message):
     def __init__(self, request_id: _Optional[int] = ...) -> None: ...
 
 class ValidatorBaseline(_message.Message):
-    __slots__ = ("terminal_notes", "terminal_tickets", "device_notes", "device_tickets")
+    __slots__ = ("terminal_notes", "terminal_tickets", "device_notes", "device_tickets", "journal_epoch")
     TERMINAL_NOTES_FIELD_NUMBER: _ClassVar[int]
     TERMINAL_TICKETS_FIELD_NUMBER: _ClassVar[int]
     DEVICE_NOTES_FIELD_NUMBER: _ClassVar[int]
     DEVICE_TICKETS_FIELD_NUMBER: _ClassVar[int]
+    JOURNAL_EPOCH_FIELD_NUMBER: _ClassVar[int]
     terminal_notes: Tally
     terminal_tickets: Tally
     device_notes: Tally
     device_tickets: Tally
-    def __init__(self, terminal_notes: _Optional[_Union[Tally, _Mapping]] = ..., terminal_tickets: _Optional[_Union[Tally, _Mapping]] = ..., device_notes: _Optional[_Union[Tally, _Mapping]] = ..., device_tickets: _Optional[_Union[Tally, _Mapping]] = ...) -> None: ...
+    journal_epoch: int
+    def __init__(self, terminal_notes: _Optional[_Union[Tally, _Mapping]] = ..., terminal_tickets: _Optional[_Union[Tally, _Mapping]] = ..., device_notes: _Optional[_Union[Tally, _Mapping]] = ..., device_tickets: _Optional[_Union[Tally, _Mapping]] = ..., journal_epoch: _Optional[int] = ...) -> None: ...
 
 class PrinterBaseline(_message.Message):
-    __slots__ = ("terminal_vouchers", "device_vouchers")
+    __slots__ = ("terminal_vouchers", "device_vouchers", "journal_epoch")
     TERMINAL_VOUCHERS_FIELD_NUMBER: _ClassVar[int]
     DEVICE_VOUCHERS_FIELD_NUMBER: _ClassVar[int]
+    JOURNAL_EPOCH_FIELD_NUMBER: _ClassVar[int]
     terminal_vouchers: Tally
     device_vouchers: Tally
-    def __init__(self, terminal_vouchers: _Optional[_Union[Tally, _Mapping]] = ..., device_vouchers: _Optional[_Union[Tally, _Mapping]] = ...) -> None: ...
+    journal_epoch: int
+    def __init__(self, terminal_vouchers: _Optional[_Union[Tally, _Mapping]] = ..., device_vouchers: _Optional[_Union[Tally, _Mapping]] = ..., journal_epoch: _Optional[int] = ...) -> None: ...
 
 class PrintedVoucher(_message.Message):
     __slots__ = ("validation_number", "value")
