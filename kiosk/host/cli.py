@@ -23,12 +23,16 @@ import getpass
 import json
 import logging
 import os
+import re
 import signal
+import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli_args import check_bindable, float_type, int_type, listen_address
+from kiosk.cli_guard import EXIT_FAILED, CommandLineError
 from kiosk.host import pki
 from kiosk.host.bounds import BoundsError, Limits
 from kiosk.host.db import (
@@ -50,6 +54,36 @@ SEND_KINDS = {
     "set-time": "set_time",
     "message": "player_message",
 }
+
+
+#: Certificate validity: a day to a hundred years.
+DAYS = int_type(1, 36_500)
+#: How many records a listing shows.
+MAX_COUNT = 1_000_000
+COUNT = int_type(1, MAX_COUNT)
+#: RPC threads of ``host serve``.
+MAX_WORKERS = 10_000
+#: A terminal id or certificate name: it names files in the PKI directory.
+_CERT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def certificate_name(text: str) -> str:
+    """A terminal id or certificate name (letters, digits, ``.``, ``_``, ``-``; no path)."""
+    if not _CERT_NAME.match(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+        )
+    return text
+
+
+def hex_seed(text: str) -> str:
+    """A software-authentication seed: 1 to 64 bytes as hex digits."""
+    from kiosk.integrity import parse_seed
+
+    try:
+        return parse_seed(text).hex()
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def host_dir(args: argparse.Namespace) -> Path:
@@ -94,15 +128,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "init-ca", parents=[common], help="create the CA (key in CA_DIR, certificate also in PKI)"
     )
     p.add_argument("--name", default="TurboKiosk Host CA", help="the CA's common name")
-    p.add_argument("--days", type=int, default=3650, help="validity in days")
+    p.add_argument("--days", type=DAYS, default=3650, help="validity in days")
 
     p = sub.add_parser(
         "issue-cert", parents=[common], help="issue a terminal (or host) certificate"
     )
-    p.add_argument("name", help="terminal id (or the host's name with --server)")
+    p.add_argument(
+        "name", type=certificate_name, help="terminal id (or the host's name with --server)"
+    )
     p.add_argument("--server", action="store_true", help="a certificate for the host itself")
     p.add_argument("--san", action="append", default=[], help="host address (with --server)")
-    p.add_argument("--days", type=int, default=825, help="validity in days")
+    p.add_argument("--days", type=DAYS, default=825, help="validity in days")
     p.add_argument("--out", type=Path, help="where to write NAME.crt/.key (default: the PKI)")
 
     p = sub.add_parser(
@@ -115,10 +151,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("serve", parents=[common], help="run the accounting host")
-    p.add_argument("--listen", default="127.0.0.1:50051", help="address:port to listen on")
-    p.add_argument("--cert-name", default="host", help="the host's certificate in the PKI")
-    p.add_argument("--meter-period", type=int, default=60, help="seconds between snapshots")
-    p.add_argument("--voucher-expiry-days", type=int, default=30)
+    p.add_argument(
+        "--listen",
+        type=listen_address,
+        default="127.0.0.1:50051",
+        help="address:port to listen on (port 1-65535; 0: a free port, printed when serving)",
+    )
+    p.add_argument(
+        "--cert-name",
+        type=certificate_name,
+        default="host",
+        help="the host's certificate in the PKI",
+    )
+    p.add_argument(
+        "--meter-period", type=int_type(1, 86_400), default=60, help="seconds between snapshots"
+    )
+    p.add_argument("--voucher-expiry-days", type=int_type(1, 3650), default=30)
     p.add_argument("--max-workers", type=int, default=512, help="RPC threads (> terminals)")
     limits = Limits()
     p.add_argument(
@@ -155,19 +203,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("meters", parents=[common], help="a terminal's meters (newest snapshot)")
     p.add_argument("terminal", nargs="?", help="terminal id (default: every terminal)")
-    p.add_argument("--history", type=int, default=1, help="this many snapshots, newest first")
+    p.add_argument("--history", type=COUNT, default=1, help="this many snapshots, newest first")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("events", parents=[common], help="recorded events, newest first")
     p.add_argument("--terminal", help="only this terminal")
     p.add_argument("--kind", help="only this kind (bill_stacked, game_played, ...)")
-    p.add_argument("--last", type=int, default=50)
+    p.add_argument("--last", type=COUNT, default=50)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("vouchers", parents=[common], help="vouchers and their states")
     p.add_argument("--state", choices=list(VOUCHER_STATES))
     p.add_argument("--terminal", help="only those issued by this terminal")
-    p.add_argument("--last", type=int, default=50)
+    p.add_argument("--last", type=COUNT, default=50)
     p.add_argument("--json", action="store_true")
     _voucher_actions(p)
 
@@ -176,10 +224,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=sorted(SEND_KINDS))
     p.add_argument("text", nargs="?", default="", help="message: the text to show")
     p.add_argument("--reason", default="", help="disable: the reason shown")
-    p.add_argument("--seed", help="authenticate: seed as hex (default: 32 random bytes)")
-    p.add_argument("--epoch-ms", type=int, help="set-time: the time (default: the host's now)")
-    p.add_argument("--seconds", type=int, default=0, help="message: how long (0: until replaced)")
-    p.add_argument("--wait", type=float, default=0.0, help="wait up to this many s for the answer")
+    p.add_argument(
+        "--seed", type=hex_seed, help="authenticate: seed as hex (default: 32 random bytes)"
+    )
+    p.add_argument(
+        "--epoch-ms",
+        type=int_type(0, 2**63 - 1),
+        help="set-time: the time (default: the host's now)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=int_type(0, 86_400),
+        default=0,
+        help="message: how long (0: until replaced)",
+    )
+    p.add_argument(
+        "--wait",
+        type=float_type(0, 3600),
+        default=0.0,
+        help="wait up to this many s for the answer",
+    )
 
 
 def _common(suppress: bool = False) -> argparse.ArgumentParser:
@@ -314,6 +378,10 @@ def _serve(args: argparse.Namespace) -> int:
         limits=limits,
     )
     creds = pki.credentials(pki_dir(args), args.cert_name)
+    if not 1 <= args.max_workers <= MAX_WORKERS:
+        raise CommandLineError(f"--max-workers: from 1 to {MAX_WORKERS:,}, not {args.max_workers}")
+    check_bindable(args.listen)  # one line, before the records are opened
+    connect(db_target(args)).close()  # unreachable records (PostgreSQL down): one line
     server = HostServer(
         open_db(db_target(args)),
         creds,
@@ -338,7 +406,39 @@ def _open(args: argparse.Namespace) -> HostDb:
     target = db_target(args)
     if "://" not in target and not target.startswith("host=") and not Path(target).exists():
         raise pki.PkiError(f"no host records at {target}")
-    return open_db(target)
+    return connect(target)
+
+
+def connect(target: str) -> HostDb:
+    """The records at ``target``; one line (the password hidden) when they cannot be opened."""
+    try:
+        return open_db(target)
+    except HostDbError:
+        raise
+    except Exception as exc:
+        if not _is_database_error(exc):
+            raise
+        reason = " ".join(str(exc).split()) or exc.__class__.__name__
+        raise CommandLineError(
+            f"cannot open the host records {redacted(target)}: {reason}", EXIT_FAILED
+        ) from None
+
+
+def _is_database_error(exc: Exception) -> bool:
+    """sqlite3, psycopg (imported only when PostgreSQL is used) or the operating system."""
+    if isinstance(exc, (OSError, sqlite3.Error)):
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - a dependency
+        return False
+    return isinstance(exc, psycopg.Error)
+
+
+def redacted(target: str) -> str:
+    """A database URL or DSN with its password replaced by ``***``."""
+    target = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", target)
+    return re.sub(r"(password\s*=\s*)(\S+)", r"\1***", target)
 
 
 def _ms(value: int) -> str:
@@ -475,6 +575,8 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    if not 1 <= args.audit_last <= MAX_COUNT:
+        raise CommandLineError(f"--last: from 1 to {MAX_COUNT:,}, not {args.audit_last}")
     db = _open(args)
     try:
         severity = "alarm" if args.alarms else None

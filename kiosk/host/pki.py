@@ -49,8 +49,12 @@ class Credentials:
     def load(cls, ca_file: Path, cert_file: Path, key_file: Path) -> Credentials:
         """Read the three PEM files."""
         try:
-            return cls(ca_file.read_bytes(), cert_file.read_bytes(), key_file.read_bytes())
-        except OSError as exc:
+            return cls(
+                read_bounded(ca_file, what="CA certificate"),
+                read_bounded(cert_file, what="certificate"),
+                read_bounded(key_file, what="key"),
+            )
+        except InputFileError as exc:
             raise PkiError(f"cannot read credentials: {exc}") from exc
 
 
@@ -189,8 +193,8 @@ def _is_key_of(path: Path, public: bytes) -> bool:
 
 def _load_ca(ca_dir: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
     try:
-        cert = x509.load_pem_x509_certificate((ca_dir / CA_CERT).read_bytes())
-        key = serialization.load_pem_private_key((ca_dir / CA_KEY).read_bytes(), password=None)
+        cert = x509.load_pem_x509_certificate(read_bounded(ca_dir / CA_CERT))
+        key = serialization.load_pem_private_key(read_bounded(ca_dir / CA_KEY), password=None)
     except (OSError, ValueError) as exc:
         raise PkiError(f"no usable CA in {ca_dir} (--ca-dir): {exc}") from exc
     if not isinstance(key, ec.EllipticCurvePrivateKey):

@@ -19,6 +19,8 @@ from typing import Any, Protocol
 
 from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
 from kiosk.service.lock import TerminalBusyError, TerminalLock
+from kiosk.signer.client import signer_for
+from kiosk.store.critmem import StoreSigner
 from kiosk.store.journal import DB_NAME, Journal, Projections, StoreError
 from kiosk.store.reader import current_state, open_readonly
 from kiosk.terminal import commands as c
@@ -188,6 +190,7 @@ class ReadOnlyTerminal:
             raise ReadOnlyError(str(exc)) from None
         try:
             with self._writer() as journal:
+                _sign_with_the_terminals_signer(journal, self.data_dir)
                 core = TerminalCore(current_state(journal).state)
                 events = core.handle(command, self._clock())
                 core.apply(events)
@@ -230,3 +233,12 @@ class ReadOnlyTerminal:
             yield journal
         finally:
             journal.close()
+
+
+def _sign_with_the_terminals_signer(journal: Journal, data_dir: Path) -> None:
+    """A stopped terminal's PIN events are signed like every commit (kiosk/store/critmem.py):
+    by the terminal's signer, in the store's epoch; a store of the previous release (no epoch
+    yet) is written as it is and adopted, signed, at the next power-up."""
+    epoch = journal.epoch()
+    if epoch is not None:
+        journal.signer = StoreSigner(signer_for(data_dir, create=False), epoch)

@@ -194,4 +194,5 @@ def test_play_refuses_an_edition_that_is_not_enabled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["play", "--data-dir", str(tmp_path / "t"), "--edition", "nope"]) == 2
-    assert "editions: 'nope' is not enabled on this terminal" in capsys.readouterr().err
+    assert "--edition: unknown edition 'nope'" in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()  # refused before a store is created

@@ -47,10 +47,16 @@ def test_ram_clear_after_a_wiped_store(
     (data / f"{DB_NAME}-shm").unlink(missing_ok=True)
     assert "missing or empty" in play(data, "status").stdout  # locked
 
-    # a RAM clear needs its confirmation and the operator role
-    code, out, err = service(
-        capsys, monkeypatch, data, "ram-clear", "wiped", stdin="3333\n1357\n1357\n"
-    )
+    # the store's PIN records are gone with it: no PIN opens the menu (never the factory PINs)
+    monkeypatch.setattr("os.geteuid", lambda: 1000)
+    code, out, err = service(capsys, monkeypatch, data, "ram-clear", "x", stdin="3333\n")
+    assert code == 3 and "no operator PIN record" in err, (out, err)
+    # root at the console enters as the operator without one, for the RAM clear only
+    monkeypatch.setattr("os.geteuid", lambda: 0)
+    code, out, err = service(capsys, monkeypatch, data, "meters", stdin="")
+    assert code != 0 and "only a RAM clear" in err + out, (out, err)
+    # a RAM clear needs its confirmation
+    code, out, err = service(capsys, monkeypatch, data, "ram-clear", "wiped", stdin="")
     assert code == 2 and "--confirm" in err + out, (out, err)
     code, out, err = service(
         capsys,
@@ -62,7 +68,7 @@ def test_ram_clear_after_a_wiped_store(
         "lost",
         "in",
         "test",
-        stdin="1357\n",
+        stdin="",
     )
     assert code == 0, err
     assert "RAM cleared: the store of epoch 1" in out
@@ -78,18 +84,23 @@ def test_ram_clear_after_a_wiped_store(
         assert first.event.previous_hash == old.chain_hash.hex()
         assert first.event.reason == "store lost in test"
         assert first.event.by.startswith("operator via ssh")
+        assert first.event.previous_store == 0  # wiped: the host cannot match it (an alarm)
         # with a host link the event goes to the outbox in the same commit, as this message
         mapped = HostMessageMapper()([first.event], current_state(journal).state)
         assert mapped[0][0] == "ram_cleared"
         row = OutboxRow(1, first.seq, *mapped[0])
         wire = outbox_message("TK-0001", 1, row).ram_cleared
-        assert (wire.previous_epoch, wire.previous_seq, wire.epoch) == (1, old.seq, new.epoch)
-        assert wire.reason == "store lost in test" and wire.previous_hash == old.chain_hash.hex()
+        assert (wire.previous_seq, wire.signer_epoch) == (old.seq, new.epoch)
+        assert wire.previous_epoch == first.event.previous_store
+        assert wire.reason == "store lost in test" and wire.previous_hash == old.chain_hash
         actions = [
             json.loads(body)["action"]
             for (body,) in journal.db.execute("SELECT body FROM service_audit ORDER BY id")
         ]
     assert "enter" in actions and "ram_clear" in actions  # the RAM clear's record survived
+    # the new store starts with the factory PINs, each to be changed at its first entry
+    code, out, err = service(capsys, monkeypatch, data, "meters", stdin="3333\n1357\n1357\n")
+    assert code == 0 and "factory PIN" in err, (out, err)
     report = audit(data)
     assert report.ok, report.to_text()
     # the terminal plays again, from zero

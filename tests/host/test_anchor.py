@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from kiosk.host.anchor import JournalHead, anchor_problem
 from kiosk.robot import Robot
+from kiosk.signer.client import development_dir
 from tests.host.conftest import HostRig, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
@@ -58,8 +59,12 @@ def test_an_old_copy_of_the_store_is_locked_at_connect(
     _play(rig, 3)
     _acknowledged(rig, host_on)
     rig.close()
+    # the SD card image taken now: the store and the signer's anchor beside it (a restored
+    # card is consistent with itself; only the host remembers what came after)
     old_copy = rig.data_dir.with_name("old-sd-card")
-    shutil.copytree(rig.data_dir, old_copy)  # the SD card image taken now
+    shutil.copytree(rig.data_dir, old_copy)
+    old_signer = rig.data_dir.with_name("old-sd-card-signer")
+    shutil.copytree(development_dir(rig.data_dir), old_signer)
 
     rig.boot()
     rig.start()
@@ -76,6 +81,8 @@ def test_an_old_copy_of_the_store_is_locked_at_connect(
 
     shutil.rmtree(rig.data_dir)
     shutil.copytree(old_copy, rig.data_dir)  # the old image written back
+    shutil.rmtree(development_dir(rig.data_dir))
+    shutil.copytree(old_signer, development_dir(rig.data_dir))
     rig.boot()
     assert rig.runtime.state.critical is None  # its own checks find nothing wrong
     restored = _own(rig)

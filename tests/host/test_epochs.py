@@ -166,6 +166,7 @@ def test_an_outbox_ram_cleared_message_reaches_the_wire_with_its_hash() -> None:
         "by": "operator",
         "cleared_ms": EPOCH_2,
         "reason": "board replaced",
+        "signer_epoch": 2,
     }
     row = OutboxRow(7, 1, "ram_cleared", {"index": 0, "back": 0, "at": EPOCH_2, "body": body})
     msg = outbox_message("TK-A", EPOCH_2, row)
