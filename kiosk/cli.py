@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("kiosk.textui.cli_audit", "verify the journal and the meters (exit 0 iff ok)"),
     "soak": ("kiosk.cli_soak", "robot play with invariant checks after every game"),
     "sim": ("kiosk.devices.sim.cli", "simulated bill validator and printer on a serial port"),
+    "devices": ("kiosk.devices.cli", "pair a bill validator or printer with this terminal"),
     "run": ("kiosk.app.cli_run", "the touchscreen kiosk (simulated devices by default)"),
     "screenshots": ("kiosk.app.cli_screenshots", "screenshots of every screen at both sizes"),
     "service": ("kiosk.service.cli", "service menu for attendants, technicians and operators"),

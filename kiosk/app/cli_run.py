@@ -53,6 +53,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     field.add_argument("--validator-port", metavar="DEV", help="bill validator serial port")
     field.add_argument("--printer-port", metavar="DEV", help="ticket printer serial port")
+    field.add_argument(
+        "--device-keys",
+        type=Path,
+        metavar="DIR",
+        help="the devices' pairing keys, DIR/bill-validator.key and DIR/printer.key "
+        "(default /etc/turbokiosk/devices)",
+    )
+    field.add_argument("--validator-key", type=Path, metavar="FILE", help="its own key file")
+    field.add_argument("--printer-key", type=Path, metavar="FILE", help="its own key file")
     field.add_argument("--host", metavar="HOST:PORT", help="the accounting host (mutual TLS)")
     field.add_argument("--host-ca", type=Path, metavar="PEM", help="the host link's CA")
     field.add_argument("--host-cert", type=Path, metavar="PEM", help="this terminal's certificate")
@@ -144,6 +153,7 @@ def check_display() -> None:
 def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:
     """(serial ports of real devices, remote host endpoint) from the options, each or None."""
     from kiosk.app.serial_wiring import SerialPorts
+    from kiosk.devices.pairing import DEFAULT_KEY_DIR, key_path, load_pairing_key
     from kiosk.host.pki import Credentials, PkiError, common_name
     from kiosk.host.wiring import HostEndpoint
 
@@ -151,7 +161,17 @@ def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:
     if args.validator_port or args.printer_port:
         if not (args.validator_port and args.printer_port):
             raise ValueError("--validator-port and --printer-port go together")
-        hardware = SerialPorts(bill_validator=args.validator_port, printer=args.printer_port)
+        key_dir = args.device_keys or DEFAULT_KEY_DIR
+        hardware = SerialPorts(
+            bill_validator=args.validator_port,
+            printer=args.printer_port,
+            validator_key=args.validator_key or key_path(key_dir, "bill-validator"),
+            printer_key=args.printer_key or key_path(key_dir, "printer"),
+        )
+        for path in (hardware.validator_key, hardware.printer_key):
+            load_pairing_key(path)  # a PairingKeyError is a ValueError: one line, exit 2
+    elif args.device_keys or args.validator_key or args.printer_key:
+        raise ValueError("pairing keys are for --validator-port/--printer-port devices")
     remote = None
     if args.host:
         files = (args.host_ca, args.host_cert, args.host_key)

@@ -5,6 +5,11 @@ each simulator (``turbokiosk sim ...``) creates a pty, links its terminal end un
 ``<data dir>/peripherals/`` and keeps its non-volatile memory (and the printed vouchers, as
 PNG) beside it.  The returned handle says where the ports and the control channels are, and
 stops both processes.
+
+The development kiosk pairs its simulators by itself: the first start makes a pairing key per
+device, the simulator's copy in its state directory and the terminal's under
+``<data dir>/peripherals/keys/`` (a field terminal keeps its copies outside the data
+directory; docs/devices.md, "Pairing").
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 
 from kiosk.app.serial_wiring import SerialPorts
+from kiosk.devices.pairing import SIM_KEY_NAME, key_path, new_pairing
 from kiosk.devices.sim.program import control
 
 DEVICES = ("bill-validator", "printer")
@@ -34,6 +40,7 @@ class SimulatedPeripherals:
     ports: SerialPorts
     controls: dict[str, str]  # device -> control address HOST:PORT
     directory: Path
+    key_dir: Path  # the terminal's copies of the pairing keys
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     def control(self, device: str, command: str) -> str:
@@ -73,6 +80,7 @@ def spawn_simulator(
 ) -> tuple[subprocess.Popen[bytes], Path]:
     """Start one simulator process; it and the file its ready JSON will be written to."""
     directory.mkdir(parents=True, exist_ok=True)
+    pair_simulator(directory, device)
     ready = directory / f"{device}.ready.json"
     ready.unlink(missing_ok=True)
     log = open(directory / f"{device}.log", "ab")  # noqa: SIM115 - handed to the child
@@ -117,9 +125,20 @@ def wait_ready(proc: subprocess.Popen[bytes], ready: Path, timeout: float) -> di
     return info
 
 
+def pair_simulator(directory: Path, device: str) -> Path:
+    """Pair the simulator of ``device`` under ``directory`` unless it has a key already; the
+    terminal's copy of its key."""
+    terminal_copy = key_path(directory / "keys", device)
+    device_copy = directory / device / SIM_KEY_NAME
+    if not (device_copy.exists() and terminal_copy.exists()):
+        new_pairing(terminal_copy, device_copy, replace=True)
+    return terminal_copy
+
+
 def start_simulated_peripherals(data_dir: Path, *, timeout: float = 15.0) -> SimulatedPeripherals:
     """Start the bill validator and printer simulators for the terminal of ``data_dir``."""
     directory = Path(data_dir) / "peripherals"
+    key_dir = directory / "keys"
     started: dict[str, tuple[subprocess.Popen[bytes], Path]] = {
         device: spawn_simulator(device, directory) for device in DEVICES
     }
@@ -127,9 +146,12 @@ def start_simulated_peripherals(data_dir: Path, *, timeout: float = 15.0) -> Sim
         ports=SerialPorts(
             bill_validator=str(directory / "bill-validator.tty"),
             printer=str(directory / "printer.tty"),
+            validator_key=key_path(key_dir, "bill-validator"),
+            printer_key=key_path(key_dir, "printer"),
         ),
         controls={},
         directory=directory,
+        key_dir=key_dir,
         processes={device: proc for device, (proc, _) in started.items()},
     )
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.devices.pairing import DEFAULT_KEY_DIR, load_pairing_key
 from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.devices.serial_port import LinkChannel
 from kiosk.devices.validator_driver import ValidatorDriver
@@ -24,10 +25,13 @@ from rng import BackgroundCycler, Csprng
 
 @dataclass(frozen=True)
 class SerialPorts:
-    """Where the devices are: serial port paths (a USB adapter, or a simulator's pty link)."""
+    """Where the devices are: serial port paths (a USB adapter, or a simulator's pty link),
+    and the terminal's copies of their pairing keys (docs/devices.md, "Pairing")."""
 
     bill_validator: str
     printer: str
+    validator_key: Path = DEFAULT_KEY_DIR / "bill-validator.key"
+    printer_key: Path = DEFAULT_KEY_DIR / "printer.key"
 
 
 @dataclass
@@ -64,14 +68,19 @@ def build_serial_terminal(
     """A terminal on ``data_dir`` whose devices are on ``ports`` (not yet powered up).
 
     The device links start at once (they find their devices, or keep looking); ticket in is
-    offered only with a host to validate vouchers.
+    offered only with a host to validate vouchers.  A pairing key that cannot be used raises
+    :class:`~kiosk.devices.pairing.PairingKeyError` before anything starts.
     """
     data_dir = Path(data_dir)
+    validator_key = load_pairing_key(ports.validator_key)
+    printer_key = load_pairing_key(ports.printer_key)
     lock = TerminalLock.acquire(data_dir)
     rng = Csprng()
     wiring = HostWiring(host, data_dir) if host is not None else None
-    bv_channel = LinkChannel(ports.bill_validator, name="bill-validator").start()
-    pr_channel = LinkChannel(ports.printer, name="printer").start()
+    bv_channel = LinkChannel(ports.bill_validator, key=validator_key, name="bill-validator")
+    pr_channel = LinkChannel(ports.printer, key=printer_key, name="printer")
+    bv_channel.start()
+    pr_channel.start()
     validator = ValidatorDriver(
         bv_channel, connect_grace=connect_grace, accept_tickets=host is not None
     )

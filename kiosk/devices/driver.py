@@ -6,6 +6,12 @@ terminal commands (reports) and keeps them until the next ``poll``.  Faults beco
 ``RaiseTilt``/``ClearTilt`` reports: a tilt is raised once per reason and cleared when the
 condition ends; after a terminal restart every condition the device reports as absent is
 cleared once, so a tilt journaled before the restart does not outlive its cause.
+
+A frame the link refused as tampering (:class:`~kiosk.devices.link.Tampered`: a good CRC, but
+forged, rewritten, replayed or reordered) raises the device's tamper tilt
+(``bill_validator_tampered`` / ``printer_tampered``), naming the device and the count of frames
+refused; it needs an attendant, and its reason is brought up to date as the count reaches 1, 2,
+5, 10, 20, 50, 100... (so a flood of forged frames does not flood the journal).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from kiosk.devices.link import Delivered, LinkDown, LinkEvent, LinkUp
+from kiosk.devices.link import Delivered, LinkDown, LinkEvent, LinkUp, Tampered
 from kiosk.terminal import commands as c
 
 log = logging.getLogger(__name__)
@@ -37,6 +43,7 @@ class DriverBase:
     """Channel handling and tilt bookkeeping; subclasses handle payloads and link-up."""
 
     link_tilt = "device_link"
+    tamper_tilt = "device_tampered"
     device_name = "device"
 
     def __init__(
@@ -55,6 +62,7 @@ class DriverBase:
         self._reports: list[c.Command] = []
         self._raised: dict[str, str] = {}  # tilt code -> reason reported in this lifetime
         self._settled: set[str] = set()  # codes whose state was reported in this lifetime
+        self.tampered = 0  # frames the link refused as tampering
 
     # --- for subclasses -------------------------------------------------------------------
 
@@ -118,6 +126,24 @@ class DriverBase:
         elif isinstance(event, LinkDown):
             self.link_up = False
             self._condition(self.link_tilt, True, f"{self.device_name} link lost")
+        elif isinstance(event, Tampered):
+            self._tampered(event)
+
+    def _tampered(self, event: Tampered) -> None:
+        self.tampered = event.count
+        if event.count <= 10 or event.count % 1000 == 0:
+            log.error(
+                "%s link: frame refused (%s), %d refused so far",
+                self.device_name,
+                event.reason,
+                event.count,
+            )
+        if _milestone(event.count):
+            reason = (
+                f"{self.device_name} link tampered: {event.count} frame"
+                f"{'s' if event.count > 1 else ''} refused (last: {event.reason})"
+            )
+            self._report(c.RaiseTilt(code=self.tamper_tilt, reason=reason, needs_attendant=True))
 
     def _check_connect(self) -> None:
         if not self._ever_up and self.clock() - self._started >= self.connect_grace:
@@ -126,3 +152,10 @@ class DriverBase:
     def _take_reports(self) -> list[c.Command]:
         out, self._reports = self._reports, []
         return out
+
+
+def _milestone(count: int) -> bool:
+    """1, 2, 5, 10, 20, 50, 100, 200, 500, 1000..."""
+    while count >= 10 and count % 10 == 0:
+        count //= 10
+    return count in (1, 2, 5)

@@ -4,6 +4,11 @@ Real devices remember what they did across a power cut (a note on its way to the
 last voucher printed); these keep that in a small JSON file written with fsync, so a terminal
 killed at any instant can ask them on power-up, exactly as it asks real devices.  The protobuf
 serial simulators (``turbokiosk sim ...``) replace these behind the same ports.
+
+Both answer the terminal's money-record queries like the real ones (docs/devices.md,
+"Reconciliation"): the validator counts the notes it stacked (it takes no tickets), the printer
+the vouchers it printed, and each keeps the baseline the terminal gives it.  They need no
+pairing key: there is no line between them and the terminal, only the terminal's own process.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from kiosk.devices.money_record import Baseline, Figure, FigureBaseline, MoneyRecord, Tally
 from kiosk.devices.ports import Voucher, VoucherStatus
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import NOTE_VALUES
@@ -31,6 +37,22 @@ def _durable_write(path: Path, data: dict[str, Any]) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def _baseline_json(baseline: Baseline, epoch: int) -> dict[str, Any]:
+    figures = [
+        [b.terminal.count, b.terminal.value, b.device.count, b.device.value] for b in baseline
+    ]
+    return {"epoch": epoch, "figures": figures}
+
+
+def _baseline_of(kept: dict[str, Any] | None) -> tuple[Baseline | None, int]:
+    if kept is None:
+        return None, 0
+    figures = kept["figures"]
+    return tuple(FigureBaseline(Tally(tc, tv), Tally(dc, dv)) for tc, tv, dc, dv in figures), int(
+        kept["epoch"]
+    )
 
 
 def _read(path: Path, default: dict[str, Any]) -> dict[str, Any]:
@@ -55,6 +77,31 @@ class InProcessBillValidator:
         self.test_mode = False
         self._test_notes: list[int] = []
         self._reports: deque[c.Command] = deque()
+        self._reconciling = False
+        self._record_due = False  # the record follows the reports of the next poll
+
+    def request_money_record(self) -> None:
+        """Report the cash-box record at the next poll, and after every note stacked from now
+        on (always last in its poll: it counts every note reported before it)."""
+        self._reconciling = self._record_due = True
+
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
+        """Keep this baseline (figures: notes)."""
+        self._mem["baseline"] = _baseline_json(baseline, epoch)
+        _durable_write(self._path, self._mem)
+
+    def money_record(self) -> MoneyRecord:
+        """The notes in the cash box (never emptied here) and the baseline."""
+        box = self._mem["cashbox"]
+        baseline, epoch = _baseline_of(self._mem.get("baseline"))
+        return MoneyRecord(
+            source="validator",
+            device="bill validator",
+            tilt="bill_validator_reconcile",
+            figures=(Figure("notes", "bills_in", Tally(len(box), sum(box))),),
+            baseline=baseline,
+            baseline_epoch=epoch,
+        )
 
     def insert(self, value: int, seat: int = 0) -> bool:
         """A player inserts a note; False when the validator rejects it outright.
@@ -105,6 +152,7 @@ class InProcessBillValidator:
         self._mem.setdefault("unacknowledged", {})[str(seat)] = note["value"]
         _durable_write(self._path, self._mem)
         self._reports.append(c.BillStackedReport(value=note["value"], seat=seat))
+        self._record_due = self._reconciling  # a money event: its record comes after it
 
     def return_note(self, seat: int) -> None:
         """Hand the note in escrow back."""
@@ -114,14 +162,18 @@ class InProcessBillValidator:
             self.returned.append(note["value"])
 
     def poll(self) -> list[c.Command]:
-        """Reports since the last poll."""
+        """Reports since the last poll (the money record last, when due)."""
         out = list(self._reports)
         self._reports.clear()
+        if self._record_due:
+            self._record_due = False
+            out.append(self.money_record())
         return out
 
     def recover(self) -> list[c.Command]:
         """At power-up: stacked notes not yet acknowledged are reported again, a note mid-stack
         is stacked and reported, one still in escrow is returned."""
+        self._reconciling = self._record_due = False  # a new terminal: records once it asks
         out: list[c.Command] = [
             c.BillStackedReport(value=value, seat=int(seat))
             for seat, value in self._mem.get("unacknowledged", {}).items()
@@ -163,6 +215,35 @@ class InProcessPrinter:
         self.fault: str | None = None  # e.g. "jam", "head open"
         self.test_vouchers = 0  # test vouchers printed by this process
         self._reports: deque[c.Command] = deque()
+        self._reconciling = False
+        self._record_due = False  # the record follows the reports of the next poll
+
+    def request_money_record(self) -> None:
+        """Report the printed record at the next poll, and after every voucher printed from
+        now on (always last in its poll)."""
+        self._reconciling = self._record_due = True
+
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
+        """Keep this baseline (figure: vouchers)."""
+        self._mem["baseline"] = _baseline_json(baseline, epoch)
+        _durable_write(self._path, self._mem)
+
+    def money_record(self) -> MoneyRecord:
+        """Every voucher printed, and the baseline."""
+        printed = self._mem["printed"].values()
+        baseline, epoch = _baseline_of(self._mem.get("baseline"))
+        return MoneyRecord(
+            source="printer",
+            device="printer",
+            tilt="printer_reconcile",
+            figures=(
+                Figure(
+                    "vouchers", "tickets_out", Tally(len(printed), sum(v["value"] for v in printed))
+                ),
+            ),
+            baseline=baseline,
+            baseline_epoch=epoch,
+        )
 
     def ready(self) -> bool:
         """Paper in and no fault."""
@@ -181,6 +262,7 @@ class InProcessPrinter:
         }
         _durable_write(self._path, self._mem)
         self._reports.append(c.PrinterReport(printed=True))
+        self._record_due = self._reconciling  # a money event: its record comes after it
 
     def print_test_voucher(self, terminal_id: str, venue: str, at: int) -> str | None:
         """A VOID test voucher: no value, no validation number, nothing reported."""
@@ -194,9 +276,12 @@ class InProcessPrinter:
         return "printed" if validation_number in self._mem["printed"] else "not_printed"
 
     def poll(self) -> list[c.Command]:
-        """Reports since the last poll."""
+        """Reports since the last poll (the money record last, when due)."""
         out = list(self._reports)
         self._reports.clear()
+        if self._record_due:
+            self._record_due = False
+            out.append(self.money_record())
         return out
 
     def printed(self) -> dict[str, dict[str, Any]]:

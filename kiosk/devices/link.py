@@ -8,8 +8,12 @@ and gives back bytes for the line and events (:class:`Delivered`, :class:`LinkUp
 
 Protocol (docs/devices.md has the full description):
 
-- every packet is a ``LinkPacket`` (proto/turbokiosk/v1/device.proto) in one frame
-  (:mod:`kiosk.devices.framing`);
+- every packet is a ``LinkPacket`` (proto/turbokiosk/v1/device.proto), sealed with
+  ChaCha20-Poly1305 under keys derived from the device's pairing key (:mod:`kiosk.devices.seal`),
+  in one frame (:mod:`kiosk.devices.framing`).  A frame with a good CRC that does not open
+  (rewritten, forged, reflected), or that is not newer than the last one heard from its sender
+  (replayed, reordered), is refused and reported as :class:`Tampered`; a bad CRC, or a good
+  one around something too short to be sealed, is line noise (counted);
 - each end draws a random *session* id when it starts.  A packet names the sender's session and
   the receiver's session as the sender knows it; one that names an earlier session of the
   receiver is stale and dropped (a hello is still heard).  A ``hello`` from a new session
@@ -35,6 +39,7 @@ from dataclasses import dataclass, field
 from google.protobuf.message import DecodeError
 
 from kiosk.devices.framing import MAX_PAYLOAD, FrameDecoder, encode_frame
+from kiosk.devices.seal import OVERHEAD, LinkSeal, Refusal, Role
 from proto.turbokiosk.v1.device_pb2 import LinkPacket
 
 MASK = 0xFFFFFFFF
@@ -85,7 +90,15 @@ class LinkDown:
     reason: str
 
 
-LinkEvent = Delivered | LinkUp | LinkDown
+@dataclass(frozen=True)
+class Tampered:
+    """A frame with a good CRC was refused as tampering (``count``: all such so far)."""
+
+    count: int
+    reason: str
+
+
+LinkEvent = Delivered | LinkUp | LinkDown | Tampered
 
 
 @dataclass
@@ -94,7 +107,11 @@ class LinkStats:
 
     packets_in: int = 0
     packets_out: int = 0
-    malformed: int = 0  # good CRC but not a LinkPacket, or inconsistent fields
+    malformed: int = 0  # authentic but not a LinkPacket, or inconsistent fields
+    tampered: int = 0  # good CRC, refused by the seal: forged, rewritten, replayed, reordered
+    forged: int = 0  # ... of which failed authentication
+    unsealed: int = 0  # good CRC but not shaped like a sealed packet (noise, not tampering)
+    replayed: int = 0  # ... of which authentic but not newer than what was heard
     stale: int = 0  # addressed to an earlier session of ours, or a hello while connected
     duplicates: int = 0  # data already delivered (replay or retransmission)
     out_of_order: int = 0  # data ahead of the next expected packet
@@ -120,15 +137,25 @@ class _PeerState:
 class Link:
     """One end of a device link."""
 
-    def __init__(self, session: int, now: int, config: LinkConfig | None = None) -> None:
+    def __init__(
+        self,
+        session: int,
+        now: int,
+        config: LinkConfig | None = None,
+        *,
+        key: bytes,
+        role: Role,
+        counter_start: int | None = None,
+    ) -> None:
         if not 0 < session <= MASK:
             raise ValueError("a session id is a non-zero 32-bit number")
         self.config = config or LinkConfig()
         self.session = session
+        self.seal = LinkSeal(key, role, session, counter_start=counter_start)
         self.peer = 0  # the peer's session, 0 while unknown
         self.connected = False  # the peer knows our session and we know its
         self.stats = LinkStats()
-        self.decoder = FrameDecoder(self.config.max_payload + 64)
+        self.decoder = FrameDecoder(self.frame_limit)
         self._known: OrderedDict[int, _PeerState] = OrderedDict()  # earlier peer sessions
         self._confirmed = False
         self._out = bytearray()
@@ -164,6 +191,11 @@ class Link:
         out = bytes(self._out)
         self._out.clear()
         return out
+
+    @property
+    def frame_limit(self) -> int:
+        """The largest frame payload this link sends or takes (a sealed packet)."""
+        return self.config.max_payload + 64 + OVERHEAD
 
     @property
     def pending(self) -> int:
@@ -208,13 +240,21 @@ class Link:
     # --- inside ------------------------------------------------------------------------------
 
     def _packet(self, frame: bytes, now: int) -> None:
+        opened = self.seal.open(frame)
+        if isinstance(opened, Refusal):
+            self._refused(opened)
+            return
         pkt = LinkPacket()
         try:
-            pkt.ParseFromString(frame)
+            pkt.ParseFromString(opened.packet)
         except DecodeError:
             self.stats.malformed += 1
             return
-        if pkt.session == 0 or (pkt.seq == 0) != (not pkt.payload):
+        if (
+            pkt.session == 0
+            or (pkt.seq == 0) != (not pkt.payload)
+            or (pkt.session, pkt.peer_session) != (opened.sender, opened.receiver)
+        ):
             self.stats.malformed += 1
             return
         self.stats.packets_in += 1
@@ -252,6 +292,17 @@ class Link:
         self._ack(pkt.ack, now)
         if pkt.seq:
             self._data(pkt.seq, pkt.payload, now)
+
+    def _refused(self, refusal: Refusal) -> None:
+        if refusal is Refusal.MALFORMED:  # nothing sealed: noise that passed the CRC
+            self.stats.unsealed += 1
+            return
+        self.stats.tampered += 1
+        if refusal is Refusal.REPLAYED:
+            self.stats.replayed += 1
+        else:
+            self.stats.forged += 1
+        self._events.append(Tampered(self.stats.tampered, refusal.value))
 
     def _adopt(self, session: int) -> None:
         carry: deque[bytes] = deque()
@@ -338,6 +389,7 @@ class Link:
             hello=hello,
             payload=payload,
         )
-        self._out += encode_frame(pkt.SerializeToString(), self.config.max_payload + 64)
+        sealed = self.seal.seal(self.peer, pkt.SerializeToString())
+        self._out += encode_frame(sealed, self.frame_limit)
         self.stats.packets_out += 1
         self._last_tx = now

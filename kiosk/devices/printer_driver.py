@@ -24,13 +24,22 @@ from collections.abc import Callable
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from kiosk.devices.driver import Channel, DriverBase
+from kiosk.devices.money_record import Baseline, Figure, FigureBaseline, MoneyRecord, Tally
 from kiosk.devices.ports import Voucher, VoucherStatus
 from kiosk.terminal import commands as c
-from proto.turbokiosk.v1.device_pb2 import DeviceStatusRequest, PrinterCommand, PrinterEvent
+from proto.turbokiosk.v1.device_pb2 import (
+    DeviceRecordRequest,
+    DeviceStatusRequest,
+    PrinterBaseline,
+    PrinterCommand,
+    PrinterEvent,
+)
+from proto.turbokiosk.v1.device_pb2 import Tally as TallyMessage
 
 log = logging.getLogger(__name__)
 
 LINK_TILT = "printer_link"
+RECONCILE_TILT = "printer_reconcile"
 #: status flag -> (tilt code, reason)
 FAULTS = {
     "paper_out": ("paper_out", "printer out of paper"),
@@ -80,6 +89,7 @@ class PrinterDriver(DriverBase):
     """A voucher printer on a device link."""
 
     link_tilt = LINK_TILT
+    tamper_tilt = "printer_tampered"
     device_name = "printer"
 
     def __init__(
@@ -99,6 +109,8 @@ class PrinterDriver(DriverBase):
         self._answers: dict[str, int] = {}  # voucher status replies by number
         self._test_answers: dict[int, PrinterEvent.TestVoucherDone] = {}
         self._test_id = 0  # the test voucher being printed
+        self._reconciling = False  # the runtime asked for money records (after power-up)
+        self._record_id = 0  # the latest record request: older answers are ignored
 
     @property
     def paper(self) -> bool | None:
@@ -206,10 +218,63 @@ class PrinterDriver(DriverBase):
             return FAILURES[PrinterEvent.FAILURE_BUSY]
         return None
 
+    # --- MoneyRecordPort ----------------------------------------------------------------------
+
+    def request_money_record(self) -> None:
+        """Ask for the printed record now, and after every voucher printed from now on."""
+        self._reconciling = True
+        self._request_record()
+
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
+        """Have the printer keep this baseline (figure: vouchers)."""
+        (vouchers,) = baseline
+        kept = PrinterBaseline(
+            terminal_vouchers=TallyMessage(
+                count=vouchers.terminal.count, value=vouchers.terminal.value
+            ),
+            device_vouchers=TallyMessage(count=vouchers.device.count, value=vouchers.device.value),
+            journal_epoch=epoch,
+        )
+        self._command(PrinterCommand(set_baseline=kept))
+
+    def _request_record(self) -> None:
+        self._record_id = secrets.randbits(63) | 1
+        request = DeviceRecordRequest(request_id=self._record_id)
+        self._command(PrinterCommand(record_request=request))
+
+    def _printed_record(self, record: PrinterEvent.PrintedRecord) -> None:
+        if record.request_id != self._record_id:
+            return  # an answer to an older request: a newer one is on its way
+        baseline, epoch = None, 0
+        if record.HasField("baseline"):
+            b = record.baseline
+            epoch = b.journal_epoch
+            baseline = (
+                FigureBaseline(
+                    Tally(b.terminal_vouchers.count, b.terminal_vouchers.value),
+                    Tally(b.device_vouchers.count, b.device_vouchers.value),
+                ),
+            )
+        last = ", ".join(f"{v.validation_number} {v.value}" for v in record.last_printed[-3:])
+        lifetime = Tally(record.lifetime_vouchers.count, record.lifetime_vouchers.value)
+        self._report(
+            MoneyRecord(
+                source="printer",
+                device=self.device_name,
+                tilt=RECONCILE_TILT,
+                figures=(Figure("vouchers", "tickets_out", lifetime),),
+                baseline=baseline,
+                detail=f"last printed: {last or 'none'}",
+                baseline_epoch=epoch,
+            )
+        )
+
     # --- events ---------------------------------------------------------------------------------
 
     def _on_link_up(self, new_peer: bool) -> None:
         self._command(PrinterCommand(status_request=DeviceStatusRequest()))
+        if self._reconciling and new_peer:  # the printer restarted: ask again
+            self._request_record()
         if self.job:  # what became of the voucher in progress while we could not hear?
             self._ask(self.job)
 
@@ -223,6 +288,8 @@ class PrinterDriver(DriverBase):
                 self._condition(code, bool(getattr(ev.status, flag)), reason)
         elif kind == "voucher_printed":
             self._finish(ev.voucher_printed.validation_number, True, "")
+            if self._reconciling:  # a money event: its record comes after it
+                self._request_record()
         elif kind == "voucher_failed":
             failed = ev.voucher_failed
             reason = FAILURES.get(failed.failure, "not printed")
@@ -232,6 +299,8 @@ class PrinterDriver(DriverBase):
             self._answers[number] = state
             if number == self.job and state == PrinterEvent.VOUCHER_STATE_PRINTED:
                 self._finish(number, True, "")
+                if self._reconciling:
+                    self._request_record()
             elif number == self.job and state == PrinterEvent.VOUCHER_STATE_NOT_PRINTED:
                 self._finish(number, False, "not printed (printer link interrupted)")
         elif kind == "test_voucher_done":
@@ -241,6 +310,8 @@ class PrinterDriver(DriverBase):
             self.identity = (
                 f"{ev.identity.model} {ev.identity.serial_number} {ev.identity.firmware}"
             )
+        elif kind == "printed_record":
+            self._printed_record(ev.printed_record)
 
     def _finish(self, number: str, printed: bool, reason: str) -> None:
         if number != self.job:

@@ -4,10 +4,13 @@
 (reads are partial: a frame may come in several pieces, or several frames in one).  When the
 port goes away (a USB adapter unplugged, a simulator's pseudo-terminal closed) it raises
 :class:`LineClosedError`, and :class:`LinkChannel` keeps trying to open the path again, so a device
-plugged back in is found by itself.
+plugged back in is found by itself.  A path that comes to name another device while open (a
+symlink re-pointed: the old pseudo-terminal's number reused by another program, the new one
+elsewhere) is closed and opened again.
 
 :class:`LinkChannel` is the terminal side of one device: a background thread owns the line and
-the sans-IO :class:`~kiosk.devices.link.Link`; the driver sends payloads and takes link events
+the sans-IO :class:`~kiosk.devices.link.Link`, sealed with the device's pairing key (the
+terminal's role); the driver sends payloads and takes link events
 through thread-safe queues, so the link keeps its heartbeats and retransmissions going however
 rarely the terminal polls.
 """
@@ -25,6 +28,7 @@ import time
 import serial
 
 from kiosk.devices.link import Link, LinkConfig, LinkEvent
+from kiosk.devices.seal import Role
 
 BAUDRATE = 115_200
 
@@ -49,6 +53,7 @@ class SerialLine:
     def __init__(self, path: str, baudrate: int = BAUDRATE) -> None:
         self.path = path
         self.baudrate = baudrate
+        self.target = ""  # what the path named when it was opened
         self._port: serial.Serial | None = None
 
     @property
@@ -58,12 +63,18 @@ class SerialLine:
 
     def open(self) -> None:
         """Open the port (LineClosedError when it is not there)."""
+        self.target = os.path.realpath(self.path)
         try:
             self._port = serial.Serial(
                 self.path, self.baudrate, timeout=0, write_timeout=0.5, exclusive=True
             )
         except (OSError, serial.SerialException, ValueError) as exc:
             raise LineClosedError(f"{self.path}: {exc}") from exc
+
+    def moved(self) -> bool:
+        """Whether the path now names another device than the one open (a symlink re-pointed:
+        a device plugged in again, a simulator restarted on a new pseudo-terminal)."""
+        return os.path.realpath(self.path) != self.target
 
     def fileno(self) -> int:
         """The file descriptor to wait on."""
@@ -108,12 +119,12 @@ class LinkChannel:
     REOPEN_MS = 500
 
     def __init__(
-        self, path: str, *, name: str = "device", config: LinkConfig | None = None
+        self, path: str, *, key: bytes, name: str = "device", config: LinkConfig | None = None
     ) -> None:
         self.path = path
         self.name = name
         self.line = SerialLine(path)
-        self.link = Link(new_session(), monotonic_ms(), config)
+        self.link = Link(new_session(), monotonic_ms(), config, key=key, role=Role.TERMINAL)
         self.line_error = ""
         self._outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._inbox: queue.SimpleQueue[LinkEvent] = queue.SimpleQueue()
@@ -167,6 +178,11 @@ class LinkChannel:
         next_open = 0
         while not self._stop.is_set():
             now = monotonic_ms()
+            if self.line.is_open and now >= next_open:
+                next_open = now + self.REOPEN_MS
+                if self.line.moved():  # e.g. a stale link whose pty number was reused
+                    self.line.close()
+                    next_open = now
             if not self.line.is_open and now >= next_open:
                 try:
                     self.line.open()

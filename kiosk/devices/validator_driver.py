@@ -46,20 +46,25 @@ from collections import deque
 from collections.abc import Callable
 
 from kiosk.devices.driver import Channel, DriverBase
+from kiosk.devices.money_record import Baseline, Figure, FigureBaseline, MoneyRecord, Tally
 from kiosk.devices.ports import TicketInserted
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import NOTE_VALUES
 from proto.turbokiosk.v1.device_pb2 import (
     AcknowledgeEvents,
+    DeviceRecordRequest,
     DeviceStatusRequest,
     EscrowItem,
+    ValidatorBaseline,
     ValidatorCommand,
     ValidatorEvent,
 )
+from proto.turbokiosk.v1.device_pb2 import Tally as TallyMessage
 
 log = logging.getLogger(__name__)
 
 LINK_TILT = "bill_validator_link"
+RECONCILE_TILT = "bill_validator_reconcile"
 #: status flag -> (tilt code, reason)
 FAULTS = {
     "jammed": ("bill_jam", "bill validator jam"),
@@ -92,6 +97,7 @@ class ValidatorDriver(DriverBase):
     """A bill (and voucher) validator on a device link."""
 
     link_tilt = LINK_TILT
+    tamper_tilt = "bill_validator_tampered"
     device_name = "bill validator"
 
     def __init__(
@@ -123,6 +129,8 @@ class ValidatorDriver(DriverBase):
         self._acceptance_id = secrets.randbits(48)
         self._test_acceptances: set[int] = set()  # ids sent while the test ran
         self._test_escrows: set[int] = set()  # escrow event ids of test items being returned
+        self._reconciling = False  # the runtime asked for money records (after power-up)
+        self._record_id = 0  # the latest record request: older answers are ignored
 
     # --- BillValidatorPort ---------------------------------------------------------------
 
@@ -193,6 +201,59 @@ class ValidatorDriver(DriverBase):
             self._wait_until(lambda: self.status is None or not self.status.escrow_event_id, 3.0)
         return self._hand_over(tilts=False)  # conditions follow with the first poll
 
+    # --- MoneyRecordPort ------------------------------------------------------------------
+
+    def request_money_record(self) -> None:
+        """Ask for the cash-box record now, and after every item stacked from now on."""
+        self._reconciling = True
+        self._request_record()
+
+    def set_money_baseline(self, baseline: Baseline, epoch: int) -> None:
+        """Have the validator keep this baseline (figures: notes, tickets)."""
+        notes, tickets = baseline
+        kept = ValidatorBaseline(
+            terminal_notes=_tally(notes.terminal),
+            terminal_tickets=_tally(tickets.terminal),
+            device_notes=_tally(notes.device),
+            device_tickets=_tally(tickets.device),
+            journal_epoch=epoch,
+        )
+        self._command(ValidatorCommand(set_baseline=kept))
+
+    def _request_record(self) -> None:
+        self._record_id = secrets.randbits(63) | 1
+        request = DeviceRecordRequest(request_id=self._record_id)
+        self._command(ValidatorCommand(record_request=request))
+
+    def _cashbox_record(self, record: ValidatorEvent.CashboxRecord) -> None:
+        if record.request_id != self._record_id:
+            return  # an answer to an older request: a newer one is on its way
+        notes = Tally(record.lifetime_notes.count, record.lifetime_notes.value)
+        tickets = Tally(record.lifetime_tickets.count, 0)
+        baseline, epoch = None, 0
+        if record.HasField("baseline"):
+            b = record.baseline
+            epoch = b.journal_epoch
+            baseline = (
+                FigureBaseline(_of(b.terminal_notes), _of(b.device_notes)),
+                FigureBaseline(_of(b.terminal_tickets), _of(b.device_tickets)),
+            )
+        box = ", ".join(f"{n} x {v}" for v, n in sorted(record.notes_by_value.items()))
+        self._report(
+            MoneyRecord(
+                source="validator",
+                device=self.device_name,
+                tilt=RECONCILE_TILT,
+                figures=(
+                    Figure("notes", "bills_in", notes),
+                    Figure("tickets", "tickets_in", tickets, values=False),
+                ),
+                baseline=baseline,
+                detail=f"cash box: notes {box or 'none'}; tickets {record.tickets}",
+                baseline_epoch=epoch,
+            )
+        )
+
     def _hand_over(self, *, tilts: bool = True) -> list[c.Command]:
         self._handed = self._ack_due
         reports = self._take_reports()
@@ -206,6 +267,8 @@ class ValidatorDriver(DriverBase):
     def _on_link_up(self, new_peer: bool) -> None:
         self._send_acceptance()
         self._command(ValidatorCommand(status_request=DeviceStatusRequest()))
+        if self._reconciling and new_peer:  # the validator restarted: ask again
+            self._request_record()
 
     def _on_payload(self, payload: bytes) -> None:
         ev = ValidatorEvent()
@@ -223,6 +286,8 @@ class ValidatorDriver(DriverBase):
                 log.error("bill validator stacked test %s: not credited", describe(ev.stacked.item))
             else:
                 self._stacked(ev.stacked.item)
+            if self._reconciling:  # a money event: its record comes after it
+                self._request_record()
         elif kind == "returned":
             clean = self._acked == self._handed == self._ack_due
             self._resolved(ev.event_id, ev.returned.escrow_event_id)
@@ -243,6 +308,8 @@ class ValidatorDriver(DriverBase):
             )
         elif kind == "refused":
             log.info("bill validator refused a command: %s", ev.refused.reason)
+        elif kind == "cashbox_record":
+            self._cashbox_record(ev.cashbox_record)
 
     def _escrowed(self, event_id: int, item: EscrowItem) -> None:
         self._escrow = event_id
@@ -347,3 +414,11 @@ class ValidatorDriver(DriverBase):
 
     def _command(self, command: ValidatorCommand) -> None:
         self._send(command.SerializeToString())
+
+
+def _tally(tally: Tally) -> TallyMessage:
+    return TallyMessage(count=tally.count, value=tally.value)
+
+
+def _of(message: TallyMessage) -> Tally:
+    return Tally(message.count, message.value)

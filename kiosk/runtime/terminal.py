@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk import __version__
+from kiosk.devices.money_record import MoneyRecord
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
 from kiosk.host.anchor import JournalHead, anchor_problem, hash_at
 from kiosk.host.ports import HostPort, HostUnavailableError
-from kiosk.runtime import ticket_in
+from kiosk.runtime import reconcile, ticket_in
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.signer.client import Signer, signer_for
 from kiosk.store.critmem import power_up_store
@@ -37,6 +38,7 @@ from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.core import TerminalCore
+from kiosk.terminal.meters import Meters
 from kiosk.terminal.state import Phase, TerminalState
 from rng import RngFailure
 
@@ -185,6 +187,7 @@ class TerminalRuntime:
             c.PowerUp(software_version=self.software_version, recovered="; ".join(report.actions))
         )
         self._sync_validator()
+        reconcile.request_records(self.validator, self.printer)  # judged as they come (pump)
         self.last_recovery = report
         return report
 
@@ -491,6 +494,9 @@ class TerminalRuntime:
             if not reports:
                 break
             for report in reports:
+                if isinstance(report, MoneyRecord):  # the device's count against the journal
+                    out += reconcile.settle(self, report)
+                    continue
                 if isinstance(report, TicketInserted):  # ask the host before the core decides
                     report = ticket_in.host_answer(self.core, self.host, report)
                 try:
@@ -514,6 +520,20 @@ class TerminalRuntime:
             if now >= deadline:
                 out += self.execute(c.Decide(choice=offer["default"], seat=seat, automatic=True))
         return out
+
+    @property
+    def meters(self) -> Meters:
+        """The journal's lifetime meters."""
+        return self.state.lifetime
+
+    @property
+    def store_epoch(self) -> int:
+        """The epoch of the store (0 for one written before the signer)."""
+        return self.journal.epoch() or 0
+
+    def device_port(self, record: MoneyRecord) -> object:
+        """The device port that sent ``record``."""
+        return self.validator if record.source == "validator" else self.printer
 
     def decision_deadline(self, seat: int = 0) -> int | None:
         """Epoch ms when the seat's pending decision defaults, or None."""
@@ -546,6 +566,7 @@ class TerminalRuntime:
 
         event = ram_clear(self, by=by, reason=reason, audit=audit)
         self._sync_validator()
+        reconcile.request_records(self.validator, self.printer)  # a new store: new baselines
         self._notify([event])
         return event
 

@@ -90,6 +90,7 @@ LOGGED_KINDS = frozenset(
         "DoorChanged",
         "EnableChanged",
         "ServiceChanged",
+        "DeviceBaselineRecorded",
     }
 )
 

@@ -242,6 +242,16 @@ class ResetPeriodMeters(Command):
 
 
 @dataclass(frozen=True)
+class RecordDeviceBaseline(Command):
+    """A device without a reconciliation baseline (just paired or replaced) gets one: the
+    journal's meters and the device's counters now (kiosk/runtime/reconcile.py)."""
+
+    device: str
+    journal: dict[str, int]
+    counters: dict[str, int]
+
+
+@dataclass(frozen=True)
 class ReportCritical(Command):
     """The runtime found non-volatile memory or the credit audit wrong."""
 

@@ -87,6 +87,7 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.RecordPinEntry: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.SetPin: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.MigratePins: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    c.RecordDeviceBaseline: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
 }
 
 
@@ -599,6 +600,13 @@ class TerminalCore:
             raise CommandError("period meters are reset only from the service menu")
         return [e.PeriodMetersReset(at=now, by=cmd.by)]
 
+    def _record_baseline(self, cmd: c.RecordDeviceBaseline, now: int) -> list[e.Event]:
+        return [
+            e.DeviceBaselineRecorded(
+                at=now, device=cmd.device, journal=dict(cmd.journal), counters=dict(cmd.counters)
+            )
+        ]
+
     def _report_critical(self, cmd: c.ReportCritical, now: int) -> list[e.Event]:
         if self.state.critical is not None:
             return []
@@ -951,6 +959,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.RecordPinEntry: TerminalCore._record_pin_entry,
     c.SetPin: TerminalCore._set_pin,
     c.MigratePins: TerminalCore._migrate_pins,
+    c.RecordDeviceBaseline: TerminalCore._record_baseline,
 }
 
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
@@ -987,4 +996,5 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PinAccepted: TerminalCore._a_pin_accepted,
     e.PinLockoutLifted: TerminalCore._a_lockout_lifted,
     e.PinsMigrated: TerminalCore._a_pins_migrated,
+    e.DeviceBaselineRecorded: lambda core, ev: None,  # a record for the audit trail only
 }

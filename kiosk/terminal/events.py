@@ -299,6 +299,17 @@ class TiltCleared(Event):
 
 @_event
 @dataclass(frozen=True)
+class DeviceBaselineRecorded(Event):
+    """A device's money record is reconciled against the journal from here on: its counters
+    and the journal's meters at this instant (the device was paired or replaced)."""
+
+    device: str = ""
+    journal: dict[str, int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+@_event
+@dataclass(frozen=True)
 class DoorChanged(Event):
     """A cabinet door opened or closed."""
 

@@ -7,6 +7,7 @@ import pytest
 
 from kiosk.app import cli_run
 from kiosk.app.serial_wiring import SerialPorts
+from kiosk.devices.pairing import DEVICES, key_path, new_pairing
 from kiosk.host import pki
 
 
@@ -20,17 +21,36 @@ def test_no_field_options_means_simulations():
     assert cli_run.field_terminal(parse()) == (None, None)
 
 
-def test_both_serial_ports_name_the_real_devices():
+def test_both_serial_ports_name_the_real_devices_and_their_pairing_keys(tmp_path: Path):
+    for device in DEVICES:
+        new_pairing(key_path(tmp_path, device))
     hardware, host = cli_run.field_terminal(
         parse(
             "--validator-port",
             "/dev/turbokiosk/bill-validator",
             "--printer-port",
             "/dev/turbokiosk/printer",
+            "--device-keys",
+            str(tmp_path),
         )
     )
-    assert hardware == SerialPorts("/dev/turbokiosk/bill-validator", "/dev/turbokiosk/printer")
+    assert hardware == SerialPorts(
+        "/dev/turbokiosk/bill-validator",
+        "/dev/turbokiosk/printer",
+        validator_key=tmp_path / "bill-validator.key",
+        printer_key=tmp_path / "printer.key",
+    )
     assert host is None
+    assert SerialPorts("a", "b").validator_key == Path("/etc/turbokiosk/devices/bill-validator.key")
+
+
+def test_serial_ports_without_their_pairing_keys_are_refused(tmp_path: Path):
+    new_pairing(key_path(tmp_path, "bill-validator"))
+    args = parse("--validator-port", "a", "--printer-port", "b", "--device-keys", str(tmp_path))
+    with pytest.raises(ValueError, match=r"pairing key .*printer.key: no such file"):
+        cli_run.field_terminal(args)
+    with pytest.raises(ValueError, match="pairing keys are for"):
+        cli_run.field_terminal(parse("--device-keys", str(tmp_path)))
 
 
 def test_one_port_alone_is_refused():

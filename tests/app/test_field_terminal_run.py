@@ -47,6 +47,8 @@ def test_a_field_terminal_comes_up_talking_to_its_devices_and_host(
             devices.ports.bill_validator,
             "--printer-port",
             devices.ports.printer,
+            "--device-keys",
+            str(devices.key_dir),
             "--host",
             address,
             "--host-ca",

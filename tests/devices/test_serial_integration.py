@@ -191,3 +191,34 @@ def test_note_returned_beyond_the_credit_limit(tmp_path):
         assert rig.runtime.state.credits == [0]
     finally:
         rig.close()
+
+
+def test_sim_ctl_tamper_rewrite_and_replay_raise_the_tamper_tilt(rig):
+    assert rig.printer("tamper rewrite").startswith("ok rewrote a frame")
+    rig.until(lambda: "printer_tampered" in rig.runtime.state.tilts)
+    assert rig.printer("tamper replay").startswith("ok replayed a frame")
+    rig.until(lambda: "2 frames" in rig.runtime.state.tilts["printer_tampered"]["reason"])
+    tilt = rig.runtime.state.tilts["printer_tampered"]
+    assert tilt["needs_attendant"] and tilt["reason"].startswith("printer link tampered")
+    assert rig.terminal.channels[1].stats()["tampered"] == 2
+    assert rig.runtime.state.credits == [0]
+    assert "bill_validator_tampered" not in rig.runtime.state.tilts
+
+
+def test_a_cash_box_that_disagrees_with_the_journal_raises_the_reconcile_tilt(rig):
+    def baselines() -> list[str]:
+        rows = rig.runtime.journal.rows(after=0)
+        return sorted(r.event.device for r in rows if isinstance(r.event, e.DeviceBaselineRecorded))
+
+    rig.until(lambda: baselines() == ["bill validator", "printer"])
+    assert json.loads(rig.bv("status")[3:])["baseline"] is True
+    assert rig.bv("insert 2000").startswith("ok escrow")
+    rig.until(lambda: rig.runtime.state.credits == [2000])
+    assert rig.bv("cashbox-add 5000") == "ok"  # a note in the box the journal never saw
+    assert rig.bv("insert 500").startswith("ok escrow")  # the next money event asks again
+    rig.until(lambda: "bill_validator_reconcile" in rig.runtime.state.tilts)
+    assert rig.runtime.state.tilts["bill_validator_reconcile"] == {
+        "reason": "bill validator counted 3 notes ($75.00) since pairing, "
+        "the journal 2 notes ($25.00)",
+        "needs_attendant": True,
+    }

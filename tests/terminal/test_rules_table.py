@@ -43,6 +43,7 @@ SAMPLES = {
     c.RecordPinEntry: c.RecordPinEntry("attendant", False, 1),
     c.SetPin: c.SetPin("attendant", {}, True, "set"),
     c.MigratePins: c.MigratePins({}, "pins.json"),
+    c.RecordDeviceBaseline: c.RecordDeviceBaseline("printer", {"tickets_out": 0}, {"vouchers": 0}),
 }
 
 

@@ -1,8 +1,13 @@
 """``turbokiosk sim``: the simulated bill validator and printer, and their control client.
 
     turbokiosk sim bill-validator --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
+                                  [--pairing-key FILE]
     turbokiosk sim printer --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
+                           [--pairing-key FILE]
     turbokiosk sim ctl ADDR COMMAND [ARG...]
+
+A simulator seals its link with its pairing key (default ``<state dir>/pairing.key``, written
+by ``turbokiosk devices pair DEVICE --device-copy FILE``); without one it exits with one line.
 
 Each simulator prints one JSON line when it is ready (its port, control address and pid) and
 writes the same to ``--ready-file``.  docs/devices.md lists the control commands.
@@ -14,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from kiosk.devices.pairing import SIM_KEY_NAME, PairingKeyError, fingerprint, load_pairing_key
 from kiosk.devices.sim.printer import PrinterMachine
 from kiosk.devices.sim.program import Machine, SimProgram, control
 from kiosk.devices.sim.validator import ValidatorMachine
@@ -46,6 +52,12 @@ def _device_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         type=_address,
         default=("127.0.0.1", 0),
         help="control channel address (default 127.0.0.1 with a free port)",
+    )
+    parser.add_argument(
+        "--pairing-key",
+        type=Path,
+        metavar="FILE",
+        help=f"the device's pairing key (default <state dir>/{SIM_KEY_NAME})",
     )
     parser.add_argument("--ready-file", type=Path, help="write the ready JSON here too")
     parser.add_argument(
@@ -95,19 +107,26 @@ def run(args: argparse.Namespace) -> int:
 
     check_data_dir(args.state_dir, write=True, option="--state-dir")  # before anything is made
     state_dir: Path = args.state_dir
+    try:
+        key = load_pairing_key(args.pairing_key or state_dir / SIM_KEY_NAME)
+    except PairingKeyError as exc:
+        print(f"turbokiosk sim {args.sim_command}: {exc}", file=sys.stderr)
+        return 2
 
     def make(now: int) -> Machine:
         if args.sim_command == "printer":
-            return PrinterMachine(state_dir, now, print_ms=args.print_ms)
+            return PrinterMachine(state_dir, now, print_ms=args.print_ms, pairing=fingerprint(key))
         return ValidatorMachine(
             state_dir,
             now,
             stack_ms=args.stack_ms,
             escrow_timeout_ms=int(args.escrow_timeout * 1000),
+            pairing=fingerprint(key),
         )
 
     program = SimProgram(
         make,
+        key=key,
         port=args.port,
         create_pty=args.create_pty,
         control=args.control,

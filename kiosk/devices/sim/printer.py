@@ -10,7 +10,9 @@ A test voucher (the service menu's) is a job like any other, rendered as
 number, so it never enters the printed or voided vouchers the terminal asks about.
 
 Memory (across its own restarts): the vouchers printed and voided, the job in progress (voided
-at power-up: a half-printed voucher never leaves the printer as valid), the faults.  The
+at power-up: a half-printed voucher never leaves the printer as valid), the faults, a lifetime
+counter of the vouchers printed and the reconciliation baseline the terminal gave it (kept for
+the pairing key it was given under).  ``PrintedRecord`` answers a record request.  The
 terminal asks it after a restart or a lost link whether a voucher was printed.
 """
 
@@ -25,7 +27,14 @@ from kiosk.devices.ports import Voucher
 from kiosk.devices.printer_driver import voucher_of
 from kiosk.devices.sim.memory import DeviceMemory
 from kiosk.devices.voucher import TestVoucher, render_png, render_test_png
-from proto.turbokiosk.v1.device_pb2 import DeviceIdentity, PrinterCommand, PrinterEvent
+from proto.turbokiosk.v1.device_pb2 import (
+    DeviceIdentity,
+    PrintedVoucher,
+    PrinterBaseline,
+    PrinterCommand,
+    PrinterEvent,
+    Tally,
+)
 
 FAULTS = {
     "paper-low": "paper_low",
@@ -47,7 +56,10 @@ Ev = PrinterEvent
 class PrinterMachine:
     """A thermal voucher printer."""
 
-    def __init__(self, state_dir: Path, now: int, *, print_ms: int = 200) -> None:
+    def __init__(
+        self, state_dir: Path, now: int, *, print_ms: int = 200, pairing: str = ""
+    ) -> None:
+        self.pairing = pairing  # the fingerprint of the pairing key (the baseline is its)
         self.print_ms = print_ms
         self.vouchers_dir = state_dir / "vouchers"
         self.test_vouchers_dir = state_dir / "test-vouchers"
@@ -67,8 +79,12 @@ class PrinterMachine:
                 "fail_next": None,
                 "test_vouchers": 0,  # test vouchers started (their counter)
                 "tests": [],  # the last test vouchers printed or voided
+                "baseline": None,
             },
         )
+        if "lifetime" not in self.mem.data:  # memory of an earlier firmware: count the list
+            printed = self.mem.data["printed"].values()
+            self.mem.data["lifetime"] = [len(printed), sum(v["value"] for v in printed)]
         self.link_up = False
         self._out: list[bytes] = []
         self._started = now
@@ -112,6 +128,30 @@ class PrinterMachine:
                 self._answer(number)
         elif kind == "status_request":
             self._emit_status()
+        elif kind == "record_request":
+            record = self.printed_record(cmd.record_request.request_id)
+            self._emit(self._event(printed_record=record))
+        elif kind == "set_baseline":
+            self.mem.data["baseline"] = {
+                "pairing": self.pairing,
+                "message": cmd.set_baseline.SerializeToString().hex(),
+            }
+            self.mem.save()
+
+    def printed_record(self, request_id: int) -> Ev.PrintedRecord:
+        """The lifetime counter, the last vouchers printed, the baseline (for this pairing)."""
+        d = self.mem.data
+        count, value = d["lifetime"]
+        last = list(d["printed"].items())[-16:]
+        record = Ev.PrintedRecord(
+            request_id=request_id,
+            lifetime_vouchers=Tally(count=count, value=value),
+            last_printed=[PrintedVoucher(validation_number=n, value=v["value"]) for n, v in last],
+        )
+        kept = d["baseline"]
+        if kept is not None and kept["pairing"] == self.pairing:
+            record.baseline.CopyFrom(PrinterBaseline.FromString(bytes.fromhex(kept["message"])))
+        return record
 
     def take_outgoing(self) -> list[bytes]:
         """Serialized events for the terminal, in order."""
@@ -275,6 +315,7 @@ class PrinterMachine:
         d = self.mem.data
         d["printed"][number] = job
         d["printing"] = None
+        d["lifetime"] = [d["lifetime"][0] + 1, d["lifetime"][1] + voucher.value]
         self.mem.save()
         self._part(number).replace(self._png(number))
         self._emit(self._event(voucher_printed=Ev.VoucherPrinted(validation_number=number)))

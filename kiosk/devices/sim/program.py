@@ -7,7 +7,13 @@ unplugged).  The control channel is a line-based TCP socket on 127.0.0.1: one co
 one reply line per command, starting ``ok`` or ``error``.  Besides the machine's own commands:
 
 ``garbage N``  write N random bytes on the line; ``disconnect`` / ``reconnect``  stop and resume
-all traffic (a cable pulled and put back); ``stats``  link counters; ``quit``  stop.
+all traffic (a cable pulled and put back); ``tamper rewrite`` / ``tamper replay``  write, with a
+good CRC, a copy of the last frame sent with one byte of its sealed packet changed, or the
+oldest frame still remembered, as it was (a man on the cable: the terminal refuses both and
+raises its tamper tilt); ``stats``  link counters; ``quit``  stop.
+
+The link is sealed with the device's pairing key (:mod:`kiosk.devices.seal`, the device's
+role).
 """
 
 from __future__ import annotations
@@ -21,11 +27,16 @@ import selectors
 import signal
 import socket
 import tty
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from cobs import cobs
+
+from kiosk.devices.framing import CRC_BYTES, encode_frame
 from kiosk.devices.link import Delivered, Link, LinkConfig, LinkDown, LinkUp
+from kiosk.devices.seal import HEADER_BYTES, Role
 from kiosk.devices.serial_port import LineClosedError, SerialLine, monotonic_ms, new_session
 
 
@@ -125,6 +136,7 @@ class SimProgram:
         self,
         make_machine: Callable[[int], Machine],
         *,
+        key: bytes,
         port: str,
         create_pty: bool,
         control: tuple[str, int] = ("127.0.0.1", 0),
@@ -136,7 +148,8 @@ class SimProgram:
         self._parent = os.getppid() if exit_with_parent else None
         now = monotonic_ms()
         self.machine = make_machine(now)
-        self.link = Link(new_session(), now, config)
+        self.link = Link(new_session(), now, config, key=key, role=Role.DEVICE)
+        self._sent: deque[bytes] = deque(maxlen=64)  # the last frames written (for tamper)
         self.line: PtyLine | PortLine = PtyLine(Path(port)) if create_pty else PortLine(port)
         self.port = port
         self.connected = True  # the "cable"
@@ -226,6 +239,7 @@ class SimProgram:
         out = self.link.data_to_send()
         if out and self.connected:
             self.line.write(out)
+            self._sent.extend(f + b"\x00" for f in out.split(b"\x00")[:-1])
 
     def _accept(self) -> None:
         with contextlib.suppress(BlockingIOError):
@@ -268,6 +282,8 @@ class SimProgram:
             case ["reconnect"]:
                 self.connected = True
                 return "ok"
+            case ["tamper", "rewrite" | "replay" as how]:
+                return self._tamper(how)
             case ["stats"]:
                 stats = {**vars(self.link.stats), **vars(self.link.decoder.stats)}
                 return "ok " + json.dumps(stats, sort_keys=True)
@@ -279,6 +295,18 @@ class SimProgram:
         reply = self.machine.control(words, now)
         self._flush(now)
         return reply
+
+    def _tamper(self, how: str) -> str:
+        if not self._sent:
+            return "error nothing sent yet"
+        if how == "replay":
+            frame = self._sent[0]
+            self.line.write(frame)
+            return f"ok replayed a frame of {len(frame)} bytes"
+        body = bytearray(cobs.decode(self._sent[-1][:-1])[:-CRC_BYTES])
+        body[HEADER_BYTES] ^= 0x01  # the first byte of the sealed packet
+        self.line.write(encode_frame(bytes(body), self.link.frame_limit))
+        return f"ok rewrote a frame of {len(body)} bytes"
 
 
 def control(address: str, line: str, timeout: float = 5.0) -> str:

@@ -8,9 +8,13 @@ terminal pile up in :meth:`ValidatorMachine.take_outgoing`.  ``Escrowed`` echoes
 
 What it remembers across its own restarts (memory file): the item in escrow and whether it was
 being stacked, the stacked/returned events the terminal has not acknowledged, the faults, the
-cash box.  At power-up an item half-way to the cash box is stacked, one waiting in escrow is
-returned; either way the event waits in memory until the terminal acknowledges it, and no new
-item is taken into escrow before that.
+cash box (emptied when it is removed), lifetime counters of everything stacked, and the
+reconciliation baseline the terminal gave it (kept for the pairing key it was given under: a
+new pairing drops it).  ``CashboxRecord`` answers a record request with all of that.
+
+At power-up an item half-way to the cash box is stacked, one waiting in escrow is returned;
+either way the event waits in memory until the terminal acknowledges it, and no new item is
+taken into escrow before that.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from kiosk.terminal.config import NOTE_VALUES
 from proto.turbokiosk.v1.device_pb2 import (
     DeviceIdentity,
     EscrowItem,
+    Tally,
+    ValidatorBaseline,
     ValidatorCommand,
     ValidatorEvent,
 )
@@ -51,7 +57,9 @@ class ValidatorMachine:
         *,
         stack_ms: int = 150,
         escrow_timeout_ms: int = 30_000,
+        pairing: str = "",
     ) -> None:
+        self.pairing = pairing  # the fingerprint of the pairing key (the baseline is its)
         self.stack_ms = stack_ms
         self.escrow_timeout_ms = escrow_timeout_ms
         self.mem = DeviceMemory(
@@ -63,8 +71,17 @@ class ValidatorMachine:
                 "faults": {"jammed": False, "cashbox_full": False, "cashbox_removed": False},
                 "cashbox": {"notes": [], "tickets": []},
                 "handed_back": [],
+                "removals": 0,
+                "removed_at": {"notes": 0, "tickets": 0},  # cash box lengths at the last removal
+                "baseline": None,
             },
         )
+        if "lifetime" not in self.mem.data:  # memory of an earlier firmware: count the box
+            box = self.mem.data["cashbox"]
+            self.mem.data["lifetime"] = {
+                "notes": [len(box["notes"]), sum(box["notes"])],
+                "tickets": len(box["tickets"]),
+            }
         self.enabled = False
         self.note_values: frozenset[int] = frozenset()
         self.tickets = False
@@ -127,6 +144,37 @@ class ValidatorMachine:
                 self.mem.save()
         elif kind == "status_request":
             self._emit_status()
+        elif kind == "record_request":
+            self._emit(
+                self._event(cashbox_record=self.cashbox_record(cmd.record_request.request_id))
+            )
+        elif kind == "set_baseline":
+            self.mem.data["baseline"] = {
+                "pairing": self.pairing,
+                "message": cmd.set_baseline.SerializeToString().hex(),
+            }
+            self.mem.save()
+
+    def cashbox_record(self, request_id: int) -> Ev.CashboxRecord:
+        """The cash box, the lifetime counters and the baseline (if any, for this pairing)."""
+        d = self.mem.data
+        by_value: dict[int, int] = {}
+        since = d["removed_at"]
+        for value in d["cashbox"]["notes"][since["notes"] :]:
+            by_value[value] = by_value.get(value, 0) + 1
+        count, value = d["lifetime"]["notes"]
+        record = Ev.CashboxRecord(
+            request_id=request_id,
+            notes_by_value=by_value,
+            tickets=len(d["cashbox"]["tickets"]) - since["tickets"],
+            lifetime_notes=Tally(count=count, value=value),
+            lifetime_tickets=Tally(count=d["lifetime"]["tickets"]),
+            cashbox_removals=d["removals"],
+        )
+        kept = d["baseline"]
+        if kept is not None and kept["pairing"] == self.pairing:
+            record.baseline.CopyFrom(ValidatorBaseline.FromString(bytes.fromhex(kept["message"])))
+        return record
 
     def take_outgoing(self) -> list[bytes]:
         """Serialized events for the terminal, in order."""
@@ -169,10 +217,12 @@ class ValidatorMachine:
                 return self._set_fault(FAULTS[name], False)
             case ["status"]:
                 return "ok " + json.dumps(self.snapshot(), sort_keys=True)
+            case ["cashbox-add", value] if value.isdigit():
+                return self._planted(int(value), now)
             case _:
                 return (
                     "error commands: insert CENTS | ticket NUMBER | fault NAME | fix NAME | "
-                    f"status (NAME: {', '.join(FAULTS)})"
+                    f"status | cashbox-add CENTS (NAME: {', '.join(FAULTS)})"
                 )
 
     def snapshot(self) -> dict[str, Any]:
@@ -189,6 +239,9 @@ class ValidatorMachine:
             "faults": d["faults"],
             "cashbox": d["cashbox"],
             "handed_back": d["handed_back"],
+            "lifetime": d["lifetime"],
+            "removals": d["removals"],
+            "baseline": d["baseline"] is not None and d["baseline"]["pairing"] == self.pairing,
         }
 
     # --- inside ---------------------------------------------------------------------------------
@@ -260,6 +313,11 @@ class ValidatorMachine:
         self.mem.data["escrow"] = None
         box = self.mem.data["cashbox"]
         box["tickets" if "ticket" in item else "notes"].append(item.get("ticket", item.get("note")))
+        lifetime = self.mem.data["lifetime"]
+        if "ticket" in item:
+            lifetime["tickets"] += 1
+        else:
+            lifetime["notes"] = [lifetime["notes"][0] + 1, lifetime["notes"][1] + item["note"]]
         event = self._event(
             stacked=Ev.Stacked(escrow_event_id=escrow["id"], item=item_message(item))
         )
@@ -302,7 +360,22 @@ class ValidatorMachine:
             {**item, "why": reason},
         ]
 
+    def _planted(self, value: int, now: int) -> str:
+        """A note put in the cash box behind the terminal's back (a fault to show the
+        reconciliation): counted as stacked, never reported."""
+        if value not in NOTE_VALUES:
+            return f"error {value} is not a note value"
+        self.mem.data["cashbox"]["notes"].append(value)
+        lifetime = self.mem.data["lifetime"]
+        lifetime["notes"] = [lifetime["notes"][0] + 1, lifetime["notes"][1] + value]
+        self.mem.save()
+        return "ok"
+
     def _set_fault(self, flag: str, on: bool) -> str:
+        if flag == "cashbox_removed" and on and not self.mem.data["faults"][flag]:
+            box = self.mem.data["cashbox"]  # taken away to be counted: it comes back empty
+            self.mem.data["removed_at"] = {k: len(box[k]) for k in ("notes", "tickets")}
+            self.mem.data["removals"] += 1
         self.mem.data["faults"][flag] = on
         self.mem.save()
         self._emit_status()

@@ -54,8 +54,54 @@ class EscrowItem(_message.Message):
     ticket_number: str
     def __init__(self, note_value: _Optional[int] = ..., ticket_number: _Optional[str] = ...) -> None: ...
 
+class Tally(_message.Message):
+    __slots__ = ("count", "value")
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    value: int
+    def __init__(self, count: _Optional[int] = ..., value: _Optional[int] = ...) -> None: ...
+
+class DeviceRecordRequest(_message.Message):
+    __slots__ = ("request_id",)
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    def __init__(self, request_id: _Optional[int] = ...) -> None: ...
+
+class ValidatorBaseline(_message.Message):
+    __slots__ = ("terminal_notes", "terminal_tickets", "device_notes", "device_tickets", "journal_epoch")
+    TERMINAL_NOTES_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_TICKETS_FIELD_NUMBER: _ClassVar[int]
+    DEVICE_NOTES_FIELD_NUMBER: _ClassVar[int]
+    DEVICE_TICKETS_FIELD_NUMBER: _ClassVar[int]
+    JOURNAL_EPOCH_FIELD_NUMBER: _ClassVar[int]
+    terminal_notes: Tally
+    terminal_tickets: Tally
+    device_notes: Tally
+    device_tickets: Tally
+    journal_epoch: int
+    def __init__(self, terminal_notes: _Optional[_Union[Tally, _Mapping]] = ..., terminal_tickets: _Optional[_Union[Tally, _Mapping]] = ..., device_notes: _Optional[_Union[Tally, _Mapping]] = ..., device_tickets: _Optional[_Union[Tally, _Mapping]] = ..., journal_epoch: _Optional[int] = ...) -> None: ...
+
+class PrinterBaseline(_message.Message):
+    __slots__ = ("terminal_vouchers", "device_vouchers", "journal_epoch")
+    TERMINAL_VOUCHERS_FIELD_NUMBER: _ClassVar[int]
+    DEVICE_VOUCHERS_FIELD_NUMBER: _ClassVar[int]
+    JOURNAL_EPOCH_FIELD_NUMBER: _ClassVar[int]
+    terminal_vouchers: Tally
+    device_vouchers: Tally
+    journal_epoch: int
+    def __init__(self, terminal_vouchers: _Optional[_Union[Tally, _Mapping]] = ..., device_vouchers: _Optional[_Union[Tally, _Mapping]] = ..., journal_epoch: _Optional[int] = ...) -> None: ...
+
+class PrintedVoucher(_message.Message):
+    __slots__ = ("validation_number", "value")
+    VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    validation_number: str
+    value: int
+    def __init__(self, validation_number: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+
 class ValidatorCommand(_message.Message):
-    __slots__ = ("set_acceptance", "stack", "return_escrow", "acknowledge", "status_request")
+    __slots__ = ("set_acceptance", "stack", "return_escrow", "acknowledge", "status_request", "record_request", "set_baseline")
     class SetAcceptance(_message.Message):
         __slots__ = ("enabled", "note_values", "tickets", "acceptance_id")
         ENABLED_FIELD_NUMBER: _ClassVar[int]
@@ -84,15 +130,19 @@ class ValidatorCommand(_message.Message):
     RETURN_ESCROW_FIELD_NUMBER: _ClassVar[int]
     ACKNOWLEDGE_FIELD_NUMBER: _ClassVar[int]
     STATUS_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    RECORD_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    SET_BASELINE_FIELD_NUMBER: _ClassVar[int]
     set_acceptance: ValidatorCommand.SetAcceptance
     stack: ValidatorCommand.Stack
     return_escrow: ValidatorCommand.Return
     acknowledge: AcknowledgeEvents
     status_request: DeviceStatusRequest
-    def __init__(self, set_acceptance: _Optional[_Union[ValidatorCommand.SetAcceptance, _Mapping]] = ..., stack: _Optional[_Union[ValidatorCommand.Stack, _Mapping]] = ..., return_escrow: _Optional[_Union[ValidatorCommand.Return, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ...) -> None: ...
+    record_request: DeviceRecordRequest
+    set_baseline: ValidatorBaseline
+    def __init__(self, set_acceptance: _Optional[_Union[ValidatorCommand.SetAcceptance, _Mapping]] = ..., stack: _Optional[_Union[ValidatorCommand.Stack, _Mapping]] = ..., return_escrow: _Optional[_Union[ValidatorCommand.Return, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ..., record_request: _Optional[_Union[DeviceRecordRequest, _Mapping]] = ..., set_baseline: _Optional[_Union[ValidatorBaseline, _Mapping]] = ...) -> None: ...
 
 class ValidatorEvent(_message.Message):
-    __slots__ = ("event_id", "identity", "escrowed", "stacked", "returned", "rejected", "status", "refused")
+    __slots__ = ("event_id", "identity", "escrowed", "stacked", "returned", "rejected", "status", "refused", "cashbox_record")
     class ReturnReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         RETURN_REASON_UNSPECIFIED: _ClassVar[ValidatorEvent.ReturnReason]
@@ -167,6 +217,30 @@ class ValidatorEvent(_message.Message):
         REASON_FIELD_NUMBER: _ClassVar[int]
         reason: str
         def __init__(self, reason: _Optional[str] = ...) -> None: ...
+    class CashboxRecord(_message.Message):
+        __slots__ = ("request_id", "notes_by_value", "tickets", "lifetime_notes", "lifetime_tickets", "baseline", "cashbox_removals")
+        class NotesByValueEntry(_message.Message):
+            __slots__ = ("key", "value")
+            KEY_FIELD_NUMBER: _ClassVar[int]
+            VALUE_FIELD_NUMBER: _ClassVar[int]
+            key: int
+            value: int
+            def __init__(self, key: _Optional[int] = ..., value: _Optional[int] = ...) -> None: ...
+        REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+        NOTES_BY_VALUE_FIELD_NUMBER: _ClassVar[int]
+        TICKETS_FIELD_NUMBER: _ClassVar[int]
+        LIFETIME_NOTES_FIELD_NUMBER: _ClassVar[int]
+        LIFETIME_TICKETS_FIELD_NUMBER: _ClassVar[int]
+        BASELINE_FIELD_NUMBER: _ClassVar[int]
+        CASHBOX_REMOVALS_FIELD_NUMBER: _ClassVar[int]
+        request_id: int
+        notes_by_value: _containers.ScalarMap[int, int]
+        tickets: int
+        lifetime_notes: Tally
+        lifetime_tickets: Tally
+        baseline: ValidatorBaseline
+        cashbox_removals: int
+        def __init__(self, request_id: _Optional[int] = ..., notes_by_value: _Optional[_Mapping[int, int]] = ..., tickets: _Optional[int] = ..., lifetime_notes: _Optional[_Union[Tally, _Mapping]] = ..., lifetime_tickets: _Optional[_Union[Tally, _Mapping]] = ..., baseline: _Optional[_Union[ValidatorBaseline, _Mapping]] = ..., cashbox_removals: _Optional[int] = ...) -> None: ...
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
     ESCROWED_FIELD_NUMBER: _ClassVar[int]
@@ -175,6 +249,7 @@ class ValidatorEvent(_message.Message):
     REJECTED_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     REFUSED_FIELD_NUMBER: _ClassVar[int]
+    CASHBOX_RECORD_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     identity: DeviceIdentity
     escrowed: ValidatorEvent.Escrowed
@@ -183,10 +258,11 @@ class ValidatorEvent(_message.Message):
     rejected: ValidatorEvent.Rejected
     status: ValidatorEvent.Status
     refused: ValidatorEvent.CommandRefused
-    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., escrowed: _Optional[_Union[ValidatorEvent.Escrowed, _Mapping]] = ..., stacked: _Optional[_Union[ValidatorEvent.Stacked, _Mapping]] = ..., returned: _Optional[_Union[ValidatorEvent.Returned, _Mapping]] = ..., rejected: _Optional[_Union[ValidatorEvent.Rejected, _Mapping]] = ..., status: _Optional[_Union[ValidatorEvent.Status, _Mapping]] = ..., refused: _Optional[_Union[ValidatorEvent.CommandRefused, _Mapping]] = ...) -> None: ...
+    cashbox_record: ValidatorEvent.CashboxRecord
+    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., escrowed: _Optional[_Union[ValidatorEvent.Escrowed, _Mapping]] = ..., stacked: _Optional[_Union[ValidatorEvent.Stacked, _Mapping]] = ..., returned: _Optional[_Union[ValidatorEvent.Returned, _Mapping]] = ..., rejected: _Optional[_Union[ValidatorEvent.Rejected, _Mapping]] = ..., status: _Optional[_Union[ValidatorEvent.Status, _Mapping]] = ..., refused: _Optional[_Union[ValidatorEvent.CommandRefused, _Mapping]] = ..., cashbox_record: _Optional[_Union[ValidatorEvent.CashboxRecord, _Mapping]] = ...) -> None: ...
 
 class PrinterCommand(_message.Message):
-    __slots__ = ("print_voucher", "voucher_status_request", "status_request", "acknowledge", "print_test_voucher")
+    __slots__ = ("print_voucher", "voucher_status_request", "status_request", "acknowledge", "print_test_voucher", "record_request", "set_baseline")
     class PrintVoucher(_message.Message):
         __slots__ = ("validation_number", "value", "terminal_id", "venue", "issued_at", "expires_days", "sequence")
         VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -225,15 +301,19 @@ class PrinterCommand(_message.Message):
     STATUS_REQUEST_FIELD_NUMBER: _ClassVar[int]
     ACKNOWLEDGE_FIELD_NUMBER: _ClassVar[int]
     PRINT_TEST_VOUCHER_FIELD_NUMBER: _ClassVar[int]
+    RECORD_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    SET_BASELINE_FIELD_NUMBER: _ClassVar[int]
     print_voucher: PrinterCommand.PrintVoucher
     voucher_status_request: PrinterCommand.VoucherStatusRequest
     status_request: DeviceStatusRequest
     acknowledge: AcknowledgeEvents
     print_test_voucher: PrinterCommand.PrintTestVoucher
-    def __init__(self, print_voucher: _Optional[_Union[PrinterCommand.PrintVoucher, _Mapping]] = ..., voucher_status_request: _Optional[_Union[PrinterCommand.VoucherStatusRequest, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ..., print_test_voucher: _Optional[_Union[PrinterCommand.PrintTestVoucher, _Mapping]] = ...) -> None: ...
+    record_request: DeviceRecordRequest
+    set_baseline: PrinterBaseline
+    def __init__(self, print_voucher: _Optional[_Union[PrinterCommand.PrintVoucher, _Mapping]] = ..., voucher_status_request: _Optional[_Union[PrinterCommand.VoucherStatusRequest, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ..., print_test_voucher: _Optional[_Union[PrinterCommand.PrintTestVoucher, _Mapping]] = ..., record_request: _Optional[_Union[DeviceRecordRequest, _Mapping]] = ..., set_baseline: _Optional[_Union[PrinterBaseline, _Mapping]] = ...) -> None: ...
 
 class PrinterEvent(_message.Message):
-    __slots__ = ("event_id", "identity", "status", "voucher_printed", "voucher_failed", "voucher_status", "test_voucher_done")
+    __slots__ = ("event_id", "identity", "status", "voucher_printed", "voucher_failed", "voucher_status", "test_voucher_done", "printed_record")
     class Failure(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         FAILURE_UNSPECIFIED: _ClassVar[PrinterEvent.Failure]
@@ -301,6 +381,17 @@ class PrinterEvent(_message.Message):
         printed: bool
         failure: PrinterEvent.Failure
         def __init__(self, test_id: _Optional[int] = ..., printed: _Optional[bool] = ..., failure: _Optional[_Union[PrinterEvent.Failure, str]] = ...) -> None: ...
+    class PrintedRecord(_message.Message):
+        __slots__ = ("request_id", "lifetime_vouchers", "last_printed", "baseline")
+        REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+        LIFETIME_VOUCHERS_FIELD_NUMBER: _ClassVar[int]
+        LAST_PRINTED_FIELD_NUMBER: _ClassVar[int]
+        BASELINE_FIELD_NUMBER: _ClassVar[int]
+        request_id: int
+        lifetime_vouchers: Tally
+        last_printed: _containers.RepeatedCompositeFieldContainer[PrintedVoucher]
+        baseline: PrinterBaseline
+        def __init__(self, request_id: _Optional[int] = ..., lifetime_vouchers: _Optional[_Union[Tally, _Mapping]] = ..., last_printed: _Optional[_Iterable[_Union[PrintedVoucher, _Mapping]]] = ..., baseline: _Optional[_Union[PrinterBaseline, _Mapping]] = ...) -> None: ...
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -308,6 +399,7 @@ class PrinterEvent(_message.Message):
     VOUCHER_FAILED_FIELD_NUMBER: _ClassVar[int]
     VOUCHER_STATUS_FIELD_NUMBER: _ClassVar[int]
     TEST_VOUCHER_DONE_FIELD_NUMBER: _ClassVar[int]
+    PRINTED_RECORD_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     identity: DeviceIdentity
     status: PrinterEvent.Status
@@ -315,4 +407,5 @@ class PrinterEvent(_message.Message):
     voucher_failed: PrinterEvent.VoucherFailed
     voucher_status: PrinterEvent.VoucherStatusReply
     test_voucher_done: PrinterEvent.TestVoucherDone
-    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., status: _Optional[_Union[PrinterEvent.Status, _Mapping]] = ..., voucher_printed: _Optional[_Union[PrinterEvent.VoucherPrinted, _Mapping]] = ..., voucher_failed: _Optional[_Union[PrinterEvent.VoucherFailed, _Mapping]] = ..., voucher_status: _Optional[_Union[PrinterEvent.VoucherStatusReply, _Mapping]] = ..., test_voucher_done: _Optional[_Union[PrinterEvent.TestVoucherDone, _Mapping]] = ...) -> None: ...
+    printed_record: PrinterEvent.PrintedRecord
+    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., status: _Optional[_Union[PrinterEvent.Status, _Mapping]] = ..., voucher_printed: _Optional[_Union[PrinterEvent.VoucherPrinted, _Mapping]] = ..., voucher_failed: _Optional[_Union[PrinterEvent.VoucherFailed, _Mapping]] = ..., voucher_status: _Optional[_Union[PrinterEvent.VoucherStatusReply, _Mapping]] = ..., test_voucher_done: _Optional[_Union[PrinterEvent.TestVoucherDone, _Mapping]] = ..., printed_record: _Optional[_Union[PrinterEvent.PrintedRecord, _Mapping]] = ...) -> None: ...
