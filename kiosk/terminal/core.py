@@ -111,6 +111,10 @@ class TerminalCore:
         self.state = state
         self._games: dict[str, GameRules] = {}
 
+    def share_rules(self, other: TerminalCore) -> None:
+        """Use ``other``'s cache of loaded rules (a scratch core of the same terminal)."""
+        self._games = other._games
+
     # --- queries ---------------------------------------------------------------------------
 
     def game(self, edition: str | None = None) -> GameRules:
@@ -602,6 +606,9 @@ class TerminalCore:
     def _a_critical(self, ev: e.CriticalMemoryError) -> None:
         self.state.critical = ev.reason
 
+    def _a_storage_full(self, ev: e.StorageFull) -> None:
+        """Only the record of the fault: nothing was applied while the disk was full."""
+
     def _a_config(self, ev: e.ConfigChanged) -> None:
         s = self.state
         s.config = from_dict(ev.after)
@@ -850,6 +857,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PoweredUp: TerminalCore._a_powered_up,
     e.CriticalMemoryError: TerminalCore._a_critical,
+    e.StorageFull: TerminalCore._a_storage_full,
     e.ConfigChanged: TerminalCore._a_config,
     e.PeriodMetersReset: TerminalCore._a_period_reset,
     e.BillEscrowAccepted: TerminalCore._a_escrow,
