@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.app.wiring import take_lock
 from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.devices.serial_port import LinkChannel
 from kiosk.devices.validator_driver import ValidatorDriver
@@ -67,7 +68,7 @@ def build_serial_terminal(
     offered only with a host to validate vouchers.
     """
     data_dir = Path(data_dir)
-    lock = TerminalLock.acquire(data_dir)
+    lock = take_lock(data_dir)
     rng = Csprng()
     wiring = HostWiring(host, data_dir) if host is not None else None
     bv_channel = LinkChannel(ports.bill_validator, name="bill-validator").start()

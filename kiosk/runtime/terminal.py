@@ -87,6 +87,8 @@ class RecoveryReport:
     checked_rows: int = 0
     actions: list[str] = field(default_factory=list)
     critical: str | None = None
+    #: why the store could not be opened, read or written at power-up (None when it could)
+    store_failed: str | None = None
 
 
 class TerminalRuntime:
@@ -183,6 +185,7 @@ class TerminalRuntime:
             report.critical = f"non-volatile memory check failed: {exc}"
         except (StoreError, sqlite3.Error, OSError) as exc:
             fault = store_fault("power-up", exc)
+            report.store_failed = str(fault)
             if is_storage_full(fault):
                 return self._power_up_full(report, fault)
             report.critical = f"non-volatile memory unreadable: {fault}"
@@ -208,6 +211,7 @@ class TerminalRuntime:
             )
         except StoreError as exc:  # the step's commit failed: already locked up, with why
             report.critical = self.state.critical or self.state.storage_full or str(exc)
+            report.store_failed = report.critical
         self._sync_validator()
         self.last_recovery = report
         return report

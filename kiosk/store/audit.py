@@ -15,10 +15,12 @@ It reads a data directory (of a running or a stopped terminal) read-only and che
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.store.journal import IntegrityError, Journal, canonical
+from kiosk.store.faults import describe
+from kiosk.store.journal import IntegrityError, Journal, StoreError, canonical
 from kiosk.store.reader import current_state, read_transaction
 from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
@@ -72,11 +74,13 @@ def audit(data_dir: Path) -> AuditReport:
     try:
         journal = Journal(data_dir, readonly=True)
     except Exception as exc:
-        report.failed(f"cannot open the store: {exc}")
+        report.failed(f"cannot open the store: {describe(exc)}")
         return report
     try:
         with read_transaction(journal):  # one consistent view while the terminal writes on
             _audit(journal, report)
+    except (sqlite3.Error, OSError, StoreError) as exc:  # a corrupt page, a truncated file...
+        report.failed(f"store unreadable: {describe(exc)}")
     finally:
         journal.close()
     return report

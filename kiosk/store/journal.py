@@ -173,6 +173,8 @@ class Journal:
 
     def _open(self, data_dir: Path) -> sqlite3.Connection:
         if self.readonly:
+            if not data_dir.is_dir() and data_dir.exists():
+                raise StoreError(f"the data directory {data_dir} is not a directory")
             if not self.path.is_file():
                 what = "missing" if not self.path.exists() else "not a file:"
                 raise StoreError(f"no terminal data in {data_dir} ({what} {DB_NAME})")

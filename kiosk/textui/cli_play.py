@@ -48,5 +48,10 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             print()
     finally:
-        terminal.runtime.close()
+        terminal.close()
+    state = terminal.runtime.state
+    locked = state.storage_full or state.critical
+    if locked is not None:  # the terminal refused to play: say so in one line
+        print(f"turbokiosk play: terminal locked: {locked}", file=sys.stderr)
+        return 3
     return 0
