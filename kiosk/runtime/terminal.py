@@ -227,7 +227,7 @@ class TerminalRuntime:
         """The critical memory lockup: shown at once, journaled when the store still can."""
         self.core.state.critical = reason
         if self._journal is not None:
-            with contextlib.suppress(StoreError):  # a broken store: the lockup still shows
+            with contextlib.suppress(StoreError, sqlite3.Error, OSError):  # the lockup shows
                 self._journal.commit([e.CriticalMemoryError(at=self.clock(), reason=reason)])
         self._sync_validator()
         self._notify([])

@@ -224,8 +224,15 @@ class Journal:
         return self._head
 
     def commit(self, events: Iterable[ev.Event], projections: Projections = Projections()) -> int:
-        """Durably write events and projections in one transaction; the last sequence number."""
-        seq, prev = self.head()
+        """Durably write events and projections in one transaction; the last sequence number.
+
+        Raises StoreError (StorageFullError when the disk is full) and writes nothing when the
+        store fails.
+        """
+        try:
+            seq, prev = self.head()
+        except (sqlite3.Error, OSError) as exc:
+            raise store_fault("reading the journal head", exc) from exc
         # encode and chain first: the write lock is held only for the inserts and the fsync
         rows = []
         logged = []
