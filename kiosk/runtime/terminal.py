@@ -225,10 +225,11 @@ class TerminalRuntime:
 
     def _enter_critical(self, reason: str) -> None:
         """The critical memory lockup: shown at once, journaled when the store still can."""
-        self.core.state.critical = reason
+        event = e.CriticalMemoryError(at=self.clock(), reason=reason)
         if self._journal is not None:
             with contextlib.suppress(StoreError, sqlite3.Error, OSError):  # the lockup shows
-                self._journal.commit([e.CriticalMemoryError(at=self.clock(), reason=reason)])
+                self._journal.commit([event])
+        self.core.apply([event])  # journaled or not: the lockup holds in memory
         self._sync_validator()
         self._notify([])
 
