@@ -399,13 +399,15 @@ class TerminalRuntime:
                 self._commit(events, record)
         except BaseException as exc:
             self.core = live  # nothing of this step was journaled: it never happened
-            self._deck = None  # cards drawn for it were never shown: a fresh shuffle
             if isinstance(exc, RngFailure):
                 self._check_rng()
                 raise CommandError(f"the RNG failed: {exc}") from exc
             if isinstance(exc, StoreError):
                 self._store_failed(exc)
             raise
+        # journaled: the copy becomes the state (in the same object, which callers may hold)
+        vars(live.state).update(vars(scratch.state))
+        self.core = live
         if e.RoundSettled in {type(x) for x in events}:
             failed = self.core.audit_credits()
             if failed is not None:

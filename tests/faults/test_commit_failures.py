@@ -80,33 +80,58 @@ def _credit(rig: Rig, dollars: int = 100) -> None:
     assert rig.runtime.state.credits[0] >= dollars * 100
 
 
-STEPS: dict[str, tuple[Callable[[Rig], None], str, Callable[[Rig], None]]] = {
-    # name: (set-up, event kind whose commit fails, the step)
-    "note to escrow": (lambda rig: None, "BillEscrowAccepted", lambda rig: rig.insert(20)),
-    "note stacked": (lambda rig: None, "BillStacked", lambda rig: rig.insert(20)),
-    "deal": (_credit, "RoundStarted", lambda rig: rig.runtime.execute(c.Deal())),
-    "decision": (
-        lambda rig: (_credit(rig), _to_decision(rig)),
-        "DecisionMade",
-        lambda rig: rig.runtime.execute(c.Decide("raise")),
-    ),
-    "decision by the timer": (
-        lambda rig: (_credit(rig), _to_decision(rig)),
-        "DecisionMade",
-        lambda rig: (rig.runtime.pump(), rig.clock.advance(3600), rig.runtime.pump()),
-    ),
-    "settlement": (_credit, "RoundSettled", lambda rig: _deal_and_settle(rig)),
-    "cash-out": (_credit, "CashoutStarted", lambda rig: rig.runtime.cash_out()),
-    "voucher printed": (
-        _credit,
-        "VoucherPrinted",
-        lambda rig: (rig.runtime.cash_out(), rig.runtime.pump()),
-    ),
-    "tilt cleared": (
-        lambda rig: rig.runtime.execute(c.RaiseTilt(code="test", reason="test")),
-        "TiltCleared",
-        lambda rig: rig.runtime.execute(c.ClearTilt(code="test", by="test")),
-    ),
+def _nothing(rig: Rig) -> None:
+    """No set-up."""
+
+
+def _credit_and_decide(rig: Rig) -> None:
+    _credit(rig)
+    _to_decision(rig)
+
+
+def _insert_note(rig: Rig) -> None:
+    rig.insert(20)
+
+
+def _deal(rig: Rig) -> None:
+    rig.runtime.execute(c.Deal())
+
+
+def _raise(rig: Rig) -> None:
+    rig.runtime.execute(c.Decide("raise"))
+
+
+def _let_the_timer_run_out(rig: Rig) -> None:
+    rig.runtime.pump()
+    rig.clock.advance(3600)
+    rig.runtime.pump()
+
+
+def _cash_out(rig: Rig) -> None:
+    rig.runtime.cash_out()
+    rig.runtime.pump()
+
+
+def _raise_tilt(rig: Rig) -> None:
+    rig.runtime.execute(c.RaiseTilt(code="test", reason="test"))
+
+
+def _clear_tilt(rig: Rig) -> None:
+    rig.runtime.execute(c.ClearTilt(code="test", by="test"))
+
+
+Step = Callable[[Rig], None]
+#: name: (set-up, the event kind whose commit fails, the step)
+STEPS: dict[str, tuple[Step, str, Step]] = {
+    "note to escrow": (_nothing, "BillEscrowAccepted", _insert_note),
+    "note stacked": (_nothing, "BillStacked", _insert_note),
+    "deal": (_credit, "RoundStarted", _deal),
+    "decision": (_credit_and_decide, "DecisionMade", _raise),
+    "decision by the timer": (_credit_and_decide, "DecisionMade", _let_the_timer_run_out),
+    "settlement": (_credit, "RoundSettled", _deal_and_settle),
+    "cash-out": (_credit, "CashoutStarted", _cash_out),
+    "voucher printed": (_credit, "VoucherPrinted", _cash_out),
+    "tilt cleared": (_raise_tilt, "TiltCleared", _clear_tilt),
 }
 
 
