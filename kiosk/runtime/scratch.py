@@ -40,7 +40,9 @@ def _clone(value: Any) -> Any:
     if kind is tuple:
         return value if all(type(v) in _ATOMS for v in value) else tuple(map(_clone, value))
     if kind is Meters:
-        return value.copy()
+        meters = object.__new__(Meters)  # its values are already in range: no re-check
+        meters._values = dict(value._values)
+        return meters
     if isinstance(value, Enum):
         return value
     params = getattr(kind, "__dataclass_params__", None)
@@ -48,7 +50,13 @@ def _clone(value: Any) -> Any:
         if params.frozen:
             return value  # immutable (e.g. the configuration): shared
         new = object.__new__(kind)
-        for f in dataclasses.fields(value):
+        attributes = getattr(value, "__dict__", None)
+        if attributes is not None:  # the common case: one dict comprehension
+            new.__dict__.update(
+                {k: v if type(v) in _ATOMS else _clone(v) for k, v in attributes.items()}
+            )
+            return new
+        for f in dataclasses.fields(value):  # a dataclass with __slots__
             object.__setattr__(new, f.name, _clone(getattr(value, f.name)))
         return new
     return copy.deepcopy(value)
