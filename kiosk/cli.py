@@ -3,6 +3,9 @@
 Each sub-command lives in its own module, which provides ``add_arguments(parser)`` and
 ``run(args) -> int``.  Modules are imported only when their command runs, so a technician's
 ``turbokiosk meters`` never pays for importing Kivy.
+
+Errors follow one contract (:mod:`kiosk.cli_guard`, decision 0011): one line on standard error
+and a non-zero exit status, never a traceback.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "service": ("kiosk.service.cli", "service menu for attendants, technicians and operators"),
     "host": ("kiosk.host.cli", "the accounting host: CA, certificates, serve, records, commands"),
     "software": ("kiosk.cli_software", "software signature, manifest and seeded HMAC"),
+    "signer": ("kiosk.signer.cli", "the terminal's signer: key, anchor, Unix socket server"),
 }
 
 
@@ -52,8 +56,10 @@ def _load(name: str) -> CommandModule:
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
-    """The top-level parser; only the sub-command actually named is imported."""
-    parser = argparse.ArgumentParser(prog="turbokiosk", description=__doc__.splitlines()[0])
+    """The top-level parser (its errors one line); only the sub-command named is imported."""
+    from kiosk.cli_guard import OneLineParser
+
+    parser = OneLineParser(prog="turbokiosk", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"turbokiosk {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     wanted = next((a for a in argv if not a.startswith("-")), None)
@@ -65,9 +71,20 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``turbokiosk`` console script: :func:`_main` under the error contract."""
+    from kiosk.cli_guard import run_guarded
+
+    return run_guarded("turbokiosk", lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``turbokiosk`` console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(args_list).parse_args(args_list)
+    if getattr(args, "signer", None) is not None:  # --signer PATH: the signer program's socket
+        from kiosk.signer.client import configure
+
+        configure(args.signer)
     try:
         return _load(args.command).run(args)
     except BrokenPipeError:  # output piped into `head` and the like

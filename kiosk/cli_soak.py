@@ -1,4 +1,7 @@
-"""``turbokiosk soak``: a robot plays a real terminal and checks the invariants every game."""
+"""``turbokiosk soak``: a robot plays a real terminal and checks the invariants every game.
+
+Every argument is checked before the data directory is touched: a bad one creates nothing.
+"""
 
 from __future__ import annotations
 
@@ -10,28 +13,55 @@ import time
 from pathlib import Path
 
 from kiosk.app.wiring import build_terminal
+from kiosk.paths import add_signer_argument
 from kiosk.robot import InvariantError, Robot
 from kiosk.store.journal import StoreError
+
+#: The most games one soak run plays (days at the robot's few hundred games a second).
+MAX_GAMES = 100_000_000
+#: The most committed steps between two state snapshots.
+MAX_SNAPSHOT_EVERY = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``turbokiosk soak``."""
+    from kiosk.cli_args import float_type, int_type
+
     parser.add_argument("--data-dir", type=Path, required=True, help="terminal data directory")
-    parser.add_argument("--games", type=int, required=True, help="games to play")
+    parser.add_argument("--games", type=int_type(0, MAX_GAMES), required=True, help="games to play")
     parser.add_argument("--edition", action="append", help="edition(s) to play (default: all)")
-    parser.add_argument("--seed", type=int, help="seed of the robot's choices (not the cards)")
-    parser.add_argument("--fault-rate", type=float, default=0.02, help="doors, paper out...")
     parser.add_argument(
-        "--snapshot-every", type=int, default=25, help="games between state snapshots"
+        "--seed", type=int_type(0), help="seed of the robot's choices (not the cards)"
+    )
+    parser.add_argument(
+        "--fault-rate",
+        type=float_type(0.0, 1.0),
+        default=0.02,
+        help="chance of a fault (door, paper out...) per game, 0 to 1",
+    )
+    parser.add_argument(
+        "--snapshot-every",
+        type=int_type(1, MAX_SNAPSHOT_EVERY),
+        default=25,
+        help="games between state snapshots",
     )
     parser.add_argument("--quiet", action="store_true", help="only the final line")
+    add_signer_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Power up (recovering whatever a power cut left), then play ``--games`` games."""
-    if args.games < 0:
-        print("soak: --games must be 0 or more", file=sys.stderr)
-        return 2
+    from kiosk.cli_args import check_data_dir
+    from kiosk.cli_guard import CommandLineError
+    from kiosk.games.registry import edition_ids
+
+    known = edition_ids()
+    for edition in args.edition or ():
+        if edition not in known:
+            raise CommandLineError(
+                f"--edition: unknown edition {edition!r}; known: {', '.join(known)}"
+            )
+    check_data_dir(args.data_dir, write=True)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     terminal = build_terminal(args.data_dir, snapshot_every=args.snapshot_every)
     report = terminal.runtime.power_up()
@@ -42,6 +72,12 @@ def run(args: argparse.Namespace) -> int:
         for action in report.actions:
             print(f"recovered: {action}")
         print(f"ready: seed {seed}", flush=True)
+    enabled = [ed.edition for ed in terminal.runtime.state.config.editions]
+    for edition in args.edition or ():
+        if edition not in enabled:  # known, but this terminal's configuration does not offer it
+            terminal.close()
+            print(f"soak: {edition!r} is not enabled on this terminal", file=sys.stderr)
+            return 2
     robot = Robot(
         terminal.runtime,
         terminal.validator,

@@ -27,6 +27,20 @@ def add_data_dir_argument(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help=f"the terminal's data directory (default: ${DATA_DIR_ENV} or {FALLBACK_DATA_DIR})",
     )
+    add_signer_argument(parser)
+
+
+def add_signer_argument(parser: argparse.ArgumentParser) -> None:
+    """``--signer PATH``: the signer program's socket (default ``$TURBOKIOSK_SIGNER``, else the
+    development signer in ``DATA_DIR.signer/``; see kiosk.signer.client)."""
+    parser.add_argument(
+        "--signer",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the signer's Unix socket (default: $TURBOKIOSK_SIGNER, else the development "
+        "signer beside the data directory)",
+    )
 
 
 def data_dir_of(args: argparse.Namespace) -> Path:

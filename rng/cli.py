@@ -16,8 +16,10 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import BinaryIO
 
+from kiosk.cli_args import output_file
 from rng.deck import Deck
 from rng.errors import RngFailure
 from rng.generator import Csprng
@@ -36,10 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     amount.add_argument(
         "--stream", action="store_true", help="write until the reader closes the pipe"
     )
-    dump.add_argument("--out", metavar="FILE", help="output file (default: standard output)")
+    dump.add_argument(
+        "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
+    )
     deal = sub.add_parser("deal", help="shuffled decks, one per line (production path)")
     deal.add_argument("--games", type=_non_negative, required=True, metavar="N")
-    deal.add_argument("--out", metavar="FILE", help="output file (default: standard output)")
+    deal.add_argument(
+        "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
+    )
     sub.add_parser("selftest", help="power-up self-tests and health-test cutoffs")
 
 
@@ -103,7 +109,7 @@ def _selftest(generator: Csprng) -> int:
 
 
 @contextlib.contextmanager
-def _output(path: str | None) -> Iterator[BinaryIO]:
+def _output(path: Path | None) -> Iterator[BinaryIO]:
     if path is None:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()

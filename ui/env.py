@@ -12,6 +12,8 @@ import tempfile
 from pathlib import Path
 
 MIN_SIZE = (640, 400)
+#: the largest window (8K UHD): a bigger one is refused rather than allocated
+MAX_SIZE = (7680, 4320)
 #: the player's screen is laid out for this size and scaled (``app.u``) to the window
 BASE_SIZE = (800, 480)
 #: width of the SIMULATOR column beside the player's screen, in the same units
@@ -26,6 +28,8 @@ def parse_size(text: str) -> tuple[int, int]:
     width, height = int(parts[0]), int(parts[1])
     if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
         raise ValueError(f"the smallest supported size is {MIN_SIZE[0]}x{MIN_SIZE[1]}")
+    if width > MAX_SIZE[0] or height > MAX_SIZE[1]:
+        raise ValueError(f"the largest supported size is {MAX_SIZE[0]}x{MAX_SIZE[1]}")
     return width, height
 
 

@@ -6,17 +6,23 @@ their own programs on pseudo-terminals and talks to them over the serial protobu
 ``--devices inprocess`` keeps in-process devices instead), with the SIMULATOR panel beside the
 player's screen (F2 toggles it), and reports to the reference accounting host started in the
 same process (``--no-host`` runs without it).  F3 is the service key.  Headless machines set
-``SDL_VIDEODRIVER=offscreen`` (the tests and the screenshot command do).
+``SDL_VIDEODRIVER=offscreen`` (the tests and the screenshot command do); with no display at all
+(no ``DISPLAY``, ``WAYLAND_DISPLAY`` or ``SDL_VIDEODRIVER``) the command refuses to start.
+Ctrl-C stops the kiosk in order (exit status 130).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli_args import check_data_dir, output_path, peer_address
+from kiosk.cli_guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
+from kiosk.interrupts import AppInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.presentation.i18n import LANGUAGES
 
@@ -58,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--dump-screen",
-        type=Path,
+        type=output_path,
         metavar="PATH",
         help="when the screen has settled, write what it shows (JSON) and a PNG beside it",
     )
@@ -68,7 +74,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the kiosk and run until the window closes."""
+    """Start the kiosk and run until the window closes (or Ctrl-C: 130)."""
+    with AppInterrupt() as interrupt:
+        code = _run(args, interrupt)
+    if interrupt.requested:
+        raise CommandLineError("interrupted (Ctrl-C): the kiosk stopped in order", EXIT_INTERRUPTED)
+    return code
+
+
+def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     from ui import env
 
     try:
@@ -78,19 +92,28 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.no_simulator and not args.fullscreen:
         size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
+    if args.host is not None:
+        try:
+            peer_address(args.host)
+        except argparse.ArgumentTypeError as exc:
+            raise CommandLineError(f"--host: {exc}") from None
     try:
         hardware, remote_host = field_terminal(args)
     except ValueError as exc:
         print(f"turbokiosk run: {exc}", file=sys.stderr)
         return 2
+    check_display()
+    data_dir = check_data_dir(data_dir_of(args), write=True)
     env.prepare(size, fullscreen=args.fullscreen)
     from kiosk.app.kiosk import start_kiosk
     from kiosk.app.watchdog import feed_from_kivy_clock
 
     feed_from_kivy_clock()  # under systemd: READY=1, then watchdog pings from the event loop
-
+    interrupt.arm()
+    if interrupt.requested:  # Ctrl-C while Kivy loaded: nothing started yet
+        return EXIT_INTERRUPTED
     return start_kiosk(
-        data_dir_of(args),
+        data_dir,
         language=args.language,
         show_simulator=not args.no_simulator,
         with_host=not args.no_host,
@@ -101,6 +124,21 @@ def run(args: argparse.Namespace) -> int:
         hardware=hardware,
         remote_host=remote_host,
     )
+
+
+#: What tells SDL where to draw: an X or Wayland display, or a video driver named outright
+#: (``kmsdrm`` on the terminal, ``offscreen`` headless).
+DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+
+
+def check_display() -> None:
+    """:class:`CommandLineError` when nothing names a display (the kiosk would run unseen)."""
+    if not any(os.environ.get(name, "").strip() for name in DISPLAY_VARIABLES):
+        raise CommandLineError(
+            "no display: DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER are unset "
+            "(SDL_VIDEODRIVER=kmsdrm on the terminal's screen, offscreen to run headless)",
+            EXIT_FAILED,
+        )
 
 
 def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:

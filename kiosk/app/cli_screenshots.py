@@ -11,6 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from kiosk.cli_args import check_data_dir
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
@@ -33,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"turbokiosk screenshots: {exc}", file=sys.stderr)
         return 2
+    check_data_dir(args.out, write=True, option="--out")
     for path in take(args.out, sizes):
         print(path)
     return 0

@@ -93,7 +93,11 @@ def spawn_simulator(
         *extra,
     ]
     try:
-        proc = subprocess.Popen(command, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        # a process group of its own: Ctrl-C at the kiosk's terminal reaches the kiosk, which
+        # stops its simulators in order (they still end with it: --exit-with-parent)
+        proc = subprocess.Popen(
+            command, stdout=log, stderr=log, stdin=subprocess.DEVNULL, process_group=0
+        )
     finally:
         log.close()
     return proc, ready

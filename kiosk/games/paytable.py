@@ -33,8 +33,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from kiosk.bounded_read import SMALL_FILE, InputFileError, read_bounded
+
 PACKAGED_DIR = Path(__file__).resolve().parent / "paytables"
 PATH_VARIABLE = "TURBOKIOSK_PAYTABLES"
+#: The largest pay-table or edition file read (the packaged ones are a few kilobytes).
+MAX_FILE_BYTES = SMALL_FILE
 _NAME = re.compile(r"^[a-z0-9][a-z0-9.+_-]*$")
 _ODDS = re.compile(r"^\s*(\d+)\s*(?::|to)\s*(\d+)\s*$")
 #: The languages player-visible texts may be written in: the terminal's, English first.
@@ -224,11 +228,16 @@ def merged(*parts: Translations) -> dict[str, dict[str, str]]:
 
 
 def read_toml(path: Path, source: str) -> dict[str, Any]:
-    """The parsed contents of a TOML file; a missing, unreadable or malformed file is refused."""
+    """The parsed contents of a TOML file; a missing, unreadable or malformed file is refused.
+
+    The file is read through :func:`~kiosk.bounded_read.read_bounded`: only a regular file of at
+    most :data:`MAX_FILE_BYTES` is read (``/dev/zero`` or a FIFO is refused without reading).
+    """
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise PaytableError(source, None, f"cannot be read ({exc.strerror or exc})") from exc
+        raw = read_bounded(path, MAX_FILE_BYTES, what="file")
+    except InputFileError as exc:
+        problem = str(exc).removeprefix(f"file {os.fspath(path)}: ")
+        raise PaytableError(source, None, f"cannot be read ({problem})") from None
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:

@@ -110,9 +110,16 @@ class HostClient:
         response: host_pb2.HelloResponse = self.stub.Hello(request, timeout=self.timeout)
         return response
 
-    def report(self, batch: Iterable[host_pb2.TerminalMessage]) -> host_pb2.ReportResponse:
-        """Deliver a batch of store-and-forward messages (an empty batch is a heartbeat)."""
-        request = host_pb2.ReportRequest(terminal_id=self.terminal_id, messages=list(batch))
+    def report(
+        self,
+        batch: Iterable[host_pb2.TerminalMessage],
+        head: host_pb2.JournalHead | None = None,
+    ) -> host_pb2.ReportResponse:
+        """Deliver a batch of store-and-forward messages (an empty batch is a heartbeat) with
+        the journal head the host is to acknowledge."""
+        request = host_pb2.ReportRequest(
+            terminal_id=self.terminal_id, messages=list(batch), head=head
+        )
         response: host_pb2.ReportResponse = self.stub.Report(request, timeout=self.timeout)
         return response
 

@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-SCHEMA = """
+from kiosk.host import stores
+from kiosk.host.anchor import JournalHead
+from kiosk.host.bounds import Limits
+from kiosk.host.stores import STORES_SCHEMA
+
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS terminals (
     terminal_id TEXT PRIMARY KEY,
     software_version TEXT NOT NULL,
@@ -69,13 +75,15 @@ CREATE TABLE IF NOT EXISTS meter_snapshots (
     received_ms BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS meters_by_terminal ON meter_snapshots (terminal_id, journal_seq);
 CREATE TABLE IF NOT EXISTS vouchers (
-    validation_number TEXT PRIMARY KEY,
-    value_cents BIGINT NOT NULL,
-    state TEXT NOT NULL,
+    validation_number TEXT PRIMARY KEY CHECK (length(validation_number) = 18),
+    value_cents BIGINT NOT NULL CHECK (value_cents > 0),
+    state TEXT NOT NULL CHECK (state IN
+        ('pending', 'issued', 'voided', 'reserved', 'redeemed', 'quarantined')),
     issued_by TEXT NOT NULL,
     issued_ms BIGINT NOT NULL,
     holder TEXT NOT NULL,
-    updated_ms BIGINT NOT NULL);
+    updated_ms BIGINT NOT NULL,
+    CHECK (state NOT IN ('reserved', 'redeemed') OR holder <> ''));
 CREATE TABLE IF NOT EXISTS commands (
     command_id {serial} PRIMARY KEY,
     terminal_id TEXT NOT NULL,
@@ -99,8 +107,10 @@ CREATE TABLE IF NOT EXISTS voucher_audit (
 CREATE INDEX IF NOT EXISTS voucher_audit_by_number
     ON voucher_audit (validation_number, terminal_id, kind);
 """
+    + STORES_SCHEMA
+)
 
-VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed")
+VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed", "quarantined")
 #: event kinds that move a voucher (the rest are only recorded)
 VOUCHER_KINDS = frozenset({"voucher_printed", "voucher_voided", "voucher_redeemed"})
 #: an operator may release a reservation only when it, and the holder's silence, are this old
@@ -111,6 +121,9 @@ AUDIT_KINDS = {
     "late_returned": "exception",
     "late_stacked": "exception",  # "alarm" when another terminal held the voucher meanwhile
     "double_redemption": "alarm",
+    "quarantined": "alarm",  # a printed report the host cannot match to a pending voucher
+    "refused_void": "alarm",  # a void from a terminal that did not issue the voucher
+    "refused_redeem": "alarm",  # a redemption from a terminal that did not hold it
 }
 
 log = logging.getLogger(__name__)
@@ -173,6 +186,7 @@ class HostDb(ABC):
 
     def __init__(self) -> None:
         self.voucher_expiry_ms = 30 * 86_400_000
+        self.limits = Limits()
         self.release_quiet_ms = RELEASE_QUIET_MINUTES * 60_000
 
     # --- back-end specifics (overridden) ------------------------------------------------------
@@ -220,11 +234,36 @@ class HostDb(ABC):
 
     # --- store-and-forward ------------------------------------------------------------------------
 
-    def record(self, terminal_id: str, messages: Sequence[Message], at: int) -> tuple[int, int]:
-        """Record a batch in one transaction; (accepted, duplicates)."""
+    def record(
+        self,
+        terminal_id: str,
+        messages: Sequence[Message],
+        at: int,
+        head: JournalHead | None = None,
+    ) -> tuple[int, int]:
+        """Record a batch in one transaction; (accepted, duplicates) (see :meth:`record_report`)."""
+        accepted, duplicates, _ = self.record_report(terminal_id, messages, at, head)
+        return accepted, duplicates
+
+    def record_report(
+        self,
+        terminal_id: str,
+        messages: Sequence[Message],
+        at: int,
+        head: JournalHead | None = None,
+    ) -> tuple[int, int, JournalHead | None]:
+        """Record a batch in one transaction; (accepted, duplicates, the acknowledged head).
+
+        ``head`` is the terminal's journal head the batch came with: its epoch is the batch's
+        meter epoch (0 without a head) and it becomes the acknowledged head
+        (:mod:`kiosk.host.stores`) when the transaction commits.
+        """
         accepted = duplicates = 0
+        acknowledged = None
+        epoch = head.epoch if head is not None else 0
         with self.transaction() as tx:
             self._seen(tx, terminal_id, at)
+            current = stores.enter_epoch(tx, terminal_id, epoch, messages, at)
             for m in messages:
                 if m.kind == "meters":
                     cur = tx.execute(
@@ -258,7 +297,9 @@ class HostDb(ABC):
                     duplicates += 1
                     continue
                 accepted += 1
-                if m.kind in VOUCHER_KINDS:
+                if m.kind == "meters" and current:
+                    stores.compare_meters(tx, terminal_id, epoch, m, at)
+                elif m.kind in VOUCHER_KINDS:
                     self._voucher_event(tx, terminal_id, m, at)
                 elif m.kind == "enable":
                     tx.execute(
@@ -266,30 +307,36 @@ class HostDb(ABC):
                         "WHERE terminal_id = ?",
                         (int(bool(m.body.get("enabled"))), m.body.get("reason", ""), terminal_id),
                     )
+            if head is not None:
+                stores.acknowledge(tx, terminal_id, head, current, at)
+                acknowledged = stores.anchor(tx, terminal_id)
         _announce(tx)
-        return accepted, duplicates
+        return accepted, duplicates, acknowledged
+
+    def acknowledged_head(self, terminal_id: str) -> JournalHead | None:
+        """The terminal's last journal head the host committed (its anchor)."""
+        with self.transaction() as tx:
+            return stores.anchor(tx, terminal_id)
 
     def _voucher_event(self, tx: _Tx, terminal_id: str, m: Message, at: int) -> None:
         number = str(m.body.get("validation_number", ""))
         value = int(m.body.get("value_cents", 0))
         if m.kind == "voucher_printed":
-            cur = tx.execute(
-                "UPDATE vouchers SET state = 'issued', updated_ms = ? "
-                "WHERE validation_number = ? AND state = 'pending'",
-                (at, number),
+            cur = tx.execute(  # only the pending number issued to this terminal, for this value
+                "UPDATE vouchers SET state = 'issued', updated_ms = ? WHERE validation_number = ?"
+                " AND state = 'pending' AND issued_by = ? AND value_cents = ?",
+                (at, number, terminal_id, value),
             )
-            if cur.rowcount == 0:  # issued while the host had no record (restored database)
-                tx.execute(
-                    "INSERT INTO vouchers VALUES (?, ?, 'issued', ?, ?, '', ?) "
-                    "ON CONFLICT (validation_number) DO NOTHING",
-                    (number, value, terminal_id, m.at_ms, at),
-                )
+            if cur.rowcount == 0:
+                self._printed_unmatched(tx, terminal_id, number, value, m.at_ms, at)
         elif m.kind == "voucher_voided":
-            tx.execute(
+            cur = tx.execute(  # only the issuing terminal voids, only a pending voucher
                 "UPDATE vouchers SET state = 'voided', updated_ms = ? "
-                "WHERE validation_number = ? AND state = 'pending'",
-                (at, number),
+                "WHERE validation_number = ? AND state = 'pending' AND issued_by = ?",
+                (at, number, terminal_id),
             )
+            if cur.rowcount == 0:
+                self._voided_unmatched(tx, terminal_id, number, value, at)
         else:  # voucher_redeemed: the terminal's journal says it was credited
             cur = tx.execute(
                 "UPDATE vouchers SET state = 'redeemed', updated_ms = ? "
@@ -299,12 +346,71 @@ class HostDb(ABC):
             if cur.rowcount == 0:  # an event cannot be refused: anything odd goes to the audit
                 self._stacked_unreserved(tx, terminal_id, number, at, journaled=m.at_ms)
 
+    def _printed_unmatched(
+        self, tx: _Tx, terminal_id: str, number: str, value: int, journaled: int, at: int
+    ) -> None:
+        """A printed report that moves no pending voucher: a repeat, or quarantined."""
+        row = self._locked_voucher(tx, number)
+        detail: dict[str, Any] = {"reported_value_cents": value, "journaled_ms": journaled}
+        if row is None:  # a number the host never issued: recorded so that it is never redeemed
+            tx.execute(
+                "INSERT INTO vouchers VALUES (?, ?, 'quarantined', ?, ?, '', ?) "
+                "ON CONFLICT (validation_number) DO NOTHING",
+                (number, value, terminal_id, journaled, at),
+            )
+            detail["why"] = "the host never issued this number"
+            self._audit(tx, number, "quarantined", terminal_id, at, detail=detail)
+            return
+        state, holder, known_value, issued_by = row[0], row[1], int(row[2]), row[3]
+        if issued_by == terminal_id and known_value == value and state != "voided":
+            return  # a repeated report of a voucher already moved on
+        detail.update(state=state, holder=holder, value_cents=known_value, issued_to=issued_by)
+        if issued_by != terminal_id:
+            detail["why"] = f"issued to {issued_by}, not to {terminal_id}"
+        elif known_value != value:
+            detail["why"] = f"issued for {known_value} cents, reported printed for {value}"
+            tx.execute(  # its own number with another value: never redeemable
+                "UPDATE vouchers SET state = 'quarantined', updated_ms = ? "
+                "WHERE validation_number = ? AND state = 'pending' AND issued_by = ?",
+                (at, number, terminal_id),
+            )
+        else:
+            detail["why"] = f"reported printed after it was {state}"
+        self._audit(tx, number, "quarantined", terminal_id, at, detail=detail)
+
+    def _voided_unmatched(
+        self, tx: _Tx, terminal_id: str, number: str, value: int, at: int
+    ) -> None:
+        """A voided report that moves no pending voucher: a repeat, or refused and audited."""
+        row = self._locked_voucher(tx, number)
+        detail: dict[str, Any] = {"reported_value_cents": value}
+        if row is not None:
+            state, holder, known_value, issued_by = row[0], row[1], int(row[2]), row[3]
+            if issued_by == terminal_id and state == "voided":
+                return  # a repeated report
+            detail.update(state=state, holder=holder, value_cents=known_value, issued_to=issued_by)
+            if issued_by == terminal_id:
+                detail["why"] = f"only a pending voucher is voided; this one is {state}"
+                self._audit(
+                    tx, number, "refused_void", terminal_id, at, detail=detail, severity="exception"
+                )
+                return
+            detail["why"] = f"issued to {issued_by}, not to {terminal_id}"
+        else:
+            detail["why"] = "the host never issued this number"
+        self._audit(tx, number, "refused_void", terminal_id, at, detail=detail)
+
     # --- vouchers -----------------------------------------------------------------------------
 
     def issue_validation_number(self, terminal_id: str, value: int, at: int) -> str:
         """A fresh 18-digit validation number, recorded as a pending voucher of ``value``."""
         if value <= 0:
             raise HostDbError("a voucher must be worth more than zero")
+        if value > self.limits.ticket_out_limit:
+            raise HostDbError(
+                f"a voucher of {value} cents is over the host's ticket-out limit of"
+                f" {self.limits.ticket_out_limit} cents"
+            )
         while True:
             number = str(10**17 + secrets.randbelow(9 * 10**17))
             with self.transaction() as tx:
@@ -322,9 +428,16 @@ class HostDb(ABC):
             self._seen(tx, terminal_id, at)
             cur = tx.execute(
                 "UPDATE vouchers SET state = 'reserved', holder = ?, updated_ms = ? "
-                "WHERE validation_number = ? AND issued_ms > ? AND (state = 'issued' "
-                "OR (state = 'reserved' AND holder = ?))",
-                (terminal_id, at, number, at - self.voucher_expiry_ms, terminal_id),
+                "WHERE validation_number = ? AND issued_ms > ? AND value_cents <= ? AND "
+                "(state = 'issued' OR (state = 'reserved' AND holder = ?))",
+                (
+                    terminal_id,
+                    at,
+                    number,
+                    at - self.voucher_expiry_ms,
+                    self.limits.ticket_in_limit,
+                    terminal_id,
+                ),
             )
             row = tx.execute(
                 "SELECT value_cents, state, holder, issued_ms FROM vouchers "
@@ -338,7 +451,10 @@ class HostDb(ABC):
         value, state, holder, issued = int(row[0]), row[1], row[2], int(row[3])
         if state == "issued" and issued <= at - self.voucher_expiry_ms:
             return Validation(False, reason="expired")
+        if state in ("issued", "reserved") and value > self.limits.ticket_in_limit:
+            return Validation(False, value, "over the host's ticket-in limit")
         reasons = {
+            "quarantined": "quarantined (not issued to the terminal that printed it)",
             "pending": "not yet confirmed printed",
             "voided": "voided",
             "reserved": "in use at another terminal",
@@ -440,11 +556,16 @@ class HostDb(ABC):
         """A stacked report for a voucher not reserved at ``terminal_id``; a refusal or None."""
         row = self._locked_voucher(tx, number)
         if row is None:
+            if journaled is not None and not self._audited(
+                tx, number, terminal_id, "refused_redeem"
+            ):
+                detail = {"journaled_ms": journaled, "why": "the host never issued this number"}
+                self._audit(tx, number, "refused_redeem", terminal_id, at, detail=detail)
             return f"voucher {number} is not reserved at {terminal_id} (unknown)"
         state, holder, value = row[0], row[1], int(row[2])
         if state == "redeemed" and holder == terminal_id:
             return None  # a repeated report
-        detail: dict[str, Any] = {"value_cents": value, "state": state, "holder": holder}
+        detail = {"value_cents": value, "state": state, "holder": holder}
         if journaled is not None:
             detail["journaled_ms"] = journaled
         if state == "redeemed":
@@ -456,23 +577,24 @@ class HostDb(ABC):
                 f" {holder}; recorded as a double redemption"
             )
         release = self._open_release(tx, number, terminal_id)
-        late = release is not None and state in ("issued", "reserved")
-        if late or (journaled is not None and state == "issued"):
-            # credited here: the voucher is in this terminal's cash box (issued: a restored
-            # database that missed the reservation)
+        if release is not None and state in ("issued", "reserved"):
+            # credited here after an operator's release: the voucher is in this cash box
             tx.execute(
                 "UPDATE vouchers SET state = 'redeemed', holder = ?, updated_ms = ? "
                 "WHERE validation_number = ?",
                 (terminal_id, at, number),
             )
-            if release is not None:
-                detail["release"] = release
-                severity = "alarm" if state == "reserved" else "exception"
-                self._audit(
-                    tx, number, "late_stacked", terminal_id, at, detail=detail, severity=severity
-                )
+            detail["release"] = release
+            severity = "alarm" if state == "reserved" else "exception"
+            self._audit(
+                tx, number, "late_stacked", terminal_id, at, detail=detail, severity=severity
+            )
             return None
         where = f"{state} at {holder}" if holder else state
+        if journaled is not None:  # only the holder redeems: audited, the voucher unchanged
+            detail["why"] = f"not reserved at {terminal_id} ({where})"
+            if not self._audited(tx, number, terminal_id, "refused_redeem"):
+                self._audit(tx, number, "refused_redeem", terminal_id, at, detail=detail)
         return f"voucher {number} is not reserved at {terminal_id} ({where})"
 
     def _returned_unreserved(self, tx: _Tx, terminal_id: str, number: str, at: int) -> str | None:
@@ -493,12 +615,14 @@ class HostDb(ABC):
 
     @staticmethod
     def _locked_voucher(tx: _Tx, number: str) -> Any:
-        """(state, holder, value) with the row locked: concurrent reports are taken in turn."""
+        """(state, holder, value, issued_by) with the row locked: concurrent reports are taken in
+        turn."""
         tx.execute(  # a no-op update takes the row lock on PostgreSQL (SQLite locks it all)
             "UPDATE vouchers SET updated_ms = updated_ms WHERE validation_number = ?", (number,)
         )
         return tx.execute(
-            "SELECT state, holder, value_cents FROM vouchers WHERE validation_number = ?",
+            "SELECT state, holder, value_cents, issued_by FROM vouchers "
+            "WHERE validation_number = ?",
             (number,),
         ).fetchone()
 
@@ -607,11 +731,45 @@ class HostDb(ABC):
         return [dict(zip(names, row, strict=True)) for row in rows]
 
     def terminals(self) -> list[dict[str, Any]]:
-        """Every terminal, with its event count and last meter snapshot's sequence."""
+        """Every terminal, with its event count, acknowledged head, RAM clears and alarms."""
         return self._query(
             "SELECT t.*, (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id)"
-            " AS events FROM terminals t ORDER BY t.terminal_id"
+            " AS events, COALESCE(a.epoch, 0) AS epoch, COALESCE(a.seq, 0) AS acked_seq,"
+            " COALESCE(a.hash, '') AS acked_hash, (SELECT COUNT(*) FROM terminal_alarms r"
+            " WHERE r.terminal_id = t.terminal_id AND r.kind = 'ram_cleared') AS ram_clears,"
+            " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
+            " AND r.severity = 'alarm') AS alarms"
+            " FROM terminals t LEFT JOIN journal_anchors a ON a.terminal_id = t.terminal_id"
+            " ORDER BY t.terminal_id"
         )
+
+    def terminal_alarms(
+        self,
+        terminal_id: str | None = None,
+        severity: str | None = None,
+        kind: str | None = None,
+        last: int = 100,
+    ) -> list[dict[str, Any]]:
+        """RAM clears, meters that went backwards, epochs and heads out of line; newest first."""
+        where, params = self._filters(terminal_id=terminal_id, severity=severity, kind=kind)
+        rows = self._query(
+            f"SELECT * FROM terminal_alarms{where} ORDER BY entry_id DESC LIMIT ?",
+            (*params, last),
+        )
+        for row in rows:
+            row["detail"] = json.loads(row["detail"])
+        return rows
+
+    def meter_epochs(self, terminal_id: str) -> list[dict[str, Any]]:
+        """A terminal's stores as the host saw them, newest first (RAM clear record or '')."""
+        rows = self._query(
+            "SELECT epoch, started_ms, ram_clear, snapshot_seq FROM meter_epochs "
+            "WHERE terminal_id = ? ORDER BY started_ms DESC, epoch DESC",
+            (terminal_id,),
+        )
+        for row in rows:
+            row["ram_clear"] = json.loads(row["ram_clear"]) if row["ram_clear"] else None
+        return rows
 
     def events(
         self, terminal_id: str | None = None, kind: str | None = None, last: int = 100

@@ -34,6 +34,7 @@ from typing import Any
 import grpc
 
 from kiosk import integrity
+from kiosk.host.anchor import JournalHead, anchor_problem, hash_at, read_head
 from kiosk.host.client import HostClient
 from kiosk.host.messages import meters_body, outbox_message, snapshot_message
 from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
@@ -42,6 +43,9 @@ from kiosk.terminal import commands as c
 from proto.turbokiosk.v1 import host_pb2
 
 LINK_LOST_REASON = "host link lost"
+#: the start of the disable reason while the host refuses this terminal's reports
+REFUSED_REASON = "host refused a report"
+REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED)
 HOST_DISABLED_REASON = "disabled by the host"
 
 
@@ -99,6 +103,10 @@ class HostLink:
         self.meter_period = 60.0
         self.delivered = 0  # messages the host acknowledged
         self.last_authentication: bool | None = None
+        #: why this store is out of line with the host's anchor (then only heartbeats are sent)
+        self.anchor_problem: str | None = None
+        #: why the host refuses this terminal's reports (play is disabled meanwhile)
+        self.refusal: str | None = None
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._hello_done = threading.Event()
@@ -203,28 +211,55 @@ class HostLink:
         if self.runtime.state.disabled == LINK_LOST_REASON:
             self.runtime.execute(c.SetEnabled(enabled=True, reason="host link back"))
 
+    def _refused(self, exc: grpc.RpcError) -> None:
+        """The host refused a call as out of bounds: play stops until a report is accepted
+        (the outbox keeps the batch; its events are not accounted for meanwhile)."""
+        code = exc.code() if callable(getattr(exc, "code", None)) else None
+        if code not in REFUSALS or self.refusal is not None:
+            return
+        details = exc.details() if callable(getattr(exc, "details", None)) else None
+        self.refusal = str(details or code)
+        reason = f"{REFUSED_REASON}: {self.refusal}"[:240]
+        self.runtime.post(lambda: self.runtime.execute(c.SetEnabled(enabled=False, reason=reason)))
+
+    def _accepted(self) -> None:
+        if self.refusal is None:
+            return
+        self.refusal = None
+
+        def enable() -> None:
+            if (self.runtime.state.disabled or "").startswith(REFUSED_REASON):
+                self.runtime.execute(c.SetEnabled(enabled=True, reason="host accepts reports"))
+
+        self.runtime.post(enable)
+
     # --- sender ---------------------------------------------------------------------------------
 
     def _pause(self, seconds: float) -> None:
         self._stop.wait(seconds)
 
     def _send_loop(self) -> None:
-        journal = Journal(self.runtime.data_dir)
+        journal, opened_for = Journal(self.runtime.data_dir), self.runtime.journal
         retry = self.retry_seconds[0]
         next_meters = self.monotonic() + self.meter_period
         try:
             signature = self.signature()
             while not self._stop.is_set():
+                if self.runtime.journal is not opened_for:  # a RAM clear: a new store
+                    journal.close()
+                    journal, opened_for = Journal(self.runtime.data_dir), self.runtime.journal
+                    self._epoch = 0
                 self._epoch = self._epoch or journal.created_at()
                 if not self._epoch:  # the terminal has not created its journal yet
                     self._pause(0.05)
                     continue
                 try:
                     if not self._hello_done.is_set():
-                        self._hello(signature)
+                        self._hello(signature, journal)
                     busy = self._deliver(journal)
-                except grpc.RpcError:
+                except grpc.RpcError as exc:
                     self._hello_done.clear()
+                    self._refused(exc)
                     self._failure()
                     self._pause(retry)
                     retry = min(retry * 2, self.retry_seconds[1])
@@ -240,30 +275,50 @@ class HostLink:
         finally:
             journal.close()
 
-    def _hello(self, signature: str) -> None:
+    def _hello(self, signature: str, journal: Journal) -> None:
         answer = self.client.hello(self.runtime.software_version, signature, self.runtime.clock())
         if answer.meter_period_seconds:
             self.meter_period = float(answer.meter_period_seconds)
+        acknowledged = JournalHead.from_proto(answer.acknowledged_head)
+        if acknowledged is not None:
+            self._check_anchor(acknowledged, journal)
         self._hello_done.set()
         self._contact()
 
+    def _check_anchor(self, acknowledged: JournalHead, journal: Journal) -> None:
+        """Compare this store with the host's anchor; the terminal locks up on its own thread.
+
+        The link's own comparison (its reader connection) only decides whether it goes on
+        delivering: a store out of line sends heartbeats, never its outbox, whose message ids
+        the host may already hold for other events.
+        """
+        own = read_head(journal)
+        problem = anchor_problem(own.epoch, own.seq, lambda n: hash_at(journal, n), acknowledged)
+        if problem is not None:
+            self.anchor_problem = problem
+        epoch, seq, digest = acknowledged.epoch, acknowledged.seq, acknowledged.hash
+        self.runtime.post(lambda: self.runtime.check_host_anchor(epoch, seq, digest))
+
     def _deliver(self, journal: Journal) -> bool:
         """Send one batch (or a heartbeat when due); True when there may be more to send."""
-        rows = journal.outbox(self.batch_size)
+        held = self.anchor_problem is not None
+        rows = [] if held else journal.outbox(self.batch_size)
         extra: list[host_pb2.TerminalMessage] = []
-        while self._snapshots and len(extra) < 16:
+        while not held and self._snapshots and len(extra) < 16:
             extra.append(self._snapshots.popleft())
         idle = self.monotonic() - self._last_contact >= self.heartbeat_seconds()
         if not rows and not extra and not idle:
             return False
         batch = [outbox_message(self.terminal_id, self._epoch, row) for row in rows]
+        head = read_head(journal)  # read after the rows: every row sent is within it
         try:
-            self.client.report([*batch, *extra])
+            self.client.report([*batch, *extra], head.to_proto())
         except grpc.RpcError:
             self._snapshots.extendleft(reversed(extra))
             raise
         if rows:
             journal.ack_outbox([row.id for row in rows])
+        self._accepted()
         self.delivered += len(batch) + len(extra)
         self._contact()
         return bool(rows) or bool(self._snapshots)

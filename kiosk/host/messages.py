@@ -30,6 +30,7 @@ from proto.turbokiosk.v1 import host_pb2
 #: events after which the lifetime meters have moved
 METERED = (
     e.PoweredUp,
+    e.RamCleared,
     e.BillStacked,
     e.TicketRedeemed,
     e.RoundStarted,
@@ -108,6 +109,12 @@ def event_body(ev: e.Event, state: TerminalState) -> tuple[str, dict[str, Any]] 
         return "config", {"by": ev.by, "config_json": config}
     if isinstance(ev, e.PeriodMetersReset):
         return "period_meters_reset", {"by": ev.by}
+    if isinstance(ev, e.RamCleared):
+        # the host names a store by its creation time (kiosk/host/anchor.py); the signer's
+        # epoch number travels beside it
+        body = {"previous_epoch": ev.previous_store, "previous_seq": ev.previous_seq}
+        body |= {"previous_hash": ev.previous_hash, "signer_epoch": ev.epoch}
+        return "ram_cleared", {**body, "by": ev.by, "cleared_ms": ev.at, "reason": ev.reason}
     return None
 
 
@@ -181,6 +188,8 @@ def _fill(target: ProtoMessage, data: dict[str, Any]) -> None:
                 _fill(container, value)
         elif isinstance(value, list):
             getattr(target, key).extend(value)
+        elif field.type == field.TYPE_BYTES and isinstance(value, str):
+            setattr(target, key, bytes.fromhex(value))  # JSON carries bytes as hex
         else:
             setattr(target, key, value)
     target.SetInParent()

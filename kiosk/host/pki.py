@@ -5,6 +5,11 @@ carries the terminal id as its common name and is only good for client authentic
 host's certificate is only good for server authentication and names the host's addresses in
 its subject alternative names.  Files are PEM: ``ca.crt``/``ca.key`` in the CA directory,
 ``<name>.crt``/``<name>.key`` for each issued certificate (keys written with mode 0600).
+
+The CA directory (with the CA's private key) is kept apart from the directory the host serves
+from, which holds only a copy of ``ca.crt`` and the host's own certificate and key
+(:func:`publish_ca`): a host that is broken into cannot issue certificates, and
+``host serve`` refuses to start where it finds the CA's key (:func:`refuse_ca_key`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from kiosk.bounded_read import InputFileError, read_bounded
 
 CA_CERT, CA_KEY = "ca.crt", "ca.key"
 SERVER_NAME = "turbokiosk-host"
@@ -42,8 +49,12 @@ class Credentials:
     def load(cls, ca_file: Path, cert_file: Path, key_file: Path) -> Credentials:
         """Read the three PEM files."""
         try:
-            return cls(ca_file.read_bytes(), cert_file.read_bytes(), key_file.read_bytes())
-        except OSError as exc:
+            return cls(
+                read_bounded(ca_file, what="CA certificate"),
+                read_bounded(cert_file, what="certificate"),
+                read_bounded(key_file, what="key"),
+            )
+        except InputFileError as exc:
             raise PkiError(f"cannot read credentials: {exc}") from exc
 
 
@@ -66,9 +77,26 @@ def _write_cert(path: Path, cert: x509.Certificate) -> None:
     path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
 
 
-def init_ca(ca_dir: Path, *, name: str = "TurboKiosk Host CA", days: int = 3650) -> Path:
-    """Create a CA (key and self-signed certificate) in ``ca_dir``; the certificate's path."""
-    ca_dir.mkdir(parents=True, exist_ok=True)
+def init_ca(
+    ca_dir: Path,
+    *,
+    name: str = "TurboKiosk Host CA",
+    days: int = 3650,
+    publish: Path | None = None,
+) -> Path:
+    """Create a CA (key and self-signed certificate) in ``ca_dir``; the certificate's path.
+
+    ``publish``: also copy the certificate (never the key) there, the directory the host serves
+    from.
+    """
+    if days <= 0:
+        raise PkiError(f"--days {days}: a CA must be valid for at least one day")
+    if publish is not None and _same_dir(publish, ca_dir):
+        raise PkiError(
+            f"the CA directory {ca_dir} is the directory the host serves from: give the CA its"
+            " own directory (--ca-dir)"
+        )
+    ca_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     cert_path, key_path = ca_dir / CA_CERT, ca_dir / CA_KEY
     if cert_path.exists() or key_path.exists():
         raise PkiError(f"a CA already exists in {ca_dir}")
@@ -103,15 +131,72 @@ def init_ca(ca_dir: Path, *, name: str = "TurboKiosk Host CA", days: int = 3650)
     )
     _write_key(key_path, key)
     _write_cert(cert_path, cert)
+    if publish is not None:
+        publish_ca(ca_dir, publish)
     return cert_path
+
+
+def publish_ca(ca_dir: Path, serve_dir: Path) -> Path:
+    """Copy the CA certificate (only) to the directory the host serves from; its path there."""
+    serve_dir.mkdir(parents=True, exist_ok=True)
+    target = serve_dir / CA_CERT
+    try:
+        target.write_bytes((ca_dir / CA_CERT).read_bytes())
+    except OSError as exc:
+        raise PkiError(f"cannot copy the CA certificate to {serve_dir}: {exc}") from exc
+    return target
+
+
+def _same_dir(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
+
+
+def refuse_ca_key(serve_dirs: tuple[Path, ...], ca_dir: Path) -> None:
+    """Raise :class:`PkiError` (one line: where it is, how to move it) when a directory the host
+    serves from holds the CA's private key: ``ca.key``, or any ``*.key`` whose public key is the
+    CA certificate's."""
+    ca_public: bytes | None = None
+    for directory in serve_dirs:
+        cert_file = directory / CA_CERT
+        if ca_public is None and cert_file.is_file():
+            try:
+                ca_cert = x509.load_pem_x509_certificate(read_bounded(cert_file, what="CA"))
+                ca_public = _public_der(ca_cert.public_key())
+            except (InputFileError, ValueError):
+                ca_public = None
+    for directory in serve_dirs:
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.glob("*.key")):
+            if path.name == CA_KEY or (ca_public is not None and _is_key_of(path, ca_public)):
+                raise PkiError(
+                    f"the CA private key {path} is in a directory 'host serve' reads: move it"
+                    f" to the CA directory ({ca_dir}), e.g. 'mkdir -m 700 -p {ca_dir} && mv"
+                    f" {path} {ca_dir}/{CA_KEY} && cp {directory}/{CA_CERT} {ca_dir}/',"
+                    " ideally on another machine"
+                )
+
+
+def _public_der(public: object) -> bytes:
+    der = serialization.Encoding.DER
+    info = serialization.PublicFormat.SubjectPublicKeyInfo
+    return public.public_bytes(der, info)  # type: ignore[attr-defined,no-any-return]
+
+
+def _is_key_of(path: Path, public: bytes) -> bool:
+    try:
+        key = serialization.load_pem_private_key(read_bounded(path, what="key"), password=None)
+    except (InputFileError, ValueError, TypeError):
+        return False
+    return _public_der(key.public_key()) == public
 
 
 def _load_ca(ca_dir: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
     try:
-        cert = x509.load_pem_x509_certificate((ca_dir / CA_CERT).read_bytes())
-        key = serialization.load_pem_private_key((ca_dir / CA_KEY).read_bytes(), password=None)
+        cert = x509.load_pem_x509_certificate(read_bounded(ca_dir / CA_CERT))
+        key = serialization.load_pem_private_key(read_bounded(ca_dir / CA_KEY), password=None)
     except (OSError, ValueError) as exc:
-        raise PkiError(f"no usable CA in {ca_dir}: {exc}") from exc
+        raise PkiError(f"no usable CA in {ca_dir} (--ca-dir): {exc}") from exc
     if not isinstance(key, ec.EllipticCurvePrivateKey):
         raise PkiError(f"the CA key in {ca_dir} is not an EC key")
     return cert, key
@@ -144,6 +229,8 @@ def issue_cert(
     """
     if not name or not name.isascii() or "/" in name:
         raise PkiError(f"certificate name {name!r}: ASCII without '/' please")
+    if days <= 0:
+        raise PkiError(f"--days {days}: a certificate must be valid for at least one day")
     ca_cert, ca_key = _load_ca(ca_dir)
     key = ec.generate_private_key(ec.SECP256R1())
     start = not_before or _now() - dt.timedelta(minutes=5)
@@ -271,10 +358,27 @@ def credentials(ca_dir: Path, name: str, cert_dir: Path | None = None) -> Creden
     return Credentials.load(ca_dir / CA_CERT, where / f"{name}.crt", where / f"{name}.key")
 
 
-def ensure_pki(pki_dir: Path, terminal_ids: tuple[str, ...], host_name: str = "host") -> None:
-    """Create whatever is missing: the CA, the host's certificate, each terminal's certificate."""
-    if not (pki_dir / CA_CERT).exists():
-        init_ca(pki_dir)
+def default_ca_dir(pki_dir: Path) -> Path:
+    """Where :func:`ensure_pki` keeps the CA beside ``pki_dir``: ``<pki_dir>-ca``."""
+    resolved = pki_dir.resolve()
+    return resolved.parent / f"{resolved.name}-ca"
+
+
+def ensure_pki(
+    pki_dir: Path,
+    terminal_ids: tuple[str, ...],
+    host_name: str = "host",
+    ca_dir: Path | None = None,
+) -> Path:
+    """Create whatever is missing: the CA (in ``ca_dir``, default :func:`default_ca_dir`, its
+    certificate published to ``pki_dir``), the host's certificate, each terminal's certificate.
+    The CA directory."""
+    ca_dir = ca_dir or default_ca_dir(pki_dir)
+    if not (ca_dir / CA_CERT).exists():
+        init_ca(ca_dir, publish=pki_dir)
+    elif not (pki_dir / CA_CERT).exists():
+        publish_ca(ca_dir, pki_dir)
     for name, server in ((host_name, True), *((t, False) for t in terminal_ids)):
         if not (pki_dir / f"{name}.crt").exists() or not (pki_dir / f"{name}.key").exists():
-            issue_cert(pki_dir, name, pki_dir, server=server)
+            issue_cert(ca_dir, name, pki_dir, server=server)
+    return ca_dir

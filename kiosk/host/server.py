@@ -7,6 +7,12 @@ the ``terminal_id`` the request names.  Commands for terminals are queued in the
 stream by one dispatcher thread.  A ticket report that contradicts an operator's release of the
 voucher (:meth:`HostServer.release_voucher`) is accepted and audited by the records; one for a
 voucher already redeemed elsewhere is audited as a double redemption and refused.
+
+Nothing a terminal says is believed beyond what it owns: every request is checked against the
+host's own bounds first (:mod:`kiosk.host.bounds`; refused whole with one line, nothing stored),
+voucher reports move only the reporter's vouchers (:mod:`kiosk.host.db`), and each report's
+journal head becomes the terminal's acknowledged anchor, returned in every Hello
+(:mod:`kiosk.host.anchor`, :mod:`kiosk.host.stores`).
 """
 
 from __future__ import annotations
@@ -17,13 +23,15 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import grpc
 
 from kiosk import integrity
-from kiosk.host import messages
+from kiosk.host import bounds, messages
+from kiosk.host.anchor import JournalHead
+from kiosk.host.bounds import BoundsError, Limits
 from kiosk.host.db import HostDb, HostDbError, Message, now_ms
 from kiosk.host.pki import Credentials
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
@@ -143,6 +151,8 @@ class HostSettings:
 
     meter_period_seconds: int = 60
     voucher_expiry_days: int = 30
+    #: ticket-out / ticket-in limits and the largest bill (cents): the host's, not the terminal's
+    limits: Limits = field(default_factory=Limits)
     #: HMAC-SHA256(seed, approved software): the host's own installed files by default
     approved_hmac: Callable[[bytes], bytes] = lambda seed: bytes.fromhex(
         integrity.keyed_check(seed)
@@ -162,6 +172,12 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         context.abort(code, text)
         raise AssertionError("abort returned")  # pragma: no cover
 
+    def _number(self, context: grpc.ServicerContext, number: str) -> None:
+        try:
+            bounds.check_validation_number(number)
+        except BoundsError as exc:
+            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+
     def _caller(self, context: grpc.ServicerContext, claimed: str) -> str:
         names: Any = context.auth_context().get("x509_common_name")  # a list of bytes
         if not names:
@@ -179,17 +195,30 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self, request: host_pb2.HelloRequest, context: grpc.ServicerContext
     ) -> host_pb2.HelloResponse:
         terminal = self._caller(context, request.terminal_id)
+        try:
+            bounds.check_text("software_version", request.software_version)
+            bounds.check_text("software_signature", request.software_signature)
+        except BoundsError as exc:
+            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         at = now_ms()
         self.db.hello(terminal, request.software_version, request.software_signature, at)
         self.dispatcher.poke()
-        return host_pb2.HelloResponse(
+        answer = host_pb2.HelloResponse(
             host_time_ms=at, meter_period_seconds=self.settings.meter_period_seconds
         )
+        acknowledged = self.db.acknowledged_head(terminal)
+        if acknowledged is not None:
+            answer.acknowledged_head.CopyFrom(acknowledged.to_proto())
+        return answer
 
     def Report(  # noqa: N802
         self, request: host_pb2.ReportRequest, context: grpc.ServicerContext
     ) -> host_pb2.ReportResponse:
         terminal = self._caller(context, request.terminal_id)
+        try:
+            bounds.check_report(request, self.settings.limits)
+        except BoundsError as exc:
+            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         batch = []
         for msg in request.messages:
             try:
@@ -203,8 +232,12 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
                     f"message id {msg.message_id!r} is not {terminal}'s",
                 )
             batch.append(Message(msg.message_id, msg.journal_seq, msg.at_ms, kind, body))
-        accepted, duplicates = self.db.record(terminal, batch, now_ms())
-        return host_pb2.ReportResponse(accepted=accepted, duplicates=duplicates)
+        head = JournalHead.from_proto(request.head)
+        accepted, duplicates, acknowledged = self.db.record_report(terminal, batch, now_ms(), head)
+        answer = host_pb2.ReportResponse(accepted=accepted, duplicates=duplicates)
+        if acknowledged is not None:  # committed: only now is it the terminal's anchor
+            answer.acknowledged_head.CopyFrom(acknowledged.to_proto())
+        return answer
 
     def Commands(  # noqa: N802
         self, request: host_pb2.CommandsRequest, context: grpc.ServicerContext
@@ -227,6 +260,8 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self, request: host_pb2.CompleteCommandRequest, context: grpc.ServicerContext
     ) -> host_pb2.CompleteCommandResponse:
         terminal = self._caller(context, request.terminal_id)
+        if len(request.error) > bounds.MAX_TEXT or len(request.software_hmac) > 64:
+            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, "error or hmac too long")
         record = self.db.command(request.command_id)
         if record is None or record["terminal_id"] != terminal:
             self._abort(context, grpc.StatusCode.NOT_FOUND, f"no command {request.command_id}")
@@ -259,6 +294,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self, request: host_pb2.ValidateTicketRequest, context: grpc.ServicerContext
     ) -> host_pb2.ValidateTicketResponse:
         terminal = self._caller(context, request.terminal_id)
+        self._number(context, request.validation_number)
         answer = self.db.validate_ticket(terminal, request.validation_number, now_ms())
         return host_pb2.ValidateTicketResponse(
             accepted=answer.accepted, value_cents=answer.value, reason=answer.reason
@@ -268,6 +304,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self, request: host_pb2.FinishTicketRequest, context: grpc.ServicerContext
     ) -> host_pb2.FinishTicketResponse:
         terminal = self._caller(context, request.terminal_id)
+        self._number(context, request.validation_number)
         try:
             self.db.finish_ticket(terminal, request.validation_number, request.stacked, now_ms())
         except HostDbError as exc:
@@ -290,11 +327,15 @@ class HostServer:
         self.db = db
         self.settings = settings or HostSettings()
         db.voucher_expiry_ms = self.settings.voucher_expiry_days * 86_400_000
+        db.limits = self.settings.limits
         self.dispatcher = CommandDispatcher(db)
         self.servicer = HostServicer(db, self.dispatcher, self.settings)
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="host-rpc"),
-            options=KEEPALIVE,
+            options=[
+                *KEEPALIVE,
+                ("grpc.max_receive_message_length", bounds.MAX_REQUEST_BYTES),
+            ],
         )
         host_pb2_grpc.add_HostServiceServicer_to_server(  # type: ignore[no-untyped-call]
             self.servicer, self.server

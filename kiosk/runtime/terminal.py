@@ -29,11 +29,15 @@ from typing import Any, Protocol
 
 from kiosk import __version__
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
+from kiosk.host.anchor import JournalHead, anchor_problem, hash_at
 from kiosk.host.ports import HostPort, HostUnavailableError
 from kiosk.runtime import ticket_in
+from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
+from kiosk.signer.client import Signer, signer_for
+from kiosk.store.critmem import StoreCheck, power_up_store
 from kiosk.store.faults import describe, is_storage_full, store_fault
-from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
+from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -109,8 +113,12 @@ class TerminalRuntime:
         rng_health: Callable[[], str | None] = lambda: None,
         host_messages: HostMessages | None = None,
         host: HostPort | None = None,
+        signer: Signer | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
+        #: the signer of every commit's head (default: --signer's socket, else the development
+        #: signer beside the data directory; see kiosk.signer.client)
+        self.signer = signer if signer is not None else signer_for(self.data_dir)
         self.deck_factory = deck_factory
         self.validator = validator
         self.printer = printer
@@ -176,19 +184,29 @@ class TerminalRuntime:
         """Open or create the journal, rebuild the state, finish what a power cut interrupted."""
         report = RecoveryReport()
         now = self.clock()
+        check: StoreCheck | None = None
         try:
-            if self.journal.is_new():
-                self.journal.create(TerminalState(self._initial_config).to_snapshot(), now)
-            report.checked_rows = self.journal.verify_tables()["journal"]
-            report.replayed = self._reload()
-        except (IntegrityError, ValueError, KeyError) as exc:
-            report.critical = f"non-volatile memory check failed: {exc}"
-        except (StoreError, sqlite3.Error, OSError) as exc:
+            check = power_up_store(
+                self.journal,
+                self.signer,
+                lambda: TerminalState.genesis(self._initial_config).to_snapshot(),
+                now,
+            )
+        except (StoreError, sqlite3.Error, OSError) as exc:  # unreadable, unopenable, full
             fault = store_fault("power-up", exc)
             report.store_failed = str(fault)
             if is_storage_full(fault):
                 return self._power_up_full(report, fault)
             report.critical = f"non-volatile memory unreadable: {fault}"
+            if self._journal is not None:
+                self._journal.seal(report.critical)
+        if check is not None and (check.critical is not None or check.state is None):
+            report.critical = f"non-volatile memory check failed: {check.critical}"
+            self.journal.seal(report.critical)  # nothing is written to (or signed for) it
+        elif check is not None:
+            self.core = TerminalCore(check.state)
+            report.checked_rows, report.replayed = check.checked_rows, check.replayed
+            report.actions.extend(check.actions)
         self.voucher_sequence = self.core.state.lifetime["tickets_out_count"]
         if report.critical is None:
             audit = self.core.audit_credits()
@@ -203,6 +221,7 @@ class TerminalRuntime:
             report.actions.extend(self._recover_devices())
             self._check_rng()
             self._check_identity()
+            report.actions.extend(take_in_old_pins(self.data_dir, self.state, self.execute, now))
             report.actions.extend(self._recover_round())
             self.execute(
                 c.PowerUp(
@@ -223,13 +242,31 @@ class TerminalRuntime:
         self.last_recovery = report
         return report
 
+    def check_host_anchor(self, epoch: int, seq: int, digest: bytes) -> str | None:
+        """Lock up when this store is not in line with the host's acknowledged journal head
+        (kiosk/host/anchor.py); the reason, or None.  Run on the terminal's thread: the host
+        link posts it at connect."""
+        acknowledged = JournalHead(epoch, seq, digest)
+        own_seq = self.journal.head()[0]
+        problem = anchor_problem(
+            self.journal.created_at(), own_seq, lambda n: hash_at(self.journal, n), acknowledged
+        )
+        if problem is not None and self.state.critical is None:
+            self._enter_critical(problem)
+        return problem
+
     def _enter_critical(self, reason: str) -> None:
         """The critical memory lockup: shown at once, journaled when the store still can."""
         event = e.CriticalMemoryError(at=self.clock(), reason=reason)
+        journaled = False
         if self._journal is not None:
             with contextlib.suppress(StoreError, sqlite3.Error, OSError):  # the lockup shows
                 self._journal.commit([event])
-        self.core.apply([event])  # journaled or not: the lockup holds in memory
+                journaled = True
+        if journaled:
+            self.core.apply([event])
+        else:  # the lockup holds in memory; the journal has the state as it was
+            self.core.state.critical = reason
         self._sync_validator()
         self._notify([])
 
@@ -635,10 +672,32 @@ class TerminalRuntime:
                     ready = False
         return self.execute(c.CashOut(validation_number=number, seat=seat, printer_ready=ready))
 
+    def ram_clear(
+        self, *, by: str, reason: str, audit: tuple[dict[str, Any], ...] = ()
+    ) -> e.RamCleared:
+        """The operator's RAM clear: a new store (see :mod:`kiosk.runtime.ram_clear`)."""
+        from kiosk.runtime.ram_clear import ram_clear
+
+        event = ram_clear(self, by=by, reason=reason, audit=audit)
+        self._sync_validator()
+        self._notify([event])
+        return event
+
+    def adopt_store(self, journal: Journal, core: TerminalCore) -> None:
+        """Run on a new store from now on (after a RAM clear): its journal and state."""
+        self._journal = journal
+        self.core = core
+        self._deck = None
+        self._deck_round = -1
+        self._deadlines.clear()
+        self._commits_since_snapshot = 0
+        self.voucher_sequence = 0
+
     def close(self) -> None:
-        """Close the journal (a storage-full fault still pending gets a last try)."""
-        if self._journal is None:
-            return
-        with contextlib.suppress(StoreError):
-            self._journal_storage_full()
-        self._journal.close()
+        """Close the journal (a storage-full fault still pending gets a last try) and the
+        signer connection."""
+        if self._journal is not None:
+            with contextlib.suppress(StoreError):
+                self._journal_storage_full()
+            self._journal.close()
+        self.signer.close()

@@ -99,3 +99,31 @@ def entry_line(entry: AuditEntry) -> str:
     if r.get("detail"):
         text += f"  ({r['detail']})"
     return text
+
+
+def unjournaled_failures(journal: Journal, role: str, since: int) -> tuple[int, int]:
+    """Wrong PINs of ``role`` recorded only here, after ``since`` (epoch ms): (count, last at).
+
+    A service session that cannot write the journal (another process is the terminal) records
+    a wrong PIN in this append-only log with ``args.unjournaled_failure``; they count toward the
+    role's lock-out until the role's next journaled PIN event (``since`` is its time).  A later
+    good entry of the role ends the run of wrong PINs, as a good PIN does.
+    """
+    count, last_at = 0, 0
+    try:
+        rows = journal.db.execute(
+            "SELECT body FROM service_audit WHERE at > ? ORDER BY id DESC", (since,)
+        )
+    except sqlite3.OperationalError:  # a store made before the service menu existed
+        return 0, 0
+    for (body,) in rows:
+        record = json.loads(body)
+        if record.get("action") != "enter" or record.get("role") != role:
+            continue
+        if record.get("outcome") == "ok":
+            break
+        args = record.get("args")
+        if isinstance(args, dict) and args.get("unjournaled_failure") is True:
+            count += 1
+            last_at = max(last_at, int(record.get("at", 0)))
+    return count, last_at

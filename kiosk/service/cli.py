@@ -34,7 +34,7 @@ from kiosk.service.backends import InProcessTerminal, ReadOnlyTerminal, ServiceT
 from kiosk.service.functions import FUNCTIONS
 from kiosk.service.functions.base import ServiceError
 from kiosk.service.lock import TerminalBusyError
-from kiosk.service.session import ServiceSession
+from kiosk.service.session import CONSOLE_ENTRY, ServiceSession
 from kiosk.service.shell import ServiceShell, UsageError, command_of
 from kiosk.store.journal import StoreError
 
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"Read-only: {terminal.read_only}", file=sys.stderr)
         session = ServiceSession(
             terminal,
-            PinStore(data_dir / "service"),
+            PinStore(terminal),
             via="ssh",
             progress=lambda text: print(f"({text} ...)", file=sys.stderr, flush=True),
         )
@@ -147,9 +147,25 @@ def _open(path: Path, read_only: bool, stack: ExitStack) -> ServiceTerminal:
     )
 
 
+def _is_text(value: str) -> bool:
+    """Whether ``value`` came in as UTF-8 (undecodable bytes arrive as lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _enter(session: ServiceSession, shell: ServiceShell, role: Role) -> int:
     assert session.role is None
+    if session.console_entry_allowed(role):
+        print(f"{CONSOLE_ENTRY}.", file=sys.stderr)
+        session.enter(role, "")
+        return EXIT_OK
     pin = shell.ask_secret(f"{role.label} PIN: ")
+    if not _is_text(pin):
+        _error("the PIN is not UTF-8 text")
+        return EXIT_USAGE
     try:
         must_change = session.enter(role, pin)
     except (AccessDeniedError, ServiceError) as exc:

@@ -19,6 +19,8 @@ import os
 from pathlib import Path
 from typing import ClassVar
 
+from kiosk.bounded_read import InputFileError, read_bounded_text
+
 LOCK_NAME = "terminal.lock"
 
 
@@ -87,7 +89,7 @@ def holder(data_dir: Path) -> int | None:
     path = data_dir / LOCK_NAME
     if TerminalLock.held_here(data_dir) or not path.exists():
         return None
-    fd = os.open(path, os.O_RDONLY)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put in its place must not hang
     try:
         # a shared lock probe: refused while another process holds the exclusive lock; it is
         # taken on a descriptor of our own and dropped at once (this process holds no lock here)
@@ -101,7 +103,7 @@ def holder(data_dir: Path) -> int | None:
 
 def _pid_in(path: Path) -> int | None:
     try:
-        text = path.read_text().strip()
-    except OSError:
+        text = read_bounded_text(path, 32, what="lock file").strip()
+    except InputFileError:
         return None
     return int(text) if text.isdigit() else None

@@ -19,6 +19,7 @@ mode; the game resumes where it was.  Entries, refused PINs and exits are audite
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -39,6 +40,13 @@ from kiosk.terminal.commands import CommandError
 #: errors a function raises for a refusal with a clear message (ConfigError and PinPolicyError
 #: are ValueErrors; OSError covers a file that cannot be read or written)
 REFUSALS = (ServiceError, CommandError, ReadOnlyError, ValueError, OSError)
+
+
+#: the audit detail of an entry as root at the console (see ServiceSession.console_entry_allowed)
+CONSOLE_ENTRY = (
+    "root at the console: the store's PIN records cannot be read (critical memory); "
+    "only a RAM clear is open"
+)
 
 
 class ServiceSession:
@@ -65,6 +73,8 @@ class ServiceSession:
         self.id = secrets.token_hex(6)
         self.key_on = False
         self.role: Role | None = None
+        #: entered as root at the console because the store's PIN records cannot be read
+        self.console_entry = False
         self._n = 0
 
     # --- key, entry and exit ---------------------------------------------------------------
@@ -86,10 +96,23 @@ class ServiceSession:
         if not self.key_on:
             self._append(record, "refused", "turn the service key first")
             raise ServiceError("turn the service key first")
+
+        def refusal(detail: str) -> dict[str, Any]:
+            record["outcome"], record["detail"] = "refused", detail
+            return record
+
+        if self.console_entry_allowed(role):
+            record["detail"] = CONSOLE_ENTRY
+            record["before"] = {"service_role": None}
+            record["after"] = {"service_role": role.label}
+            self._service_command(record, c.SetService(active=True, role=role.label))
+            self.role, self.console_entry = role, True
+            return False
         try:
-            must_change = self.pins.check(role, pin)
+            must_change = self.pins.check(role, pin, refusal=refusal)
         except AccessDeniedError as exc:
-            self._append(record, "refused", str(exc))
+            if not exc.recorded:
+                self._append(record, "refused", str(exc))
             raise
         record["before"] = {"service_role": self.role.label if self.role else None}
         record["after"] = {"service_role": role.label}
@@ -97,12 +120,25 @@ class ServiceSession:
         self.role = role
         return must_change
 
+    def console_entry_allowed(self, role: Role) -> bool:
+        """The one entry without a PIN: the operator, as root at the terminal's console, when
+        the store is in the critical memory lockup and its PIN records cannot be read (a wiped
+        or unreadable store).  Only the RAM clear is then open (see :meth:`refusal`): root holds
+        the machine anyway, and a missing record never brings the factory PINs back."""
+        if role != Role.OPERATOR or os.geteuid() != 0:
+            return False
+        try:
+            state = self.terminal.state()
+        except (StoreError, ValueError, KeyError):  # not even readable: no records to check
+            return True
+        return state.critical is not None and state.pins is None
+
     def leave(self, reason: str = "exit") -> None:
         """Leave the menu: the terminal leaves service mode and play resumes."""
         role = self.role
         if role is None:
             return
-        self.role = None
+        self.role, self.console_entry = None, False
         record = self._record("exit", role, {"reason": reason})
         if stop_bill_test(self.terminal):
             record["detail"] = "bill validator test stopped"
@@ -121,7 +157,9 @@ class ServiceSession:
 
     def must_change_pin(self) -> bool:
         """Whether the entered role must change its PIN before anything else."""
-        return self.role is not None and self.pins.access(self.role).must_change
+        if self.role is None or (self.console_entry and self.terminal.state().pins is None):
+            return False
+        return self.pins.access(self.role).must_change
 
     def refusal(self, function: ServiceFunction) -> str | None:
         """Why ``function`` cannot be called now, or None."""
@@ -129,6 +167,8 @@ class ServiceSession:
             return "turn the service key first"
         if self.role is None:
             return "enter a role and its PIN first"
+        if self.console_entry and function.name != "ram_clear":
+            return "entered at the console without PIN records: only a RAM clear (ram_clear)"
         if function.name != "change_pin" and self.must_change_pin():
             return f"the {self.role.label} PIN must be changed first (change_pin)"
         if self.role < function.role:
@@ -245,7 +285,10 @@ class _Call:
             self._set_after(self.watched())
             return self.record
 
-        events = self.terminal.execute(command, make)
+        if isinstance(command, c.SetPin):  # a PIN may be set where nothing else may be
+            events = self.terminal.execute_pin(command, make)
+        else:
+            events = self.terminal.execute(command, make)
         self._committed = True
         kinds = ", ".join(ev.type_name for ev in events) or "no change"
         self.record["detail"] = f"{type(command).__name__}: {kinds}"

@@ -172,6 +172,14 @@ def _path(required: bool) -> Callable[[ServiceShell, list[str]], dict[str, Any]]
     return parse
 
 
+def _export(shell: ServiceShell, words: list[str]) -> dict[str, Any]:
+    positional, options = _options(words, {"version"})
+    args = _path(False)(shell, positional)
+    if "version" in options:
+        args["version"] = _number(options["version"], "--version")
+    return args
+
+
 def _new_pin(shell: ServiceShell, words: list[str]) -> dict[str, Any]:
     if words:
         raise UsageError("pin (the new PIN is asked for, never typed on the command line)")
@@ -186,6 +194,12 @@ def _set_pin(shell: ServiceShell, words: list[str]) -> dict[str, Any]:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return {"role": role.label, "new_pin": shell.ask_new_pin(f"new {role.label} PIN")}
+
+
+def _ram_clear(shell: ServiceShell, words: list[str]) -> dict[str, Any]:
+    if not words or words[0] != "--confirm" or len(words) < 2:
+        raise UsageError("ram-clear --confirm REASON ... (the store is moved aside, kept)")
+    return {"reason": " ".join(words[1:]), "confirm": True}
 
 
 COMMANDS: dict[str, ShellCommand] = {
@@ -212,9 +226,10 @@ COMMANDS: dict[str, ShellCommand] = {
     "disable": ShellCommand("disable EDITION", "config_change", _edition_switch(False)),
     "paytable": ShellCommand("paytable EDITION WAGER TABLE", "config_change", _paytable),
     "period-reset": ShellCommand("period-reset", "period_reset", _none),
-    "export": ShellCommand("export [FILE]", "config_export", _path(False)),
+    "export": ShellCommand("export [FILE] [--version N]", "config_export", _export),
     "import": ShellCommand("import FILE", "config_import", _path(True)),
     "set-pin": ShellCommand("set-pin ROLE", "set_pin", _set_pin),
+    "ram-clear": ShellCommand("ram-clear --confirm REASON ...", "ram_clear", _ram_clear),
 }
 
 

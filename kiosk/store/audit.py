@@ -2,7 +2,9 @@
 
 It reads a data directory (of a running or a stopped terminal) read-only and checks:
 
-1. SQLite's own integrity check and every row's checksum; the journal's hash chain;
+1. what power-up verifies (:mod:`kiosk.store.verify`): SQLite's own integrity check, every
+   row's checksum, the journal's hash chain, the signer's signatures of the head and of every
+   snapshot, and the store's head against the signer's anchor;
 2. replaying the whole journal from the genesis snapshot reproduces every stored snapshot and
    the state recovery would load (latest snapshot plus the rows after it);
 3. the credit audit: credits equal money in minus money out plus won minus wagered;
@@ -19,9 +21,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.signer.client import Signer, SignerStatus, signer_for
 from kiosk.store.faults import describe
 from kiosk.store.journal import IntegrityError, Journal, StoreError, canonical
 from kiosk.store.reader import current_state, read_transaction
+from kiosk.store.verify import UnsignedStoreError, Verified, verify_store
 from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.meters import METER_MODULUS, Meters
@@ -68,35 +72,80 @@ def rebuild(journal: Journal) -> tuple[TerminalState, TerminalState]:
     return core.state, current_state(journal).state
 
 
-def audit(data_dir: Path) -> AuditReport:
-    """Audit a data directory read-only."""
+def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
+    """Audit a data directory read-only (its signer: ``--signer``'s, else the development one)."""
+    from kiosk.service.lock import holder
+
     report = AuditReport()
     try:
         journal = Journal(data_dir, readonly=True)
     except Exception as exc:
         report.failed(f"cannot open the store: {describe(exc)}")
         return report
+    asked = signer if signer is not None else signer_for(data_dir, create=False)
     try:
         with read_transaction(journal):  # one consistent view while the terminal writes on
-            _audit(journal, report)
+            journal.head()  # the view is fixed now: the signer's anchor is read after it
+            try:
+                status: SignerStatus | None = asked.status()
+                unavailable = None
+            except StoreError as exc:
+                status, unavailable = None, str(exc)
+            _audit(journal, report, status, unavailable, running=holder(data_dir) is not None)
     except (sqlite3.Error, OSError, StoreError) as exc:  # a corrupt page, a truncated file...
-        report.failed(f"store unreadable: {describe(exc)}")
+        report.failed(f"integrity: the store is unreadable: {describe(exc)}")
     finally:
         journal.close()
+        if signer is None:
+            asked.close()
     return report
 
 
-def _audit(journal: Journal, report: AuditReport) -> None:
+def _audit(
+    journal: Journal,
+    report: AuditReport,
+    status: SignerStatus | None,
+    unavailable: str | None,
+    running: bool,
+) -> None:
+    """``unavailable``: why the signer could not be asked (a fault unless the store is one
+    of the previous release, which has nothing to verify against it)."""
     try:
-        counts = journal.verify_tables()
-        report.passed(
-            "integrity: quick_check ok, chain of {journal} journal rows, checksums of "
-            "{snapshots} snapshots, {recall} recall records, {event_log} log entries, "
-            "{outbox} outbox messages".format(**counts)
-        )
+        try:
+            verified: Verified | None = verify_store(
+                journal,
+                None if status is None else status.public_key,
+                None if status is None else status.anchor,
+                running=running,
+            )
+        except UnsignedStoreError:
+            if status is not None and status.anchor.epoch:
+                raise
+            verified = None  # what power-up does with it: adopt it once, as it stands
+        if verified is None:
+            report.passed(
+                "integrity: quick_check ok, chain of {journal} journal rows, checksums of "
+                "{snapshots} snapshots, {recall} recall records, {event_log} log entries, "
+                "{outbox} outbox messages".format(**journal.verify_tables())
+            )
+            report.passed(
+                "signatures: none (a store of the previous release): the next power-up "
+                "adopts it, signed as it stands, once this audit's replay holds"
+            )
+        else:
+            if unavailable is not None:
+                report.failed(
+                    f"signer: {unavailable}: signatures present but not verified, no anchor"
+                )
+            _signed(report, verified, status)
         replayed, recovered = rebuild(journal)
     except (IntegrityError, ev.EventDecodeError, KeyError, ValueError) as exc:
         report.failed(f"integrity: {exc}")
+        return
+    if verified is not None and canonical(recovered.to_snapshot()) != canonical(
+        verified.state.to_snapshot()
+    ):
+        report.failed("replay: the newest signed snapshot and its rows differ from recovery's")
         return
     report.state = recovered
     if canonical(replayed.to_snapshot()) == canonical(recovered.to_snapshot()):
@@ -119,6 +168,25 @@ def _audit(journal: Journal, report: AuditReport) -> None:
         report.passed("meters: per-spot, per-edition, per-note and game counts reconcile")
     _check_recall(journal, recovered, report)
     _check_event_log(journal, report)
+
+
+def _signed(report: AuditReport, verified: Verified, status: SignerStatus | None) -> None:
+    report.passed(
+        "integrity: quick_check ok, chain of {journal} journal rows, checksums of "
+        "{snapshots} snapshots, {recall} recall records, {event_log} log entries, "
+        "{outbox} outbox messages".format(**verified.counts)
+    )
+    if status is not None:
+        report.passed(
+            f"signatures: head {verified.head.short()} and {verified.snapshots} snapshots "
+            f"signed by the signer's key {status.fingerprint}"
+        )
+        anchor = status.anchor
+        notes = "; ".join(verified.notes)
+        report.passed(
+            f"anchor: the store's head agrees with the signer's (epoch {anchor.epoch} row "
+            f"{anchor.seq})" + (f": {notes}" if notes else "")
+        )
 
 
 def meter_problems(m: Meters, label: str, pending_jackpot: int = 0) -> list[str]:

@@ -43,8 +43,11 @@ class StorageFullError(StoreError):
     """The file system holding the store is full: the write was not made."""
 
 
-def is_storage_full(exc: BaseException) -> bool:
-    """Whether ``exc`` (an SQLite, OS or store error) means the disk is full."""
+#: how a full disk reads in a message that crossed a process boundary (the signer's refusal)
+_FULL_TEXTS = ("No space left on device", "database or disk is full", "Disk quota exceeded")
+
+
+def _full(exc: BaseException) -> bool:
     if isinstance(exc, StorageFullError):
         return True
     if isinstance(exc, sqlite3.Error):
@@ -53,6 +56,18 @@ def is_storage_full(exc: BaseException) -> bool:
     if isinstance(exc, OSError):
         return exc.errno in _FULL_ERRNOS
     return False
+
+
+def is_storage_full(exc: BaseException) -> bool:
+    """Whether ``exc`` (an SQLite, OS or store error, or one caused by it) means the disk is
+    full: the journal's database or the signer's anchor had no room."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if _full(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    text = str(exc)
+    return any(marker in text for marker in _FULL_TEXTS)
 
 
 def describe(exc: BaseException) -> str:

@@ -13,7 +13,10 @@ Tables
 ``service_audit`` the service menu's audit log: every entry, exit and action with role, time and
               before/after values, hash-chained like the journal; SQLite triggers refuse any
               UPDATE or DELETE, so nothing (the menu included) can clear it.
-``meta``      schema version and the creation record.
+``meta``      schema version, the creation record and the store epoch (``epoch``).
+``heads``     the signer's Ed25519 signature of each commit's head (epoch, seq, chain hash),
+              written in the commit's transaction (see :mod:`kiosk.store.verify`).
+``snapshot_signatures`` the signer's signature of each snapshot (its head and body checksum).
 
 A commit writes a command's events and their projections in one transaction: after a power cut
 either all of it is there or none of it.
@@ -27,7 +30,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from kiosk.store.faults import StorageFullError as StorageFullError
 from kiosk.store.faults import StoreError as StoreError
@@ -58,6 +61,11 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE TABLE IF NOT EXISTS service_audit (
     id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL, body TEXT NOT NULL,
     hash BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS heads (
+    seq INTEGER PRIMARY KEY, epoch INTEGER NOT NULL, hash BLOB NOT NULL,
+    signature BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshot_signatures (
+    seq INTEGER PRIMARY KEY, epoch INTEGER NOT NULL, signature BLOB NOT NULL);
 CREATE TRIGGER IF NOT EXISTS service_audit_no_update BEFORE UPDATE ON service_audit
     BEGIN SELECT RAISE(ABORT, 'the service audit log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS service_audit_no_delete BEFORE DELETE ON service_audit
@@ -70,6 +78,7 @@ LOGGED_KINDS = frozenset(
         "PoweredUp",
         "CriticalMemoryError",
         "StorageFull",
+        "RamCleared",
         "ConfigChanged",
         "PeriodMetersReset",
         "BillStacked",
@@ -114,6 +123,18 @@ def body_hash(key: int, body: str) -> bytes:
 
 #: canonical JSON (sorted keys, no spaces)
 canonical = ev.canonical
+
+
+class CommitSigner(Protocol):
+    """Signs each commit's head before it is written (see :mod:`kiosk.store.signed`)."""
+
+    epoch: int
+
+    def sign(
+        self, seq: int, chain_hash: bytes, snapshot_hash: bytes | None
+    ) -> tuple[bytes, bytes | None]:
+        """(head signature, snapshot signature or None); StoreError when refused."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -168,6 +189,9 @@ class Journal:
         except (sqlite3.Error, OSError) as exc:
             raise store_fault(f"opening {self.path}", exc) from exc
         self._head: tuple[int, bytes] | None = None
+        #: signs every commit's head (None: unsigned, as before the signer; tests of the store)
+        self.signer: CommitSigner | None = None
+        self._sealed: str | None = None
         # the writer's one cursor: Connection.execute would make a new cursor for every statement
         self._writer = self.db.cursor()
 
@@ -203,14 +227,65 @@ class Journal:
         return count == 0
 
     def create(self, genesis_state: dict[str, Any], created_at: int) -> None:
-        """Write the meta record and the genesis snapshot (state before any event)."""
+        """Write the meta record and the genesis snapshot (state before any event).
+
+        With a signer, the store's epoch and the signed genesis head and snapshot too.
+        """
         body = canonical(genesis_state)
+        checksum = body_hash(0, body)
+        signatures = self.signer.sign(0, GENESIS, checksum) if self.signer else None
         with self._txn():
             self.db.execute(
                 "INSERT INTO meta VALUES ('schema_version', ?), ('created_at', ?)",
                 (str(SCHEMA_VERSION), str(created_at)),
             )
-            self.db.execute("INSERT INTO snapshots VALUES (0, ?, ?)", (body, body_hash(0, body)))
+            self.db.execute("INSERT INTO snapshots VALUES (0, ?, ?)", (body, checksum))
+            if self.signer is not None and signatures is not None:
+                self.db.execute("INSERT INTO meta VALUES ('epoch', ?)", (str(self.signer.epoch),))
+                self._write_signatures(0, GENESIS, signatures, snapshot=True)
+
+    def adopt(self, epoch: int, head_signature: bytes, snapshots: dict[int, bytes]) -> None:
+        """Sign an unsigned store of a previous release as it is (see kiosk.store.critmem)."""
+        seq, chain = self.head()
+        with self._txn():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('epoch', ?)", (str(epoch),))
+            self.db.execute(
+                "INSERT OR REPLACE INTO heads VALUES (?, ?, ?, ?)",
+                (seq, epoch, chain, head_signature),
+            )
+            self.db.executemany(
+                "INSERT OR REPLACE INTO snapshot_signatures VALUES (?, ?, ?)",
+                [(s, epoch, sig) for s, sig in snapshots.items()],
+            )
+
+    def seal(self, reason: str) -> None:
+        """Refuse every further write (the store failed its verification): StoreError."""
+        self._sealed = reason
+
+    @property
+    def sealed(self) -> str | None:
+        """Why the store takes no writes, or None."""
+        return self._sealed
+
+    def epoch(self) -> int | None:
+        """The store's epoch (None: a store written before the signer)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'epoch'").fetchone()
+        return int(row[0]) if row else None
+
+    def _write_signatures(
+        self, seq: int, chain: bytes, signatures: tuple[bytes, bytes | None], snapshot: bool
+    ) -> None:
+        assert self.signer is not None
+        epoch = self.signer.epoch
+        write = self._writer
+        write.execute(
+            "INSERT OR REPLACE INTO heads VALUES (?, ?, ?, ?)", (seq, epoch, chain, signatures[0])
+        )
+        if snapshot and signatures[1] is not None:
+            write.execute(
+                "INSERT OR REPLACE INTO snapshot_signatures VALUES (?, ?, ?)",
+                (seq, epoch, signatures[1]),
+            )
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -226,9 +301,12 @@ class Journal:
     def commit(self, events: Iterable[ev.Event], projections: Projections = Projections()) -> int:
         """Durably write events and projections in one transaction; the last sequence number.
 
-        Raises StoreError (StorageFullError when the disk is full) and writes nothing when the
-        store fails.
+        With a signer, the new head (and the snapshot) is signed *before* the transaction and
+        the signatures are written in it (decision 0006: signing first never makes a power cut
+        look like tampering).
         """
+        if self._sealed is not None:
+            raise StoreError(f"the store takes no writes: {self._sealed}")
         try:
             seq, prev = self.head()
         except (sqlite3.Error, OSError) as exc:
@@ -245,17 +323,22 @@ class Journal:
             if kind in LOGGED_KINDS:
                 logged.append((seq, event, body))
         write = self._writer
+        snap = None if projections.snapshot is None else canonical(projections.snapshot)
+        snap_hash = None if snap is None else body_hash(seq, snap)
+        signatures = None
+        if self.signer is not None and (rows or snap is not None):
+            signatures = self.signer.sign(seq, prev, snap_hash)
         try:
             with self._txn():
                 write.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)
                 for logged_seq, event, body in logged:
                     self._log(logged_seq, event, body)
-                if projections.snapshot is not None:
-                    snap = canonical(projections.snapshot)
+                if snap is not None:
                     write.execute(
-                        "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
-                        (seq, snap, body_hash(seq, snap)),
+                        "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", (seq, snap, snap_hash)
                     )
+                if signatures is not None:
+                    self._write_signatures(seq, prev, signatures, snapshot=snap is not None)
                 if projections.recall is not None:
                     self._recall(projections.recall)
                 for kind, message in projections.outbox:

@@ -222,10 +222,16 @@ class SetService(Command):
 
 @dataclass(frozen=True)
 class ChangeConfig(Command):
-    """New configuration (as a dict), only with zero credits and no round in progress."""
+    """New configuration (as a dict), only with zero credits and no round in progress.
+
+    ``version`` 0: the version in force plus one (a change in the menu); otherwise the version
+    of an imported file, which must be newer than the version in force.
+    """
 
     config: dict[str, Any]
     by: str
+    version: int = 0
+    source: str = "service menu"
 
 
 @dataclass(frozen=True)
@@ -240,3 +246,37 @@ class ReportCritical(Command):
     """The runtime found non-volatile memory or the credit audit wrong."""
 
     reason: str
+
+
+@dataclass(frozen=True)
+class RecordPinEntry(Command):
+    """The service layer checked a role's PIN (the PIN itself never reaches the core).
+
+    ``accepted``: it was right.  Otherwise ``failures`` is the role's count of wrong PINs in a
+    row with this one (wrong PINs counted outside the journal included) and ``locked_until``
+    when the lock-out policy locks the role (0: not locked).
+    """
+
+    role: str
+    accepted: bool
+    failures: int = 0
+    locked_until: int = 0
+
+
+@dataclass(frozen=True)
+class SetPin(Command):
+    """Replace a role's PIN record by a new salted hash (``record``: kdf, n, r, p, salt, hash)."""
+
+    role: str
+    record: dict[str, Any]
+    must_change: bool
+    reason: str
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class MigratePins(Command):
+    """Take in the PIN records of the previous release's ``pins.json`` (a store without any)."""
+
+    records: dict[str, Any]
+    source: str

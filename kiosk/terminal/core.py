@@ -27,6 +27,7 @@ from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.config import ConfigError, from_dict, to_dict
 from kiosk.terminal.meters import METER_MODULUS, Meters, advance, expected_credits
+from kiosk.terminal.pins import ROLE_NAMES, PinRecordError, checked_hash, migrated_record
 from kiosk.terminal.state import Lockup, Phase, RoundState, TerminalState
 
 ALL_PHASES = frozenset(Phase)
@@ -82,6 +83,10 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     ),
     c.ResetPeriodMeters: CommandRule(BETWEEN_ROUNDS, frozenset({Lockup.CRITICAL})),
     c.ReportCritical: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    # the service menu is entered whatever stops play (a critical memory error included)
+    c.RecordPinEntry: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.SetPin: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.MigratePins: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
 }
 
 
@@ -582,7 +587,16 @@ class TerminalCore:
             raise CommandError(f"configuration refused: {exc}") from exc
         if new.seats != s.config.seats:
             raise CommandError("seats: the number of seats is fixed at installation")
-        return [e.ConfigChanged(at=now, before=to_dict(s.config), after=to_dict(new), by=cmd.by)]
+        version = cmd.version or s.config_version + 1
+        if version <= s.config_version:
+            raise CommandError(
+                f"configuration version {version} is not newer than the one in force, "
+                f"{s.config_version}"
+            )
+        return [
+            e.ConfigChanged(at=now, before=to_dict(s.config), after=to_dict(new), by=cmd.by),
+            e.ConfigVersioned(at=now, version=version, source=cmd.source),
+        ]
 
     def _reset_period(self, cmd: c.ResetPeriodMeters, now: int) -> list[e.Event]:
         if self.state.service_role is None:
@@ -593,6 +607,57 @@ class TerminalCore:
         if self.state.critical is not None:
             return []
         return [e.CriticalMemoryError(at=now, reason=cmd.reason)]
+
+    def _pin_record(self, role: str) -> dict[str, Any]:
+        pins = self.state.pins
+        if role not in ROLE_NAMES:
+            raise CommandError(f"no role {role!r}")
+        if pins is None or role not in pins:
+            raise CommandError(f"no PIN record for the {role} role in the journal")
+        return pins[role]
+
+    def _record_pin_entry(self, cmd: c.RecordPinEntry, now: int) -> list[e.Event]:
+        rec = self._pin_record(cmd.role)
+        if cmd.accepted:
+            if rec["failures"] or rec["locked_until"] or cmd.failures:
+                return [e.PinAccepted(at=now, role=cmd.role)]
+            return []
+        if cmd.failures <= rec["failures"]:
+            raise CommandError(f"a wrong PIN makes the count more than {rec['failures']}")
+        events: list[e.Event] = [e.PinRefused(at=now, role=cmd.role, failures=cmd.failures)]
+        if cmd.locked_until > now:
+            events.append(
+                e.PinLockedOut(at=now, role=cmd.role, until=cmd.locked_until, failures=cmd.failures)
+            )
+        return events
+
+    def _set_pin(self, cmd: c.SetPin, now: int) -> list[e.Event]:
+        rec = self._pin_record(cmd.role)
+        try:
+            record = checked_hash(cmd.record)
+        except PinRecordError as exc:
+            raise CommandError(f"PIN record refused: {exc}") from exc
+        events: list[e.Event] = [
+            e.PinSet(
+                at=now,
+                role=cmd.role,
+                record=record,
+                must_change=cmd.must_change,
+                reason=cmd.reason,
+            )
+        ]
+        if rec["failures"] or rec["locked_until"] > now:
+            events.append(e.PinLockoutLifted(at=now, role=cmd.role, by=cmd.by))
+        return events
+
+    def _migrate_pins(self, cmd: c.MigratePins, now: int) -> list[e.Event]:
+        if self.state.pins is not None:
+            raise CommandError("the PIN records are in the journal already")
+        try:
+            records = {role: migrated_record(cmd.records.get(role), now) for role in ROLE_NAMES}
+        except PinRecordError as exc:
+            raise CommandError(f"PIN records refused: {exc}") from exc
+        return [e.PinsMigrated(at=now, records=records, source=cmd.source)]
 
     # --- the fold -----------------------------------------------------------------------------
 
@@ -608,6 +673,9 @@ class TerminalCore:
 
     def _a_storage_full(self, ev: e.StorageFull) -> None:
         """Only the record of the fault: nothing was applied while the disk was full."""
+
+    def _a_ram_cleared(self, ev: e.RamCleared) -> None:
+        """Nothing to fold: the new store's genesis state is the state after a RAM clear."""
 
     def _a_config(self, ev: e.ConfigChanged) -> None:
         s = self.state
@@ -823,6 +891,41 @@ class TerminalCore:
             if self.state.phase is Phase.WAGERING:
                 self.state.phase = Phase.RESULT if self.state.round is not None else Phase.IDLE
 
+    def _a_config_version(self, ev: e.ConfigVersioned) -> None:
+        self.state.config_version = ev.version
+
+    def _a_pin(self, role: str, at: int, **changes: Any) -> None:
+        pins = self.state.pins
+        assert pins is not None
+        pins[role] = {**pins[role], **changes, "updated_at": at}
+
+    def _a_pin_set(self, ev: e.PinSet) -> None:
+        pins = self.state.pins
+        assert pins is not None
+        pins[ev.role] = {
+            **ev.record,
+            "must_change": ev.must_change,
+            "failures": 0,
+            "locked_until": 0,
+            "changed_at": ev.at,
+            "updated_at": ev.at,
+        }
+
+    def _a_pin_refused(self, ev: e.PinRefused) -> None:
+        self._a_pin(ev.role, ev.at, failures=ev.failures, locked_until=0)
+
+    def _a_pin_locked(self, ev: e.PinLockedOut) -> None:
+        self._a_pin(ev.role, ev.at, failures=ev.failures, locked_until=ev.until)
+
+    def _a_pin_accepted(self, ev: e.PinAccepted) -> None:
+        self._a_pin(ev.role, ev.at, failures=0, locked_until=0)
+
+    def _a_lockout_lifted(self, ev: e.PinLockoutLifted) -> None:
+        self._a_pin(ev.role, ev.at, failures=0, locked_until=0)
+
+    def _a_pins_migrated(self, ev: e.PinsMigrated) -> None:
+        self.state.pins = {role: dict(record) for role, record in ev.records.items()}
+
 
 _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event]]] = {
     c.PowerUp: TerminalCore._power_up,
@@ -852,12 +955,16 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.ChangeConfig: TerminalCore._change_config,
     c.ResetPeriodMeters: TerminalCore._reset_period,
     c.ReportCritical: TerminalCore._report_critical,
+    c.RecordPinEntry: TerminalCore._record_pin_entry,
+    c.SetPin: TerminalCore._set_pin,
+    c.MigratePins: TerminalCore._migrate_pins,
 }
 
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PoweredUp: TerminalCore._a_powered_up,
     e.CriticalMemoryError: TerminalCore._a_critical,
     e.StorageFull: TerminalCore._a_storage_full,
+    e.RamCleared: TerminalCore._a_ram_cleared,
     e.ConfigChanged: TerminalCore._a_config,
     e.PeriodMetersReset: TerminalCore._a_period_reset,
     e.BillEscrowAccepted: TerminalCore._a_escrow,
@@ -881,4 +988,11 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.DoorChanged: TerminalCore._a_door,
     e.EnableChanged: TerminalCore._a_enable,
     e.ServiceChanged: TerminalCore._a_service,
+    e.ConfigVersioned: TerminalCore._a_config_version,
+    e.PinSet: TerminalCore._a_pin_set,
+    e.PinRefused: TerminalCore._a_pin_refused,
+    e.PinLockedOut: TerminalCore._a_pin_locked,
+    e.PinAccepted: TerminalCore._a_pin_accepted,
+    e.PinLockoutLifted: TerminalCore._a_lockout_lifted,
+    e.PinsMigrated: TerminalCore._a_pins_migrated,
 }

@@ -71,6 +71,27 @@ class StorageFull(Event):
 
 @_event
 @dataclass(frozen=True)
+class RamCleared(Event):
+    """The operator's RAM clear: the first event of a new store (a new signer epoch).
+
+    The old store was moved aside (kept); ``previous_*`` name the head the signer had signed
+    last for it (its epoch, row and chain hash in hex).
+    """
+
+    previous_epoch: int = 0
+    previous_seq: int = 0
+    previous_hash: str = ""
+    epoch: int = 0  # the new store's epoch
+    by: str = ""  # the role and how it came (e.g. "operator via ssh, session 3fa9c0d1e2b4")
+    reason: str = ""
+    kept_as: str = ""  # where the old store was moved, relative to the data directory
+    #: the old store's creation time (epoch ms), which names it to the accounting host (its
+    #: meter epoch); 0 when the old store could not be read
+    previous_store: int = 0
+
+
+@_event
+@dataclass(frozen=True)
 class ConfigChanged(Event):
     """The operator changed the configuration (only with zero credits and no game)."""
 
@@ -312,6 +333,75 @@ class ServiceChanged(Event):
 
     active: bool = False
     role: str = ""
+
+
+# --- service PINs and the configuration version ----------------------------------------------
+# A PIN is never in an event: only its salted hash (kiosk/terminal/pins.py).
+
+
+@_event
+@dataclass(frozen=True)
+class PinSet(Event):
+    """A role's PIN record replaced (changed by the role, set by the operator, or renewed)."""
+
+    role: str = ""
+    record: dict[str, Any] = field(default_factory=dict)  # kdf, n, r, p, salt, hash
+    must_change: bool = False
+    reason: str = ""  # "changed", "set by operator", "renewed with stronger KDF parameters"
+
+
+@_event
+@dataclass(frozen=True)
+class PinRefused(Event):
+    """A wrong PIN; ``failures`` is the role's count of wrong PINs in a row, this one included."""
+
+    role: str = ""
+    failures: int = 0
+
+
+@_event
+@dataclass(frozen=True)
+class PinLockedOut(Event):
+    """The role is locked out until ``until`` (epoch ms): its PIN is not even checked."""
+
+    role: str = ""
+    until: int = 0
+    failures: int = 0
+
+
+@_event
+@dataclass(frozen=True)
+class PinAccepted(Event):
+    """A good PIN after wrong ones: the role's count of wrong PINs is cleared."""
+
+    role: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class PinLockoutLifted(Event):
+    """The operator set the role's PIN while it was locked out or had wrong PINs counted."""
+
+    role: str = ""
+    by: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class PinsMigrated(Event):
+    """The PIN records of the previous release's ``service/pins.json``, taken in once."""
+
+    records: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+@_event
+@dataclass(frozen=True)
+class ConfigVersioned(Event):
+    """The configuration now in force has this version (it follows its ConfigChanged)."""
+
+    version: int = 0
+    source: str = ""  # "service menu" or "import of <file> (key id ...)"
 
 
 _FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}

@@ -8,6 +8,7 @@ from typing import Any
 
 from kiosk.terminal.config import TerminalConfig, from_dict, to_dict
 from kiosk.terminal.meters import Meters
+from kiosk.terminal.pins import factory_records
 
 
 class Phase(StrEnum):
@@ -120,6 +121,11 @@ class TerminalState:
     critical: str | None = None
     selected_edition: str = ""
     last_event_at: int = 0
+    #: service PIN records by role name (kiosk/terminal/pins.py); None: a store of the previous
+    #: release whose pins.json was not taken in (no role can enter)
+    pins: dict[str, dict[str, Any]] | None = None
+    #: the version of the configuration in force (0: never changed or imported)
+    config_version: int = 0
     # not durable: wagers placed for the next round are only taken at Deal
     pending_wagers: dict[int, dict[str, int]] = field(default_factory=dict)
     pending_positions: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -131,6 +137,11 @@ class TerminalState:
             self.credits = [0] * self.config.seats
         if not self.selected_edition:
             self.selected_edition = self.config.editions[0].edition
+
+    @classmethod
+    def genesis(cls, config: TerminalConfig) -> TerminalState:
+        """The state of a new store: nothing happened yet, the factory PINs to be changed."""
+        return cls(config, pins=factory_records())
 
     def lockups(self) -> list[Lockup]:
         """Every active lockup, most severe first."""
@@ -156,8 +167,12 @@ class TerminalState:
         return sum(self.pending_wagers.get(seat, {}).values())
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The durable part, JSON-ready (pending wagers are deliberately left out)."""
-        return {
+        """The durable part, JSON-ready (pending wagers are deliberately left out).
+
+        ``pins`` and ``config_version`` are written only once they exist, so the snapshots of
+        a store made by the previous release still equal its replay.
+        """
+        snapshot: dict[str, Any] = {
             "config": to_dict(self.config),
             "phase": self.phase.value,
             "credits": self.credits,
@@ -178,6 +193,11 @@ class TerminalState:
             "selected_edition": self.selected_edition,
             "last_event_at": self.last_event_at,
         }
+        if self.pins is not None:
+            snapshot["pins"] = self.pins
+        if self.config_version:
+            snapshot["config_version"] = self.config_version
+        return snapshot
 
     @classmethod
     def from_snapshot(cls, d: dict[str, Any]) -> TerminalState:
@@ -202,4 +222,6 @@ class TerminalState:
             critical=d["critical"],
             selected_edition=d["selected_edition"],
             last_event_at=d["last_event_at"],
+            pins=None if d.get("pins") is None else {k: dict(v) for k, v in d["pins"].items()},
+            config_version=d.get("config_version", 0),
         )

@@ -12,6 +12,10 @@ import sys
 from collections.abc import Iterator
 
 from kiosk.app.wiring import build_terminal
+from kiosk.cli_args import check_data_dir
+from kiosk.cli_guard import EXIT_INTERRUPTED, CommandLineError
+from kiosk.games.registry import edition_ids
+from kiosk.interrupts import LineInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.terminal.config import ConfigError
 from kiosk.textui.session import PlaySession
@@ -33,8 +37,23 @@ def _prompted_lines() -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play until ``quit`` or the end of the input."""
-    terminal = build_terminal(data_dir_of(args))
+    """Play until ``quit`` or the end of the input; Ctrl-C ends the session between two
+    commands (exit status 130)."""
+    with LineInterrupt() as interrupt:
+        code = _play(args, interrupt)
+    if interrupt.requested:
+        raise CommandLineError(
+            "interrupted (Ctrl-C): the session ended, the journal is closed", EXIT_INTERRUPTED
+        )
+    return code
+
+
+def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
+    if args.edition is not None and args.edition not in edition_ids():
+        known = ", ".join(edition_ids())
+        raise CommandLineError(f"--edition: unknown edition {args.edition!r}; known: {known}")
+    data_dir = check_data_dir(data_dir_of(args), write=True)
+    terminal = build_terminal(data_dir)
     session = PlaySession(terminal, lambda text: print(text, flush=True))
     try:
         try:
@@ -43,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"turbokiosk play: {exc}", file=sys.stderr)
             return 2
         interactive = sys.stdin.isatty()
+        lines = interrupt.lines(_prompted_lines() if interactive else sys.stdin)
         try:
-            session.run(_prompted_lines() if interactive else sys.stdin, echo=not interactive)
+            session.run(lines, echo=not interactive)
         except KeyboardInterrupt:
             print()
     finally:

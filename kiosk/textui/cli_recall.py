@@ -5,17 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 
+from kiosk.cli_args import int_type
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state
 from kiosk.textui.records import in_progress_record, named, recall_text, run_on_store
 
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+#: The most records a listing shows (a bound SQLite can take).
+MAX_LAST = 1_000_000
+#: ``--last N``: 1 to :data:`MAX_LAST`.
+_positive = int_type(1, MAX_LAST)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

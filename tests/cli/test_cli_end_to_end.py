@@ -161,6 +161,8 @@ def test_audit_fails_on_a_tampered_journal(
     play(data_dir, "bill 20\nquit\n")
     tampered = tmp_path / "tampered"
     shutil.copytree(data_dir, tampered)
+    # the development signer's state lives beside the data directory: copied with it
+    shutil.copytree(tmp_path / "terminal.signer", tmp_path / "tampered.signer")
     with sqlite3.connect(tampered / "terminal.sqlite3") as db:
         changed = db.execute(
             "UPDATE journal SET body = replace(body, '\"value\":2000', '\"value\":5000') "
@@ -192,4 +194,5 @@ def test_play_refuses_an_edition_that_is_not_enabled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["play", "--data-dir", str(tmp_path / "t"), "--edition", "nope"]) == 2
-    assert "editions: 'nope' is not enabled on this terminal" in capsys.readouterr().err
+    assert "--edition: unknown edition 'nope'" in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()  # refused before a store is created

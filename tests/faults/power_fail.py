@@ -65,6 +65,7 @@ def _classify(action: str) -> str:
         ("not printed", "voucher not printed: credits kept"),
         ("decision offered again", "decision offered again"),
         ("dealing completed", "deal completed from the journal"),
+        ("never reached the store", "signed head withdrawn (cut between signing and commit)"),
     ):
         if words in action:
             return key

@@ -33,18 +33,20 @@ def fail_journal_rows(rig: Rig, kind: str) -> None:
 
 def durable(state: TerminalState) -> str:
     """The state's durable part as the journal would hold it (chips placed on the layout are
-    not durable: they make the phase "wagering" in memory only)."""
+    not durable: they make the phase "wagering" in memory only), without the lockup (held in
+    memory, and journaled only when the failing store and its signer still take it)."""
     snapshot = state.to_snapshot()
+    snapshot.pop("critical")
     if snapshot["phase"] == Phase.WAGERING.value:
         snapshot["phase"] = (Phase.RESULT if state.round is not None else Phase.IDLE).value
     return canonical(snapshot)
 
 
 def journal_state(data_dir: Path) -> str:
-    """The state as recovery would rebuild it from the store now (canonical snapshot)."""
+    """The state as recovery would rebuild it from the store now (without the lockup)."""
     journal = Journal(data_dir, readonly=True)
     try:
-        return canonical(current_state(journal).state.to_snapshot())
+        return durable(current_state(journal).state)
     finally:
         journal.close()
 

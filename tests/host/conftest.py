@@ -29,13 +29,13 @@ class Pki:
 
     def __init__(self, root: Path) -> None:
         self.dir = root / "pki"
-        pki.ensure_pki(self.dir, TERMINALS)
+        self.ca_dir = pki.ensure_pki(self.dir, TERMINALS)
         self.rogue = root / "rogue"
         pki.init_ca(self.rogue, name="Rogue CA")
         pki.issue_cert(self.rogue, "TK-A", self.rogue)
         self.expired = root / "expired"
         pki.issue_cert(
-            self.dir,
+            self.ca_dir,
             "TK-A",
             self.expired,
             days=1,
@@ -178,3 +178,19 @@ def host_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HostDb]:
         db = PostgresHostDb(server.new_database())
     yield db
     db.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def host_on(request: pytest.FixtureRequest, tmp_path: Path, pki_set: Pki) -> Iterator[HostRig]:
+    """A host server over mutual TLS with its records on each back end."""
+    from kiosk.host.db import PostgresHostDb
+
+    factory: Callable[[], HostDb]
+    if request.param == "sqlite":
+        factory = lambda: SqliteHostDb(tmp_path / "host.sqlite3")  # noqa: E731
+    else:
+        dsn = request.getfixturevalue("postgres_server").new_database()
+        factory = lambda: PostgresHostDb(dsn)  # noqa: E731
+    rig = HostRig(pki_set, factory)
+    yield rig
+    rig.stop()

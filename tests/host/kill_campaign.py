@@ -162,7 +162,10 @@ class Campaign:
     def _compare(self, result: CampaignResult) -> None:
         journal = Journal(self.data_dir, readonly=True)
         try:
-            meters = current_state(journal).state.lifetime.as_dict()
+            state = current_state(journal).state
+            meters = state.lifetime.as_dict()
+            if state.critical is not None:  # e.g. a false "behind the host's anchor"
+                result.problems.append(f"terminal locked up: {state.critical}")
             for row in journal.rows():
                 ev = row.event
                 result.games += isinstance(ev, e.RoundSettled)
@@ -177,5 +180,9 @@ class Campaign:
             result.problems += disagreements(self.data_dir, db, TERMINAL, meters)
             reserved = db.vouchers(state="reserved", last=10**9)
             result.problems += [f"voucher left reserved: {v}" for v in reserved]
+            alarms = [*db.terminal_alarms(TERMINAL, "alarm"), *db.voucher_audit(severity="alarm")]
+            result.problems += [f"host alarm: {a['kind']} {a['detail']}" for a in alarms]
+            if db.acknowledged_head(TERMINAL) is None:
+                result.problems.append("the host acknowledged no journal head")
         finally:
             db.close()

@@ -29,6 +29,10 @@ def test_pki_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     code, out = _run(capsys, "host", "issue-cert", "--host-dir", d, "TK-0009")
     assert code == 0 and "TK-0009.crt" in out
     assert (tmp_path / "h" / "pki" / "TK-0009.key").stat().st_mode & 0o777 == 0o600
+    # the CA's key is beside the host's directory, never in it; its certificate is in both
+    assert sorted(p.name for p in (tmp_path / "h-ca").iterdir()) == ["ca.crt", "ca.key"]
+    assert (tmp_path / "h" / "pki" / "ca.crt").exists()
+    assert not list((tmp_path / "h").rglob("ca.key"))
     assert main(["host", "init-ca", "--host-dir", d]) == 2  # refuses to replace the CA
 
 

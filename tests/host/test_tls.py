@@ -94,6 +94,6 @@ def test_issued_certificates(pki_set: Pki, tmp_path) -> None:
     names = host.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     assert pki.SERVER_NAME in names.get_values_for_type(x509.DNSName)
     with pytest.raises(pki.PkiError, match="already exists"):
-        pki.init_ca(pki_set.dir)
+        pki.init_ca(pki_set.ca_dir)
     with pytest.raises(pki.PkiError, match="no usable CA"):
         pki.issue_cert(tmp_path / "nothing", "TK-X", tmp_path)

@@ -1,8 +1,11 @@
-"""PINs: salted scrypt hashes, factory PINs to change, lock-out with a growing delay."""
+"""PINs: salted scrypt hashes in the journal, factory PINs to change, lock-out with a growing
+delay."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +20,37 @@ from kiosk.service.access import (
     PinStore,
     Role,
 )
+from kiosk.service.backends import InProcessTerminal
+from kiosk.terminal import commands as c
+from kiosk.terminal.pins import hashed
 from tests.service.conftest import CHEAP_KDF
-from tests.terminal.conftest import FakeClock
+from tests.terminal.conftest import FakeClock, Rig
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    """A new terminal whose factory PINs are hashed cheaply (the genesis ones cost 0.2 s)."""
+    r = Rig(tmp_path / "t")
+    for role in Role:
+        record = hashed(FACTORY_PINS[role], CHEAP_KDF)
+        r.runtime.execute(c.SetPin(role.label, record, True, "cheap factory PINs"))
+    yield r
+    r.runtime.close()
 
 
 @pytest.fixture
-def store(tmp_path: Path, clock: FakeClock) -> PinStore:
-    return PinStore(tmp_path, clock=clock, kdf=CHEAP_KDF)
+def clock(rig: Rig) -> FakeClock:
+    return rig.clock
+
+
+def pin_store(rig: Rig, **kwargs: object) -> PinStore:
+    terminal = InProcessTerminal(rig.runtime)
+    return PinStore(terminal, clock=rig.clock, **{"kdf": CHEAP_KDF, **kwargs})  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def store(rig: Rig) -> PinStore:
+    return pin_store(rig)
 
 
 def test_roles_are_ordered_and_parsed() -> None:
@@ -94,9 +116,9 @@ def test_lockout_delay_grows_and_is_exact(store: PinStore, clock: FakeClock) -> 
             store.check(Role.OPERATOR, "0000")
 
 
-def test_lockout_is_per_role_and_capped(tmp_path: Path, clock: FakeClock) -> None:
+def test_lockout_is_per_role_and_capped(rig: Rig, clock: FakeClock) -> None:
     policy = LockoutPolicy(free_attempts=1, first_delay_ms=1000, max_delay_ms=5000)
-    store = PinStore(tmp_path, clock=clock, kdf=CHEAP_KDF, policy=policy)
+    store = pin_store(rig, policy=policy)
     delays = []
     for _ in range(6):
         with pytest.raises(AccessDeniedError) as denied:
@@ -107,12 +129,14 @@ def test_lockout_is_per_role_and_capped(tmp_path: Path, clock: FakeClock) -> Non
     assert store.check(Role.TECHNICIAN, FACTORY_PINS[Role.TECHNICIAN]) is True
 
 
-def test_lockout_survives_a_restart(tmp_path: Path, clock: FakeClock) -> None:
-    store = PinStore(tmp_path, clock=clock, kdf=CHEAP_KDF)
+def test_lockout_survives_a_restart(rig: Rig, clock: FakeClock) -> None:
+    store = pin_store(rig)
     for _ in range(3):
         with pytest.raises(AccessDeniedError):
             store.check(Role.ATTENDANT, "0000")
-    again = PinStore(tmp_path, clock=clock, kdf=CHEAP_KDF)
+    rig.runtime.close()
+    rig.boot()
+    again = pin_store(rig)
     with pytest.raises(AccessDeniedError, match="locked out for 30 s more"):
         again.check(Role.ATTENDANT, FACTORY_PINS[Role.ATTENDANT])
 
@@ -125,43 +149,68 @@ def test_operator_set_pin_lifts_a_lockout(store: PinStore, clock: FakeClock) -> 
     assert store.check(Role.ATTENDANT, "2468") is True
 
 
-def test_only_salted_hashes_are_stored(store: PinStore, tmp_path: Path) -> None:
+def test_only_salted_hashes_are_stored(rig: Rig, store: PinStore) -> None:
     store.change(Role.ATTENDANT, "97531")
     store.change(Role.TECHNICIAN, "97531")
-    records = json.loads((tmp_path / "pins.json").read_text())
-    text = (tmp_path / "pins.json").read_text()
+    with pytest.raises(AccessDeniedError):
+        store.check(Role.OPERATOR, "97532")
+    rig.runtime.execute(c.SetService(active=True, role="operator"))  # a snapshot of the state
+    records = rig.runtime.state.pins
+    assert records is not None
+    db = rig.runtime.journal.db
+    text = "\n".join(
+        body
+        for table in ("journal", "snapshots", "event_log", "service_audit")
+        for (body,) in db.execute(f"SELECT body FROM {table}")
+    )
     # Salts and hashes are random text in which four or five digits turn up by chance now
     # and then: the PINs must appear nowhere else, and never as a whole value.
-    for record in records.values():
-        for field in ("salt", "hash"):
-            value = record[field]
-            assert len(value) >= 32, field  # a KDF output, not a PIN
-            text = text.replace(value, "")
-    for pin in ("97531", *FACTORY_PINS.values()):
+    salts_and_hashes = {
+        rec[name] for rec in records.values() for name in ("salt", "hash")
+    } | _event_hashes(db)
+    for value in salts_and_hashes:
+        assert len(value) >= 32  # a KDF output or salt, not a PIN
+        text = text.replace(value, "")
+    for pin in ("97531", "97532", *FACTORY_PINS.values()):
         assert pin not in text
     attendant, technician = records["attendant"], records["technician"]
     assert attendant["kdf"] == "scrypt"
     assert attendant["salt"] != technician["salt"]  # same PIN, different salts and hashes
     assert attendant["hash"] != technician["hash"]
-    assert (tmp_path / "pins.json").stat().st_mode & 0o777 == 0o600
+    assert not (rig.data_dir / "service" / "pins.json").exists()
 
 
-def test_weaker_hashes_are_renewed_at_the_next_good_check(tmp_path: Path, clock: FakeClock) -> None:
-    weak = PinStore(tmp_path, clock=clock, kdf=CHEAP_KDF)
-    weak.change(Role.ATTENDANT, "4567")
+def _event_hashes(db: sqlite3.Connection) -> set[str]:
+    """Every salt and hash a PinSet event carried."""
+    out = set()
+    for (body,) in db.execute("SELECT body FROM journal WHERE kind = 'PinSet'"):
+        record = json.loads(body)["data"]["record"]
+        out |= {record["salt"], record["hash"]}
+    return out
+
+
+def test_weaker_hashes_are_renewed_at_the_next_good_check(rig: Rig) -> None:
+    pin_store(rig).change(Role.ATTENDANT, "4567")
     stronger = KdfParams(n=64, r=2, p=1)
-    store = PinStore(tmp_path, clock=clock, kdf=stronger)
+    store = pin_store(rig, kdf=stronger)
     assert store.check(Role.ATTENDANT, "4567") is False
-    record = json.loads((tmp_path / "pins.json").read_text())["attendant"]
-    assert (record["n"], record["r"]) == (64, 2)
+    pins = rig.runtime.state.pins
+    assert pins is not None
+    assert (pins["attendant"]["n"], pins["attendant"]["r"]) == (64, 2)
     assert store.check(Role.ATTENDANT, "4567") is False
 
 
 def test_production_parameters(tmp_path: Path) -> None:
+    """A new terminal: the genesis factory PINs, production scrypt, a new PIN salted anew."""
     assert (PRODUCTION_KDF.n, PRODUCTION_KDF.r, PRODUCTION_KDF.p) == (2**14, 8, 1)
-    store = PinStore(tmp_path)
-    assert store.check(Role.ATTENDANT, FACTORY_PINS[Role.ATTENDANT]) is True
-    record = json.loads((tmp_path / "pins.json").read_text())["attendant"]
+    rig = Rig(tmp_path / "new")
+    store = PinStore(InProcessTerminal(rig.runtime), clock=rig.clock)
+    for role in Role:
+        assert store.check(role, FACTORY_PINS[role]) is True
+    store.change(Role.ATTENDANT, "8642")
+    pins = rig.runtime.state.pins
+    assert pins is not None
+    record = pins["attendant"]
     assert (record["n"], record["r"], record["p"], len(bytes.fromhex(record["salt"]))) == (
         2**14,
         8,
@@ -170,3 +219,4 @@ def test_production_parameters(tmp_path: Path) -> None:
     )
     with pytest.raises(AccessDeniedError):
         store.check(Role.ATTENDANT, "1112")
+    rig.runtime.close()

@@ -13,7 +13,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.service import audit_log
-from kiosk.store.reader import open_readonly
+from kiosk.store.reader import current_state, open_readonly
 from tests.cli.conftest import REPO, turbokiosk
 
 HOLD_TERMINAL = """
@@ -130,3 +130,56 @@ def test_locked_out_role(data_dir: Path, service: Service) -> None:
         service(data_dir, "--role", "technician", "status", stdin="1111\n")
     code, _, err = service(data_dir, "--role", "technician", "status", stdin="2468\n")
     assert code == 3 and "technician is locked out for" in err
+
+
+def test_wrong_pins_on_a_stopped_terminal_are_journaled(data_dir: Path, service: Service) -> None:
+    """A read-only command on a stopped terminal journals its PIN outcome under the lock."""
+    for _ in range(3):
+        code, _, _ = service(data_dir, "--role", "operator", "status", stdin="0000\n")
+        assert code == 3
+    with open_readonly(data_dir) as journal:
+        kinds = [row.event.type_name for row in journal.rows()]
+        state = current_state(journal).state
+    assert kinds.count("PinRefused") == 3 and kinds.count("PinLockedOut") == 1
+    assert state.pins is not None and state.pins["operator"]["failures"] == 3
+    assert state.lifetime["power_resets"] == 1  # nothing was powered up for it
+
+
+def test_wrong_pins_count_while_another_process_is_the_terminal(
+    data_dir: Path, running: subprocess.Popen[str], service: Service
+) -> None:
+    """The running terminal owns the journal: wrong PINs typed here are counted from the
+    append-only audit log, so SSH gives no more guesses than the touchscreen."""
+    for left in (2, 1):
+        code, _, err = service(data_dir, "--role", "operator", "status", stdin="0000\n")
+        assert code == 3 and f"wrong PIN ({left} more before a lock-out)" in err
+    code, _, err = service(data_dir, "--role", "operator", "status", stdin="0000\n")
+    assert code == 3 and "wrong PIN: operator is locked out for 30 s" in err
+    code, _, err = service(data_dir, "--role", "operator", "status", stdin="1357\n")
+    assert code == 3 and "operator is locked out for" in err and "after 3 wrong PINs" in err
+    with open_readonly(data_dir) as journal:
+        assert "PinRefused" not in [row.event.type_name for row in journal.rows()]
+        marked = [
+            entry
+            for entry in audit_log.entries(journal, action="enter", role="operator")
+            if entry.record["args"].get("unjournaled_failure")
+        ]
+    assert len(marked) == 3
+    # the other roles are not affected
+    code, out, _ = service(data_dir, "--role", "technician", "meters", stdin="2468\n")
+    assert code == 0 and "Meters of terminal TK-0001" in out
+    assert running.poll() is None
+
+
+def test_factory_pins_through_a_real_process_on_a_new_terminal(tmp_path: Path) -> None:
+    data_dir = str(tmp_path / "new")
+    args = ("service", "--data-dir", data_dir, "--role", "attendant")
+    first = turbokiosk(*args, stdin="1111\n4680\n4680\nstatus\nexit\n")
+    assert first.returncode == 0, first.stderr
+    assert "factory PIN: choose a new one" in first.stderr
+    assert "Stopped by: service" in first.stdout
+    again = turbokiosk(*args, "status", stdin="4680\n")
+    assert again.returncode == 0, again.stderr
+    factory = turbokiosk(*args, "status", stdin="1111\n")
+    assert factory.returncode == 3 and "wrong PIN" in factory.stderr
+    assert "Traceback" not in first.stderr + again.stderr + factory.stderr

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from kiosk.service import audit_log
 from kiosk.service.access import Role
 from kiosk.service.functions.base import ServiceError
 from kiosk.service.functions.config_file import (
+    KEY_NAME,
     SignatureError,
     export_text,
     key_id,
@@ -20,18 +24,58 @@ from kiosk.terminal.config import TerminalConfig, to_dict
 from tests.service.conftest import ServiceRig
 
 
-def test_export_then_import_restores_the_configuration(srig: ServiceRig, tmp_path: Path) -> None:
-    session = srig.enter(Role.OPERATOR)
+def test_export_then_import_restores_the_configuration(
+    make_srig: Callable[..., ServiceRig], tmp_path: Path
+) -> None:
+    """A file goes to a terminal holding the same key: a restore, or the venue's terminals."""
+    source, target = make_srig(name="a"), make_srig(name="b")
+    session = source.enter(Role.OPERATOR)
     session.call("config_change", {"changes": {"venue": "Riverside", "max_wager": 2500}})
     path = tmp_path / "saved.json"
-    session.call("config_export", {"path": str(path)})
-    session.call("config_change", {"changes": {"venue": "Elsewhere"}})
-    outcome = session.call("config_import", {"path": str(path)})
-    assert outcome.lines == ("venue: Elsewhere -> Riverside",)
-    assert srig.runtime.state.config.venue == "Riverside"
-    assert srig.runtime.state.config.max_wager == 2500
-    key = (srig.data_dir / "service" / "config-signing.key").stat()
+    exported = session.call("config_export", {"path": str(path)})
+    assert exported.data["version"] == 2  # the version in force (1) plus one
+    shutil.copy(source.data_dir / "service" / KEY_NAME, target.data_dir / "service" / KEY_NAME)
+    outcome = target.enter(Role.OPERATOR).call("config_import", {"path": str(path)})
+    assert outcome.lines == (
+        "max_wager: $100.00 -> $25.00",
+        "venue: Demo Casino -> Riverside",
+        "configuration version: 0 -> 2",
+    )
+    assert target.runtime.state.config.venue == "Riverside"
+    assert target.runtime.state.config.max_wager == 2500
+    assert target.runtime.state.config_version == 2
+    key = (source.data_dir / "service" / KEY_NAME).stat()
     assert key.st_mode & 0o777 == 0o600 and key.st_size == 32
+    # the version is in the import's audit record
+    with target.terminal.reading() as journal:
+        record = audit_log.entries(journal, action="config_import", last=1)[0].record
+    assert (record["before"]["config_version"], record["after"]["config_version"]) == (0, 2)
+
+
+def test_an_older_file_is_refused_and_nothing_applied(srig: ServiceRig, tmp_path: Path) -> None:
+    """Rolling limits back with an older, validly signed file: one line, nothing changed."""
+    session = srig.enter(Role.OPERATOR)
+    session.call("config_change", {"changes": {"max_wager": 2500}})  # version 1
+    path = tmp_path / "old.json"
+    session.call("config_export", {"path": str(path)})  # version 2
+    session.call("config_change", {"changes": {"max_wager": 5000}})  # version 2
+    session.call("config_change", {"changes": {"max_wager": 7500}})  # version 3
+    with pytest.raises(ServiceError) as refused:
+        session.call("config_import", {"path": str(path)})
+    assert str(refused.value) == "configuration version 2 is not newer than the one in force, 3"
+    assert srig.runtime.state.config.max_wager == 7500
+    assert srig.runtime.state.config_version == 3
+    # an export with an explicit newer version is the technician's way to a newer file
+    newer = tmp_path / "newer.json"
+    session.call("config_export", {"path": str(newer), "version": 9})
+    with pytest.raises(ServiceError, match="version: 3 is not newer than the one in force, 3"):
+        session.call("config_export", {"path": str(tmp_path / "x.json"), "version": 3})
+    session.call("config_change", {"changes": {"max_wager": 1000}})  # version 4
+    session.call("config_import", {"path": str(newer)})
+    assert srig.runtime.state.config.max_wager == 7500
+    assert srig.runtime.state.config_version == 9
+    with pytest.raises(ServiceError, match="configuration version 9 is not newer than the one"):
+        session.call("config_import", {"path": str(newer)})  # the same file twice
 
 
 def test_default_export_path(srig: ServiceRig) -> None:
@@ -72,7 +116,7 @@ def test_a_tampered_file_is_refused_and_nothing_applied(
 ) -> None:
     key = signing_key(srig.data_dir / "service")
     text = export_text(TerminalConfig(venue="Tampered"), key, 1)
-    assert verified_config(text, key)["venue"] == "Tampered"
+    assert verified_config(text, key)[0]["venue"] == "Tampered"
     path = tmp_path / "bad.json"
     path.write_text(_tamper(text, change))
     session = srig.enter(Role.OPERATOR)
@@ -93,8 +137,8 @@ def test_a_signed_file_is_still_validated(srig: ServiceRig, tmp_path: Path) -> N
     key = signing_key(srig.data_dir / "service")
     config = to_dict(TerminalConfig())
     config["max_wager"] = 60_000
-    body = {"format": "turbokiosk-config", "version": 1, "terminal_id": "TK-0001"}
-    body.update(exported_at=1, config=config)
+    body = {"format": "turbokiosk-config", "version": 2, "terminal_id": "TK-0001"}
+    body.update(exported_at=1, config=config, config_version=5)
     from kiosk.service.functions.config_file import _mac
 
     signed = {

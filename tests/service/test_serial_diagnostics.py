@@ -19,13 +19,13 @@ from PIL import Image
 
 from kiosk.devices.voucher import printed_text
 from kiosk.service import audit_log
-from kiosk.service.access import FACTORY_PINS, PinStore, Role
+from kiosk.service.access import PinStore, Role
 from kiosk.service.backends import InProcessTerminal
 from kiosk.service.session import ServiceSession
 from kiosk.terminal import events as e
 from kiosk.terminal.config import NOTE_VALUES, TerminalConfig
 from tests.devices.test_serial_integration import Rig
-from tests.service.conftest import CHEAP_KDF, PINS
+from tests.service.conftest import CHEAP_KDF, PINS, set_up_pins
 
 MONEY_EVENTS = (e.BillEscrowAccepted, e.BillStacked, e.BillReturned, e.TicketReturned)
 TICKET = "123456789012345678"
@@ -36,17 +36,14 @@ class ServiceSerialRig(Rig):
 
     def __init__(self, base: Path) -> None:
         super().__init__(base, TerminalConfig(terminal_id="TK-0042", venue="Casino Test"))
-        pins = PinStore(base / "terminal" / "service", kdf=CHEAP_KDF)
-        for role in Role:
-            pins.check(role, FACTORY_PINS[role])
-            pins.change(role, PINS[role])
+        set_up_pins(self.runtime)
         terminal = InProcessTerminal(
             self.runtime,
             validator=self.terminal.validator,
             printer=self.terminal.printer,
             rng=self.terminal.rng,
         )
-        self.session = ServiceSession(terminal, pins)
+        self.session = ServiceSession(terminal, PinStore(terminal, kdf=CHEAP_KDF))
         self.session.turn_key(True)
         self.session.enter(Role.TECHNICIAN, PINS[Role.TECHNICIAN])
         self.until(lambda: not self.bv_status()["enabled"])  # service mode: no money in

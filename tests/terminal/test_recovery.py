@@ -4,6 +4,8 @@ import sqlite3
 
 import pytest
 
+from kiosk.signer.client import LocalSigner, development_dir
+from kiosk.signer.records import Head
 from kiosk.store.audit import audit
 from kiosk.store.journal import body_hash, canonical
 from kiosk.terminal import commands as c
@@ -110,6 +112,8 @@ def test_a_missing_journal_row_is_a_critical_memory_error(rig):
 
 
 def test_credits_that_disagree_with_the_meters_lock_the_terminal(rig):
+    """A snapshot the terminal's own signer signed (a bug, not tampering: that is
+    tests/faults/test_tamper.py) whose credits disagree with the meters."""
     rt = rig.runtime
     rig.insert(20)
     rt.close()
@@ -117,8 +121,12 @@ def test_credits_that_disagree_with_the_meters_lock_the_terminal(rig):
     state = rt.state.to_snapshot()
     state["credits"] = [999_999]
     text = canonical(state)
-    last = db.execute("SELECT max(seq) FROM journal").fetchone()[0]
+    last, chain = db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC").fetchone()
     db.execute("INSERT INTO snapshots VALUES (?, ?, ?)", (last, text, body_hash(last, text)))
+    signature = LocalSigner(development_dir(rig.data_dir)).sign_snapshot(
+        Head(1, last, chain), body_hash(last, text)
+    )
+    db.execute("INSERT INTO snapshot_signatures VALUES (?, 1, ?)", (last, signature))
     db.commit()
     db.close()
     rt = rig.boot()

@@ -40,6 +40,9 @@ SAMPLES = {
     c.ChangeConfig: c.ChangeConfig({}, "operator"),
     c.ResetPeriodMeters: c.ResetPeriodMeters("operator"),
     c.ReportCritical: c.ReportCritical("x"),
+    c.RecordPinEntry: c.RecordPinEntry("attendant", False, 1),
+    c.SetPin: c.SetPin("attendant", {}, True, "set"),
+    c.MigratePins: c.MigratePins({}, "pins.json"),
 }
 
 

@@ -159,6 +159,7 @@ class ServiceLayer(FloatLayout):
             "display_test": lambda: self._show_page("display"),
             "config_change": self.edit_config,
             "period_reset": self._confirm_period_reset,
+            "ram_clear": self._ram_clear_reason,
             "config_import": self._import_latest,
             "software_hmac": self._seed_entry,
             "handpay_reset": lambda: self.call("status"),
@@ -293,6 +294,29 @@ class ServiceLayer(FloatLayout):
             ],
         )
 
+    def _ram_clear_reason(self) -> None:
+        self.entry("Reason for the RAM clear", "", self._confirm_ram_clear, keys="text")
+
+    def _confirm_ram_clear(self, reason: str) -> None:
+        self.show_outcome(
+            Outcome(
+                "RAM clear",
+                (
+                    "Start a new store? Meters and credits start again at zero.",
+                    "The old store is kept aside; the host is told.",
+                    f"Reason: {reason}",
+                ),
+            ),
+            [
+                Action(
+                    "RAM clear",
+                    lambda: self.call("ram_clear", {"reason": reason, "confirm": True}),
+                    "red",
+                ),
+                Action("Menu", self.menu),
+            ],
+        )
+
     def _import_latest(self) -> None:
         exports = self.session.service_dir / "exports"
         files = sorted(exports.glob("config-*.json")) if exports.is_dir() else []
@@ -340,5 +364,5 @@ def build_layer(terminal: Any, *, via: str = "touchscreen") -> ServiceLayer:
         rng=terminal.rng,
         host_status=link.status if link is not None else None,
     )
-    pins = PinStore(runtime.data_dir / "service", clock=runtime.clock)
+    pins = PinStore(backend, clock=runtime.clock)
     return ServiceLayer(ServiceSession(backend, pins, via=via, clock=runtime.clock))

@@ -23,6 +23,8 @@ def _address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not port.isdigit():
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, not {text!r}")
+    if int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range (0 to 65535)")
     return host or "127.0.0.1", int(port)
 
 
@@ -55,16 +57,25 @@ def _device_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Sub-commands of ``turbokiosk sim``."""
+    from kiosk.cli_args import float_type, int_type
+
     sub = parser.add_subparsers(dest="sim_command", metavar="DEVICE", required=True)
     bv = sub.add_parser("bill-validator", help="simulated bill and voucher validator")
     _device_arguments(bv, "bill-validator")
-    bv.add_argument("--stack-ms", type=int, default=150, help="time to stack an item")
     bv.add_argument(
-        "--escrow-timeout", type=float, default=30.0, help="seconds before escrow is returned"
+        "--stack-ms", type=int_type(0, 60_000), default=150, help="time to stack an item"
+    )
+    bv.add_argument(
+        "--escrow-timeout",
+        type=float_type(0.001, 3600),
+        default=30.0,
+        help="seconds before escrow is returned",
     )
     pr = sub.add_parser("printer", help="simulated voucher printer (renders PNG vouchers)")
     _device_arguments(pr, "printer")
-    pr.add_argument("--print-ms", type=int, default=200, help="time to print a voucher")
+    pr.add_argument(
+        "--print-ms", type=int_type(0, 60_000), default=200, help="time to print a voucher"
+    )
     ctl = sub.add_parser("ctl", help="send one control command to a running simulator")
     ctl.add_argument("address", help="the simulator's control address HOST:PORT")
     ctl.add_argument("words", nargs="+", help="the command, e.g. insert 2000")
@@ -80,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(reply)
         return 0 if reply.startswith("ok") else 1
+    from kiosk.cli_args import check_data_dir
+
+    check_data_dir(args.state_dir, write=True, option="--state-dir")  # before anything is made
     state_dir: Path = args.state_dir
 
     def make(now: int) -> Machine:

@@ -28,6 +28,7 @@ period_reset          operator    clear the period meters
 config_export         operator    signed configuration file out
 config_import         operator    signed configuration file in
 set_pin               operator    set another role's PIN, lifting its lock-out
+ram_clear             operator    move the store aside (kept) and start a new one (audited)
 ====================  ==========  ===========================================================
 """
 
@@ -40,6 +41,7 @@ from kiosk.service.functions import (
     config_file,
     diagnostics,
     pins,
+    ram_clear,
     records,
 )
 from kiosk.service.functions.base import ServiceFunction
@@ -55,6 +57,7 @@ _ALL: tuple[ServiceFunction, ...] = (
     *config.FUNCTIONS,
     *config_file.FUNCTIONS,
     *pins.FUNCTIONS[1:],
+    *ram_clear.FUNCTIONS,
 )
 
 #: function name -> function, in menu order

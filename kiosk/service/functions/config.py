@@ -221,8 +221,13 @@ def diff_lines(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]
     return lines
 
 
-def apply_config(ctx: Context, new: Mapping[str, Any]) -> Outcome:
-    """Validate ``new`` (the whole configuration) and send it as one change."""
+def apply_config(
+    ctx: Context, new: Mapping[str, Any], *, version: int = 0, source: str = "service menu"
+) -> Outcome:
+    """Validate ``new`` (the whole configuration) and send it as one change.
+
+    ``version`` 0 makes the version in force one more; an import gives its file's version.
+    """
     state = ctx.terminal.state()
     current = to_dict(state.config)
     unknown = sorted(set(new) - set(current))
@@ -237,7 +242,7 @@ def apply_config(ctx: Context, new: Mapping[str, Any]) -> Outcome:
     problem = changes_allowed(state)
     if problem is not None:
         raise ServiceError(problem)
-    ctx.execute(c.ChangeConfig(config=checked, by=ctx.role.label))
+    ctx.execute(c.ChangeConfig(config=checked, by=ctx.role.label, version=version, source=source))
     return Outcome("Configuration changed", tuple(changes), {"changes": changes})
 
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from kiosk.analysis import stadium_par, turbo_par
+from kiosk.bounded_read import read_bounded_text
 from kiosk.games import nine_card_bonus, stadium_paytables
 from kiosk.games.paytable import table_names
 from kiosk.games.registry import STADIUM_ID
@@ -26,6 +27,8 @@ from kiosk.games.stadium import TITLE as STADIUM_TITLE
 from kiosk.games.turbo_edition import load_edition
 
 CACHE_FORMAT = 1
+#: the most the edge cache may hold (a few hundred entries)
+CACHE_LIMIT = 1 << 20
 _STADIUM_LABELS = {
     stadium_paytables.ANTE_PLAY: "Ante and Play (ante bonus)",
     stadium_paytables.PAIRS_PLUS: "Pairs Plus",
@@ -134,8 +137,9 @@ class HouseEdges:
         if self.cache_file is None:
             return {}
         try:
-            data = json.loads(self.cache_file.read_text())
-        except (OSError, ValueError):
+            # a cache: a file that is not one (a FIFO, /dev/zero, 100 MB) is recomputed
+            data = json.loads(read_bounded_text(self.cache_file, CACHE_LIMIT, what="cache"))
+        except ValueError:  # InputFileError included
             return {}
         if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
             return {}

@@ -17,7 +17,7 @@ def _own_watch(ctx: Context, args: Mapping[str, Any]) -> dict[str, Any]:
 
 def change_pin(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Change the entered role's own PIN (args: new_pin)."""
-    ctx.pins.change(ctx.role, str(args.get("new_pin", "")))
+    ctx.execute(ctx.pins.set_pin_command(ctx.role, str(args.get("new_pin", ""))))
     return Outcome(f"{ctx.role.label} PIN changed", (f"The {ctx.role.label} PIN was changed.",))
 
 
@@ -43,7 +43,10 @@ def set_pin(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     role = _target(args)
     if role == ctx.role:
         raise ServiceError("change your own PIN with change_pin")
-    ctx.pins.change(role, str(args.get("new_pin", "")), must_change=True)
+    command = ctx.pins.set_pin_command(
+        role, str(args.get("new_pin", "")), must_change=True, by=ctx.role.label
+    )
+    ctx.execute(command)
     text = f"The {role.label} PIN was set; it must be changed at the next entry"
     return Outcome(text, (text,), {"role": role.label})
 

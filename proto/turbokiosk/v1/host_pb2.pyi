@@ -19,15 +19,27 @@ class HelloRequest(_message.Message):
     def __init__(self, terminal_id: _Optional[str] = ..., software_version: _Optional[str] = ..., software_signature: _Optional[str] = ..., terminal_time_ms: _Optional[int] = ...) -> None: ...
 
 class HelloResponse(_message.Message):
-    __slots__ = ("host_time_ms", "meter_period_seconds")
+    __slots__ = ("host_time_ms", "meter_period_seconds", "acknowledged_head")
     HOST_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     METER_PERIOD_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    ACKNOWLEDGED_HEAD_FIELD_NUMBER: _ClassVar[int]
     host_time_ms: int
     meter_period_seconds: int
-    def __init__(self, host_time_ms: _Optional[int] = ..., meter_period_seconds: _Optional[int] = ...) -> None: ...
+    acknowledged_head: JournalHead
+    def __init__(self, host_time_ms: _Optional[int] = ..., meter_period_seconds: _Optional[int] = ..., acknowledged_head: _Optional[_Union[JournalHead, _Mapping]] = ...) -> None: ...
+
+class JournalHead(_message.Message):
+    __slots__ = ("epoch", "seq", "hash")
+    EPOCH_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    HASH_FIELD_NUMBER: _ClassVar[int]
+    epoch: int
+    seq: int
+    hash: bytes
+    def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., hash: _Optional[bytes] = ...) -> None: ...
 
 class TerminalMessage(_message.Message):
-    __slots__ = ("message_id", "journal_seq", "at_ms", "game_played", "bill_stacked", "cashout_started", "voucher_printed", "voucher_voided", "voucher_redeemed", "handpay_locked", "handpay_reset", "door", "tilt", "power_up", "enable", "service", "config", "period_meters_reset", "meters")
+    __slots__ = ("message_id", "journal_seq", "at_ms", "game_played", "bill_stacked", "cashout_started", "voucher_printed", "voucher_voided", "voucher_redeemed", "handpay_locked", "handpay_reset", "door", "tilt", "power_up", "enable", "service", "config", "period_meters_reset", "ram_cleared", "meters")
     class VoucherRef(_message.Message):
         __slots__ = ("validation_number", "value_cents", "seat")
         VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -157,6 +169,23 @@ class TerminalMessage(_message.Message):
         name: str
         value: int
         def __init__(self, name: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class RamCleared(_message.Message):
+        __slots__ = ("previous_epoch", "previous_seq", "previous_hash", "by", "cleared_ms", "reason", "signer_epoch")
+        PREVIOUS_EPOCH_FIELD_NUMBER: _ClassVar[int]
+        PREVIOUS_SEQ_FIELD_NUMBER: _ClassVar[int]
+        PREVIOUS_HASH_FIELD_NUMBER: _ClassVar[int]
+        BY_FIELD_NUMBER: _ClassVar[int]
+        CLEARED_MS_FIELD_NUMBER: _ClassVar[int]
+        REASON_FIELD_NUMBER: _ClassVar[int]
+        SIGNER_EPOCH_FIELD_NUMBER: _ClassVar[int]
+        previous_epoch: int
+        previous_seq: int
+        previous_hash: bytes
+        by: str
+        cleared_ms: int
+        reason: str
+        signer_epoch: int
+        def __init__(self, previous_epoch: _Optional[int] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ..., by: _Optional[str] = ..., cleared_ms: _Optional[int] = ..., reason: _Optional[str] = ..., signer_epoch: _Optional[int] = ...) -> None: ...
     class MeterSnapshot(_message.Message):
         __slots__ = ("reason", "meters")
         REASON_FIELD_NUMBER: _ClassVar[int]
@@ -182,6 +211,7 @@ class TerminalMessage(_message.Message):
     SERVICE_FIELD_NUMBER: _ClassVar[int]
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     PERIOD_METERS_RESET_FIELD_NUMBER: _ClassVar[int]
+    RAM_CLEARED_FIELD_NUMBER: _ClassVar[int]
     METERS_FIELD_NUMBER: _ClassVar[int]
     message_id: str
     journal_seq: int
@@ -201,24 +231,29 @@ class TerminalMessage(_message.Message):
     service: TerminalMessage.ServiceChanged
     config: TerminalMessage.ConfigChanged
     period_meters_reset: TerminalMessage.PeriodMetersReset
+    ram_cleared: TerminalMessage.RamCleared
     meters: TerminalMessage.MeterSnapshot
-    def __init__(self, message_id: _Optional[str] = ..., journal_seq: _Optional[int] = ..., at_ms: _Optional[int] = ..., game_played: _Optional[_Union[TerminalMessage.GamePlayed, _Mapping]] = ..., bill_stacked: _Optional[_Union[TerminalMessage.BillStacked, _Mapping]] = ..., cashout_started: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_printed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_voided: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_redeemed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., handpay_locked: _Optional[_Union[TerminalMessage.HandpayLocked, _Mapping]] = ..., handpay_reset: _Optional[_Union[TerminalMessage.HandpayReset, _Mapping]] = ..., door: _Optional[_Union[TerminalMessage.DoorChanged, _Mapping]] = ..., tilt: _Optional[_Union[TerminalMessage.TiltChanged, _Mapping]] = ..., power_up: _Optional[_Union[TerminalMessage.PowerUp, _Mapping]] = ..., enable: _Optional[_Union[TerminalMessage.EnableChanged, _Mapping]] = ..., service: _Optional[_Union[TerminalMessage.ServiceChanged, _Mapping]] = ..., config: _Optional[_Union[TerminalMessage.ConfigChanged, _Mapping]] = ..., period_meters_reset: _Optional[_Union[TerminalMessage.PeriodMetersReset, _Mapping]] = ..., meters: _Optional[_Union[TerminalMessage.MeterSnapshot, _Mapping]] = ...) -> None: ...
+    def __init__(self, message_id: _Optional[str] = ..., journal_seq: _Optional[int] = ..., at_ms: _Optional[int] = ..., game_played: _Optional[_Union[TerminalMessage.GamePlayed, _Mapping]] = ..., bill_stacked: _Optional[_Union[TerminalMessage.BillStacked, _Mapping]] = ..., cashout_started: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_printed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_voided: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_redeemed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., handpay_locked: _Optional[_Union[TerminalMessage.HandpayLocked, _Mapping]] = ..., handpay_reset: _Optional[_Union[TerminalMessage.HandpayReset, _Mapping]] = ..., door: _Optional[_Union[TerminalMessage.DoorChanged, _Mapping]] = ..., tilt: _Optional[_Union[TerminalMessage.TiltChanged, _Mapping]] = ..., power_up: _Optional[_Union[TerminalMessage.PowerUp, _Mapping]] = ..., enable: _Optional[_Union[TerminalMessage.EnableChanged, _Mapping]] = ..., service: _Optional[_Union[TerminalMessage.ServiceChanged, _Mapping]] = ..., config: _Optional[_Union[TerminalMessage.ConfigChanged, _Mapping]] = ..., period_meters_reset: _Optional[_Union[TerminalMessage.PeriodMetersReset, _Mapping]] = ..., ram_cleared: _Optional[_Union[TerminalMessage.RamCleared, _Mapping]] = ..., meters: _Optional[_Union[TerminalMessage.MeterSnapshot, _Mapping]] = ...) -> None: ...
 
 class ReportRequest(_message.Message):
-    __slots__ = ("terminal_id", "messages")
+    __slots__ = ("terminal_id", "messages", "head")
     TERMINAL_ID_FIELD_NUMBER: _ClassVar[int]
     MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    HEAD_FIELD_NUMBER: _ClassVar[int]
     terminal_id: str
     messages: _containers.RepeatedCompositeFieldContainer[TerminalMessage]
-    def __init__(self, terminal_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[TerminalMessage, _Mapping]]] = ...) -> None: ...
+    head: JournalHead
+    def __init__(self, terminal_id: _Optional[str] = ..., messages: _Optional[_Iterable[_Union[TerminalMessage, _Mapping]]] = ..., head: _Optional[_Union[JournalHead, _Mapping]] = ...) -> None: ...
 
 class ReportResponse(_message.Message):
-    __slots__ = ("accepted", "duplicates")
+    __slots__ = ("accepted", "duplicates", "acknowledged_head")
     ACCEPTED_FIELD_NUMBER: _ClassVar[int]
     DUPLICATES_FIELD_NUMBER: _ClassVar[int]
+    ACKNOWLEDGED_HEAD_FIELD_NUMBER: _ClassVar[int]
     accepted: int
     duplicates: int
-    def __init__(self, accepted: _Optional[int] = ..., duplicates: _Optional[int] = ...) -> None: ...
+    acknowledged_head: JournalHead
+    def __init__(self, accepted: _Optional[int] = ..., duplicates: _Optional[int] = ..., acknowledged_head: _Optional[_Union[JournalHead, _Mapping]] = ...) -> None: ...
 
 class CommandsRequest(_message.Message):
     __slots__ = ("terminal_id",)

@@ -1,0 +1,168 @@
+"""Ctrl-C (a real SIGINT to a real process) ends ``turbokiosk run`` and ``turbokiosk play`` in
+order: one line on standard error, exit status 130, the journal closed, nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import REPO, turbokiosk
+
+INTERRUPTED = 130
+
+
+def _env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "SDL_VIDEODRIVER": "offscreen",
+        "SDL_AUDIODRIVER": "dummy",
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+    }
+
+
+def _journal_closed(data: Path) -> None:
+    """The store was closed (SQLite removes the WAL on the last close) and audits clean."""
+    assert not (data / "terminal.sqlite3-wal").exists()
+    audit = turbokiosk("audit", "--data-dir", str(data))
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
+    data = tmp_path / "terminal"
+    dump = tmp_path / "dump.json"
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "run", "--data-dir", str(data), "--dump-screen", str(dump)],
+        cwd=REPO,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not dump.exists():  # the screen is up: devices linked, host reached
+            assert kiosk.poll() is None, kiosk.communicate()
+            assert time.monotonic() < deadline, "the kiosk did not come up"
+            time.sleep(0.2)
+        peripherals = json.loads((data / "peripherals.json").read_text())
+        assert peripherals["controls"]
+        os.killpg(kiosk.pid, signal.SIGINT)  # as Ctrl-C: to the whole foreground group
+        out, err = kiosk.communicate(timeout=60)
+    finally:
+        if kiosk.poll() is None:
+            kiosk.kill()
+            kiosk.wait()
+    assert "Traceback" not in err + out, err
+    assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C): the kiosk stopped in order"]
+    assert kiosk.returncode == INTERRUPTED
+    assert not (data / "peripherals.json").exists()  # the simulator programs were stopped,
+    for log in (data / "peripherals").glob("*.log"):  # by the kiosk, not by the Ctrl-C
+        assert "interrupted" not in log.read_text(), log
+    _journal_closed(data)
+
+
+def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) -> None:
+    data = tmp_path / "terminal"
+    play = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "play", "--data-dir", str(data)],
+        cwd=REPO,
+        env=_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+    assert play.stdin is not None and play.stdout is not None
+    try:
+        play.stdin.write("bill 20\nstatus\n")
+        play.stdin.flush()
+        seen = ""
+        while "$20.00" not in seen:  # the note is credited; the session waits for a line
+            line = play.stdout.readline()
+            assert line, "play ended early"
+            seen += line
+        time.sleep(0.3)
+        os.killpg(play.pid, signal.SIGINT)
+        out, err = play.communicate(timeout=60)
+    finally:
+        if play.poll() is None:
+            play.kill()
+            play.wait()
+    assert "Traceback" not in err + out, err
+    assert err.splitlines() == [
+        "turbokiosk: interrupted (Ctrl-C): the session ended, the journal is closed"
+    ]
+    assert play.returncode == INTERRUPTED
+    _journal_closed(data)
+    meters = json.loads(turbokiosk("meters", "--data-dir", str(data), "--json").stdout)
+    assert sum(meters["credits"]) == 2000, meters
+
+
+def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None:
+    """The safety net: ``soak`` has no handler of its own; its journal is closed on the way
+    out and audits clean."""
+    data = tmp_path / "terminal"
+    soak = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "soak", "--data-dir", str(data), "--games", "1000000"],
+        cwd=REPO,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+    assert soak.stdout is not None
+    try:
+        assert soak.stdout.readline().startswith("ready: seed")
+        time.sleep(0.5)  # in the middle of the games
+        os.killpg(soak.pid, signal.SIGINT)
+        out, err = soak.communicate(timeout=60)
+    finally:
+        if soak.poll() is None:
+            soak.kill()
+            soak.wait()
+    assert "Traceback" not in err + out, err
+    assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C)"]
+    assert soak.returncode == INTERRUPTED
+    _journal_closed(data)
+
+
+@pytest.mark.parametrize("delay", [0.8, 2.0])
+def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
+    """Whenever it comes (importing Kivy, powering up, starting the simulators and the host,
+    building the window): one line, 130, nothing left running, the store (if made) closed."""
+    data = tmp_path / "terminal"
+    kiosk = subprocess.Popen(
+        [sys.executable, "-m", "kiosk", "run", "--data-dir", str(data)],
+        cwd=REPO,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+    try:
+        time.sleep(delay)
+        os.killpg(kiosk.pid, signal.SIGINT)
+        out, err = kiosk.communicate(timeout=60)
+    finally:
+        if kiosk.poll() is None:
+            kiosk.kill()
+            kiosk.wait()
+    assert "Traceback" not in err + out, err
+    (line,) = err.splitlines()
+    assert line.startswith("turbokiosk: interrupted (Ctrl-C)"), line
+    assert kiosk.returncode == INTERRUPTED
+    assert not (data / "peripherals.json").exists()
+    if (data / "terminal.sqlite3").exists():
+        _journal_closed(data)
