@@ -203,7 +203,7 @@ class TerminalRuntime:
         if check is not None and (check.critical is not None or check.state is None):
             report.critical = f"non-volatile memory check failed: {check.critical}"
             self.journal.seal(report.critical)  # nothing is written to (or signed for) it
-        elif check is not None:
+        elif check is not None and check.state is not None:
             self.core = TerminalCore(check.state)
             report.checked_rows, report.replayed = check.checked_rows, check.replayed
             report.actions.extend(check.actions)
