@@ -13,14 +13,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import Protocol, cast
 
 from kiosk import __version__
-from kiosk.service.lock import TerminalBusyError
-from kiosk.store.faults import StoreError, cli_error
 
 # command name -> (module providing add_arguments/run, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -90,8 +87,6 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (StoreError, sqlite3.Error, TerminalBusyError) as exc:  # one line, never a traceback
-        return cli_error(exc)
 
 
 if __name__ == "__main__":

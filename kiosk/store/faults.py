@@ -92,22 +92,3 @@ def store_fault(what: str, exc: BaseException) -> StoreError:
         return exc
     message = f"{describe(exc)} ({what})"
     return StorageFullError(message) if is_storage_full(exc) else StoreError(message)
-
-
-#: exit status of a command that found the terminal locked up by its store (or any lockup)
-EXIT_LOCKED = 3
-#: exit status of a command that found another process running the terminal
-EXIT_BUSY = 4
-
-
-def cli_error(exc: BaseException) -> int:
-    """Report a store error that reached the command line in one line; its exit status."""
-    import sys
-
-    from kiosk.service.lock import TerminalBusyError
-
-    if isinstance(exc, TerminalBusyError):
-        print(f"turbokiosk: {exc}", file=sys.stderr)
-        return EXIT_BUSY
-    print(f"turbokiosk: {describe(exc)} (see 'turbokiosk audit')", file=sys.stderr)
-    return EXIT_LOCKED
