@@ -123,8 +123,10 @@ def _known(exc: Exception) -> tuple[str, int] | None:
         return one_line(str(exc)), EXIT_BUSY
     if isinstance(exc, StoreError):
         return f"store: {one_line(str(exc))}", EXIT_LOCKED
-    if isinstance(exc, sqlite3.Error):
-        return f"database error: {one_line(str(exc))}", EXIT_LOCKED
+    if isinstance(exc, sqlite3.Error):  # named as the store fault it is (decision 0007)
+        from kiosk.store.faults import describe
+
+        return f"store: {describe(exc)}", EXIT_LOCKED
     if isinstance(exc, OSError):
         return describe_os_error(exc), EXIT_FAILED
     return None

@@ -15,6 +15,7 @@ from pathlib import Path
 from kiosk.app.wiring import build_terminal
 from kiosk.paths import add_signer_argument
 from kiosk.robot import InvariantError, Robot
+from kiosk.store.journal import StoreError
 
 #: The most games one soak run plays (days at the robot's few hundred games a second).
 MAX_GAMES = 100_000_000
@@ -92,6 +93,11 @@ def run(args: argparse.Namespace) -> int:
     except InvariantError as exc:
         print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
         return 1
+    except StoreError:  # the terminal locked itself up (storage full, critical memory)
+        state = terminal.runtime.state
+        reason = state.storage_full or state.critical or "store failure"
+        print(f"soak: terminal locked after {robot.stats.games} games: {reason}", file=sys.stderr)
+        return 3
     finally:
         terminal.close()
     elapsed = time.perf_counter() - start

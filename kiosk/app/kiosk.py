@@ -6,6 +6,7 @@ Call :func:`ui.env.prepare` before :func:`build_app` (Kivy reads its settings on
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,11 +106,16 @@ def start_kiosk(
     started and the SIMULATOR panel is never offered) and ``remote_host`` the casino's
     accounting host (no embedded host).
     """
-    from kiosk.service.lock import TerminalLock
+    from kiosk.app.wiring import take_lock
+    from kiosk.store.journal import StoreError
 
     data_dir = Path(data_dir)
-    TerminalLock.acquire(data_dir).release()  # busy: fail before touching its simulators
     screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started)
+    try:
+        take_lock(data_dir).release()  # busy: fail before touching its simulators
+    except StoreError as exc:  # no usable data directory: the lockup, from no store at all
+        _run_store_lockup(f"non-volatile memory unavailable: {exc}", False, screen)
+        return 0
     host = None
     if with_host and remote_host is None:
         from kiosk.app.embedded_host import start_embedded_host
@@ -145,7 +151,7 @@ def configured_terminal_id(data_dir: Path) -> str:
         try:
             with open_readonly(data_dir) as journal:
                 return current_state(journal).state.config.terminal_id
-        except (StoreError, ValueError, KeyError):
+        except (StoreError, ValueError, KeyError, sqlite3.Error, OSError):
             pass
     return TerminalConfig().terminal_id
 
@@ -196,8 +202,17 @@ def _run(
     *,
     simulator_allowed: bool = True,
 ) -> None:
-    """Power up, start the host link, run the app until its window closes."""
-    terminal.runtime.power_up()
+    """Power up, start the host link, run the app until its window closes.
+
+    A store that cannot be opened or read at power-up gets the store lockup app instead
+    (:mod:`ui.store_lockup`): the screen shows why, and nothing reads the store again.
+    """
+    report = terminal.runtime.power_up()
+    if report.store_failed is not None:
+        state = terminal.runtime.state
+        full = state.storage_full is not None and state.critical is None
+        _run_store_lockup(state.storage_full or state.critical or report.store_failed, full, screen)
+        return
     if terminal.host_link is not None:
         terminal.host_link.start()
 
@@ -217,6 +232,26 @@ def _run(
         with_simulator=simulator_allowed,
     )
     app.run()
+
+
+def _run_store_lockup(reason: str, storage_full: bool, screen: _Screen) -> None:
+    """The lockup alone, drawn from its reason (no store, no devices, no touch)."""
+    from kiosk.presentation.overlays import store_lockup_view
+    from ui.store_lockup import StoreLockupApp
+
+    def ready(app: Any) -> None:
+        if screen.dump_path is not None:
+            from ui import capture
+
+            path = screen.dump_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            capture.save_png(path.with_suffix(".png"))
+            path.write_text(json.dumps(app.dump(), indent=1, sort_keys=True), encoding="utf-8")
+            if screen.exit_after_dump:
+                app.stop()
+
+    view = store_lockup_view(reason, screen.language, storage_full=storage_full)
+    StoreLockupApp(view, on_ready=ready).run()
 
 
 #: How long a dump waits for the device and host links to come up before it shows the screen

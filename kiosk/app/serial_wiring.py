@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.app.wiring import take_lock
 from kiosk.devices.pairing import DEFAULT_KEY_DIR, load_pairing_key
 from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.devices.serial_port import LinkChannel
@@ -74,7 +75,7 @@ def build_serial_terminal(
     data_dir = Path(data_dir)
     validator_key = load_pairing_key(ports.validator_key)
     printer_key = load_pairing_key(ports.printer_key)
-    lock = TerminalLock.acquire(data_dir)
+    lock = take_lock(data_dir)
     rng = Csprng()
     wiring = HostWiring(host, data_dir) if host is not None else None
     bv_channel = LinkChannel(ports.bill_validator, key=validator_key, name="bill-validator")

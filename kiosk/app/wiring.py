@@ -12,6 +12,7 @@ from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.service.lock import TerminalLock
+from kiosk.store.faults import StoreError, store_fault
 from kiosk.terminal.config import TerminalConfig
 from rng import BackgroundCycler, Csprng
 
@@ -37,6 +38,18 @@ class Terminal:
             self.lock.release()
 
 
+def take_lock(data_dir: Path) -> TerminalLock:
+    """The data directory's lock: TerminalBusyError when another process holds it, StoreError
+    (one line) when the directory cannot hold it (a file, read-only, not creatable)."""
+    data_dir = Path(data_dir)
+    if data_dir.exists() and not data_dir.is_dir():
+        raise StoreError(f"the data directory {data_dir} is not a directory")
+    try:
+        return TerminalLock.acquire(data_dir)
+    except OSError as exc:
+        raise store_fault(f"the data directory {data_dir}", exc) from exc
+
+
 def build_terminal(
     data_dir: Path,
     *,
@@ -50,7 +63,7 @@ def build_terminal(
     another process is already its terminal.
     """
     data_dir = Path(data_dir)
-    lock = TerminalLock.acquire(data_dir)
+    lock = take_lock(data_dir)
     rng = Csprng()
     wiring = HostWiring(host, data_dir) if host is not None else None
     validator = InProcessBillValidator(data_dir / "devices")

@@ -63,8 +63,9 @@ def lockup_view(state: TerminalState, language: str) -> LockupView | None:
     attendant = text(language, "call_attendant")
     wait = text(language, "wait_service")
     if lockup is Lockup.CRITICAL:
-        reason = state.critical or ""
-        return LockupView(lockup.value, _title(language, lockup), reason, attendant, "critical")
+        return store_lockup_view(state.critical or "", language)
+    if lockup is Lockup.STORAGE_FULL:
+        return store_lockup_view(state.storage_full or "", language, storage_full=True)
     if lockup is Lockup.HANDPAY:
         hp = state.handpay or {}
         reason = text(language, f"handpay_{hp.get('kind', 'jackpot')}", amount=dollars(hp["value"]))
@@ -83,6 +84,14 @@ def lockup_view(state: TerminalState, language: str) -> LockupView | None:
         return LockupView(lockup.value, _title(language, lockup), reason, wait, "wait")
     reason = state.service_role or ""
     return LockupView(lockup.value, _title(language, lockup), reason, wait, "wait")
+
+
+def store_lockup_view(reason: str, language: str, *, storage_full: bool = False) -> LockupView:
+    """The critical memory (or storage-full) lockup; needs nothing but its reason, so the
+    touchscreen can show it when the store cannot be opened at all."""
+    lockup = Lockup.STORAGE_FULL if storage_full else Lockup.CRITICAL
+    attendant = text(language, "call_attendant")
+    return LockupView(lockup.value, _title(language, lockup), reason, attendant, "critical")
 
 
 def _title(language: str, lockup: Lockup) -> str:

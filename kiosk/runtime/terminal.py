@@ -3,19 +3,24 @@
 One call of :meth:`TerminalRuntime.execute` is one atomic step:
 
 1. the core turns the command into events (an illegal command raises, nothing changes);
-2. cards the round needs are drawn from the RNG and passed back in (still nothing shown);
-3. the events are applied in memory and committed to the journal with their projections
-   (snapshot, recall, host outbox) in one SQLite transaction with fsync;
-4. only then are the effects performed: stack or return a note, print a voucher, enable or
-   disable the bill validator, notify observers (the UI).
+2. the events are applied to a scratch copy of the state, and the cards the round needs are
+   drawn from the RNG and passed back in (still nothing shown);
+3. the events are committed to the journal with their projections (snapshot, recall, host
+   outbox) in one SQLite transaction with fsync;
+4. only then does the scratch copy become the state, and the effects are performed: stack or
+   return a note, print a voucher, enable or disable the bill validator, notify observers.
 
-If the commit fails the in-memory state is thrown away and rebuilt from the journal.
+If the commit fails the state stays exactly as the journal has it and the terminal locks up:
+*storage full* when the disk is full, *critical memory error* for any other store failure
+(decision 0007).  The lockup shows; :class:`StoreError` is raised to the caller.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -29,8 +34,10 @@ from kiosk.host.anchor import JournalHead, anchor_problem, hash_at
 from kiosk.host.ports import HostPort, HostUnavailableError
 from kiosk.runtime import reconcile, ticket_in
 from kiosk.runtime.pin_migration import take_in_old_pins
+from kiosk.runtime.scratch import clone
 from kiosk.signer.client import Signer, signer_for
-from kiosk.store.critmem import power_up_store
+from kiosk.store.critmem import StoreCheck, power_up_store
+from kiosk.store.faults import describe, is_storage_full, store_fault
 from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
@@ -46,6 +53,11 @@ from rng import RngFailure
 _SNAPSHOT_NOW = frozenset({e.ConfigChanged, e.PeriodMetersReset})
 #: the tilt of a configured terminal id that is not the host link's (see _check_identity)
 IDENTITY_TILT = "terminal_id_mismatch"
+#: marker left in the data directory while a storage-full fault waits to be journaled (an
+#: empty file needs no data block); the next power-up journals the fault and removes it
+STORAGE_FULL_MARK = "storage-full.pending"
+#: how often a running terminal retries journaling a storage-full fault (milliseconds)
+STORAGE_RETRY_MS = 2000
 
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these
@@ -81,6 +93,8 @@ class RecoveryReport:
     checked_rows: int = 0
     actions: list[str] = field(default_factory=list)
     critical: str | None = None
+    #: why the store could not be opened, read or written at power-up (None when it could)
+    store_failed: str | None = None
 
 
 class TerminalRuntime:
@@ -127,7 +141,13 @@ class TerminalRuntime:
                 TerminalConfig(terminal_id=self._link_id) if self._link_id else TerminalConfig()
             )
         self._initial_config = config
-        self.journal = Journal(self.data_dir)
+        #: the store; None when it could not be opened (power-up then locks up and says why)
+        self._journal: Journal | None = None
+        self._open_error: StoreError | None = None
+        try:
+            self._journal = Journal(self.data_dir)
+        except StoreError as exc:
+            self._open_error = exc
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
         self._deck: DeckLike | None = None
         self._deck_round = -1
@@ -138,6 +158,9 @@ class TerminalRuntime:
         self._commits_since_snapshot = 0
         self.voucher_sequence = 0
         self.last_recovery = RecoveryReport()
+        #: a storage-full fault not yet journaled (the disk was full), and the next retry
+        self._unjournaled_full: e.StorageFull | None = None
+        self._full_retry_at = 0
 
     # --- observing -----------------------------------------------------------------------------
 
@@ -145,6 +168,13 @@ class TerminalRuntime:
     def state(self) -> TerminalState:
         """The current state (read-only by convention)."""
         return self.core.state
+
+    @property
+    def journal(self) -> Journal:
+        """The store (StoreError when it could not be opened: the terminal is locked up)."""
+        if self._journal is None:
+            raise self._open_error or StoreError("the store is not open")
+        return self._journal
 
     def subscribe(self, observer: Callable[[list[e.Event]], None]) -> None:
         """Call ``observer(events)`` after every committed step (the UI redraws from state)."""
@@ -156,16 +186,26 @@ class TerminalRuntime:
         """Open or create the journal, rebuild the state, finish what a power cut interrupted."""
         report = RecoveryReport()
         now = self.clock()
-        check = power_up_store(
-            self.journal,
-            self.signer,
-            lambda: TerminalState.genesis(self._initial_config).to_snapshot(),
-            now,
-        )
-        if check.critical is not None or check.state is None:
+        check: StoreCheck | None = None
+        try:
+            check = power_up_store(
+                self.journal,
+                self.signer,
+                lambda: TerminalState.genesis(self._initial_config).to_snapshot(),
+                now,
+            )
+        except (StoreError, sqlite3.Error, OSError) as exc:  # unreadable, unopenable, full
+            fault = store_fault("power-up", exc)
+            report.store_failed = str(fault)
+            if is_storage_full(fault):
+                return self._power_up_full(report, fault)
+            report.critical = f"non-volatile memory unreadable: {fault}"
+            if self._journal is not None:
+                self._journal.seal(report.critical)
+        if check is not None and (check.critical is not None or check.state is None):
             report.critical = f"non-volatile memory check failed: {check.critical}"
             self.journal.seal(report.critical)  # nothing is written to (or signed for) it
-        else:
+        elif check is not None and check.state is not None:
             self.core = TerminalCore(check.state)
             report.checked_rows, report.replayed = check.checked_rows, check.replayed
             report.actions.extend(check.actions)
@@ -178,16 +218,30 @@ class TerminalRuntime:
             self._enter_critical(report.critical)
             self.last_recovery = report
             return report
-        report.actions.extend(self._recover_devices())
-        self._check_rng()
-        self._check_identity()
-        report.actions.extend(take_in_old_pins(self.data_dir, self.state, self.execute, now))
-        report.actions.extend(self._recover_round())
-        self.execute(
-            c.PowerUp(software_version=self.software_version, recovered="; ".join(report.actions))
-        )
+        try:
+            self._journal_storage_full_mark()
+            report.actions.extend(self._recover_devices())
+            self._check_rng()
+            self._check_identity()
+            report.actions.extend(take_in_old_pins(self.data_dir, self.state, self.execute, now))
+            report.actions.extend(self._recover_round())
+            self.execute(
+                c.PowerUp(
+                    software_version=self.software_version, recovered="; ".join(report.actions)
+                )
+            )
+        except StoreError as exc:  # the step's commit failed: already locked up, with why
+            report.critical = self.state.critical or self.state.storage_full or str(exc)
+            report.store_failed = report.critical
         self._sync_validator()
         reconcile.request_records(self.validator, self.printer)  # judged as they come (pump)
+        self.last_recovery = report
+        return report
+
+    def _power_up_full(self, report: RecoveryReport, fault: StoreError) -> RecoveryReport:
+        """The store could not even be created or checked for want of space."""
+        report.critical = str(fault)
+        self._enter_storage_full(fault)
         self.last_recovery = report
         return report
 
@@ -205,11 +259,60 @@ class TerminalRuntime:
         return problem
 
     def _enter_critical(self, reason: str) -> None:
-        self.core.state.critical = reason
-        with contextlib.suppress(StoreError):  # a broken store: the lockup still shows
-            self.journal.commit([e.CriticalMemoryError(at=self.clock(), reason=reason)])
+        """The critical memory lockup: shown at once, journaled when the store still can."""
+        event = e.CriticalMemoryError(at=self.clock(), reason=reason)
+        journaled = False
+        if self._journal is not None:
+            with contextlib.suppress(StoreError, sqlite3.Error, OSError):  # the lockup shows
+                self._journal.commit([event])
+                journaled = True
+        if journaled:
+            self.core.apply([event])
+        else:  # the lockup holds in memory; the journal has the state as it was
+            self.core.state.critical = reason
         self._sync_validator()
         self._notify([])
+
+    def _enter_storage_full(self, fault: StoreError) -> None:
+        """The storage-full lockup: nothing of the step was applied; the fault is journaled at
+        the next write that succeeds (a retry while running, or the next power-up)."""
+        reason = f"{fault}" if str(fault).startswith("storage full") else f"storage full: {fault}"
+        self.core.state.storage_full = reason
+        if self._unjournaled_full is None:
+            now = self.clock()
+            self._unjournaled_full = e.StorageFull(at=now, reason=reason, since=now)
+            self._full_retry_at = now + STORAGE_RETRY_MS
+            with contextlib.suppress(OSError):  # an empty file: needs no data block
+                (self.data_dir / STORAGE_FULL_MARK).touch()
+        self._sync_validator()
+        self._notify([])
+
+    def _journal_storage_full(self) -> None:
+        """Commit the pending storage-full fault (StoreError while the disk is still full)."""
+        pending = self._unjournaled_full
+        if pending is None:
+            return
+        self._full_retry_at = self.clock() + STORAGE_RETRY_MS
+        self.journal.commit([pending])
+        self._unjournaled_full = None
+        with contextlib.suppress(OSError):
+            (self.data_dir / STORAGE_FULL_MARK).unlink(missing_ok=True)
+
+    def _journal_storage_full_mark(self) -> None:
+        """At power-up: a fault the last run could not journal (its marker file) is journaled
+        now, so the event log shows it."""
+        mark = self.data_dir / STORAGE_FULL_MARK
+        try:
+            since = os.stat(mark).st_mtime_ns // 1_000_000
+        except OSError:
+            return
+        reason = "storage full: a write failed for want of space (journaled at power-up)"
+        self._unjournaled_full = e.StorageFull(at=self.clock(), reason=reason, since=since)
+        try:
+            self._journal_storage_full()
+        except StoreError as exc:
+            self._store_failed(exc)
+            raise
 
     def _recover_devices(self) -> list[str]:
         actions = []
@@ -301,24 +404,13 @@ class TerminalRuntime:
 
         ``audit`` (the service menu's gate) makes the audit record of the action from the state
         after the events; the record is committed in the same transaction, even with no events.
+        A store failure raises :class:`StoreError` after locking the terminal up, with the
+        state exactly as the journal has it.
         """
         now = self.clock()
         events = self.core.handle(command, now)
-        try:
-            events += self._draw_into(events, now)
-        except RngFailure as exc:
-            self._reload()  # nothing of this step was journaled: forget it
-            self._check_rng()
-            raise CommandError(f"the RNG failed: {exc}") from exc
-        record = None
-        if audit is not None:
-            try:
-                record = audit()
-            except BaseException:
-                self._reload()  # nothing of this step was journaled: forget it
-                raise
-        if events or record is not None:
-            self._commit(events, record)
+        if events or audit is not None:
+            events = self._step(events, now, audit)
         if events:
             self._effects(command, events)
         self._hold_timers(now)
@@ -326,10 +418,51 @@ class TerminalRuntime:
         self._notify(events)
         return events
 
-    def _draw_into(self, events: list[e.Event], now: int) -> list[e.Event]:
-        """Apply events tentatively and draw every card they call for."""
-        core = self.core
-        core.apply(events)
+    def _step(
+        self, events: list[e.Event], now: int, audit: Callable[[], dict[str, Any]] | None
+    ) -> list[e.Event]:
+        """Apply ``events`` to a scratch copy of the state, draw the cards they call for,
+        journal it all, and only then make the copy the state; the step's events.
+
+        Anything failing on the way (the RNG, the audit record, the commit) leaves the state
+        as it was: nothing of the step happened.
+        """
+        live = self.core
+        scratch = TerminalCore(clone(live.state))
+        scratch.share_rules(live)
+        self.core = scratch  # what the projections and the audit record read
+        try:
+            scratch.apply(events)
+            events = events + self._draw_into(scratch, now)
+            record = audit() if audit is not None else None
+            if events or record is not None:
+                self._commit(events, record)
+        except BaseException as exc:
+            self.core = live  # nothing of this step was journaled: it never happened
+            if isinstance(exc, RngFailure):
+                self._check_rng()
+                raise CommandError(f"the RNG failed: {exc}") from exc
+            if isinstance(exc, StoreError):
+                self._store_failed(exc)
+            raise
+        # journaled: the copy becomes the state (in the same object, which callers may hold)
+        vars(live.state).update(vars(scratch.state))
+        self.core = live
+        if e.RoundSettled in {type(x) for x in events}:
+            failed = self.core.audit_credits()
+            if failed is not None:
+                self.execute(c.ReportCritical(reason=f"credit self-audit failed: {failed}"))
+        return events
+
+    def _store_failed(self, exc: StoreError) -> None:
+        """The lockup a store failure calls for: storage full, or critical memory error."""
+        if is_storage_full(exc):
+            self._enter_storage_full(exc)
+        else:
+            self._enter_critical(f"non-volatile memory write failed: {describe(exc)}")
+
+    def _draw_into(self, core: TerminalCore, now: int) -> list[e.Event]:
+        """Draw every card the (scratch) state calls for, applying the events to it."""
         more: list[e.Event] = []
         need = core.cards_needed()
         while need:
@@ -342,14 +475,8 @@ class TerminalRuntime:
     def _draw_pending(self) -> None:
         if not self._check_rng():
             return
-        now = self.clock()
-        events: list[e.Event] = []
-        while self.core.cards_needed():
-            new = self.core.handle(c.CardsDrawn(self._draw(self.core.cards_needed())), now)
-            self.core.apply(new)
-            events += new
+        events = self._step([], self.clock(), None)
         if events:
-            self._commit(events)
             self._notify(events)
 
     def _draw(self, n: int) -> tuple[int, ...]:
@@ -374,35 +501,29 @@ class TerminalRuntime:
             self._held_at = None
 
     def _commit(self, events: list[e.Event], audit_record: dict[str, Any] | None = None) -> None:
-        """Journal applied events with their projections; rebuild from disk if that fails."""
+        """Journal a step's events (applied to the scratch state) with their projections."""
         kinds = {type(x) for x in events}
         settled = e.RoundSettled in kinds
-        self._commits_since_snapshot += 1
         snapshot = None
-        due = settled and self._commits_since_snapshot >= self.snapshot_every
+        due = settled and self._commits_since_snapshot + 1 >= self.snapshot_every
         if due or not kinds.isdisjoint(_SNAPSHOT_NOW):
             snapshot = self.state.to_snapshot()
         recall = self.recall_record() if settled else None
         outbox = tuple(self.host_messages(events, self.state)) if self.host_messages else ()
-        try:
-            self.journal.commit(
-                events,
-                Projections(
-                    snapshot=snapshot,
-                    recall=recall,
-                    outbox=outbox,
-                    audit=() if audit_record is None else (audit_record,),
-                ),
-            )
-        except StoreError as exc:
-            self._enter_critical(str(exc))
-            raise
-        if snapshot is not None:
-            self._commits_since_snapshot = 0
-        if settled:
-            audit = self.core.audit_credits()
-            if audit is not None:
-                self.execute(c.ReportCritical(reason=f"credit self-audit failed: {audit}"))
+        if self._unjournaled_full is not None:
+            self._journal_storage_full()  # the fault first, in the order it happened
+        self.journal.commit(
+            events,
+            Projections(
+                snapshot=snapshot,
+                recall=recall,
+                outbox=outbox,
+                audit=() if audit_record is None else (audit_record,),
+            ),
+        )
+        self._commits_since_snapshot = (
+            0 if snapshot is not None else self._commits_since_snapshot + 1
+        )
 
     def recall_record(self) -> dict[str, Any]:
         """The finished round as a recall record (every card, wager, decision and result)."""
@@ -478,14 +599,25 @@ class TerminalRuntime:
 
     def pump(self) -> list[e.Event]:
         """Process posted jobs, device reports and timers; call it often (every frame is fine)."""
+        try:
+            return self._pump()
+        except StoreError:
+            return []  # the terminal locked itself up; the lockup shows why
+
+    def _pump(self) -> list[e.Event]:
         out: list[e.Event] = []
         while True:
             try:
                 job = self._posted.get_nowait()
             except queue.Empty:
                 break
-            with contextlib.suppress(CommandError):
+            with contextlib.suppress(CommandError, StoreError):  # a store error: locked up
                 job()
+        if self._unjournaled_full is not None and self.clock() >= self._full_retry_at:
+            with contextlib.suppress(StoreError):  # still full: retried later
+                self._journal_storage_full()
+        if self.state.storage_full is not None:
+            return out  # until a power-up with space free: no report, no timer
         if self.state.critical is None:
             self._check_rng()
             self._check_identity()
@@ -503,6 +635,8 @@ class TerminalRuntime:
                     out += self.execute(report)
                 except CommandError:
                     continue  # a late or duplicate report: nothing to credit twice
+                except StoreError:
+                    return out  # locked up; an unjournaled report comes back at power-up
         out += self.tick()
         return out
 
@@ -572,7 +706,7 @@ class TerminalRuntime:
 
     def adopt_store(self, journal: Journal, core: TerminalCore) -> None:
         """Run on a new store from now on (after a RAM clear): its journal and state."""
-        self.journal = journal
+        self._journal = journal
         self.core = core
         self._deck = None
         self._deck_round = -1
@@ -581,6 +715,10 @@ class TerminalRuntime:
         self.voucher_sequence = 0
 
     def close(self) -> None:
-        """Close the journal and the signer connection."""
-        self.journal.close()
+        """Close the journal (a storage-full fault still pending gets a last try) and the
+        signer connection."""
+        if self._journal is not None:
+            with contextlib.suppress(StoreError):
+                self._journal_storage_full()
+            self._journal.close()
         self.signer.close()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.signer.client import Signer, SignerStatus, signer_for
+from kiosk.store.faults import describe
 from kiosk.store.journal import IntegrityError, Journal, StoreError, canonical
 from kiosk.store.reader import current_state, read_transaction
 from kiosk.store.verify import UnsignedStoreError, Verified, verify_store
@@ -79,7 +80,7 @@ def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
     try:
         journal = Journal(data_dir, readonly=True)
     except Exception as exc:
-        report.failed(f"cannot open the store: {exc}")
+        report.failed(f"cannot open the store: {describe(exc)}")
         return report
     asked = signer if signer is not None else signer_for(data_dir, create=False)
     try:
@@ -91,8 +92,8 @@ def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
             except StoreError as exc:
                 status, unavailable = None, str(exc)
             _audit(journal, report, status, unavailable, running=holder(data_dir) is not None)
-    except sqlite3.Error as exc:
-        report.failed(f"integrity: the store is unreadable: {exc}")
+    except (sqlite3.Error, OSError, StoreError) as exc:  # a corrupt page, a truncated file...
+        report.failed(f"integrity: the store is unreadable: {describe(exc)}")
     finally:
         journal.close()
         if signer is None:

@@ -26,7 +26,14 @@ from typing import Any
 
 from kiosk.signer.client import Signer, SignerStatus
 from kiosk.signer.records import Head
-from kiosk.store.journal import GENESIS, IntegrityError, Journal, StoreError, body_hash
+from kiosk.store.journal import (
+    GENESIS,
+    IntegrityError,
+    Journal,
+    StorageFullError,
+    StoreError,
+    body_hash,
+)
 from kiosk.store.verify import UnsignedStoreError, VerificationError, verify_store
 from kiosk.terminal import events as ev
 from kiosk.terminal.state import TerminalState
@@ -75,6 +82,8 @@ def power_up_store(
         if verified.withdraw is not None:
             signer.withdraw(verified.withdraw)
             check.actions.extend(f"{note}: withdrawn at the signer" for note in verified.notes)
+    except StorageFullError:
+        raise  # its own lockup (decision 0007), not a failed check
     except (StoreError, sqlite3.Error) as exc:
         check.critical = str(exc) if isinstance(exc, StoreError) else f"store unreadable: {exc}"
         return check

@@ -32,6 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from kiosk.store.faults import StorageFullError as StorageFullError
+from kiosk.store.faults import StoreError as StoreError
+from kiosk.store.faults import store_fault
 from kiosk.terminal import events as ev
 
 SCHEMA_VERSION = 1
@@ -74,6 +77,7 @@ LOGGED_KINDS = frozenset(
     {
         "PoweredUp",
         "CriticalMemoryError",
+        "StorageFull",
         "RamCleared",
         "ConfigChanged",
         "PeriodMetersReset",
@@ -93,10 +97,6 @@ LOGGED_KINDS = frozenset(
         "DeviceBaselineRecorded",
     }
 )
-
-
-class StoreError(Exception):
-    """The store cannot be opened or written as required."""
 
 
 class IntegrityError(StoreError):
@@ -185,23 +185,36 @@ class Journal:
         self.readonly = readonly
         self.recall_limit = recall_limit
         self.log_limit_per_kind = log_limit_per_kind
-        if readonly:
-            if not self.path.exists():
-                raise StoreError(f"no terminal data in {data_dir} (missing {DB_NAME})")
-            uri = f"file:{self.path}?mode=ro"
-            self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(_SCHEMA)
+        try:
+            self.db = self._open(Path(data_dir))
+        except (sqlite3.Error, OSError) as exc:
+            raise store_fault(f"opening {self.path}", exc) from exc
         self._head: tuple[int, bytes] | None = None
         #: signs every commit's head (None: unsigned, as before the signer; tests of the store)
         self.signer: CommitSigner | None = None
         self._sealed: str | None = None
         # the writer's one cursor: Connection.execute would make a new cursor for every statement
         self._writer = self.db.cursor()
+
+    def _open(self, data_dir: Path) -> sqlite3.Connection:
+        if self.readonly:
+            if not data_dir.is_dir() and data_dir.exists():
+                raise StoreError(f"the data directory {data_dir} is not a directory")
+            if not self.path.is_file():
+                what = "missing" if not self.path.exists() else "not a file:"
+                raise StoreError(f"no terminal data in {data_dir} ({what} {DB_NAME})")
+            uri = f"file:{self.path}?mode=ro"
+            return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(_SCHEMA)
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     def close(self) -> None:
         """Close the database."""
@@ -295,7 +308,10 @@ class Journal:
         """
         if self._sealed is not None:
             raise StoreError(f"the store takes no writes: {self._sealed}")
-        seq, prev = self.head()
+        try:
+            seq, prev = self.head()
+        except (sqlite3.Error, OSError) as exc:
+            raise store_fault("reading the journal head", exc) from exc
         # encode and chain first: the write lock is held only for the inserts and the fsync
         rows = []
         logged = []
@@ -334,9 +350,9 @@ class Journal:
                     )
                 for record in projections.audit:
                     self._audit(seq, record)
-        except sqlite3.Error as exc:
+        except StoreError:
             self._head = None
-            raise StoreError(f"journal write failed: {exc}") from exc
+            raise
         self._head = (seq, prev)
         return seq
 
@@ -388,17 +404,33 @@ class Journal:
             self.db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
 
     class _Txn:
+        """One write transaction; any SQLite or OS error in it (at COMMIT too) rolls it back
+        and is raised as a :class:`StoreError` (:class:`StorageFullError` when the disk is
+        full), so the connection is left ready for the next write."""
+
         def __init__(self, db: sqlite3.Cursor) -> None:
             self.db = db
 
         def __enter__(self) -> None:
-            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except (sqlite3.Error, OSError) as exc:
+                raise store_fault("journal write", exc) from exc
 
-        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-            if exc_type is None:
-                self.db.execute("COMMIT")
-            else:
-                self.db.execute("ROLLBACK")
+        def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+            if exc is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return
+                except (sqlite3.Error, OSError) as failed:
+                    exc = failed
+            if self.db.connection.in_transaction:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error as failed:  # the rollback failing is the store failing
+                    raise store_fault("journal rollback", failed) from exc
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise store_fault("journal write", exc) from exc
 
     def _txn(self) -> Journal._Txn:
         return Journal._Txn(self._writer)

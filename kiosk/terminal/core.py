@@ -117,6 +117,10 @@ class TerminalCore:
         self.state = state
         self._games: dict[str, GameRules] = {}
 
+    def share_rules(self, other: TerminalCore) -> None:
+        """Use ``other``'s cache of loaded rules (a scratch core of the same terminal)."""
+        self._games = other._games
+
     # --- queries ---------------------------------------------------------------------------
 
     def game(self, edition: str | None = None) -> GameRules:
@@ -675,6 +679,9 @@ class TerminalCore:
     def _a_critical(self, ev: e.CriticalMemoryError) -> None:
         self.state.critical = ev.reason
 
+    def _a_storage_full(self, ev: e.StorageFull) -> None:
+        """Only the record of the fault: nothing was applied while the disk was full."""
+
     def _a_ram_cleared(self, ev: e.RamCleared) -> None:
         """Nothing to fold: the new store's genesis state is the state after a RAM clear."""
 
@@ -965,6 +972,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PoweredUp: TerminalCore._a_powered_up,
     e.CriticalMemoryError: TerminalCore._a_critical,
+    e.StorageFull: TerminalCore._a_storage_full,
     e.RamCleared: TerminalCore._a_ram_cleared,
     e.ConfigChanged: TerminalCore._a_config,
     e.PeriodMetersReset: TerminalCore._a_period_reset,

@@ -60,6 +60,17 @@ class CriticalMemoryError(Event):
 
 @_event
 @dataclass(frozen=True)
+class StorageFull(Event):
+    """The store's disk was full at ``since``: a step was refused whole and the terminal locked
+    up until a power-up with space free.  Journaled at the first write that succeeds again;
+    it changes nothing else (the log records the fault)."""
+
+    reason: str = ""
+    since: int = 0  # epoch ms of the failed write
+
+
+@_event
+@dataclass(frozen=True)
 class RamCleared(Event):
     """The operator's RAM clear: the first event of a new store (a new signer epoch).
 

@@ -27,6 +27,7 @@ class Lockup(StrEnum):
     """Conditions that stop play, most severe first."""
 
     CRITICAL = "critical_memory_error"
+    STORAGE_FULL = "storage_full"
     SERVICE = "service"
     HANDPAY = "handpay"
     TILT = "tilt"
@@ -128,6 +129,8 @@ class TerminalState:
     # not durable: wagers placed for the next round are only taken at Deal
     pending_wagers: dict[int, dict[str, int]] = field(default_factory=dict)
     pending_positions: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: not durable: the store's disk is full (a write failed; nothing of it was applied)
+    storage_full: str | None = None
 
     def __post_init__(self) -> None:
         if not self.credits:
@@ -145,6 +148,8 @@ class TerminalState:
         active = []
         if self.critical is not None:
             active.append(Lockup.CRITICAL)
+        if self.storage_full is not None:
+            active.append(Lockup.STORAGE_FULL)
         if self.service_role is not None:
             active.append(Lockup.SERVICE)
         if self.handpay is not None:

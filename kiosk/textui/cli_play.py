@@ -68,5 +68,10 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
         except KeyboardInterrupt:
             print()
     finally:
-        terminal.runtime.close()
+        terminal.close()
+    state = terminal.runtime.state
+    locked = state.storage_full or state.critical
+    if locked is not None:  # the terminal refused to play: say so in one line
+        print(f"turbokiosk play: terminal locked: {locked}", file=sys.stderr)
+        return 3
     return 0

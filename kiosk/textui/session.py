@@ -96,8 +96,12 @@ class PlaySession:
             command.run(self, args)
         except UsageError as exc:
             self.write(f"? {exc}")
-        except (CommandError, StoreError) as exc:
+        except CommandError as exc:
             self.write(f"! {exc}")
+        except StoreError:  # nothing of the command happened; the terminal locked itself up
+            s = self.rt.state
+            title = "STORAGE FULL" if s.storage_full and not s.critical else "CRITICAL MEMORY ERROR"
+            self.write(f"! {title}: {s.critical or s.storage_full}. The terminal is locked.")
         self.pump()
         return True
 
@@ -165,6 +169,8 @@ class PlaySession:
             self.write(f"Disabled: {s.disabled}")
         if s.critical is not None:
             self.write(f"Critical memory error: {s.critical}")
+        if s.storage_full is not None:
+            self.write(f"Storage full: {s.storage_full}")
         self.write(self.status_line())
 
     # --- commands -----------------------------------------------------------------------------
