@@ -96,6 +96,9 @@ def init_ca(
             f"the CA directory {ca_dir} is the directory the host serves from: give the CA its"
             " own directory (--ca-dir)"
         )
+    for where in (ca_dir, publish):  # refused before anything is written
+        if where is not None and where.exists() and not where.is_dir():
+            raise PkiError(f"{where}: exists and is not a directory")
     ca_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     cert_path, key_path = ca_dir / CA_CERT, ca_dir / CA_KEY
     if cert_path.exists() or key_path.exists():

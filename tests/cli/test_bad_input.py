@@ -283,8 +283,9 @@ def test_serve_refuses_a_port_in_use(host_dir: Path) -> None:
 def test_a_pki_directory_that_is_a_file_is_one_line(tmp_path: Path) -> None:
     file = tmp_path / "pki"
     file.write_text("not a directory\n")
-    line = refused(turbokiosk("host", "init-ca", "--pki", str(file)), 1)
-    assert line == f"turbokiosk: {file}: exists and is not a directory"
+    ca_dir = tmp_path / "ca"
+    line = refused(turbokiosk("host", "init-ca", "--pki", str(file), "--ca-dir", str(ca_dir)), 2)
+    assert line == f"host: {file}: exists and is not a directory"  # before the CA is made
     assert file.read_text() == "not a directory\n" and tree(tmp_path) == ["pki"]
 
 
