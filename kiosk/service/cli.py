@@ -62,8 +62,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _stdin_lines() -> Iterator[str]:
-    for line in sys.stdin:
-        yield line.rstrip("\n")
+    """Lines of standard input; bytes that are not UTF-8 arrive as lone surrogates (refused
+    later in one line), whatever the locale's error handler for stdin is."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:  # a text stream put in its place
+        for line in sys.stdin:
+            yield line.rstrip("\n")
+        return
+    for data in raw:
+        yield data.decode("utf-8", "surrogateescape").rstrip("\r\n")
 
 
 def _prompted(prompt: str) -> Iterator[str]:

@@ -53,6 +53,10 @@ class StoreSigner:
         signed = self.signer.sign_commit(Head(self.epoch, seq, chain_hash), snapshot_hash)
         return signed.head, signed.snapshot
 
+    def withdraw(self, seq: int, chain_hash: bytes) -> None:
+        """Go back to the store's head ``seq`` after a signed commit that did not land."""
+        self.signer.withdraw(Head(self.epoch, seq, chain_hash))
+
 
 @dataclass
 class StoreCheck:

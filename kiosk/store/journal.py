@@ -24,6 +24,7 @@ either all of it is there or none of it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -135,6 +136,10 @@ class CommitSigner(Protocol):
         self, seq: int, chain_hash: bytes, snapshot_hash: bytes | None
     ) -> tuple[bytes, bytes | None]:
         """(head signature, snapshot signature or None); StoreError when refused."""
+        ...
+
+    def withdraw(self, seq: int, chain_hash: bytes) -> None:
+        """Go back to the head ``seq`` (the store's): the head just signed never reached it."""
         ...
 
 
@@ -312,6 +317,7 @@ class Journal:
             seq, prev = self.head()
         except (sqlite3.Error, OSError) as exc:
             raise store_fault("reading the journal head", exc) from exc
+        before = (seq, prev)
         # encode and chain first: the write lock is held only for the inserts and the fsync
         rows = []
         logged = []
@@ -352,6 +358,12 @@ class Journal:
                     self._audit(seq, record)
         except StoreError:
             self._head = None
+            if signatures is not None and self.signer is not None:
+                # the signed head never reached the store: the signer goes back to the store's
+                # head, so that the terminal (locked, or retrying a full disk) can write again;
+                # if it cannot, the next power-up withdraws it (decision 0006)
+                with contextlib.suppress(StoreError):
+                    self.signer.withdraw(*before)
             raise
         self._head = (seq, prev)
         return seq
