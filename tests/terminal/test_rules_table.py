@@ -17,7 +17,6 @@ SAMPLES = {
     c.InsertBill: c.InsertBill(2000),
     c.BillStackedReport: c.BillStackedReport(2000),
     c.BillReturnedReport: c.BillReturnedReport(2000, "jam"),
-    c.RedeemTicket: c.RedeemTicket(500, "1" * 18),
     c.InsertTicket: c.InsertTicket("1" * 18, 500),
     c.TicketStackedReport: c.TicketStackedReport("1" * 18),
     c.TicketReturnedReport: c.TicketReturnedReport("1" * 18, "jam"),
