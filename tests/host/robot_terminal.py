@@ -134,8 +134,8 @@ class TicketPlayer:
                 raise SystemExit(f"ticket {number} refused: {answer.reason}")
             return
         # the escrow path a voucher takes: the host's answer, then stacked
-        held = self.rt.execute(c.InsertTicket(validation_number=number, value=answer.value))
-        if not any(isinstance(x, e.TicketEscrowAccepted) for x in held):
+        escrowed = self.rt.execute(c.InsertTicket(validation_number=number, value=answer.value))
+        if not any(isinstance(x, e.TicketEscrowAccepted) for x in escrowed):
             self.wallet.tickets[number]["inserted"] = False  # returned (the host was told)
             self.wallet.save()
             return

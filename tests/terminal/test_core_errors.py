@@ -73,7 +73,7 @@ def test_a_command_stopped_by_a_lockup_is_a_terminal_locked_error():
     run(core, c.RaiseTilt("printer", "paper out"))
     error = refused(core, c.PlaceWager("first_down", 100), c.TerminalLockedError)
     assert str(error) == "PlaceWager is not allowed: terminal locked (tilt)"
-    assert error.lockup == "tilt"
+    assert isinstance(error, c.TerminalLockedError) and error.lockup == "tilt"
 
 
 @pytest.mark.parametrize(

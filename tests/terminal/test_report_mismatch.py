@@ -69,8 +69,10 @@ class DeviceRig(Rig):
 
 
 def rig_with(validator: type[InProcessBillValidator], base: Path) -> DeviceRig:
-    rig_class = type("R", (DeviceRig,), {"validator_class": validator})
-    return rig_class(base)
+    class ThisRig(DeviceRig):
+        validator_class = validator
+
+    return ThisRig(base)
 
 
 def mismatch_tilts(rt: TerminalRuntime) -> list[e.TiltRaised]:
