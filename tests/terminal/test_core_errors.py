@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -184,4 +186,50 @@ def test_redeem_ticket_is_gone_but_an_old_journals_ticket_redeemed_still_folds()
     assert core.state.credits == [700]
     assert core.state.lifetime["tickets_in"] == 700
     assert core.state.lifetime["tickets_in_count"] == 1
+    assert core.audit_credits() is None
+
+
+REPORTS = st.one_of(
+    st.builds(c.InsertBill, st.sampled_from([500, 2000, 300])),
+    st.builds(c.BillStackedReport, st.sampled_from([500, 2000])),
+    st.builds(c.BillReturnedReport, st.sampled_from([500, 2000]), st.just("jam")),
+    st.builds(c.InsertTicket, st.sampled_from([NUMBER, OTHER]), st.just(2500)),
+    st.builds(c.TicketStackedReport, st.sampled_from([NUMBER, OTHER])),
+    st.builds(c.TicketReturnedReport, st.sampled_from([NUMBER, OTHER]), st.just("jam")),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(REPORTS, max_size=30))
+def test_any_stream_of_validator_reports_credits_only_what_was_escrowed(reports):
+    """Whatever the validator says, in any order: a refusal is one of the report kinds and
+    changes nothing, and every credit is an item the core had accepted into escrow."""
+    core = new_core()
+    escrowed = credited = 0
+    for report in reports:
+        held = core.state.escrow or core.state.ticket_escrow
+        if isinstance(report, c.InsertBill | c.InsertTicket) and held:
+            continue  # a validator has one escrow position: nothing is read while it is full
+        before = fingerprint(core)
+        try:
+            events = run(core, report)
+        except (c.DuplicateReportError, c.ReportMismatchError):
+            assert fingerprint(core) == before
+            continue
+        for event in events:
+            if isinstance(event, e.BillEscrowAccepted | e.TicketEscrowAccepted):
+                escrowed += event.value
+            elif isinstance(event, e.BillStacked | e.TicketRedeemed):
+                credited += event.value
+            elif isinstance(event, e.BillReturned | e.TicketReturned) and not isinstance(
+                report, c.InsertBill | c.InsertTicket
+            ):
+                escrowed -= event.value
+    assert sum(core.state.credits) == credited
+    assert (
+        credited
+        + sum(core.state.escrow.values())
+        + sum(t["value"] for t in core.state.ticket_escrow.values())
+        == escrowed
+    )
     assert core.audit_credits() is None
