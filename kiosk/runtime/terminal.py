@@ -42,7 +42,7 @@ from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from kiosk.terminal.commands import CommandError
+from kiosk.terminal.commands import CommandError, DuplicateReportError, ReportMismatchError
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.meters import Meters
@@ -58,6 +58,10 @@ IDENTITY_TILT = "terminal_id_mismatch"
 STORAGE_FULL_MARK = "storage-full.pending"
 #: how often a running terminal retries journaling a storage-full fault (milliseconds)
 STORAGE_RETRY_MS = 2000
+#: the tilt of a device report that disagrees with the state (an attendant checks the cash box)
+REPORT_MISMATCH_TILT = "device_report_mismatch"
+#: journaled kinds that end an escrow (the core's memory of them is seeded at power-up)
+_RESOLVING_KINDS = ("BillStacked", "BillReturned", "TicketRedeemed")
 
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these
@@ -207,6 +211,7 @@ class TerminalRuntime:
             self.journal.seal(report.critical)  # nothing is written to (or signed for) it
         elif check is not None and check.state is not None:
             self.core = TerminalCore(check.state)
+            self._seed_resolutions()
             report.checked_rows, report.replayed = check.checked_rows, check.replayed
             report.actions.extend(check.actions)
         self.voucher_sequence = self.core.state.lifetime["tickets_out_count"]
@@ -314,14 +319,44 @@ class TerminalRuntime:
             self._store_failed(exc)
             raise
 
+    def _seed_resolutions(self) -> None:
+        """Give the core the last escrow resolution of each seat from the event log, so that a
+        device's report of it again is known as a duplicate (not in the snapshot)."""
+        rows = self.journal.event_log(kinds=_RESOLVING_KINDS, last=4 * len(self.state.credits))
+        self.core.remember(row.event for row in reversed(rows))
+
+    def _device_report(self, report: c.Command) -> list[e.Event]:
+        """Execute a device's report: a duplicate is ignored (nothing to credit twice); one that
+        disagrees with the state tilts for an attendant (journaled, so in the event log)."""
+        try:
+            return self.execute(report)
+        except DuplicateReportError:
+            return []
+        except ReportMismatchError as exc:
+            if isinstance(report, c.BillStackedReport | c.TicketStackedReport):
+                # the tilt's journaled reason is the record: the device stops re-reporting it
+                self.validator.acknowledge(report.seat)
+            return self.execute(
+                c.RaiseTilt(
+                    code=REPORT_MISMATCH_TILT,
+                    reason=f"{exc.device} reported {exc.reported}; "
+                    f"the terminal expected {exc.expected}",
+                    needs_attendant=True,
+                )
+            )
+
     def _recover_devices(self) -> list[str]:
         actions = []
         for report in self.validator.recover():
             try:
-                self.execute(report)
-                actions.append(f"bill validator: {type(report).__name__} {report}")
+                events = self._device_report(report)
+                if any(isinstance(x, e.TiltRaised) for x in events):
+                    actions.append(f"bill validator: {report} disagrees with the journal: tilt")
+                elif events:
+                    actions.append(f"bill validator: {type(report).__name__} {report}")
+                elif isinstance(report, c.BillStackedReport | c.TicketStackedReport):
+                    self.validator.acknowledge(report.seat)  # journaled before the power cut
             except CommandError:
-                # already journaled before the power cut
                 if isinstance(report, c.BillStackedReport | c.TicketStackedReport):
                     self.validator.acknowledge(report.seat)
         co = self.state.cashout
@@ -381,6 +416,7 @@ class TerminalRuntime:
         """Throw away the in-memory state and rebuild it from the journal; rows replayed."""
         view = current_state(self.journal)
         self.core = TerminalCore(view.state)
+        self._seed_resolutions()
         return view.replayed
 
     def _recover_round(self) -> list[str]:
@@ -447,6 +483,7 @@ class TerminalRuntime:
             raise
         # journaled: the copy becomes the state (in the same object, which callers may hold)
         vars(live.state).update(vars(scratch.state))
+        live.remember(events)
         self.core = live
         if e.RoundSettled in {type(x) for x in events}:
             failed = self.core.audit_credits()
@@ -632,9 +669,9 @@ class TerminalRuntime:
                 if isinstance(report, TicketInserted):  # ask the host before the core decides
                     report = ticket_in.host_answer(self.core, self.host, report)
                 try:
-                    out += self.execute(report)
+                    out += self._device_report(report)
                 except CommandError:
-                    continue  # a late or duplicate report: nothing to credit twice
+                    continue  # a late report (a printer answer after the cash-out ended...)
                 except StoreError:
                     return out  # locked up; an unjournaled report comes back at power-up
         out += self.tick()

@@ -1,7 +1,9 @@
 """Commands: what a player, an attendant, a device, the host or the runtime asks of the terminal.
 
-The core answers each with a list of events, or raises :class:`CommandError` (a clear message,
-nothing changed).  Money is in cents; ``seat`` is 0 on a single-player kiosk.
+The core answers each with a list of events, or raises a :class:`CommandError` (a clear message,
+nothing changed) of one of five kinds, in the manner of h11: :class:`IllegalCommandError`,
+:class:`TerminalLockedError`, :class:`InvalidArgumentError`, :class:`DuplicateReportError` and
+:class:`ReportMismatchError`.  Money is in cents; ``seat`` is 0 on a single-player kiosk.
 """
 
 from __future__ import annotations
@@ -11,7 +13,46 @@ from typing import Any
 
 
 class CommandError(Exception):
-    """A command the terminal cannot carry out in its present state; nothing was changed."""
+    """A command the terminal cannot carry out in its present state; nothing was changed.
+
+    The base of the five kinds below (catch it to catch them all).
+    """
+
+
+class IllegalCommandError(CommandError):
+    """Not legal in the terminal's present phase or state (a deal with no wager, a cash-out
+    with no credits, a printer answer with no voucher printing...)."""
+
+
+class TerminalLockedError(CommandError):
+    """Refused because a lockup (tilt, door, handpay, host disable, critical error...) stops it."""
+
+    def __init__(self, message: str, lockup: str) -> None:
+        super().__init__(message)
+        self.lockup = lockup
+
+
+class InvalidArgumentError(CommandError):
+    """The command's own fields are wrong (no such seat, spot or role, a bad amount, a
+    validation number without 18 digits, a configuration or PIN record refused)."""
+
+
+class DuplicateReportError(CommandError):
+    """A device reported again what the journal already holds (a stacked or returned note or
+    voucher): nothing to do, and nothing to credit twice."""
+
+
+class ReportMismatchError(CommandError):
+    """A device report that disagrees with the state: a stacked value other than the note in
+    escrow, a voucher stacked that was never escrowed...  The runtime tilts for an attendant."""
+
+    def __init__(self, device: str, reported: str, expected: str, message: str = "") -> None:
+        super().__init__(
+            message or f"{device} reported {reported} but the terminal expected {expected}"
+        )
+        self.device = device
+        self.reported = reported
+        self.expected = expected
 
 
 @dataclass(frozen=True)
@@ -80,15 +121,6 @@ class TicketReturnedReport(Command):
 
     validation_number: str
     reason: str
-    seat: int = 0
-
-
-@dataclass(frozen=True)
-class RedeemTicket(Command):
-    """A voucher the host validated was stacked: credit it."""
-
-    value: int
-    validation_number: str
     seat: int = 0
 
 

@@ -3,7 +3,8 @@
 Two explicit tables drive it, in the manner of h11:
 
 - :data:`COMMAND_RULES` says, for every command, in which phases it is legal and which lockups
-  stop it; a command outside its table entry raises :class:`CommandError` and changes nothing;
+  stop it; a command outside its table entry raises :class:`IllegalCommandError` (wrong phase) or
+  :class:`TerminalLockedError` (a lockup) and changes nothing;
 - :data:`APPLY` folds each event kind into the state.
 
 :meth:`TerminalCore.handle` never mutates the durable state: it returns the events a command
@@ -11,6 +12,11 @@ causes.  (Commands that only touch the player's unsaved wagers and positions —
 repeat, select — change those directly and cause no event: nothing is owed until Deal.)
 The runtime journals them durably and only then calls :meth:`TerminalCore.apply`.  Replaying the
 journal through :meth:`TerminalCore.apply` rebuilds exactly the same state.
+
+Every refusal is a :class:`CommandError` of one kind (kiosk/terminal/commands.py):
+:class:`IllegalCommandError`, :class:`TerminalLockedError`, :class:`InvalidArgumentError`, and
+for the validator's reports :class:`DuplicateReportError` (already journaled: ignore it) or
+:class:`ReportMismatchError` (it disagrees with the state: the runtime tilts).
 """
 
 from __future__ import annotations
@@ -24,7 +30,13 @@ from kiosk.games.base import GameRules, RuleError, SeatBet
 from kiosk.games.registry import load_game
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from kiosk.terminal.commands import CommandError
+from kiosk.terminal.commands import (
+    DuplicateReportError,
+    IllegalCommandError,
+    InvalidArgumentError,
+    ReportMismatchError,
+    TerminalLockedError,
+)
 from kiosk.terminal.config import ConfigError, from_dict, to_dict
 from kiosk.terminal.meters import METER_MODULUS, Meters, advance, expected_credits
 from kiosk.terminal.pins import ROLE_NAMES, PinRecordError, checked_hash, migrated_record
@@ -43,6 +55,25 @@ ROUND_STOPPERS = ALL_LOCKUPS - {Lockup.DISABLED}
 CASHOUT_STOPPERS = ROUND_STOPPERS - {Lockup.TILT}
 
 
+VALIDATOR = "bill validator"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How a seat's last note or voucher in escrow ended (to know a device's report again)."""
+
+    item: str  # "note of 500" / "voucher 123..."
+    outcome: str  # "stacked" / "returned"
+
+
+def _note(value: int) -> str:
+    return f"note of {value}"
+
+
+def _voucher(number: str) -> str:
+    return f"voucher {number}"
+
+
 @dataclass(frozen=True)
 class CommandRule:
     """Where a command is legal."""
@@ -56,7 +87,6 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.InsertBill: CommandRule(ALL_PHASES, NO_LOCKUPS),  # refused notes are returned, not errors
     c.BillStackedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.BillReturnedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
-    c.RedeemTicket: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.InsertTicket: CommandRule(ALL_PHASES, NO_LOCKUPS),  # refused vouchers are returned
     c.TicketStackedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.TicketReturnedReport: CommandRule(ALL_PHASES, NO_LOCKUPS),
@@ -116,6 +146,9 @@ class TerminalCore:
     def __init__(self, state: TerminalState) -> None:
         self.state = state
         self._games: dict[str, GameRules] = {}
+        #: the last escrow resolution per seat, folded from the events (not in the snapshot:
+        #: the runtime seeds it from the event log at power-up, see :meth:`remember`)
+        self.resolved: dict[int, Resolution] = {}
 
     def share_rules(self, other: TerminalCore) -> None:
         """Use ``other``'s cache of loaded rules (a scratch core of the same terminal)."""
@@ -179,15 +212,17 @@ class TerminalCore:
         """The events ``command`` causes at time ``now`` (epoch ms); raises CommandError."""
         rule = COMMAND_RULES.get(type(command))
         if rule is None:
-            raise CommandError(f"unknown command {type(command).__name__}")
+            raise IllegalCommandError(f"unknown command {type(command).__name__}")
         s = self.state
         if s.phase not in rule.phases:
             name = type(command).__name__
-            raise CommandError(f"{name} is not allowed while {s.phase.value}")
+            raise IllegalCommandError(f"{name} is not allowed while {s.phase.value}")
         for lockup in s.lockups():
             if lockup in rule.blocked_by:
                 name = type(command).__name__
-                raise CommandError(f"{name} is not allowed: terminal locked ({lockup.value})")
+                raise TerminalLockedError(
+                    f"{name} is not allowed: terminal locked ({lockup.value})", lockup.value
+                )
         return _HANDLERS[type(command)](self, command, now)
 
     def apply(self, events: Iterable[e.Event]) -> None:
@@ -195,12 +230,37 @@ class TerminalCore:
         for event in events:
             APPLY[type(event)](self, event)
             self.state.last_event_at = event.at
+            self.remember((event,))
+
+    def remember(self, events: Iterable[e.Event]) -> None:
+        """Note how escrows ended (oldest first), without folding anything into the state."""
+        for event in events:
+            if isinstance(event, e.BillStacked):
+                self.resolved[event.seat] = Resolution(_note(event.value), "stacked")
+            elif isinstance(event, e.BillReturned):
+                self.resolved[event.seat] = Resolution(_note(event.value), "returned")
+            elif isinstance(event, e.TicketRedeemed):
+                self.resolved[event.seat] = Resolution(_voucher(event.validation_number), "stacked")
+            elif isinstance(event, e.TicketReturned):
+                self.resolved[event.seat] = Resolution(
+                    _voucher(event.validation_number), "returned"
+                )
+
+    def _unexpected_report(self, seat: int, item: str, outcome: str, held: str | None) -> None:
+        """Raise for a validator report of ``item`` ``outcome`` that does not match ``held``
+        (what the seat has in escrow, None for nothing): a duplicate of the last journaled
+        resolution, or a mismatch."""
+        last = self.resolved.get(seat)
+        if held is None and last == Resolution(item, outcome):
+            raise DuplicateReportError(f"{VALIDATOR}: the {item} was {outcome} already")
+        expected = f"the {held} in escrow" if held else "nothing in escrow"
+        raise ReportMismatchError(VALIDATOR, f"the {item} {outcome}", expected)
 
     # --- handlers (pure: read self.state, return events) -------------------------------------
 
     def _seat(self, seat: int) -> int:
         if not 0 <= seat < len(self.state.credits):
-            raise CommandError(f"no seat {seat} on this terminal")
+            raise InvalidArgumentError(f"no seat {seat} on this terminal")
         return seat
 
     def _power_up(self, cmd: c.PowerUp, now: int) -> list[e.Event]:
@@ -215,32 +275,44 @@ class TerminalCore:
             return [e.BillReturned(at=now, seat=seat, value=cmd.value, reason=refusal)]
         return [e.BillEscrowAccepted(at=now, seat=seat, value=cmd.value)]
 
+    def _held_note(self, seat: int) -> str | None:
+        """What the seat holds in escrow, as a report names it (None: nothing)."""
+        s = self.state
+        if s.escrow.get(seat):
+            return _note(s.escrow[seat])
+        ticket = s.ticket_escrow.get(seat)
+        return _voucher(ticket["validation_number"]) if ticket else None
+
     def _bill_stacked(self, cmd: c.BillStackedReport, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
         if self.state.escrow.get(seat) != cmd.value:
-            raise CommandError(
-                f"bill validator reported {cmd.value} stacked but escrow holds "
-                f"{self.state.escrow.get(seat, 0)}"
-            )
+            held = self._held_note(seat)
+            try:
+                self._unexpected_report(seat, _note(cmd.value), "stacked", held)
+            except ReportMismatchError as exc:
+                raise ReportMismatchError(
+                    exc.device,
+                    exc.reported,
+                    exc.expected,
+                    f"bill validator reported {cmd.value} stacked but escrow holds "
+                    f"{self.state.escrow.get(seat, 0)}",
+                ) from None
         return [e.BillStacked(at=now, seat=seat, value=cmd.value)]
 
     def _bill_returned(self, cmd: c.BillReturnedReport, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
         if self.state.escrow.get(seat) != cmd.value:
-            raise CommandError(f"no note of {cmd.value} in escrow to return")
+            held = self._held_note(seat)
+            try:
+                self._unexpected_report(seat, _note(cmd.value), "returned", held)
+            except ReportMismatchError as exc:
+                raise ReportMismatchError(
+                    exc.device,
+                    exc.reported,
+                    exc.expected,
+                    f"no note of {cmd.value} in escrow to return",
+                ) from None
         return [e.BillReturned(at=now, seat=seat, value=cmd.value, reason=cmd.reason)]
-
-    def _redeem_ticket(self, cmd: c.RedeemTicket, now: int) -> list[e.Event]:
-        seat = self._seat(cmd.seat)
-        if cmd.value <= 0:
-            raise CommandError("a voucher must be worth more than zero")
-        if not cmd.validation_number.isdigit() or len(cmd.validation_number) != 18:
-            raise CommandError("a validation number has 18 digits")
-        return [
-            e.TicketRedeemed(
-                at=now, seat=seat, value=cmd.value, validation_number=cmd.validation_number
-            )
-        ]
 
     def _insert_ticket(self, cmd: c.InsertTicket, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
@@ -260,15 +332,21 @@ class TerminalCore:
             e.TicketEscrowAccepted(at=now, seat=seat, value=cmd.value, validation_number=number)
         ]
 
-    def _ticket_in_escrow(self, seat: int, number: str) -> dict[str, Any]:
+    def _ticket_in_escrow(self, seat: int, number: str, outcome: str) -> dict[str, Any]:
         held = self.state.ticket_escrow.get(seat)
         if held is None or held["validation_number"] != number:
-            raise CommandError(f"no voucher {number} in escrow")
+            try:
+                self._unexpected_report(seat, _voucher(number), outcome, self._held_note(seat))
+            except ReportMismatchError as exc:
+                raise ReportMismatchError(
+                    exc.device, exc.reported, exc.expected, f"no voucher {number} in escrow"
+                ) from None
+        assert held is not None
         return held
 
     def _ticket_stacked(self, cmd: c.TicketStackedReport, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
-        held = self._ticket_in_escrow(seat, cmd.validation_number)
+        held = self._ticket_in_escrow(seat, cmd.validation_number, "stacked")
         return [
             e.TicketRedeemed(
                 at=now, seat=seat, value=held["value"], validation_number=cmd.validation_number
@@ -277,7 +355,7 @@ class TerminalCore:
 
     def _ticket_returned(self, cmd: c.TicketReturnedReport, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
-        held = self._ticket_in_escrow(seat, cmd.validation_number)
+        held = self._ticket_in_escrow(seat, cmd.validation_number, "returned")
         return [
             e.TicketReturned(
                 at=now,
@@ -292,7 +370,7 @@ class TerminalCore:
         try:
             self.state.config.edition(cmd.edition)
         except ConfigError as exc:
-            raise CommandError(str(exc)) from exc
+            raise InvalidArgumentError(str(exc)) from exc
         self.state.selected_edition = cmd.edition  # not durable: a choice on screen
         self.state.pending_wagers.clear()
         self.state.pending_positions.clear()
@@ -304,18 +382,20 @@ class TerminalCore:
         game = self.game()
         spots = {spot.id for spot in game.spots}
         if cmd.spot not in spots:
-            raise CommandError(f"no wager spot {cmd.spot!r} in {game.title}")
+            raise InvalidArgumentError(f"no wager spot {cmd.spot!r} in {game.title}")
         cfg = s.config
         if cmd.amount <= 0 or cmd.amount % cfg.denomination:
-            raise CommandError(f"a wager is a whole number of credits of {cfg.denomination} cents")
+            raise InvalidArgumentError(
+                f"a wager is a whole number of credits of {cfg.denomination} cents"
+            )
         placed = s.pending_wagers.get(seat, {})
         new_amount = placed.get(cmd.spot, 0) + cmd.amount
         if new_amount > cfg.max_wager:
-            raise CommandError(f"{cmd.spot}: the most on one spot is {cfg.max_wager} cents")
+            raise InvalidArgumentError(f"{cmd.spot}: the most on one spot is {cfg.max_wager} cents")
         if s.pending_total(seat) + cmd.amount > cfg.table_max:
-            raise CommandError(f"the most on one round is {cfg.table_max} cents")
+            raise InvalidArgumentError(f"the most on one round is {cfg.table_max} cents")
         if s.pending_total(seat) + cmd.amount > s.credits[seat]:
-            raise CommandError("not enough credits")
+            raise IllegalCommandError("not enough credits")
         s.pending_wagers.setdefault(seat, {})[cmd.spot] = new_amount
         self._after_pending_change()
         return []
@@ -332,16 +412,16 @@ class TerminalCore:
         seat = self._seat(cmd.seat)
         last = s.last_bets.get(seat)
         if last is None or last["edition"] != s.selected_edition:
-            raise CommandError("no previous wager of this game to repeat")
+            raise IllegalCommandError("no previous wager of this game to repeat")
         wagers = dict(last["wagers"])
         total = sum(wagers.values())
         if total > s.credits[seat]:
-            raise CommandError("not enough credits to repeat the last wager")
+            raise IllegalCommandError("not enough credits to repeat the last wager")
         for spot, amount in wagers.items():
             if amount < s.config.min_wager or amount > s.config.max_wager:
-                raise CommandError(f"{spot}: the last wager is outside today's limits")
+                raise IllegalCommandError(f"{spot}: the last wager is outside today's limits")
         if total > s.config.table_max:
-            raise CommandError("the last wager exceeds today's table maximum")
+            raise IllegalCommandError("the last wager exceeds today's table maximum")
         s.pending_wagers[seat] = wagers
         if last["positions"]:
             s.pending_positions[seat] = tuple(last["positions"])
@@ -351,12 +431,12 @@ class TerminalCore:
     def _select_positions(self, cmd: c.SelectPositions, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
         if not self.game().positions:
-            raise CommandError(f"{self.game().title} has no positions to choose")
+            raise IllegalCommandError(f"{self.game().title} has no positions to choose")
         positions = tuple(cmd.positions)
         if len(positions) > 3 or len(set(positions)) != len(positions):
-            raise CommandError("choose at most three distinct positions")
+            raise InvalidArgumentError("choose at most three distinct positions")
         if any(not isinstance(p, int) or not 0 <= p <= 8 for p in positions):
-            raise CommandError("positions are 0..8 of the 3x3 array")
+            raise InvalidArgumentError("positions are 0..8 of the 3x3 array")
         self.state.pending_positions[seat] = positions
         self._after_pending_change()
         return []
@@ -381,24 +461,26 @@ class TerminalCore:
             positions = s.pending_positions.get(seat, ())
             for spot, amount in wagers.items():
                 if amount < cfg.min_wager:
-                    raise CommandError(f"{spot}: the least on one spot is {cfg.min_wager} cents")
+                    raise InvalidArgumentError(
+                        f"{spot}: the least on one spot is {cfg.min_wager} cents"
+                    )
             bet = SeatBet(wagers=wagers, positions=positions)
             try:
                 game.validate_bet(bet)
             except RuleError as exc:
-                raise CommandError(f"seat {seat}: {exc}") from exc
+                raise InvalidArgumentError(f"seat {seat}: {exc}") from exc
             mandatory = [spot.id for spot in game.spots if spot.mandatory]
             reserve = wagers.get(mandatory[0], 0) if mandatory else 0
             if bet.total + reserve > cfg.table_max:
-                raise CommandError(
+                raise InvalidArgumentError(
                     f"seat {seat}: wagers plus the possible {reserve} cents decision wager "
                     f"exceed the table maximum of {cfg.table_max} cents"
                 )
             if bet.total > s.credits[seat]:
-                raise CommandError(f"seat {seat}: not enough credits")
+                raise IllegalCommandError(f"seat {seat}: not enough credits")
             bets.append({"seat": seat, "wagers": wagers, "positions": list(positions)})
         if not bets:
-            raise CommandError("place a wager first")
+            raise IllegalCommandError("place a wager first")
         edition = s.selected_edition
         return [
             e.RoundStarted(
@@ -417,7 +499,7 @@ class TerminalCore:
         need = self.cards_needed()
         cards = list(cmd.cards)
         if len(cards) != need:
-            raise CommandError(f"{need} cards were needed, {len(cards)} drawn")
+            raise InvalidArgumentError(f"{need} cards were needed, {len(cards)} drawn")
         drawn = set(cards)
         if (
             len(drawn) != len(cards)
@@ -425,7 +507,7 @@ class TerminalCore:
             or any(not drawn.isdisjoint(seat) for seat in rnd.seat_cards)
             or not all(0 <= x < 52 for x in cards)
         ):
-            raise CommandError("drawn cards must be distinct codes 0..51 not yet dealt")
+            raise InvalidArgumentError("drawn cards must be distinct codes 0..51 not yet dealt")
         game = self.game(rnd.edition)
         if s.phase is Phase.DEALING:
             out: list[e.Event] = []
@@ -493,12 +575,14 @@ class TerminalCore:
         seat = self._seat(cmd.seat)
         offer = rnd.offers.get(seat)
         if offer is None or seat in rnd.choices:
-            raise CommandError(f"seat {seat} has no decision to make")
+            raise IllegalCommandError(f"seat {seat} has no decision to make")
         if cmd.choice not in offer["choices"]:
-            raise CommandError(f"choose one of {', '.join(offer['choices'])}, not {cmd.choice!r}")
+            raise InvalidArgumentError(
+                f"choose one of {', '.join(offer['choices'])}, not {cmd.choice!r}"
+            )
         extra = offer["extra_wager"] if cmd.choice == offer["take"] else 0
         if extra > s.credits[seat]:
-            raise CommandError(f"not enough credits to {cmd.choice}")
+            raise IllegalCommandError(f"not enough credits to {cmd.choice}")
         return [
             e.DecisionMade(
                 at=now, seat=seat, choice=cmd.choice, extra_wager=extra, automatic=cmd.automatic
@@ -510,13 +594,13 @@ class TerminalCore:
         seat = self._seat(cmd.seat)
         value = s.credits[seat]
         if value <= 0:
-            raise CommandError("no credits to cash out")
+            raise IllegalCommandError("no credits to cash out")
         if s.escrow.get(seat) or s.ticket_escrow.get(seat):
-            raise CommandError("a note is in escrow; wait for it to be stacked")
+            raise IllegalCommandError("a note is in escrow; wait for it to be stacked")
         if value > s.config.ticket_out_limit or not cmd.printer_ready:
             return [e.HandpayLocked(at=now, seat=seat, value=value, kind="cancelled_credits")]
         if not cmd.validation_number.isdigit() or len(cmd.validation_number) != 18:
-            raise CommandError("a validation number has 18 digits")
+            raise InvalidArgumentError("a validation number has 18 digits")
         return [
             e.CashoutStarted(
                 at=now, seat=seat, value=value, validation_number=cmd.validation_number
@@ -535,7 +619,7 @@ class TerminalCore:
     def _attendant_reset(self, cmd: c.AttendantReset, now: int) -> list[e.Event]:
         hp = self.state.handpay
         if hp is None:
-            raise CommandError("no handpay to reset")
+            raise IllegalCommandError("no handpay to reset")
         return [
             e.HandpayReset(at=now, seat=hp["seat"], value=hp["value"], kind=hp["kind"], by=cmd.by)
         ]
@@ -555,7 +639,7 @@ class TerminalCore:
         if tilt is None:
             return []
         if tilt["needs_attendant"] and not cmd.by:
-            raise CommandError(f"tilt {cmd.code} must be cleared by an attendant")
+            raise InvalidArgumentError(f"tilt {cmd.code} must be cleared by an attendant")
         return [e.TiltCleared(at=now, code=cmd.code, by=cmd.by)]
 
     def _set_door(self, cmd: c.SetDoor, now: int) -> list[e.Event]:
@@ -579,18 +663,18 @@ class TerminalCore:
     def _change_config(self, cmd: c.ChangeConfig, now: int) -> list[e.Event]:
         s = self.state
         if s.service_role is None:
-            raise CommandError("configuration changes only from the service menu")
+            raise IllegalCommandError("configuration changes only from the service menu")
         if any(s.credits) or any(s.escrow.values()) or s.cashout or s.handpay:
-            raise CommandError("configuration changes need zero credits and nothing pending")
+            raise IllegalCommandError("configuration changes need zero credits and nothing pending")
         try:
             new = from_dict(cmd.config)
         except (ConfigError, TypeError) as exc:
-            raise CommandError(f"configuration refused: {exc}") from exc
+            raise InvalidArgumentError(f"configuration refused: {exc}") from exc
         if new.seats != s.config.seats:
-            raise CommandError("seats: the number of seats is fixed at installation")
+            raise InvalidArgumentError("seats: the number of seats is fixed at installation")
         version = cmd.version or s.config_version + 1
         if version <= s.config_version:
-            raise CommandError(
+            raise InvalidArgumentError(
                 f"configuration version {version} is not newer than the one in force, "
                 f"{s.config_version}"
             )
@@ -601,7 +685,7 @@ class TerminalCore:
 
     def _reset_period(self, cmd: c.ResetPeriodMeters, now: int) -> list[e.Event]:
         if self.state.service_role is None:
-            raise CommandError("period meters are reset only from the service menu")
+            raise IllegalCommandError("period meters are reset only from the service menu")
         return [e.PeriodMetersReset(at=now, by=cmd.by)]
 
     def _record_baseline(self, cmd: c.RecordDeviceBaseline, now: int) -> list[e.Event]:
@@ -619,9 +703,9 @@ class TerminalCore:
     def _pin_record(self, role: str) -> dict[str, Any]:
         pins = self.state.pins
         if role not in ROLE_NAMES:
-            raise CommandError(f"no role {role!r}")
+            raise InvalidArgumentError(f"no role {role!r}")
         if pins is None or role not in pins:
-            raise CommandError(f"no PIN record for the {role} role in the journal")
+            raise IllegalCommandError(f"no PIN record for the {role} role in the journal")
         return pins[role]
 
     def _record_pin_entry(self, cmd: c.RecordPinEntry, now: int) -> list[e.Event]:
@@ -631,7 +715,7 @@ class TerminalCore:
                 return [e.PinAccepted(at=now, role=cmd.role)]
             return []
         if cmd.failures <= rec["failures"]:
-            raise CommandError(f"a wrong PIN makes the count more than {rec['failures']}")
+            raise InvalidArgumentError(f"a wrong PIN makes the count more than {rec['failures']}")
         events: list[e.Event] = [e.PinRefused(at=now, role=cmd.role, failures=cmd.failures)]
         if cmd.locked_until > now:
             events.append(
@@ -644,7 +728,7 @@ class TerminalCore:
         try:
             record = checked_hash(cmd.record)
         except PinRecordError as exc:
-            raise CommandError(f"PIN record refused: {exc}") from exc
+            raise InvalidArgumentError(f"PIN record refused: {exc}") from exc
         events: list[e.Event] = [
             e.PinSet(
                 at=now,
@@ -660,11 +744,11 @@ class TerminalCore:
 
     def _migrate_pins(self, cmd: c.MigratePins, now: int) -> list[e.Event]:
         if self.state.pins is not None:
-            raise CommandError("the PIN records are in the journal already")
+            raise IllegalCommandError("the PIN records are in the journal already")
         try:
             records = {role: migrated_record(cmd.records.get(role), now) for role in ROLE_NAMES}
         except PinRecordError as exc:
-            raise CommandError(f"PIN records refused: {exc}") from exc
+            raise InvalidArgumentError(f"PIN records refused: {exc}") from exc
         return [e.PinsMigrated(at=now, records=records, source=cmd.source)]
 
     # --- the fold -----------------------------------------------------------------------------
@@ -940,7 +1024,6 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.InsertBill: TerminalCore._insert_bill,
     c.BillStackedReport: TerminalCore._bill_stacked,
     c.BillReturnedReport: TerminalCore._bill_returned,
-    c.RedeemTicket: TerminalCore._redeem_ticket,
     c.InsertTicket: TerminalCore._insert_ticket,
     c.TicketStackedReport: TerminalCore._ticket_stacked,
     c.TicketReturnedReport: TerminalCore._ticket_returned,

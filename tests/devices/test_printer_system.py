@@ -41,7 +41,9 @@ class System:
         self.machine = self.new_machine()
         self.wire = Wire(self.clock, self.machine)
         self.boot()
-        self.runtime.execute(c.RedeemTicket(START, "5" * 18))  # money to cash out
+        # money to cash out, through the escrow path a voucher takes (host answer, stacked)
+        self.runtime.execute(c.InsertTicket("5" * 18, value=START))
+        self.runtime.execute(c.TicketStackedReport("5" * 18))
 
     def new_machine(self) -> PrinterMachine:
         return PrinterMachine(self.base / "printer", self.clock.ms, print_ms=100)

@@ -81,6 +81,12 @@ class TicketPlayer:
             if number in credited:
                 del self.wallet.tickets[number]
                 self._tell(self.host.ticket_stacked, number)  # type: ignore[union-attr]
+            elif any(
+                t["validation_number"] == number for t in self.rt.state.ticket_escrow.values()
+            ):
+                # journaled in escrow: the acceptor stacks it now (credited, host told)
+                self.rt.execute(c.TicketStackedReport(validation_number=number))
+                del self.wallet.tickets[number]
             else:
                 ticket["inserted"] = False
                 self._tell(self.host.ticket_returned, number)  # type: ignore[union-attr]
@@ -127,7 +133,13 @@ class TicketPlayer:
             if answer is not None and answer.reason.startswith("already redeemed"):
                 raise SystemExit(f"ticket {number} refused: {answer.reason}")
             return
-        self.rt.execute(c.RedeemTicket(value=answer.value, validation_number=number))
+        # the escrow path a voucher takes: the host's answer, then stacked
+        escrowed = self.rt.execute(c.InsertTicket(validation_number=number, value=answer.value))
+        if not any(isinstance(x, e.TicketEscrowAccepted) for x in escrowed):
+            self.wallet.tickets[number]["inserted"] = False  # returned (the host was told)
+            self.wallet.save()
+            return
+        self.rt.execute(c.TicketStackedReport(validation_number=number))
         self._tell(host.ticket_stacked, number)
         del self.wallet.tickets[number]
         self.wallet.save()

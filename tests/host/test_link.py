@@ -258,7 +258,9 @@ def test_a_voucher_is_redeemed_once_when_terminals_race(
         client.close()
     # the winning terminal completes the redemption the way the ticket-in path does
     rig = a if winner == "TK-A" else b
-    rig.runtime.execute(c.RedeemTicket(value=2000, validation_number=number))
+    # the escrow path a voucher takes: the host's answer, then stacked
+    rig.runtime.execute(c.InsertTicket(validation_number=number, value=2000))
+    rig.runtime.execute(c.TicketStackedReport(validation_number=number))
     rig.wiring.client.ticket_stacked(number)
     _settle(rig, host)
     assert host.db is not None and host.db.voucher(number)["state"] == "redeemed"  # type: ignore[index]

@@ -79,7 +79,9 @@ def test_a_terminal_on_a_postgresql_host_process(
         # the patron inserts the second voucher: the host reserves it, the terminal credits it
         answer = rig.wiring.client.validate_ticket(redeemed)
         assert (answer.accepted, answer.value) == (True, 5000)
-        rt.execute(c.RedeemTicket(value=answer.value, validation_number=redeemed))
+        # the escrow path a voucher takes: the host's answer, then stacked
+        rt.execute(c.InsertTicket(validation_number=redeemed, value=answer.value))
+        rt.execute(c.TicketStackedReport(validation_number=redeemed))
         rig.wiring.client.ticket_stacked(redeemed)
         robot = Robot(rt, rig.validator, rig.printer, random.Random(11), fault_rate=0.0)
         for _ in range(8):

@@ -369,7 +369,9 @@ def test_late_reports_through_the_link(
     soon = now_ms() + 11 * MINUTE
     assert db.release_voucher(first, "alice", "terminal replaced", soon) == "TK-A"
     # ...but TK-A was not dead: it stacks the voucher and credits the patron
-    rig.runtime.execute(c.RedeemTicket(value=2000, validation_number=first))
+    # the escrow path a voucher takes: the host's answer, then stacked
+    rig.runtime.execute(c.InsertTicket(validation_number=first, value=2000))
+    rig.runtime.execute(c.TicketStackedReport(validation_number=first))
     client.ticket_stacked(first)  # accepted: the voucher is in TK-A's cash box
     assert _voucher(db, first) == ("redeemed", "TK-A")
     # the second voucher is released too, and meanwhile cashed at TK-B: then TK-A stacks it
@@ -381,7 +383,9 @@ def test_late_reports_through_the_link(
         other.ticket_stacked(second)
     finally:
         other.close()
-    rig.runtime.execute(c.RedeemTicket(value=5000, validation_number=second))
+    # the escrow path a voucher takes: the host's answer, then stacked
+    rig.runtime.execute(c.InsertTicket(validation_number=second, value=5000))
+    rig.runtime.execute(c.TicketStackedReport(validation_number=second))
     with pytest.raises(HostUnavailableError, match=r"FAILED_PRECONDITION.*double redemption"):
         client.ticket_stacked(second)
     rig.pump_until(lambda: rig.outbox_empty() and rig.link.connected)  # the journal's reports too

@@ -42,7 +42,9 @@ def test_game_cycle_against_bare_commits(make_rig, tmp_path, capsys):
     """Game cycles and bare commits alternate, so both see the same machine load."""
     rig = make_rig(TerminalConfig(credit_limit=10_000_000))
     rt = rig.runtime
-    rt.execute(c.RedeemTicket(9_000_000, "9" * 18))
+    # funded through the escrow path a voucher takes (host answer, then stacked)
+    rt.execute(c.InsertTicket("9" * 18, value=9_000_000))
+    rt.execute(c.TicketStackedReport("9" * 18))
     rt.execute(c.SelectEdition("icon-v2"))
     bare = BareCommits(tmp_path / "bare.sqlite3")
     commits = 0
