@@ -253,6 +253,10 @@ class TerminalCore:
         last = self.resolved.get(seat)
         if held is None and last == Resolution(item, outcome):
             raise DuplicateReportError(f"{VALIDATOR}: the {item} was {outcome} already")
+        if held is None and outcome == "returned":
+            # back to the player with nothing in escrow: nothing was or will be credited (an
+            # escrow whose commit failed, e.g. on a full disk, ends this way at power-up)
+            raise DuplicateReportError(f"{VALIDATOR}: the {item} was returned, none was held")
         expected = f"the {held} in escrow" if held else "nothing in escrow"
         raise ReportMismatchError(VALIDATOR, f"the {item} {outcome}", expected)
 

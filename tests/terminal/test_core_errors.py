@@ -118,6 +118,19 @@ def test_a_returned_note_reported_again_is_a_duplicate():
     refused(core, c.BillReturnedReport(300, "rejected"), c.DuplicateReportError)
 
 
+def test_a_note_returned_with_nothing_in_escrow_moves_no_money_and_is_quiet():
+    # an escrow whose commit failed (a full disk) ends with the device returning the note
+    core = new_core()
+    refused(core, c.BillReturnedReport(2000, "escrow timed out"), c.DuplicateReportError)
+    assert core.state.credits == [0]
+
+
+def test_another_note_returned_than_the_one_in_escrow_is_a_mismatch():
+    core = new_core()
+    run(core, c.InsertBill(2000))
+    refused(core, c.BillReturnedReport(500, "rejected"), c.ReportMismatchError)
+
+
 def test_a_stacked_voucher_reported_again_is_a_duplicate():
     core = new_core()
     run(core, c.InsertTicket(NUMBER, value=2500))
