@@ -14,29 +14,19 @@ pairing key: there is no line between them and the terminal, only the terminal's
 from __future__ import annotations
 
 import json
-import os
 from collections import deque
 from pathlib import Path
 from typing import Any
 
 from kiosk.devices.money_record import Baseline, Figure, FigureBaseline, MoneyRecord, Tally
 from kiosk.devices.ports import Voucher, VoucherStatus
+from kiosk.durable import write_json_durably
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import NOTE_VALUES
 
 
 def _durable_write(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, sort_keys=True)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    write_json_durably(path, data)
 
 
 def _baseline_json(baseline: Baseline, epoch: int) -> dict[str, Any]:

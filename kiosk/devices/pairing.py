@@ -20,6 +20,7 @@ from pathlib import Path
 
 from kiosk.bounded_read import InputFileError, read_bounded
 from kiosk.devices.seal import KEY_BYTES
+from kiosk.durable import fsync_directory
 
 #: the devices a terminal pairs with, by the name their key files carry
 DEVICES = ("bill-validator", "printer")
@@ -91,11 +92,7 @@ def write_pairing_key(
     finally:
         os.close(fd)
     os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    fsync_directory(path.parent)
 
 
 def new_pairing(

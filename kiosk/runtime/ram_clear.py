@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kiosk.durable import fsync_directory
 from kiosk.store.critmem import StoreSigner
 from kiosk.store.journal import DB_NAME, Journal, Projections, StoreError
 from kiosk.terminal import events as e
@@ -69,11 +70,7 @@ def _move_aside(data_dir: Path, epoch: int, at: int) -> str:
         if source.exists():
             os.replace(source, kept / source.name)
     for directory in (kept, data_dir):
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        fsync_directory(directory)
     return str(kept.relative_to(data_dir))
 
 

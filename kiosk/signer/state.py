@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from kiosk.bounded_read import InputFileError, read_bounded
+from kiosk.durable import fsync_directory
 from kiosk.signer.records import GENESIS_HASH, Anchor, Head
 
 KEY_NAME = "signer.key"
@@ -52,7 +53,7 @@ def create_key(state_dir: Path) -> bool:
         os.close(fd)
     os.link(tmp, path)  # never over an existing key
     os.unlink(tmp)
-    _fsync_dir(state_dir)
+    fsync_directory(state_dir)
     return True
 
 
@@ -107,7 +108,7 @@ def save_anchor(state_dir: Path, anchor: Anchor) -> None:
     finally:
         os.close(fd)
     if created:
-        _fsync_dir(state_dir)
+        fsync_directory(state_dir)
 
 
 #: ``anchor.slots`` holds two slots of this size; each is ``MAGIC``, the generation (8 bytes,
@@ -166,14 +167,6 @@ def _hash(text: object) -> bytes:
     if len(value) != 32:
         raise ValueError("a chain hash has 32 bytes")
     return value
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 __all__ = [

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
+
+from kiosk.durable import write_json_durably
 
 
 class DeviceMemory:
@@ -23,17 +24,7 @@ class DeviceMemory:
 
     def save(self) -> None:
         """Write the whole memory durably (temp file, fsync, rename, fsync the directory)."""
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(self.data, fh, sort_keys=True)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
-        dir_fd = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        write_json_durably(self.path, self.data)
 
     def next_event_id(self) -> int:
         """Allocate an event id (saved with the caller's next :meth:`save`)."""
