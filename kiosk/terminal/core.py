@@ -287,35 +287,27 @@ class TerminalCore:
         ticket = s.ticket_escrow.get(seat)
         return _voucher(ticket["validation_number"]) if ticket else None
 
+    def _check_note_report(self, seat: int, value: int, outcome: str, message: str) -> None:
+        """A note report must name the note in escrow (else a duplicate or a mismatch, the
+        mismatch with ``message`` as its text)."""
+        if self.state.escrow.get(seat) == value:
+            return
+        try:
+            self._unexpected_report(seat, _note(value), outcome, self._held_note(seat))
+        except ReportMismatchError as exc:
+            raise ReportMismatchError(exc.device, exc.reported, exc.expected, message) from None
+
     def _bill_stacked(self, cmd: c.BillStackedReport, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
-        if self.state.escrow.get(seat) != cmd.value:
-            held = self._held_note(seat)
-            try:
-                self._unexpected_report(seat, _note(cmd.value), "stacked", held)
-            except ReportMismatchError as exc:
-                raise ReportMismatchError(
-                    exc.device,
-                    exc.reported,
-                    exc.expected,
-                    f"bill validator reported {cmd.value} stacked but escrow holds "
-                    f"{self.state.escrow.get(seat, 0)}",
-                ) from None
+        held = self.state.escrow.get(seat, 0)
+        message = f"bill validator reported {cmd.value} stacked but escrow holds {held}"
+        self._check_note_report(seat, cmd.value, "stacked", message)
         return [e.BillStacked(at=now, seat=seat, value=cmd.value)]
 
     def _bill_returned(self, cmd: c.BillReturnedReport, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)
-        if self.state.escrow.get(seat) != cmd.value:
-            held = self._held_note(seat)
-            try:
-                self._unexpected_report(seat, _note(cmd.value), "returned", held)
-            except ReportMismatchError as exc:
-                raise ReportMismatchError(
-                    exc.device,
-                    exc.reported,
-                    exc.expected,
-                    f"no note of {cmd.value} in escrow to return",
-                ) from None
+        message = f"no note of {cmd.value} in escrow to return"
+        self._check_note_report(seat, cmd.value, "returned", message)
         return [e.BillReturned(at=now, seat=seat, value=cmd.value, reason=cmd.reason)]
 
     def _insert_ticket(self, cmd: c.InsertTicket, now: int) -> list[e.Event]:

@@ -28,6 +28,20 @@ def _env() -> dict[str, str]:
     }
 
 
+def _turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:
+    """``turbokiosk ARGS`` as its own process group (Ctrl-C at a terminal reaches the group)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "kiosk", *args],
+        cwd=REPO,
+        env=_env(),
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        process_group=0,
+    )
+
+
 def _journal_closed(data: Path) -> None:
     """The store was closed (SQLite removes the WAL on the last close) and audits clean."""
     assert not (data / "terminal.sqlite3-wal").exists()
@@ -38,15 +52,7 @@ def _journal_closed(data: Path) -> None:
 def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
     dump = tmp_path / "dump.json"
-    kiosk = subprocess.Popen(
-        [sys.executable, "-m", "kiosk", "run", "--data-dir", str(data), "--dump-screen", str(dump)],
-        cwd=REPO,
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        process_group=0,
-    )
+    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
     try:
         deadline = time.monotonic() + 120
         while not dump.exists():  # the screen is up: devices linked, host reached
@@ -72,16 +78,7 @@ def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
 
 def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
-    play = subprocess.Popen(
-        [sys.executable, "-m", "kiosk", "play", "--data-dir", str(data)],
-        cwd=REPO,
-        env=_env(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        process_group=0,
-    )
+    play = _turbokiosk_in_its_group("play", "--data-dir", str(data), stdin=subprocess.PIPE)
     assert play.stdin is not None and play.stdout is not None
     try:
         play.stdin.write("bill 20\nstatus\n")
@@ -112,15 +109,7 @@ def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None
     """The safety net: ``soak`` has no handler of its own; its journal is closed on the way
     out and audits clean."""
     data = tmp_path / "terminal"
-    soak = subprocess.Popen(
-        [sys.executable, "-m", "kiosk", "soak", "--data-dir", str(data), "--games", "1000000"],
-        cwd=REPO,
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        process_group=0,
-    )
+    soak = _turbokiosk_in_its_group("soak", "--data-dir", str(data), "--games", "1000000")
     assert soak.stdout is not None
     try:
         assert soak.stdout.readline().startswith("ready: seed")
@@ -142,15 +131,7 @@ def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
     """Whenever it comes (importing Kivy, powering up, starting the simulators and the host,
     building the window): one line, 130, nothing left running, the store (if made) closed."""
     data = tmp_path / "terminal"
-    kiosk = subprocess.Popen(
-        [sys.executable, "-m", "kiosk", "run", "--data-dir", str(data)],
-        cwd=REPO,
-        env=_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        process_group=0,
-    )
+    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data))
     try:
         time.sleep(delay)
         os.killpg(kiosk.pid, signal.SIGINT)

@@ -180,17 +180,20 @@ def host_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HostDb]:
     db.close()
 
 
+def records_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], HostDb]:
+    """Opens the host's records on the back end the fixture is parametrised with
+    (``sqlite`` or ``postgresql``: a new database on the test PostgreSQL server)."""
+    from kiosk.host.db import PostgresHostDb
+
+    if request.param == "sqlite":
+        return lambda: SqliteHostDb(tmp_path / "host.sqlite3")
+    dsn = request.getfixturevalue("postgres_server").new_database()
+    return lambda: PostgresHostDb(dsn)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def host_on(request: pytest.FixtureRequest, tmp_path: Path, pki_set: Pki) -> Iterator[HostRig]:
     """A host server over mutual TLS with its records on each back end."""
-    from kiosk.host.db import PostgresHostDb
-
-    factory: Callable[[], HostDb]
-    if request.param == "sqlite":
-        factory = lambda: SqliteHostDb(tmp_path / "host.sqlite3")  # noqa: E731
-    else:
-        dsn = request.getfixturevalue("postgres_server").new_database()
-        factory = lambda: PostgresHostDb(dsn)  # noqa: E731
-    rig = HostRig(pki_set, factory)
+    rig = HostRig(pki_set, records_factory(request, tmp_path))
     yield rig
     rig.stop()

@@ -12,10 +12,10 @@ import pytest
 from kiosk.cli import main
 from kiosk.host.bounds import MAX_BATCH, Limits
 from kiosk.host.client import HostClient
-from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
+from kiosk.host.db import HostDb, SqliteHostDb
 from kiosk.host.server import HostServer, HostSettings
 from proto.turbokiosk.v1 import host_pb2
-from tests.host.conftest import HostRig, Pki, TerminalRig
+from tests.host.conftest import HostRig, Pki, TerminalRig, records_factory
 
 LIMITS = Limits(ticket_out_limit=1_000_000, ticket_in_limit=150_000, largest_bill=10_000)
 NEVER_ISSUED = "424242424242424242"
@@ -46,13 +46,7 @@ class TrustRig(HostRig):
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def rig(request: pytest.FixtureRequest, tmp_path: Path, pki_set: Pki) -> Iterator[TrustRig]:
-    factory: Callable[[], HostDb]
-    if request.param == "sqlite":
-        factory = lambda: SqliteHostDb(tmp_path / "host.sqlite3")  # noqa: E731
-    else:
-        dsn = request.getfixturevalue("postgres_server").new_database()
-        factory = lambda: PostgresHostDb(dsn)  # noqa: E731
-    made = TrustRig(pki_set, factory)
+    made = TrustRig(pki_set, records_factory(request, tmp_path))
     yield made
     made.stop()
 

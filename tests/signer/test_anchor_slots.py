@@ -3,6 +3,8 @@ anchor before it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,19 @@ def test_both_slots_damaged_is_one_line(tmp_path: Path) -> None:
 
 def test_writers_in_turn_from_two_processes_never_overwrite_the_newest(tmp_path: Path) -> None:
     save_anchor(tmp_path, _anchor(1))
-    save_anchor(tmp_path, _anchor(2))  # another process's write, unknown to the first
-    save_anchor(tmp_path, _anchor(3))
-    assert load_anchor(tmp_path) == _anchor(3)
+    save_anchor(tmp_path, _anchor(2))
+    # another process writes anchor 3 (into the slot after anchor 2's), unknown to this one
+    other = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[2]);"
+        "from tests.signer.test_anchor_slots import _anchor;"
+        "from kiosk.signer.state import save_anchor;"
+        "save_anchor(Path(sys.argv[1]), _anchor(3))"
+    )
+    repo = str(Path(__file__).resolve().parents[2])
+    subprocess.run([sys.executable, "-c", other, str(tmp_path), repo], check=True)
+    # this process's next write must go after anchor 3, not over it (the slot of anchor 2 is
+    # the older one now): both are there to be read, the newest wins
+    save_anchor(tmp_path, _anchor(4))
+    assert load_anchor(tmp_path) == _anchor(4)
+    data = (tmp_path / ANCHOR_NAME).read_bytes()
+    assert b'"seq": 3' in data and b'"seq": 4' in data

@@ -50,6 +50,9 @@ class FakeClock:
 class Rig:
     """A runtime with its devices, clock and a way to script the next round's cards."""
 
+    #: the in-process bill validator it boots (a test may give a misbehaving one)
+    validator_class: type[InProcessBillValidator] = InProcessBillValidator
+
     def __init__(self, data_dir: Path, config: TerminalConfig | None = None) -> None:
         self.data_dir = data_dir
         self.config = config
@@ -65,7 +68,7 @@ class Rig:
         return self._rng_deck(excluded)
 
     def boot(self, **kwargs: object) -> TerminalRuntime:
-        self.validator = InProcessBillValidator(self.data_dir / "devices")
+        self.validator = self.validator_class(self.data_dir / "devices")
         self.printer = InProcessPrinter(self.data_dir / "devices")
         self.runtime = TerminalRuntime(
             self.data_dir,
