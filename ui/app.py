@@ -45,11 +45,12 @@ from ui.theme import FELT
 from ui.widgets.layers import CachedLayer, FlyLayer
 from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
 from ui.widgets.simulator import SimulatorPanel
+from ui.widgets.win import WinLayer
 
-__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "load_kv"]
+__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "WinLayer", "load_kv"]
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
-KV_FILES = ("controls.kv", "root.kv", "screens.kv", "tables.kv", "overlays.kv")
+KV_FILES = ("controls.kv", "root.kv", "screens.kv", "tables.kv", "overlays.kv", "win.kv")
 #: seconds between cards (Turbo) and packs (Stadium) of the deal
 STEP_SECONDS = {"turbo": 0.32, "stadium": 0.5}
 VOUCHER_SHOWN_SECONDS = 10.0
@@ -159,6 +160,8 @@ class KioskApp(App):
         self.reminder_picker = ReminderPicker()
         root.ids.sim.simulator = self.simulator
         root.ids.fly.on_landed = self._card_landed
+        self.win_layer = root.ids.win
+        self.win_layer.on_meters = self._win_meters
         Window.bind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
         return root
 
@@ -169,6 +172,7 @@ class KioskApp(App):
         for event in (self._step_event, self._voucher_event):
             if event is not None:
                 event.cancel()
+        self.win_layer.finish()
         Window.unbind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
 
     def on_start(self) -> None:
@@ -257,11 +261,9 @@ class KioskApp(App):
         view = self.view()
         self._follow(view)
         self._navigate(view)
-        self.credit_text, self.wager_text, self.win_text = (
-            view.credit_text,
-            view.wager_text,
-            view.win_text,
-        )
+        self.win_layer.follow(view, self.revealed is not None, s.lockup() is not None, self.speed)
+        self.wager_text = view.wager_text
+        self._win_meters(*self.win_layer.meters(view.credit_text, view.win_text))
         self.won = view.won
         self.title_text = view.title
         self.edition_icon = view.icon or "stadium"
@@ -274,6 +276,15 @@ class KioskApp(App):
         elif isinstance(screen, MenuScreen):
             screen.show(s.editions(), view.can_change_game)
         self._overlays()
+
+    def _win_meters(self, credit_text: str, win_text: str) -> None:
+        """The credit and win meters as the win presentation shows them."""
+        self.credit_text, self.win_text = credit_text, win_text
+
+    @property
+    def presenting(self) -> bool:
+        """Whether a win is being presented (its banner up, its meters rolling)."""
+        return bool(self.win_layer.active)
 
     def _card_landed(self) -> None:
         """A dealt card is in place: when the deal pauses or ends, the cards join the table
