@@ -34,6 +34,8 @@ from kiosk.presentation.table import TableView
 from kiosk.terminal.state import Phase
 from ui import memory
 from ui.env import BASE_SIZE, SIM_COLUMN
+from ui.felt.stadium import StadiumHandFelt, StadiumLinesFelt
+from ui.felt.turbo import TurboFelt
 from ui.screens.attract import AttractScreen
 from ui.screens.help import HelpScreen
 from ui.screens.history import HistoryScreen
@@ -47,10 +49,28 @@ from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, V
 from ui.widgets.simulator import SimulatorPanel
 from ui.widgets.win import WinLayer
 
-__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "WinLayer", "load_kv"]
+__all__ = [
+    "CachedLayer",
+    "FlyLayer",
+    "KioskApp",
+    "SimulatorPanel",
+    "StadiumHandFelt",
+    "StadiumLinesFelt",
+    "TurboFelt",
+    "WinLayer",
+    "load_kv",
+]
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
-KV_FILES = ("controls.kv", "root.kv", "screens.kv", "tables.kv", "overlays.kv", "win.kv")
+KV_FILES = (
+    "controls.kv",
+    "felt.kv",
+    "root.kv",
+    "screens.kv",
+    "tables.kv",
+    "overlays.kv",
+    "win.kv",
+)
 #: seconds between cards (Turbo) and packs (Stadium) of the deal
 STEP_SECONDS = {"turbo": 0.32, "stadium": 0.5}
 VOUCHER_SHOWN_SECONDS = 10.0
@@ -459,7 +479,6 @@ class KioskApp(App):
         self.t = dict(catalogue(language))
         self.other_lang_name = LANGUAGE_NAMES[other_language(language)]
         sm = self.root.ids.sm
-        sm.get_screen("stadium").update_line_captions()
         sm.get_screen("turbo")._spot_edition = ""
         sm.get_screen("stadium")._spot_edition = ""
         if sm.current == "help":

@@ -54,6 +54,8 @@ class SpotView:
     kind_label: str = ""  # Stadium blind spots: "Pairs Plus" / "6-Card Bonus"
     line_label: str = ""  # Stadium blind spots: "Row 1" / "Column 1"
     chip_colour: str = ""  # colour of the chip drawn on the spot ("" when empty)
+    extra_label: str = ""  # the decision wager riding on this spot ("Double", "Play"), if any
+    extra_amount: int = 0  # cents of that decision wager
 
 
 def odds_text(odds: Fraction) -> str:
@@ -90,6 +92,15 @@ def _extra_label(game: GameRules, spot: str, words: GameWords) -> str:
     if isinstance(game, TurboRules) and spot == RAISE:
         return words(game.raise_label)
     return words({PLAY: "Play", ANTE_BONUS: "Ante bonus"}.get(spot, spot))
+
+
+def decision_spot(game: GameRules) -> tuple[str, str] | None:
+    """(main spot, decision wager) of a game with a decision wager on its main spot."""
+    if isinstance(game, TurboRules):
+        return game.edition.main.id, RAISE
+    if isinstance(game, StadiumRules):
+        return ANTE, PLAY
+    return None
 
 
 def host_spot(game: GameRules, result_spot: str) -> str:
@@ -166,6 +177,7 @@ def spot_views(
         by_spot.setdefault(host_spot(game, r["spot"]), []).append(
             result_line(game, r, words, labels)
         )
+    decision = decision_spot(game)
     views = []
     for spot in game.spots:
         amount = wagers.get(spot.id, 0)
@@ -190,6 +202,12 @@ def spot_views(
                 kind_label=kind_label,
                 line_label=line_label,
                 chip_colour=chip_colour(rack, amount + (extra[1] if extra_text and extra else 0)),
+                extra_label=(
+                    _extra_label(game, decision[1], words)
+                    if decision is not None and decision[0] == spot.id
+                    else ""
+                ),
+                extra_amount=extra[1] if extra_text and extra is not None else 0,
             )
         )
     return tuple(views)

@@ -4,6 +4,7 @@ lit, and a game cycle no slower for a player who touches."""
 
 from __future__ import annotations
 
+import statistics
 import time
 from typing import Any
 
@@ -150,17 +151,23 @@ def _cycle(k: Any, cards: str, touch: bool) -> tuple[float, int, float]:
 
 
 def test_a_touching_player_cycles_as_fast_as_without_a_presentation(kiosk: Any) -> None:
+    """The same touches (REPEAT, then DEAL enabled) take the same frames after a win as after
+    a loss, which has no presentation; a player who waits sees the whole presentation."""
     k = kiosk
     _to_table(k)
     k.tap("chip:100", "spot:first_down")
-    loss_s, loss_frames, _ = _cycle(k, LOSE_CARDS, touch=True)  # no presentation at all
-    touch_s, touch_frames, _ = _cycle(k, WIN_CARDS, touch=True)
-    wait_s, wait_frames, shown_s = _cycle(k, WIN_CARDS, touch=False)
+    losses = [_cycle(k, LOSE_CARDS, touch=True) for _ in range(3)]
+    touched = [_cycle(k, WIN_CARDS, touch=True) for _ in range(3)]
+    k.app.speed = 1.0  # the presentation at its real length for a player who waits
+    wait_s, _frames, shown_s = _cycle(k, WIN_CARDS, touch=False)
+    loss_s = statistics.median(c[0] for c in losses)
+    touch_s = statistics.median(c[0] for c in touched)
     print(
-        f"\nresult -> DEAL enabled (speed {k.app.speed}): no win {loss_s:.3f} s / {loss_frames}"
-        f" frames; win, touched at once {touch_s:.3f} s / {touch_frames} frames; win, waited"
-        f" {wait_s:.3f} s / {wait_frames} frames (presentation {shown_s:.3f} s)"
+        f"\nresult on screen -> DEAL enabled again (median of 3): no win (no presentation)"
+        f" {loss_s:.3f} s, {losses[0][1]} loop frames; a win touched at once {touch_s:.3f} s,"
+        f" {touched[0][1]} loop frames; a win waited out {wait_s:.3f} s (presentation"
+        f" {shown_s:.3f} s at full speed)"
     )
-    assert touch_frames <= loss_frames  # the touch that repeats also skips
+    assert all(c[1] <= min(x[1] for x in losses) for c in touched)  # the REPEAT touch skips
     assert touch_s < wait_s
-    assert shown_s > 0
+    assert shown_s >= 1.0  # a waiting player saw the roll-up (WIN tier: 1 s) and the banner

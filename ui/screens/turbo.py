@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.properties import StringProperty
-from kivy.uix.widget import Widget
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.felt import Spot
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
-from ui.widgets.controls import SpotBase, SpotButton
 
 
 class TurboScreen(TableScreen):
@@ -27,12 +28,10 @@ class TurboScreen(TableScreen):
         self.fill(community, view.first, animate, speed, view.icon)
         self.fill(own, view.own, animate, speed, view.icon)
 
-    def spot_containers(self) -> list[Widget]:
-        """One column of spots."""
-        return [self.ids.spots]
+    def felts(self) -> list[Any]:
+        """The Turbo felt (:mod:`ui.felt.turbo`)."""
+        return [self.ids.felt]
 
-    def make_spot(self, spot: SpotView) -> SpotBase:
-        """A full-width spot in the column."""
-        button = SpotButton()
-        self.ids.spots.add_widget(button)
-        return button
+    def make_spot(self, spot: SpotView) -> Spot:
+        """The spot printed on the felt."""
+        return self.ids.felt.add_spot(spot)  # type: ignore[no-any-return]
