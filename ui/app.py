@@ -28,6 +28,7 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import NoTransition, Screen
 
+from kiosk.presentation.help_pictures import help_pictures
 from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
 from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
 from kiosk.presentation.table import TableView
@@ -428,8 +429,7 @@ class KioskApp(App):
         elif action == "table":
             sm.current = self._table_name()
         elif action == "help":
-            help_screen = sm.get_screen("help")
-            help_screen.show(s.help())
+            self._show_help()
             sm.current = "help"
         elif action == "history":
             self._history_index = 0
@@ -463,6 +463,11 @@ class KioskApp(App):
             raise ValueError(f"unknown player action {action!r}")
         self.refresh()
 
+    def _show_help(self) -> None:
+        s = self.session
+        pictures = help_pictures(s.rt.core.game(), s.language)
+        self.root.ids.sm.get_screen("help").show(s.help(), pictures)
+
     def _show_history(self) -> None:
         s = self.session
         games = s.history(10)
@@ -482,7 +487,7 @@ class KioskApp(App):
         sm.get_screen("turbo")._spot_edition = ""
         sm.get_screen("stadium")._spot_edition = ""
         if sm.current == "help":
-            sm.get_screen("help").show(self.session.help())
+            self._show_help()
         elif sm.current == "history":
             self._show_history()
 

@@ -1,0 +1,115 @@
+"""Help as pictures: every pay table drawn with its icons or example hands, and one round worked
+out, for each game family (:mod:`kiosk.presentation.help_turbo`,
+:mod:`kiosk.presentation.help_stadium`).
+
+Nothing is copied: each row is read from the pay table the game pays from, and the worked
+example is the game's own ``settle`` applied to named cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.games.base import GameRules, SeatSettlement, WagerResult
+from kiosk.presentation.faces import CardFace
+from kiosk.presentation.i18n import text
+from kiosk.presentation.spots import result_line, spot_labels
+from kiosk.presentation.words import GameWords
+from kiosk.textui.money import dollars
+
+
+@dataclass(frozen=True)
+class PictureRow:
+    """One pay-table row: its picture (icons with a count, or the cards of an example hand),
+    the outcome and the pays."""
+
+    outcome: str
+    pays: str
+    icon: str = ""  # the edition's icon, drawn once beside ``count_text``
+    count_text: str = ""  # "14+", "9"
+    cards: tuple[CardFace, ...] = ()
+
+
+@dataclass(frozen=True)
+class PictureTable:
+    """A pay table of one wager."""
+
+    title: str
+    rows: tuple[PictureRow, ...]
+
+
+@dataclass(frozen=True)
+class ExampleStep:
+    """One line of the worked example, with the cards it speaks of."""
+
+    text: str
+    cards: tuple[CardFace, ...] = ()
+    won: bool = False
+
+
+@dataclass(frozen=True)
+class HelpPictures:
+    """What the help screen draws after the rules: pay tables, then the worked example."""
+
+    tables: tuple[PictureTable, ...]
+    example_title: str
+    example: tuple[ExampleStep, ...]
+    icon_values: tuple[tuple[CardFace, str], ...] = ()  # Turbo: a card of each icon value
+    icon_values_title: str = ""
+
+
+def result_steps(
+    game: GameRules,
+    settlement: SeatSettlement,
+    language: str,
+    staked: int,
+) -> list[ExampleStep]:
+    """A line per wager of the example's settlement (pays or loses), then the total."""
+    words = GameWords(game, language)
+    labels = spot_labels(game, words)
+    steps = []
+    for r in settlement.results:
+        line = result_line(game, _as_record(r), words, labels)
+        if r.paid > r.stake:
+            odds = f"{r.odds.numerator:,}:{r.odds.denominator:,}"
+            message = text(
+                language, "help_example_pays", spot=line.label, odds=odds, amount=dollars(r.paid)
+            )
+        elif r.paid == r.stake:
+            message = f"{line.label}: {line.amount_text}"
+        else:
+            message = text(language, "help_example_loses", spot=line.label)
+        steps.append(ExampleStep(message, won=r.paid > r.stake))
+    total = text(
+        language,
+        "help_example_total",
+        amount=dollars(settlement.total_paid),
+        bet=dollars(staked),
+    )
+    steps.append(ExampleStep(total, won=settlement.total_paid > staked))
+    return steps
+
+
+def _as_record(r: WagerResult) -> Mapping[str, Any]:
+    return {"spot": r.spot, "stake": r.stake, "paid": r.paid, "outcome": r.outcome}
+
+
+def wager_step(game: GameRules, language: str, spot: str, amount: int) -> ExampleStep:
+    """ "You bet $5.00 on First Down"."""
+    label = spot_labels(game, GameWords(game, language))[spot]
+    return ExampleStep(text(language, "help_example_wager", amount=dollars(amount), spot=label))
+
+
+def help_pictures(game: GameRules, language: str) -> HelpPictures | None:
+    """The pictures of ``game``'s help, by its family (None for a family without them)."""
+    from kiosk.games.stadium import StadiumRules
+    from kiosk.games.turbo import TurboRules
+    from kiosk.presentation import help_stadium, help_turbo
+
+    if isinstance(game, TurboRules):
+        return help_turbo.pictures(game, language)
+    if isinstance(game, StadiumRules):
+        return help_stadium.pictures(game, language)
+    return None
