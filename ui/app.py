@@ -282,7 +282,8 @@ class KioskApp(App):
         view = self.view()
         self._follow(view)
         self._navigate(view)
-        self.win_layer.follow(view, self.revealed is not None, s.lockup() is not None, self.speed)
+        covered = s.lockup() is not None or self.root.ids.sm.current not in TABLES
+        self.win_layer.follow(view, self.revealed is not None, covered, self.speed)
         self.wager_text = view.wager_text
         self._win_meters(*self.win_layer.meters(view.credit_text, view.win_text))
         self.won = view.won

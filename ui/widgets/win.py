@@ -62,7 +62,8 @@ class WinLayer(FloatLayout):
 
     def follow(self, view: TableView, dealt_here: bool, locked: bool, speed: float) -> None:
         """Start presenting ``view``'s win when it is new and this app dealt it; end the
-        presentation when a lockup comes, or the win is no longer on the table."""
+        presentation when the table is ``locked`` (a lockup, or another screen over it), or the
+        win is no longer on the table."""
         win = view.win
         if locked or (self.active and (win is None or win.game_number != self.presented)):
             self.finish()
