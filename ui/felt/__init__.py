@@ -18,6 +18,7 @@ from kivy.uix.widget import Widget
 from kiosk.presentation.chips import Chip
 from kiosk.presentation.felt import chip_stack
 from kiosk.presentation.spots import ResultLine, SpotView
+from kiosk.textui.money import dollars
 from ui.draw import chipface
 from ui.widgets.named import Named
 
@@ -91,8 +92,6 @@ class DecisionSpot(Named, PrintedSpot):
 
     def show(self, main: SpotView, rack: Sequence[Chip] = ()) -> None:
         """The decision wager riding on ``main``: its name, chips and result."""
-        from kiosk.textui.money import dollars
-
         amount = main.extra_amount
         self.show_lines(
             main.extra_label, dollars(amount) if amount else "", chip_stack(rack, amount)
@@ -120,3 +119,22 @@ class LineSpot(Named, ButtonBehavior, FloatLayout):
 
 
 Spot = FeltSpot | LineSpot
+
+
+class Felt(FloatLayout):
+    """A family's felt: where its spots are printed (each family's module lays it out)."""
+
+    def clear(self) -> None:
+        """No spots (a new edition, or a new language, is laid out)."""
+        raise NotImplementedError
+
+    def add_spot(self, spot: SpotView) -> Spot:
+        """Print ``spot`` on the felt and return its widget."""
+        raise NotImplementedError
+
+    def show_decision(self, spots: Sequence[SpotView], rack: Sequence[Chip]) -> None:
+        """Show the decision wager's spot, for a felt that prints one."""
+        main = next((s for s in spots if s.extra_label), None)
+        for child in self.walk(restrict=True):
+            if isinstance(child, DecisionSpot) and main is not None:
+                child.show(main, rack)

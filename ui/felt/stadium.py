@@ -5,17 +5,14 @@ circles at the ends of a printed array, one for Pairs Plus, one for the 6-Card B
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from kivy.properties import StringProperty
 from kivy.uix.floatlayout import FloatLayout
 
-from kiosk.presentation.chips import Chip
 from kiosk.presentation.spots import SpotView
-from ui.felt import DecisionSpot, FeltSpot, LineSpot
+from ui.felt import DecisionSpot, Felt, FeltSpot, LineSpot
 
 
-class StadiumHandFelt(FloatLayout):
+class StadiumHandFelt(Felt):
     """Ante, Play, Pairs Plus and the 6-Card Bonus."""
 
     def clear(self) -> None:
@@ -35,13 +32,6 @@ class StadiumHandFelt(FloatLayout):
             self.ids.top.add_widget(button)
         return button
 
-    def show_decision(self, spots: Sequence[SpotView], rack: Sequence[Chip]) -> None:
-        """Play, beside the Ante."""
-        main = next((s for s in spots if s.extra_label), None)
-        for child in self.ids.front.children:
-            if isinstance(child, DecisionSpot) and main is not None:
-                child.show(main, rack)
-
 
 class LinesPanel(FloatLayout):
     """One blind wager's printed array: a circle at each row's end and each column's foot."""
@@ -54,7 +44,7 @@ class LinesPanel(FloatLayout):
         return holder
 
 
-class StadiumLinesFelt(FloatLayout):
+class StadiumLinesFelt(Felt):
     """The twelve blind line wagers on two printed arrays."""
 
     def clear(self) -> None:

@@ -3,16 +3,11 @@ wager (Double, Raise...) printed beside it (look in ``kv/felt.kv``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from kivy.uix.floatlayout import FloatLayout
-
-from kiosk.presentation.chips import Chip
 from kiosk.presentation.spots import SpotView
-from ui.felt import DecisionSpot, FeltSpot
+from ui.felt import DecisionSpot, Felt, FeltSpot
 
 
-class TurboFelt(FloatLayout):
+class TurboFelt(Felt):
     """Printed spots for every wager of an edition."""
 
     def clear(self) -> None:
@@ -32,10 +27,3 @@ class TurboFelt(FloatLayout):
         else:
             self.ids.side.add_widget(button)
         return button
-
-    def show_decision(self, spots: Sequence[SpotView], rack: Sequence[Chip]) -> None:
-        """The decision wager's spot beside the main one."""
-        main = next((s for s in spots if s.extra_label), None)
-        for child in self.ids.main.children:
-            if isinstance(child, DecisionSpot) and main is not None:
-                child.show(main, rack)

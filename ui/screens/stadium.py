@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.properties import BooleanProperty, StringProperty
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
-from ui.felt import Spot
+from ui.felt import Felt, Spot
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
 
@@ -36,14 +34,14 @@ class StadiumScreen(TableScreen):
             card.face_down = view.dealer_face_down
         self.fill(dealer, view.dealer, animate, speed)
 
-    def felts(self) -> list[Any]:
+    def felts(self) -> list[Felt]:
         """The hand's felt and the rows-and-columns felt (:mod:`ui.felt.stadium`)."""
         return [self.ids.hand_felt, self.ids.lines_felt]
 
     def make_spot(self, spot: SpotView) -> Spot:
         """Blind lines on their printed arrays, the hand's wagers on the table."""
-        felt = self.ids.lines_felt if spot.line else self.ids.hand_felt
-        return felt.add_spot(spot)  # type: ignore[no-any-return]
+        felt: Felt = self.ids.lines_felt if spot.line else self.ids.hand_felt
+        return felt.add_spot(spot)
 
     def touch_position(self, cell: CardView) -> None:
         """A touch on an array position chooses it for the hand (or releases it)."""

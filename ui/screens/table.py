@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
@@ -15,7 +14,7 @@ from kiosk.presentation.chips import Chip
 from kiosk.presentation.faces import CardFace
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
-from ui.felt import Spot
+from ui.felt import Felt, Spot
 from ui.widgets.card import CardView
 from ui.widgets.chip import ChipButton
 
@@ -71,9 +70,7 @@ class TableScreen(Screen):
         for spot in view.spots:
             self._spots[spot.id].show(spot, view.can_bet, view.chips)
         for felt in self.felts():
-            show_decision = getattr(felt, "show_decision", None)
-            if show_decision is not None:
-                show_decision(view.spots, view.chips)
+            felt.show_decision(view.spots, view.chips)
         self.show_cards(view, animate, speed)
 
     def show_cards(self, view: TableView, animate: bool, speed: float) -> None:
@@ -118,8 +115,8 @@ class TableScreen(Screen):
             button.bind(on_release=self._spot_touched)
             self._spots[spot.id] = button
 
-    def felts(self) -> list[Any]:
-        """The felts the spots are printed on (each with ``clear`` and ``add_spot``)."""
+    def felts(self) -> list[Felt]:
+        """The felts the spots are printed on."""
         raise NotImplementedError
 
     def make_spot(self, spot: SpotView) -> Spot:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.properties import StringProperty
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
-from ui.felt import Spot
+from ui.felt import Felt, Spot
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
 
@@ -28,10 +26,11 @@ class TurboScreen(TableScreen):
         self.fill(community, view.first, animate, speed, view.icon)
         self.fill(own, view.own, animate, speed, view.icon)
 
-    def felts(self) -> list[Any]:
+    def felts(self) -> list[Felt]:
         """The Turbo felt (:mod:`ui.felt.turbo`)."""
         return [self.ids.felt]
 
     def make_spot(self, spot: SpotView) -> Spot:
         """The spot printed on the felt."""
-        return self.ids.felt.add_spot(spot)  # type: ignore[no-any-return]
+        felt: Felt = self.ids.felt
+        return felt.add_spot(spot)
