@@ -133,3 +133,29 @@ def test_stadium_felt_and_the_lines_at_the_ends_of_the_printed_arrays(sized: Any
     k.tap("chip:500", "spot:six_card_bonus_col_2")
     assert d.widget("spot:six_card_bonus_col_2").stack == ["red"]
     assert app.session.rt.state.pending_wagers[0] == {"six_card_bonus_col_2": 500}
+
+
+def test_a_win_too_wide_for_its_spot_shows_its_amount_whole(kiosk: Any) -> None:
+    """ "GANA $500.00" does not fit a side spot at 800x480: the spot shows "$500.00", lit, and
+    nothing on it is cut off."""
+    k, d, app = kiosk, kiosk.driver, kiosk.app
+    k.device("note", 10_000)
+    k.device("note", 10_000)
+    d.wait(lambda: d.screen == "menu")
+    k.tap("game:turbo-football", "language")
+    k.tap("chip:100", "spot:first_down", "chip:10000", "spot:long_pass")
+    k.deal_next(TURBO_CARDS)  # 15 footballs: Long Pass pays its Super TD, 4:1
+    k.tap("deal")
+    d.wait(lambda: app.view().offer is not None, what="the Double offer")
+    d.settle()
+    k.tap("decline")
+    d.settle()
+    spot = d.widget("spot:long_pass")
+    assert spot.result_text == "GANA $500.00" and spot.highlight == "win"
+    assert spot.shown_result == "$500.00"
+    for label in (
+        w for w in spot.walk(restrict=True) if getattr(w, "tk_name", "").startswith("spot_")
+    ):
+        assert label.texture_size[0] <= label.width + 0.5, label.text
+    main = d.widget("spot:first_down")
+    assert main.shown_result == main.result_text == "GANA $2.00"  # a win that fits says so

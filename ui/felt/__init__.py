@@ -52,10 +52,26 @@ class PrintedSpot(FloatLayout):
     spot = ObjectProperty(None, allownone=True)
     label = StringProperty("")
     amount_text = StringProperty("")
-    result_text = StringProperty("")
+    result_text = StringProperty("")  # "WIN $25.00"
+    result_short = StringProperty("")  # "$25.00": shown instead when the whole does not fit
+    shown_result = StringProperty("")
     highlight = StringProperty("")
     stack = ListProperty([])
     mandatory = BooleanProperty(False)
+
+    def on_result_text(self, *_: object) -> None:
+        self.fit_result()
+
+    def fit_result(self, *_: object) -> None:
+        """Keep the result's line whole: a win too wide for the spot ("GANA $500.00") shows
+        its amount alone, in the win's colour on the lit spot (never cut, never smaller)."""
+        label = self.ids.get("result_label")
+        whole = self.result_text
+        if label is not None and whole:
+            width, _height = label._label.get_extents(whole)  # on one line, in its font
+            if width > label.width:
+                whole = self.result_short or whole
+        self.shown_result = whole
 
     def show_lines(self, label: str, amount_text: str, stack: Sequence[str]) -> None:
         """Name, stake and chips."""
@@ -63,6 +79,7 @@ class PrintedSpot(FloatLayout):
 
     def show_result(self, lines: Sequence[ResultLine]) -> None:
         """How the spot's wager lines ended ("" and no light while there is no result)."""
+        self.result_short = "  ".join(line.paid_text or line.amount_text for line in lines)
         self.result_text = "  ".join(line.amount_text for line in lines)
         if not lines:
             self.highlight = ""
