@@ -193,7 +193,7 @@ class KioskApp(App):
         for event in (self._step_event, self._voucher_event):
             if event is not None:
                 event.cancel()
-        self.win_layer.finish()
+        self.win_layer.stop()
         Window.unbind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
 
     def on_start(self) -> None:

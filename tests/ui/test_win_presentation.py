@@ -8,9 +8,10 @@ import statistics
 import time
 from typing import Any
 
+import pytest
 from kivy.clock import Clock
 
-from kiosk.presentation.win import tier
+from kiosk.presentation.win import tier, win_view
 from ui.tour import TURBO_CARDS
 
 #: community As Ks 9d: 8 footballs, no Double; 8 in 9 cards: First Down pays 3:2 (community)
@@ -86,7 +87,7 @@ def test_banner_shows_the_settled_win_rolls_the_meters_and_a_touch_skips(kiosk: 
     d.wait(lambda: not app.presenting, what="the banner's leaving")
     assert app.win_text == f"${paid / 100:,.2f}"
     assert app.credit_text == f"${settled / 100:,.2f}"
-    assert banner.parent is None  # the banner left by itself
+    assert not banner.shown and banner.right < 0  # the banner left by itself
 
     # next round: a touch on the banner shows the final amounts at once
     k.tap("repeat")
@@ -171,3 +172,36 @@ def test_a_touching_player_cycles_as_fast_as_without_a_presentation(kiosk: Any) 
     assert all(c[1] <= min(x[1] for x in losses) for c in touched)  # the REPEAT touch skips
     assert touch_s < wait_s
     assert shown_s >= 1.0  # a waiting player saw the roll-up (WIN tier: 1 s) and the banner
+
+
+def test_bigger_wins_get_bigger_banners_centred_over_the_table(
+    kiosk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each tier's banner on the table (wins made up: the table itself has none to follow)."""
+    k, d, app = kiosk, kiosk.driver, kiosk.app
+    _to_table(k)
+    layer, banner = app.win_layer, app.win_layer.banner
+    monkeypatch.setattr(layer, "follow", lambda *_args: None)
+    layer.hold_banner = True
+    sizes = []
+    try:
+        for paid in (200, 600, 2500, 12_000):  # on $1: WIN, BIG WIN, HUGE WIN, TOP WIN
+            win = win_view({"paid": paid, "stake": 100}, 99, 20_000, (), "es")
+            assert win is not None
+            layer.start(win, 0.01)
+            d.wait(lambda: layer.rolled_up, what="the roll-up")
+            d.frames(2)
+            sizes.append(tuple(banner.size))
+            assert banner.amount_text == f"${paid / 100:,.2f}"
+            player = app.root.ids.player
+            assert abs(banner.center_x - player.center_x) < 1
+            assert banner.top < app.root.ids.topbar.y and banner.y > app.root.ids.meters.top
+            for label in (w for w in banner.walk(restrict=True) if getattr(w, "text", "")):
+                assert label.font_size >= 23 * app.u  # 16 px capitals at 800x480
+                width, _height = label._label.get_extents(label.text)
+                assert width <= label.width, label.text
+    finally:
+        layer.hold_banner = False
+        layer.finish()
+        d.frames(2)
+    assert sizes == sorted(sizes) and len(set(sizes)) == 4

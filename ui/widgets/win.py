@@ -37,6 +37,7 @@ class WinBanner(Named, FloatLayout):
     amount_text = StringProperty("")
     tier = StringProperty("win")
     scale = NumericProperty(1.0)
+    shown = BooleanProperty(False)  # off the screen while hidden: nothing drawn, nothing freed
 
 
 class WinLayer(FloatLayout):
@@ -47,8 +48,9 @@ class WinLayer(FloatLayout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.banner = WinBanner()
+        self.banner = WinBanner()  # always a child: moved on screen while presenting
         self.banner.tk_name = "win_banner"
+        self.add_widget(self.banner)
         self.on_meters: Meters = lambda _credit, _win: None
         self.clock: Callable[[], float] = time.monotonic
         self.win: WinView | None = None
@@ -80,8 +82,7 @@ class WinLayer(FloatLayout):
         banner = self.banner
         banner.title, banner.tier, banner.scale = win.title, win.tier.name, win.tier.scale
         banner.amount_text = dollars(0)
-        if banner.parent is None:
-            self.add_widget(banner)
+        banner.shown = True
         self.active = True
         self._event = Clock.schedule_interval(self._tick, 1 / ROLL_RATE)
         self._tick(0)
@@ -113,13 +114,16 @@ class WinLayer(FloatLayout):
             if self.clock() >= end and not self.hold_banner:
                 self.finish()
 
-    def finish(self) -> None:
-        """The final amounts at once; the banner goes (the winning spots stay lit)."""
+    def stop(self) -> None:
+        """The app stops: no more roll-up ticks (nothing else changes on a closing screen)."""
         if self._event is not None:
             self._event.cancel()
             self._event = None
-        if self.banner.parent is not None:
-            self.remove_widget(self.banner)
+
+    def finish(self) -> None:
+        """The final amounts at once; the banner goes (the winning spots stay lit)."""
+        self.stop()
+        self.banner.shown = False
         if self.active and self.win is not None:
             self.active = False
             self.rolled_up = True
