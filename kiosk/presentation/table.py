@@ -205,7 +205,6 @@ def table_view(
     banner = _banner(language, seat_result, result_shown)
     spots = spot_views(game, wagers, extra, results, language, rack)
     winning = tuple(spot.id for spot in spots if spot.highlight == "win")
-    shown_win = seat_result if result_shown else None
     game_number = rnd.game_number if rnd is not None else 0
     return TableView(
         family="turbo" if turbo is not None else "stadium",
@@ -251,7 +250,19 @@ def table_view(
         can_cash_out=not busy and state.credits[SEAT] > 0 and allowed(state, c.CashOut),
         can_change_game=not busy and not lockups and allowed(state, c.SelectEdition),
         lines_text=_lines_text(game, results, language),
-        win=win_view(shown_win, game_number, credits, winning, language),
+        win=(
+            win_view(
+                paid,
+                seat_result["stake"],
+                seat_result["handpay"],
+                game_number,
+                credits,
+                winning,
+                language,
+            )
+            if seat_result is not None and result_shown
+            else None
+        ),
     )
 
 

@@ -8,10 +8,8 @@ touch shows them at once (:func:`rolled`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from kiosk.presentation.i18n import text
 from kiosk.textui.money import dollars
@@ -85,17 +83,17 @@ def rolled(amount: int, fraction: float) -> int:
 
 
 def win_view(
-    seat_result: Mapping[str, Any] | None,
+    paid: int,
+    staked: int,
+    handpay: bool,
     game_number: int,
     credits: int,
     winning_spots: tuple[str, ...],
     language: str,
 ) -> WinView | None:
-    """The win of a settled round as shown (None when the round did not win); ``credits`` is the
-    credit meter the terminal settled."""
-    if seat_result is None:
-        return None
-    paid, staked = int(seat_result["paid"]), int(seat_result["stake"])
+    """The win of a settled round that paid ``paid`` cents on ``staked`` as shown (None when
+    it did not win); ``credits`` is the credit meter the terminal settled, ``handpay`` whether
+    the win went to a handpay instead."""
     size = tier(paid, staked)
     if size is None:
         return None
@@ -104,7 +102,7 @@ def win_view(
         paid=paid,
         staked=staked,
         credits=credits,
-        to_credits=0 if seat_result.get("handpay") else paid,
+        to_credits=0 if handpay else paid,
         tier=size,
         title=text(language, f"win_tier_{size.name}"),
         amount_text=dollars(paid),

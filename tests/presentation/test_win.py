@@ -46,13 +46,11 @@ def test_roll_up_starts_at_nothing_never_overshoots_and_ends_exactly(amount: int
 
 
 def test_meters_end_on_the_settled_credits_and_a_handpay_leaves_credits_alone() -> None:
-    result = {"paid": 4600, "stake": 1100, "handpay": False}
-    view = win_view(result, 7, 12_400, ("td",), "en")
+    view = win_view(4600, 1100, False, 7, 12_400, ("td",), "en")
     assert view is not None and view.title == "WIN" and view.amount_text == "$46.00"
     assert view.meters_at(0) == (12_400 - 4600, 0)
     assert view.meters_at(1) == (12_400, 4600)
-    handpay = win_view({**result, "handpay": True}, 7, 500, (), "es")
+    handpay = win_view(4600, 1100, True, 7, 500, (), "es")
     assert handpay is not None and handpay.title == "PREMIO"
     assert handpay.meters_at(0) == (500, 0) and handpay.meters_at(1) == (500, 4600)
-    assert win_view({"paid": 100, "stake": 100}, 7, 500, (), "en") is None
-    assert win_view(None, 7, 500, (), "en") is None
+    assert win_view(100, 100, False, 7, 500, (), "en") is None

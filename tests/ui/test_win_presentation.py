@@ -186,7 +186,7 @@ def test_bigger_wins_get_bigger_banners_centred_over_the_table(
     sizes = []
     try:
         for paid in (200, 600, 2500, 12_000):  # on $1: WIN, BIG WIN, HUGE WIN, TOP WIN
-            win = win_view({"paid": paid, "stake": 100}, 99, 20_000, (), "es")
+            win = win_view(paid, 100, False, 99, 20_000, (), "es")
             assert win is not None
             layer.start(win, 0.01)
             d.wait(lambda: layer.rolled_up, what="the roll-up")
