@@ -29,7 +29,7 @@ class ResultLine:
     won: bool
     push: bool
     detail: str = ""  # the outcome without the words the amount already says ("One pair")
-    paid_text: str = ""  # "$10.00": what the line paid back ("" when it lost)
+    paid: int = 0  # cents the line paid back (0 when it lost)
 
     @property
     def text(self) -> str:
@@ -137,8 +137,7 @@ def result_line(
     inner = _LOSE_WITH.match(outcome)
     if inner is not None:
         detail = words(inner[1])
-    paid_text = dollars(paid) if paid else ""
-    return ResultLine(label, words(outcome), amount, won, push, detail, paid_text)
+    return ResultLine(label, words(outcome), amount, won, push, detail, paid)
 
 
 #: outcomes that say no more than WIN / LOSE / PUSH

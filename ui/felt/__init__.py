@@ -53,7 +53,8 @@ class PrintedSpot(FloatLayout):
     label = StringProperty("")
     amount_text = StringProperty("")
     result_text = StringProperty("")  # "WIN $25.00"
-    result_short = StringProperty("")  # "$25.00": shown instead when the whole does not fit
+    result_short = StringProperty("")  # "$25.00", all its lines paid: shown when the whole
+    # result does not fit (a win too wide, or the Ante and its bonus together)
     shown_result = StringProperty("")
     highlight = StringProperty("")
     stack = ListProperty([])
@@ -79,7 +80,8 @@ class PrintedSpot(FloatLayout):
 
     def show_result(self, lines: Sequence[ResultLine]) -> None:
         """How the spot's wager lines ended ("" and no light while there is no result)."""
-        self.result_short = "  ".join(line.paid_text or line.amount_text for line in lines)
+        paid = sum(line.paid for line in lines)
+        self.result_short = dollars(paid) if any(line.won for line in lines) else ""
         self.result_text = "  ".join(line.amount_text for line in lines)
         if not lines:
             self.highlight = ""
