@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.runtime.deck import RngDeckFactory
@@ -37,6 +38,16 @@ METERS = (
     "handpaid_cancelled_credits",
     "tilts",
 )
+
+
+def _offered(rt: TerminalRuntime, name: str) -> str | None:
+    """The offered decision's ``take`` or ``default`` choice, None when none is offered (the
+    offer is a dict up to commit 991cbce, an OfferRecord after it)."""
+    rnd = rt.state.round
+    offer: Any = rnd.offers.get(0) if rnd is not None else None
+    if offer is None:
+        return None
+    return str(offer[name] if isinstance(offer, dict) else getattr(offer.decision, name))
 
 
 class Clock:
@@ -75,8 +86,9 @@ def play(data_dir: Path) -> dict[str, object]:
     for _ in range(3):
         rt.execute(c.PlaceWager("first_down", 100))
         rt.execute(c.Deal())
-        if rt.state.round is not None and rt.state.round.offers.get(0):
-            rt.execute(c.Decide(rt.state.round.offers[0]["take"]))
+        take = _offered(rt, "take")
+        if take is not None:
+            rt.execute(c.Decide(take))
         rt.pump()
         if rt.state.handpay is not None:
             rt.execute(c.AttendantReset(by="attendant 1"))
@@ -91,8 +103,9 @@ def play(data_dir: Path) -> dict[str, object]:
         rt.execute(c.PlaceWager("first_down", 500))
         rt.execute(c.PlaceWager("long_pass", 500))
         rt.execute(c.Deal())
-        if rt.state.round is not None and rt.state.round.offers.get(0):
-            rt.execute(c.Decide(rt.state.round.offers[0]["take"]))
+        take = _offered(rt, "take")
+        if take is not None:
+            rt.execute(c.Decide(take))
         rt.pump()
         if rt.state.handpay is not None:
             rt.execute(c.AttendantReset(by="attendant 2"))
@@ -102,7 +115,7 @@ def play(data_dir: Path) -> dict[str, object]:
         rt.execute(c.SelectPositions((0, 4, 8)))
         rt.execute(c.PlaceWager("ante", 100))
         rt.execute(c.Deal())
-        if rt.state.round is not None and rt.state.round.offers.get(0):
+        if _offered(rt, "take") is not None:
             rt.execute(c.Decide(choice))
         rt.pump()
         if rt.state.handpay is not None:
@@ -129,8 +142,9 @@ def play(data_dir: Path) -> dict[str, object]:
     rt.execute(c.SelectEdition("turbo-football"))
     rt.execute(c.PlaceWager("first_down", 200))
     rt.execute(c.Deal())
-    if rt.state.round is not None and rt.state.round.offers.get(0):
-        rt.execute(c.Decide(rt.state.round.offers[0]["default"]))
+    default = _offered(rt, "default")
+    if default is not None:
+        rt.execute(c.Decide(default))
     rt.pump()
     if rt.state.handpay is not None:
         rt.execute(c.AttendantReset(by="attendant 7"))
