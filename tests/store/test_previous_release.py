@@ -54,7 +54,9 @@ def test_old_store_powers_up_audits_and_keeps_credits_and_meters(tmp_path: Path)
 
 
 def test_old_journal_rows_and_snapshots_decode_and_encode_to_the_same_bytes() -> None:
-    db = sqlite3.connect(f"file:{DATA / 'terminal' / 'terminal.sqlite3'}?mode=ro", uri=True)
+    # immutable: the committed test data is read, never given a -wal or -shm file
+    store = DATA / "terminal" / "terminal.sqlite3"
+    db = sqlite3.connect(f"file:{store}?mode=ro&immutable=1", uri=True)
     try:
         bodies = [body for (body,) in db.execute("SELECT body FROM journal ORDER BY seq")]
         snapshots = [body for (body,) in db.execute("SELECT body FROM snapshots ORDER BY seq")]
