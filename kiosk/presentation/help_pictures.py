@@ -8,11 +8,9 @@ example is the game's own ``settle`` applied to named cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from kiosk.games.base import GameRules, SeatSettlement, WagerResult
+from kiosk.games.base import GameRules, SeatSettlement
 from kiosk.presentation.faces import CardFace
 from kiosk.presentation.i18n import text
 from kiosk.presentation.spots import result_line, spot_labels
@@ -71,7 +69,7 @@ def result_steps(
     labels = spot_labels(game, words)
     steps = []
     for r in settlement.results:
-        line = result_line(game, _as_record(r), words, labels)
+        line = result_line(game, r, words, labels)
         if r.paid > r.stake:
             odds = f"{r.odds.numerator:,}:{r.odds.denominator:,}"
             message = text(
@@ -90,10 +88,6 @@ def result_steps(
     )
     steps.append(ExampleStep(total, won=settlement.total_paid > staked))
     return steps
-
-
-def _as_record(r: WagerResult) -> Mapping[str, Any]:
-    return {"spot": r.spot, "stake": r.stake, "paid": r.paid, "outcome": r.outcome}
 
 
 def wager_step(game: GameRules, language: str, spot: str, amount: int) -> ExampleStep:

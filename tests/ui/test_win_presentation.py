@@ -63,7 +63,7 @@ def test_banner_shows_the_settled_win_rolls_the_meters_and_a_touch_skips(kiosk: 
     _deal_until_result(k, TURBO_CARDS)  # 15 footballs: every wager wins
     settled = rt.state.credits[0]
     result = rt.state.round.settlement[0]
-    paid, staked = result["paid"], result["stake"]
+    paid, staked = result.paid, result.stake
     assert app.presenting
     banner = d.widget("win_banner")
     expected_tier = tier(paid, staked)
@@ -114,14 +114,14 @@ def test_the_lit_spots_are_the_paying_ones(kiosk: Any) -> None:
     k.tap("spot:nine_card_bonus")
     _deal_until_result(k, WIN_CARDS)  # 8 footballs: First Down and Long Pass pay
     d.settle()
-    results = rt.state.round.settlement[0]["results"]
-    paying = {r["spot"] for r in results if r["paid"] > r["stake"]}
-    assert paying and paying != {r["spot"] for r in results}  # some win, some lose
+    results = rt.state.round.settlement[0].results
+    paying = {r.spot for r in results if r.paid > r.stake}
+    assert paying and paying != {r.spot for r in results}  # some win, some lose
     lit = {name for name in paying if d.widget(f"spot:{name}").highlight == "win"}
     assert lit == paying
     for r in results:
-        if r["spot"] not in paying:
-            assert d.widget(f"spot:{r['spot']}").highlight != "win"
+        if r.spot not in paying:
+            assert d.widget(f"spot:{r.spot}").highlight != "win"
     assert set(app.view().win.winning_spots) == paying
 
 
