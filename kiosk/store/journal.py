@@ -38,6 +38,9 @@ from kiosk.store.faults import StoreError as StoreError
 from kiosk.store.faults import store_fault
 from kiosk.terminal import events as ev
 
+#: event kinds kept in the event log (decided in :mod:`kiosk.terminal.event_sets`)
+from kiosk.terminal.event_sets import LOGGED_KINDS as LOGGED_KINDS
+
 SCHEMA_VERSION = 1
 GENESIS = b"\x00" * 32
 DB_NAME = "terminal.sqlite3"
@@ -72,32 +75,6 @@ CREATE TRIGGER IF NOT EXISTS service_audit_no_update BEFORE UPDATE ON service_au
 CREATE TRIGGER IF NOT EXISTS service_audit_no_delete BEFORE DELETE ON service_audit
     BEGIN SELECT RAISE(ABORT, 'the service audit log is append-only'); END;
 """
-
-#: event kinds kept in the event log (the game round's own events live in recall)
-LOGGED_KINDS = frozenset(
-    {
-        "PoweredUp",
-        "CriticalMemoryError",
-        "StorageFull",
-        "RamCleared",
-        "ConfigChanged",
-        "PeriodMetersReset",
-        "BillStacked",
-        "BillReturned",
-        "TicketRedeemed",
-        "CashoutStarted",
-        "VoucherPrinted",
-        "VoucherFailed",
-        "HandpayLocked",
-        "HandpayReset",
-        "TiltRaised",
-        "TiltCleared",
-        "DoorChanged",
-        "EnableChanged",
-        "ServiceChanged",
-        "DeviceBaselineRecorded",
-    }
-)
 
 
 class IntegrityError(StoreError):
