@@ -28,10 +28,10 @@ import contextlib
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.store.faults import StorageFullError as StorageFullError
 from kiosk.store.faults import StoreError as StoreError
@@ -40,6 +40,10 @@ from kiosk.terminal import events as ev
 
 #: event kinds kept in the event log (decided in :mod:`kiosk.terminal.event_sets`)
 from kiosk.terminal.event_sets import LOGGED_KINDS as LOGGED_KINDS
+
+if TYPE_CHECKING:
+    from kiosk.signer.client import Signer
+    from kiosk.store.critmem import StoreCheck
 
 SCHEMA_VERSION = 1
 GENESIS = b"\x00" * 32
@@ -226,6 +230,14 @@ class Journal:
             if self.signer is not None and signatures is not None:
                 self.db.execute("INSERT INTO meta VALUES ('epoch', ?)", (str(self.signer.epoch),))
                 self._write_signatures(0, GENESIS, signatures, snapshot=True)
+
+    def power_up(
+        self, signer: Signer, genesis: Callable[[], dict[str, Any]], now: int
+    ) -> StoreCheck:
+        """Create, adopt or verify the store against the signer (:mod:`kiosk.store.critmem`)."""
+        from kiosk.store.critmem import power_up_store
+
+        return power_up_store(self, signer, genesis, now)
 
     def adopt(self, epoch: int, head_signature: bytes, snapshots: dict[int, bytes]) -> None:
         """Sign an unsigned store of a previous release as it is (see kiosk.store.critmem)."""

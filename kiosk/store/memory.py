@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.store.critmem import StoreCheck
 from kiosk.store.faults import StoreError
@@ -32,6 +32,9 @@ from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.event_sets import LOGGED_KINDS
 from kiosk.terminal.state import TerminalState
+
+if TYPE_CHECKING:
+    from kiosk.signer.client import Signer
 
 _NOTHING_MORE = Projections()
 
@@ -73,9 +76,12 @@ class MemoryJournal:
         self._snapshots[0] = (body, body_hash(0, body))
         self._created_at = created_at
 
-    def power_up(self, genesis: Callable[[], dict[str, Any]], now: int) -> StoreCheck:
+    def power_up(
+        self, signer: Signer | None, genesis: Callable[[], dict[str, Any]], now: int
+    ) -> StoreCheck:
         """Create the store when new, else check the chain and rebuild the state (the newest
-        snapshot that passes its checksum, the rows after it replayed)."""
+        snapshot that passes its checksum, the rows after it replayed).  The store is
+        unsigned: ``signer`` is not asked (the SQLite journal's power-up is what it checks)."""
         check = StoreCheck()
         try:
             if self.is_new():

@@ -39,7 +39,7 @@ def test_the_memory_journal_chains_logs_and_rebuilds_as_the_sqlite_journal(tmp_p
     assert [r.event for r in memory.rows()] == [r.event for r in sqlite.rows()]
     assert memory.event_log() == sqlite.event_log()
     assert memory.event_log(kinds=["BillStacked"]) == sqlite.event_log(kinds=["BillStacked"])
-    check = memory.power_up(genesis, AT)
+    check = memory.power_up(None, genesis, AT)
     assert check.critical is None and check.state is not None and check.replayed == 5
     assert check.state.credits == [2000] and check.state.doors_open == ["main"]
     sqlite.close()
@@ -52,7 +52,7 @@ def test_the_memory_journal_rebuilds_from_its_newest_snapshot() -> None:
     state = TerminalState.genesis(TerminalConfig())
     state.escrow[0] = 2000
     memory.commit(STEPS[2], Projections(snapshot={**state.to_snapshot(), "credits": [7]}))
-    check = memory.power_up(genesis, AT)
+    check = memory.power_up(None, genesis, AT)
     assert check.replayed == 0 and check.state is not None and check.state.credits == [7]
 
 
@@ -65,5 +65,5 @@ def test_a_changed_row_breaks_the_memory_journals_chain() -> None:
     memory._rows[2] = dataclasses.replace(row, body=row.body.replace("2000", "9000"))
     with pytest.raises(IntegrityError, match="journal row 3 fails its chain hash"):
         memory.verify_chain()
-    check = memory.power_up(genesis, AT)
+    check = memory.power_up(None, genesis, AT)
     assert check.state is None and check.critical == "journal row 3 fails its chain hash"

@@ -87,7 +87,7 @@ class World:
 
     def _power_up(self) -> TerminalCore:
         check = self.journal.power_up(
-            lambda: TerminalState.genesis(self.config).to_snapshot(), self.now
+            None, lambda: TerminalState.genesis(self.config).to_snapshot(), self.now
         )
         assert check.critical is None and check.state is not None, check.critical
         core = TerminalCore(check.state)
