@@ -7,7 +7,7 @@ terminal with the protobuf device links instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.devices.pairing import DEFAULT_KEY_DIR, load_pairing_key
@@ -41,29 +41,33 @@ class SerialDeviceSet:
             channel.close()
 
 
-@dataclass(frozen=True)
+@dataclass
 class SerialSetup:
     """Devices on ``ports``; a driver waits ``connect_grace`` seconds for its device."""
 
     ports: SerialPorts
     connect_grace: float = 3.0
+    #: the pairing keys, read once by :meth:`check`
+    _keys: tuple[bytes, bytes] | None = field(default=None, init=False, repr=False)
 
     def check(self) -> None:
-        """A pairing key that cannot be used raises
+        """Read the pairing keys: one that cannot be used raises
         :class:`~kiosk.devices.pairing.PairingKeyError` before anything starts."""
-        load_pairing_key(self.ports.validator_key)
-        load_pairing_key(self.ports.printer_key)
+        self._keys = (
+            load_pairing_key(self.ports.validator_key),
+            load_pairing_key(self.ports.printer_key),
+        )
 
     def open(self, data_dir: Path, *, with_host: bool) -> SerialDeviceSet:
         """Start the device links (they find their devices, or keep looking); ticket in is
         offered only with a host to validate vouchers."""
+        if self._keys is None:
+            self.check()
+        assert self._keys is not None
+        validator_key, printer_key = self._keys
         ports = self.ports
-        bv_channel = LinkChannel(
-            ports.bill_validator, key=load_pairing_key(ports.validator_key), name="bill-validator"
-        )
-        pr_channel = LinkChannel(
-            ports.printer, key=load_pairing_key(ports.printer_key), name="printer"
-        )
+        bv_channel = LinkChannel(ports.bill_validator, key=validator_key, name="bill-validator")
+        pr_channel = LinkChannel(ports.printer, key=printer_key, name="printer")
         bv_channel.start()
         pr_channel.start()
         validator = ValidatorDriver(

@@ -45,6 +45,7 @@ from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError, DuplicateReportError, ReportMismatchError
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.core import TerminalCore
+from kiosk.terminal.event_sets import ESCROW_ENDINGS, kind_names
 from kiosk.terminal.meters import Meters
 from kiosk.terminal.state import Phase, TerminalState
 from kiosk.terminal.tilts import TiltCode
@@ -62,7 +63,7 @@ STORAGE_RETRY_MS = 2000
 #: the tilt of a device report that disagrees with the state (an attendant checks the cash box)
 REPORT_MISMATCH_TILT = TiltCode.DEVICE_REPORT_MISMATCH
 #: journaled kinds that end an escrow (the core's memory of them is seeded at power-up)
-_RESOLVING_KINDS = ("BillStacked", "BillReturned", "TicketRedeemed")
+_RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these

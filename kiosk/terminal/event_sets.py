@@ -4,7 +4,8 @@
   recoveries); the game round's own events live in recall instead.  The journal writes these
   to its ``event_log`` table; ``turbokiosk events`` and the service menu filter by their names.
 - :data:`METERED`: events after which the lifetime meters may have moved; the host link sends a
-  meter snapshot with every commit holding one (a RAM clear starts the meters of a new store).
+  meter snapshot with every commit holding one (a RAM clear starts the meters of a new store);
+- :data:`ESCROW_ENDINGS`: the logged events that end an escrow (read back at power-up).
 """
 
 from __future__ import annotations
@@ -53,6 +54,18 @@ METERED: frozenset[type[e.Event]] = frozenset(
         e.DoorChanged,
     }
 )
+
+
+#: logged events that end an escrow: the runtime seeds the core's memory of how each seat's
+#: last escrow ended from them at power-up (``TicketReturned`` ends one too, but is not logged)
+ESCROW_ENDINGS: frozenset[type[e.Event]] = frozenset(
+    {e.BillStacked, e.BillReturned, e.TicketRedeemed}
+)
+
+
+def kind_names(classes: frozenset[type[e.Event]]) -> tuple[str, ...]:
+    """The journaled names of event classes, sorted (for the event log's ``kinds`` filter)."""
+    return tuple(sorted(cls.type_name for cls in classes))
 
 
 def is_logged(event: e.Event) -> bool:

@@ -22,6 +22,7 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.core import TerminalCore
+from kiosk.terminal.event_sets import ESCROW_ENDINGS, kind_names
 from kiosk.terminal.meters import CORE_METERS
 from kiosk.terminal.state import Phase, TerminalState
 
@@ -34,13 +35,19 @@ ERROR_KINDS = (
     c.ReportMismatchError,
 )
 #: the journaled kinds the runtime seeds the core's memory of escrows from at power-up
-RESOLVING_KINDS = ("BillStacked", "BillReturned", "TicketRedeemed")
+RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 START = 1_800_000_000_000
 
 
 def field_of(record: Any, name: str) -> Any:
-    """A field of a money or round record (a typed record, or its dict form)."""
-    return record[name] if isinstance(record, dict) else getattr(record, name)
+    """A field of a money or round record (a typed record, or its dict form); a bet's wagers
+    and an offer's choices are found in the game's record a typed one wraps."""
+    if isinstance(record, dict):
+        return record[name]
+    if not hasattr(record, name):
+        inner = getattr(record, "bet", None) or getattr(record, "decision", None)
+        return getattr(inner, name)
+    return getattr(record, name)
 
 
 def fingerprint(core: TerminalCore) -> object:

@@ -20,6 +20,7 @@ from kiosk.store.memory import MemoryJournal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from rng import Csprng
+from tests.terminal.pure_world import field_of
 
 
 def runtime_on(store: MemoryJournal, base: Path) -> TerminalRuntime:
@@ -47,7 +48,7 @@ def test_a_runtime_plays_and_recovers_on_the_memory_store(tmp_path: Path) -> Non
     rt.execute(c.Deal())
     offer = rt.state.round.offers[0] if rt.state.round is not None else None
     assert offer is not None
-    rt.execute(c.Decide(offer["default"] if isinstance(offer, dict) else offer.default))
+    rt.execute(c.Decide(field_of(offer, "default")))
     assert rt.core.audit_credits() is None
     credits = rt.state.credits[0]
     kinds = [type(row.event) for row in store.rows()]
