@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from kiosk.games import icon_odds
-from kiosk.games import nine_card_bonus
+from kiosk.games import icon_odds, nine_card_bonus
 from kiosk.games.base import (
     DecisionOffer,
     RuleError,
@@ -26,9 +25,9 @@ from kiosk.games.base import (
     WagerSpot,
     pay,
 )
+from kiosk.games.family import PaytableChoice
 from kiosk.games.nine_card_bonus import KIND as NINE_CARD_BONUS
 from kiosk.games.nine_card_bonus import NineCardBonusTable, load_choice
-from kiosk.games.family import PaytableChoice
 from kiosk.games.paytable import is_file_reference
 from kiosk.games.turbo_edition import (
     Edition,

@@ -55,9 +55,7 @@ def _names(node: ast.AST) -> set[str]:
 def _is_family_literal(node: ast.AST) -> bool:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         value = node.value
-        return value in FAMILY_NAMES or any(
-            value.startswith(f"{name}-") for name in FAMILY_NAMES
-        )
+        return value in FAMILY_NAMES or any(value.startswith(f"{name}-") for name in FAMILY_NAMES)
     return isinstance(node, ast.Name | ast.Attribute) and bool(_names(node) & EDITION_NAMES)
 
 
@@ -74,9 +72,7 @@ def _branches(tree: ast.AST) -> Iterator[tuple[ast.AST, str]]:
                     yield node, f"{name} of a family's attribute"
         elif isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-            if any(_is_family_literal(x) for x in operands):
-                yield node, "comparison with a family or edition name"
-            elif any(
+            if any(_is_family_literal(x) for x in operands) or any(
                 isinstance(x, ast.Tuple | ast.List | ast.Set)
                 and any(_is_family_literal(e) for e in x.elts)
                 for x in operands

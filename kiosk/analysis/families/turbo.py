@@ -24,8 +24,13 @@ class TurboPar:
         if wager == nine_card_bonus.KIND:
             b = nine_card_bonus.load_table(table)
             basis = repr((wager, b.pays, b.straight_flush_8, b.straight_flush_9))
-            return basis, lambda: (
-                turbo_par.nine_card_bonus_par(b, ed.nine_card_bonus_label, ed.suit_name).house_edge
+            return (
+                basis,
+                lambda: (
+                    turbo_par.nine_card_bonus_par(
+                        b, ed.nine_card_bonus_label, ed.suit_name
+                    ).house_edge
+                ),
             )
         w = ed.wager(wager)
         if w is None:
