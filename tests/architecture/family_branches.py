@@ -1,13 +1,15 @@
 """Find the places outside the games layer that test which game family they hold.
 
 A *family branch* is code that decides by family instead of asking the family's registered
-parts: ``isinstance``/``issubclass`` against a family's rules class, ``hasattr``/``getattr``
-of ``"edition"`` (what only Turbo rules carry), a comparison with a family's name or an
-edition id (``"turbo"``, ``"stadium"``, ``STADIUM_ID``, ``"stadium-3cp"``), and a table keyed
-by a family's name.  The games layer and each layer's per-family modules (``families/``
-packages) are where such knowledge belongs, so they are not scanned.
+parts: ``isinstance``/``issubclass`` against a family's rules class (or importing it),
+``hasattr``/``getattr`` of ``"edition"`` (what only Turbo rules carry), a comparison with an
+edition id (``"stadium-3cp"``, ``"turbo-..."``, ``STADIUM_ID``), a table keyed by one, and a
+family's name (``"turbo"``, ``"stadium"``) anywhere but in a docstring.  The games layer and
+each layer's per-family modules (``families/`` packages) are where such knowledge belongs, so
+they are not scanned.
 
-Run ``python -m tests.architecture.family_branches`` to list every branch with its place.
+Run ``python -m tests.architecture.family_branches [ROOT]`` to list every branch with its
+place (ROOT: another checkout, e.g. the code before the families).
 """
 
 from __future__ import annotations
@@ -59,7 +61,17 @@ def _is_family_literal(node: ast.AST) -> bool:
     return isinstance(node, ast.Name | ast.Attribute) and bool(_names(node) & EDITION_NAMES)
 
 
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            found.add(id(body[0].value))
+    return found
+
+
 def _branches(tree: ast.AST) -> Iterator[tuple[ast.AST, str]]:
+    docstrings = _docstrings(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name, args = node.func.id, node.args
@@ -81,14 +93,12 @@ def _branches(tree: ast.AST) -> Iterator[tuple[ast.AST, str]]:
         elif isinstance(node, ast.Dict):
             if any(k is not None and _is_family_literal(k) for k in node.keys):
                 yield node, "table keyed by family"
-        elif isinstance(node, ast.Tuple | ast.List | ast.Set):
-            if len(node.elts) > 1 and all(
-                isinstance(e, ast.Constant) and e.value in FAMILY_NAMES for e in node.elts
-            ):
-                yield node, "list of families"
-        elif isinstance(node, ast.keyword) and node.arg == "name":
-            if isinstance(node.value, ast.Constant) and node.value.value in FAMILY_NAMES:
-                yield node, "screen named after a family"
+        elif (
+            isinstance(node, ast.Constant)
+            and node.value in FAMILY_NAMES
+            and id(node) not in docstrings
+        ):
+            yield node, "a family's name"
         elif isinstance(node, ast.MatchValue) and _is_family_literal(node.value):
             yield node, "match on a family or edition name"
         elif isinstance(node, ast.ImportFrom) and node.module in (
@@ -111,7 +121,7 @@ def scanned_files(root: Path = ROOT) -> Iterator[Path]:
 
 
 def family_branches(root: Path = ROOT) -> list[Branch]:
-    """Every family branch in the scanned sources, in file and line order."""
+    """Every family branch in the scanned sources (one a line), in file and line order."""
     out = []
     for path in scanned_files(root):
         source = path.read_text(encoding="utf-8")
@@ -121,12 +131,16 @@ def family_branches(root: Path = ROOT) -> list[Branch]:
             line = getattr(node, "lineno", 0)
             rel = str(path.relative_to(root))
             out.append(Branch(rel, line, kind, " ".join(code.split())[:80]))
-    return sorted(set(out), key=lambda b: (b.path, b.line, b.code))
+    # one branch a line: a name inside a flagged comparison or table is the same branch
+    by_line: dict[tuple[str, int], Branch] = {}
+    for branch in sorted(out, key=lambda b: (b.path, b.line, -len(b.code))):
+        by_line.setdefault((branch.path, branch.line), branch)
+    return list(by_line.values())
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     """Print every branch, then the count by file and in total."""
-    found = family_branches()
+    found = family_branches(Path(argv[0]).resolve() if argv else ROOT)
     for branch in found:
         print(branch)
     by_file: dict[str, int] = {}
@@ -139,4 +153,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -3,9 +3,13 @@ wagers (:mod:`kiosk.analysis.stadium_par`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from kiosk.analysis import stadium_par
-from kiosk.analysis.families import EdgePlan, register
+from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
+from kiosk.analysis.simulate import SimulatedWager
 from kiosk.games import stadium, stadium_paytables
+from kiosk.games.base import RuleError
 
 
 class StadiumPar:
@@ -15,6 +19,24 @@ class StadiumPar:
     def id(self) -> str:
         """``"stadium"``."""
         return stadium.FAMILY_ID
+
+    def par_sheet_function(self, edition: str) -> ParSheetFunction:
+        """:func:`kiosk.analysis.stadium_par.par_sheet`."""
+        return stadium_par.par_sheet
+
+    def simulate(
+        self,
+        edition: str,
+        games: int,
+        paytables: Mapping[str, str],
+        *,
+        seed: int | None,
+        seats: int,
+    ) -> Sequence[SimulatedWager]:
+        """:func:`kiosk.analysis.stadium_par.simulate`, one seat."""
+        if seats != 1:
+            raise RuleError(f"--seats applies to the Turbo editions only, not {edition}")
+        return stadium_par.simulate(games, paytables, seed=seed)
 
     def edge_plan(self, edition: str, wager: str, table: str) -> EdgePlan:
         """An edge depends on the wager and its table's pays."""

@@ -3,8 +3,12 @@ Bonus (:mod:`kiosk.analysis.turbo_par`)."""
 
 from __future__ import annotations
 
-from kiosk.analysis import turbo_par
-from kiosk.analysis.families import EdgePlan, register
+import random
+from collections.abc import Mapping, Sequence
+
+import rng
+from kiosk.analysis import simulate, turbo_par
+from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
 from kiosk.games import nine_card_bonus, turbo
 from kiosk.games.turbo_edition import load_edition
 
@@ -16,6 +20,23 @@ class TurboPar:
     def id(self) -> str:
         """``"turbo"``."""
         return turbo.FAMILY_ID
+
+    def par_sheet_function(self, edition: str) -> ParSheetFunction:
+        """:func:`kiosk.analysis.turbo_par.par_sheet` of the edition."""
+        return lambda paytables: turbo_par.par_sheet(edition, paytables)
+
+    def simulate(
+        self,
+        edition: str,
+        games: int,
+        paytables: Mapping[str, str],
+        *,
+        seed: int | None,
+        seats: int,
+    ) -> Sequence[simulate.SimulatedWager]:
+        """:func:`kiosk.analysis.simulate.simulate`, any number of seats sharing a deck."""
+        shuffler: simulate.Shuffler = rng.Csprng() if seed is None else random.Random(seed)
+        return simulate.simulate(edition, games, paytables, shuffler=shuffler, seats=seats)
 
     def edge_plan(self, edition: str, wager: str, table: str) -> EdgePlan:
         """A mandatory wager's edge depends on its tiers and the raise rule, another icon
