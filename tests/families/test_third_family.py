@@ -14,6 +14,7 @@ from kiosk.games import registry
 from kiosk.games.base import RuleError
 from kiosk.presentation.families import table_family
 from kiosk.terminal.config import EditionConfig, TerminalConfig
+from kiosk.terminal.state import RoundState
 from kiosk.textui.families import text_family
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.session import PlaySession
@@ -98,8 +99,7 @@ def test_the_text_terminal_plays_and_recalls_the_third_family(table: Table) -> N
     assert "Dealer's card: Qs" in said
     assert "Own cards: 3c" in said
     assert "Lose" in said
-    record = table.rt.journal.recall(1)[0]
-    lines = round_lines(record)
+    lines = round_lines(RoundState.from_dict(table.rt.journal.recall(1)[0]))
     assert "High Card (high-card)" in lines[0]
     assert "  Dealer's card: Qs" in lines
     game = registry.load_game(high_card.EDITION_ID)
@@ -125,6 +125,6 @@ def test_without_parts_of_its_own_a_family_is_shown_plainly(table: Table) -> Non
     view = s.view()
     assert view.spots[0].pays_text == ""
     assert view.spots[0].results[0].text == "PUSH"
-    lines = round_lines(table.rt.journal.recall(1)[0])
+    lines = round_lines(RoundState.from_dict(table.rt.journal.recall(1)[0]))
     assert "  First deal: 2h" in lines
     assert "    Own cards: 2d" in lines

@@ -10,11 +10,10 @@ loaded on the first look-up; another family calls :func:`register`.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from typing import Any
 
 from kiosk.cards import names
-from kiosk.games.base import GameRules
+from kiosk.games.base import DecisionOffer, GameRules
+from kiosk.terminal.state import RoundState
 
 #: the per-family modules of the shipped families
 BUILTIN = ("kiosk.textui.families.turbo", "kiosk.textui.families.stadium")
@@ -24,8 +23,8 @@ class TextFamily:
     """A family's text part; this base tells any game plainly.
 
     ``game`` None is a game whose rules this software no longer ships (told by this base
-    only).  ``record`` arguments are rounds in their dict form (:meth:`RoundState.to_dict`, which is
-    also the recall record)."""
+    only).  ``rnd`` arguments are rounds (a recall record is read with
+    :meth:`RoundState.from_dict`)."""
 
     id = ""
 
@@ -33,26 +32,24 @@ class TextFamily:
         """The name of a result line that is not a spot placed before the deal (None: none)."""
         return None
 
-    def first_deal_lines(self, game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
+    def first_deal_lines(self, game: GameRules | None, rnd: RoundState) -> list[str]:
         """The shared cards of the first deal (the record holds some)."""
-        return [f"First deal: {names(record['first'])}"]
+        return [f"First deal: {names(rnd.first)}"]
 
-    def seat_hand_lines(
-        self, game: GameRules | None, record: Mapping[str, Any], index: int
-    ) -> list[str]:
+    def seat_hand_lines(self, game: GameRules | None, rnd: RoundState, index: int) -> list[str]:
         """Seat ``index``'s own hand ([] before it has one)."""
-        seat_cards: list[list[int]] = record["seat_cards"]
+        seat_cards = rnd.seat_cards
         if index < len(seat_cards) and seat_cards[index]:
             return [f"Own cards: {names(seat_cards[index])}"]
         return []
 
-    def dealer_lines(self, game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
+    def dealer_lines(self, game: GameRules | None, rnd: RoundState) -> list[str]:
         """The shared cards of the second deal (the record holds some)."""
-        return [f"Shared cards: {names(record['second_shared'])}"]
+        return [f"Shared cards: {names(rnd.second_shared)}"]
 
-    def offer_label(self, game: GameRules | None, offer: Mapping[str, Any]) -> str:
+    def offer_label(self, game: GameRules | None, offer: DecisionOffer) -> str:
         """The decision's name (``"Play"``, the edition's ``"Double"``)."""
-        return str(offer["kind"]).capitalize()
+        return offer.kind.capitalize()
 
     def no_offer_lines(self, game: GameRules | None) -> list[str]:
         """What a player is told when the first deal brings no decision."""

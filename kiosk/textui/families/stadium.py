@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
 from kiosk.cards import names
 from kiosk.games import poker3
 from kiosk.games.base import GameRules
 from kiosk.games.stadium import ANTE_BONUS, FAMILY_ID, PLAY, StadiumRules
+from kiosk.terminal.state import RoundState
 from kiosk.textui.families import TextFamily, register
 from kiosk.textui.show import array_lines, dealer_text, odds_text, positions_text, three_card_text
 
@@ -58,29 +58,27 @@ class StadiumText(TextFamily):
         """The play wager and the ante bonus by name."""
         return EXTRA_LABELS.get(spot)
 
-    def first_deal_lines(self, game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
+    def first_deal_lines(self, game: GameRules | None, rnd: RoundState) -> list[str]:
         """The array, three rows, a single seat's locations in brackets."""
-        bets = record["bets"]
-        marked = bets[0]["positions"] if len(bets) == 1 else []
+        bets = rnd.bets
+        marked = bets[0].bet.positions if len(bets) == 1 else ()
         lines = ["Array (locations 1-9 row by row; [ ] = your hand):"]
-        lines += [f"  {line}" for line in array_lines(record["first"], marked)]
+        lines += [f"  {line}" for line in array_lines(rnd.first, marked)]
         return lines
 
-    def seat_hand_lines(
-        self, game: GameRules | None, record: Mapping[str, Any], index: int
-    ) -> list[str]:
+    def seat_hand_lines(self, game: GameRules | None, rnd: RoundState, index: int) -> list[str]:
         """The hand at the seat's chosen locations."""
-        bet = record["bets"][index]
-        first: list[int] = record["first"]
-        if first and bet["positions"]:
-            hand = [first[p] for p in bet["positions"]]
-            where = positions_text(bet["positions"])
+        positions = rnd.bets[index].bet.positions
+        first = rnd.first
+        if first and positions:
+            hand = [first[p] for p in positions]
+            where = positions_text(positions)
             return [f"Hand (locations {where}): {names(hand)}  {three_card_text(hand)}"]
-        return super().seat_hand_lines(game, record, index)
+        return super().seat_hand_lines(game, rnd, index)
 
-    def dealer_lines(self, game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
+    def dealer_lines(self, game: GameRules | None, rnd: RoundState) -> list[str]:
         """``"Dealer: Qs 7h 2c  High card (qualifies)"``."""
-        return [f"Dealer: {dealer_text(record['second_shared'])}"]
+        return [f"Dealer: {dealer_text(rnd.second_shared)}"]
 
     def rules_lines(self, game: GameRules | None) -> list[str]:
         """:func:`stadium_lines`."""

@@ -3,14 +3,14 @@ pay tables and the 9 Card Bonus."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from kiosk.cards import RANKS, SUIT_NAMES, names
-from kiosk.games.base import GameRules
+from kiosk.games.base import DecisionOffer, GameRules
 from kiosk.games.turbo import FAMILY_ID, RAISE, TurboRules
 from kiosk.games.turbo_edition import IconPaytable
 from kiosk.scoring import ICONS_BY_RANK, count_icons
+from kiosk.terminal.state import RoundState
 from kiosk.textui.families import TextFamily, register
 from kiosk.textui.show import odds_text
 
@@ -84,23 +84,21 @@ class TurboText(TextFamily):
         """The raise by the edition's name for it."""
         return _rules(game).raise_label if spot == RAISE else None
 
-    def first_deal_lines(self, game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
+    def first_deal_lines(self, game: GameRules | None, rnd: RoundState) -> list[str]:
         """``"Community: 7s Kd 2h  (3 footballs)"``."""
-        first: list[int] = record["first"]
+        first = rnd.first
         return [f"Community: {names(first)}  ({icons_text(_rules(game), first)})"]
 
-    def seat_hand_lines(
-        self, game: GameRules | None, record: Mapping[str, Any], index: int
-    ) -> list[str]:
+    def seat_hand_lines(self, game: GameRules | None, rnd: RoundState, index: int) -> list[str]:
         """The own cards with the icons of all 9."""
-        seat_cards: list[list[int]] = record["seat_cards"]
+        seat_cards = rnd.seat_cards
         if index < len(seat_cards) and seat_cards[index]:
             own = seat_cards[index]
-            nine = icons_text(_rules(game), record["first"] + own)
+            nine = icons_text(_rules(game), [*rnd.first, *own])
             return [f"Own cards: {names(own)}  (9 cards: {nine})"]
         return []
 
-    def offer_label(self, game: GameRules | None, offer: Mapping[str, Any]) -> str:
+    def offer_label(self, game: GameRules | None, offer: DecisionOffer) -> str:
         """The edition's name for the raise."""
         return _rules(game).raise_label
 

@@ -12,7 +12,6 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from kiosk import cards
 from kiosk.games import registry
@@ -30,6 +29,7 @@ from kiosk.games.family import PaytableChoice
 from kiosk.presentation import families as table_families
 from kiosk.presentation.families import GameWordsLike, TableFamily
 from kiosk.presentation.spots import odds_text
+from kiosk.terminal.state import RoundState
 from kiosk.textui import families as text_families
 from kiosk.textui.families import TextFamily
 
@@ -125,8 +125,8 @@ class HighCardText(TextFamily):
 
     id = FAMILY_ID
 
-    def first_deal_lines(self, game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
-        return [f"Dealer's card: {cards.names(record['first'])}"]
+    def first_deal_lines(self, game: GameRules | None, rnd: RoundState) -> list[str]:
+        return [f"Dealer's card: {cards.names(rnd.first)}"]
 
     def rules_lines(self, game: GameRules | None) -> list[str]:
         return [f"Beat the dealer's card: a win pays {odds_text(HighCardRules.odds)}."]
