@@ -14,8 +14,8 @@ from kiosk.devices.pairing import DEFAULT_KEY_DIR, load_pairing_key
 from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.devices.serial_port import LinkChannel
 from kiosk.devices.validator_driver import ValidatorDriver
-from kiosk.host.link import HostLink
-from kiosk.host.wiring import HostEndpoint, HostWiring
+from kiosk.hostlink.link import HostLink
+from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers

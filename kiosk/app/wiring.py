@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.host.link import HostLink
-from kiosk.host.wiring import HostEndpoint, HostWiring
+from kiosk.hostlink.link import HostLink
+from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers

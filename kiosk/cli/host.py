@@ -31,9 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.cli_args import check_bindable, float_type, int_type, listen_address
-from kiosk.cli_guard import EXIT_FAILED, CommandLineError
-from kiosk.host import pki
+from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
+from kiosk.cli.guard import EXIT_FAILED, CommandLineError
 from kiosk.host.bounds import BoundsError, Limits
 from kiosk.host.db import (
     RELEASE_QUIET_MINUTES,
@@ -43,6 +42,7 @@ from kiosk.host.db import (
     now_ms,
     open_db,
 )
+from kiosk.hostlink import pki
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 CA_DIR_ENV = "TURBOKIOSK_CA_DIR"

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.cli_args import check_data_dir
+from kiosk.cli.args import check_data_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

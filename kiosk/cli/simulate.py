@@ -23,14 +23,14 @@ from typing import Any
 
 import rng
 from kiosk.analysis import simulate
-from kiosk.analysis.cli_par_sheet import (
+from kiosk.analysis.model import fraction_json
+from kiosk.cli.args import int_type
+from kiosk.cli.par_sheet import (
     OTHER_GAMES,
     add_paytable_argument,
     edition_ids,
     paytable_choices,
 )
-from kiosk.analysis.model import fraction_json
-from kiosk.cli_args import int_type
 from kiosk.games import turbo
 from kiosk.games.base import RuleError
 from kiosk.games.paytable import PaytableError

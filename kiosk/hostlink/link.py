@@ -34,9 +34,9 @@ from typing import Any
 import grpc
 
 from kiosk import integrity
-from kiosk.host.anchor import JournalHead, anchor_problem, hash_at, read_head
-from kiosk.host.client import HostClient
-from kiosk.host.messages import meters_body, outbox_message, snapshot_message
+from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at, read_head
+from kiosk.hostlink.client import HostClient
+from kiosk.hostlink.messages import meters_body, outbox_message, snapshot_message
 from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c

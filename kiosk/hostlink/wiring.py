@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.host.client import HostClient
-from kiosk.host.link import AdjustableClock, HostLink
-from kiosk.host.messages import HostMessageMapper
-from kiosk.host.pki import SERVER_NAME, Credentials
+from kiosk.hostlink.client import HostClient
+from kiosk.hostlink.link import AdjustableClock, HostLink
+from kiosk.hostlink.messages import HostMessageMapper
+from kiosk.hostlink.pki import SERVER_NAME, Credentials
 from kiosk.runtime.terminal import TerminalRuntime
 
 

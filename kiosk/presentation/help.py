@@ -18,10 +18,10 @@ from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
 from kiosk.games.turbo_edition import IconPaytable
 from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.spots import odds_text
 from kiosk.presentation.words import GameWords
 from kiosk.terminal.config import TerminalConfig
-from kiosk.textui.money import dollars
 
 
 @dataclass(frozen=True)

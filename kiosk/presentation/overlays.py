@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kiosk.presentation.i18n import text
+from kiosk.presentation.money import dollars
 from kiosk.terminal.state import Lockup, TerminalState
-from kiosk.textui.money import dollars
 
 #: Tilt code the printer watch raises when the printer cannot print (paper out, fault).
 PRINTER_TILT = "printer"

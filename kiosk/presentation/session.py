@@ -17,6 +17,7 @@ from typing import Any
 from kiosk.presentation.chips import chip_values
 from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.i18n import check_language, text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.overlays import LockupView, VoucherView, lockup_view, voucher_view
 from kiosk.presentation.recall import RecallView, recall_view
 from kiosk.presentation.table import SEAT, TableView, table_view
@@ -27,7 +28,6 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from kiosk.textui.money import dollars
 
 NOTICE_MS = 4_000
 #: idle time (no credits, no touch) after which the attract mode returns

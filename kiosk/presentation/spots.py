@@ -15,8 +15,8 @@ from kiosk.games.stadium import ANTE, ANTE_BONUS, PLAY, StadiumRules
 from kiosk.games.turbo import RAISE, TurboRules
 from kiosk.presentation.chips import Chip
 from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.words import GameWords
-from kiosk.textui.money import dollars
 
 
 @dataclass(frozen=True)

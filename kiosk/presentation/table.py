@@ -18,13 +18,13 @@ from kiosk.games.turbo import TurboRules
 from kiosk.presentation.chips import Chip, chips
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.i18n import text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.spots import SpotView, dealer_qualifies, spot_views, three_card_name
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal import commands as c
 from kiosk.terminal.core import COMMAND_RULES
 from kiosk.terminal.state import Phase, RoundState, TerminalState
-from kiosk.textui.money import dollars
 
 SEAT = 0
 IN_ROUND = frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING})

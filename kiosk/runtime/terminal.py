@@ -30,8 +30,8 @@ from typing import Any, Protocol
 from kiosk import __version__
 from kiosk.devices.money_record import MoneyRecord
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
-from kiosk.host.anchor import JournalHead, anchor_problem, hash_at
-from kiosk.host.ports import HostPort, HostUnavailableError
+from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at
+from kiosk.hostlink.ports import HostPort, HostUnavailableError
 from kiosk.runtime import reconcile, ticket_in
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
@@ -252,7 +252,7 @@ class TerminalRuntime:
 
     def check_host_anchor(self, epoch: int, seq: int, digest: bytes) -> str | None:
         """Lock up when this store is not in line with the host's acknowledged journal head
-        (kiosk/host/anchor.py); the reason, or None.  Run on the terminal's thread: the host
+        (kiosk/hostlink/anchor.py); the reason, or None.  Run on the terminal's thread: the host
         link posts it at connect."""
         acknowledged = JournalHead(epoch, seq, digest)
         own_seq = self.journal.head()[0]

@@ -7,9 +7,9 @@ from typing import Any
 
 from kiosk.games.base import GameRules
 from kiosk.games.turbo import TurboRules
+from kiosk.presentation.money import dollars
 from kiosk.terminal import events as e
 from kiosk.terminal.state import TerminalState
-from kiosk.textui.money import dollars
 from kiosk.textui.show import (
     clock_time,
     dealer_lines,

@@ -11,9 +11,9 @@ from kiosk.games.base import GameRules
 from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
 from kiosk.games.turbo_edition import IconPaytable
+from kiosk.presentation.money import dollars
 from kiosk.scoring import ICONS_BY_RANK
 from kiosk.terminal.config import TerminalConfig
-from kiosk.textui.money import dollars
 from kiosk.textui.show import odds_text
 
 

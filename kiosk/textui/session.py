@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from kiosk.app.wiring import Terminal
 from kiosk.games.stadium import StadiumRules
+from kiosk.presentation.money import dollars, parse_dollars
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from kiosk.textui.money import dollars, parse_dollars
 from kiosk.textui.narrate import Narrator, deadline_text
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.show import offer_text, positions_text, round_lines, title_of, wagers_text

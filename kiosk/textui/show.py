@@ -18,8 +18,8 @@ from kiosk.games.base import GameRules
 from kiosk.games.registry import load_game
 from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
+from kiosk.presentation.money import dollars, signed_dollars
 from kiosk.scoring import count_icons
-from kiosk.textui.money import dollars, signed_dollars
 
 #: what a player types for each decision choice
 TYPED_CHOICE: Mapping[str, str] = {"no_raise": "noraise"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kiosk.presentation.money import dollars
 from kiosk.service.access import Role
 from kiosk.service.functions.base import (
     Context,
@@ -14,7 +15,6 @@ from kiosk.service.functions.base import (
     arg_text,
 )
 from kiosk.terminal import commands as c
-from kiosk.textui.money import dollars
 
 
 def status(ctx: Context, args: Mapping[str, Any]) -> Outcome:
