@@ -19,7 +19,7 @@ from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.service.lock import TerminalLock
+from kiosk.store.lock import TerminalLock
 from kiosk.terminal.config import TerminalConfig
 from rng import BackgroundCycler, Csprng
 

@@ -11,8 +11,8 @@ from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.service.lock import TerminalLock
 from kiosk.store.faults import StoreError, store_fault
+from kiosk.store.lock import TerminalLock
 from kiosk.terminal.config import TerminalConfig
 from rng import BackgroundCycler, Csprng
 
@@ -59,7 +59,7 @@ def build_terminal(
 ) -> Terminal:
     """A terminal on ``data_dir`` with in-process simulated devices (not yet powered up).
 
-    Takes the data directory's lock first: :class:`~kiosk.service.lock.TerminalBusyError` when
+    Takes the data directory's lock first: :class:`~kiosk.store.lock.TerminalBusyError` when
     another process is already its terminal.
     """
     data_dir = Path(data_dir)

@@ -12,10 +12,10 @@ from kiosk.games.turbo import TurboRules
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.i18n import game_text, text
 from kiosk.presentation.money import dollars
+from kiosk.presentation.played_game import game_of
 from kiosk.presentation.spots import ResultLine, result_line, spot_labels, three_card_name
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
-from kiosk.textui.show import game_of
 
 SEAT = 0
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.clock import wall_clock_ms
 from kiosk.presentation.chips import chip_values
 from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.i18n import check_language, text
@@ -22,7 +23,7 @@ from kiosk.presentation.overlays import LockupView, VoucherView, lockup_view, vo
 from kiosk.presentation.recall import RecallView, recall_view
 from kiosk.presentation.table import SEAT, TableView, table_view
 from kiosk.presentation.words import GameWords
-from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e

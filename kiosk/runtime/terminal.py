@@ -21,13 +21,13 @@ import contextlib
 import os
 import queue
 import sqlite3
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk import __version__
+from kiosk.clock import wall_clock_ms
 from kiosk.devices.money_record import MoneyRecord
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
 from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at
@@ -82,11 +82,6 @@ DeckFactory = Callable[[frozenset[int]], DeckLike]
 #: maps a step's events (and the state after them) to messages owed to the accounting host,
 #: which are committed in the same transaction (store-and-forward outbox)
 HostMessages = Callable[[list[e.Event], TerminalState], list[tuple[str, dict[str, Any]]]]
-
-
-def wall_clock_ms() -> int:
-    """Epoch milliseconds (events are stamped with it; no rule depends on it)."""
-    return time.time_ns() // 1_000_000
 
 
 @dataclass

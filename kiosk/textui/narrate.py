@@ -8,6 +8,7 @@ from typing import Any
 from kiosk.games.base import GameRules
 from kiosk.games.turbo import TurboRules
 from kiosk.presentation.money import dollars
+from kiosk.presentation.played_game import game_of
 from kiosk.terminal import events as e
 from kiosk.terminal.state import TerminalState
 from kiosk.textui.show import (
@@ -15,7 +16,6 @@ from kiosk.textui.show import (
     dealer_lines,
     decision_text,
     first_deal_lines,
-    game_of,
     offer_text,
     result_lines,
     seat_hand_lines,

@@ -9,16 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 from kiosk.cards import names
 from kiosk.games import poker3
 from kiosk.games.base import GameRules
-from kiosk.games.registry import load_game
 from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
 from kiosk.presentation.money import dollars, signed_dollars
+from kiosk.presentation.played_game import game_of
 from kiosk.scoring import count_icons
 
 #: what a player types for each decision choice
@@ -41,19 +40,6 @@ def odds_text(odds: Fraction | str) -> str:
     """``Fraction(3, 2)`` or ``"3/2"`` -> ``"3:2"`` (``"1:1"`` for even money)."""
     value = Fraction(odds)
     return f"{value.numerator}:{value.denominator}"
-
-
-@cache
-def _load(edition: str, paytables: tuple[tuple[str, str], ...]) -> GameRules | None:
-    try:
-        return load_game(edition, dict(paytables))
-    except (ValueError, OSError):  # an edition or table this software no longer ships
-        return None
-
-
-def game_of(record: Mapping[str, Any]) -> GameRules | None:
-    """The rules a round was played under, or None when they can no longer be loaded."""
-    return _load(record["edition"], tuple(sorted(record["paytables"].items())))
 
 
 def spot_label(game: GameRules | None, spot: str) -> str:
