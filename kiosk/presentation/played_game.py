@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
-from typing import Any
 
 from kiosk.games.base import GameRules
 from kiosk.games.registry import load_game
+from kiosk.terminal.state import RoundState
 
 
 @cache
@@ -18,6 +17,6 @@ def _load(edition: str, paytables: tuple[tuple[str, str], ...]) -> GameRules | N
         return None
 
 
-def game_of(record: Mapping[str, Any]) -> GameRules | None:
+def game_of(rnd: RoundState) -> GameRules | None:
     """The rules a round was played under, or None when they can no longer be loaded."""
-    return _load(record["edition"], tuple(sorted(record["paytables"].items())))
+    return _load(rnd.edition, tuple(sorted(rnd.paytables.items())))
