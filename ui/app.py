@@ -35,32 +35,19 @@ from kiosk.presentation.table import TableView
 from kiosk.terminal.state import Phase
 from ui import memory
 from ui.env import BASE_SIZE, SIM_COLUMN
-from ui.felt.stadium import StadiumHandFelt, StadiumLinesFelt
-from ui.felt.turbo import TurboFelt
+from ui.families import screen_families, screen_family
 from ui.screens.attract import AttractScreen
 from ui.screens.help import HelpScreen
 from ui.screens.history import HistoryScreen
 from ui.screens.menu import MenuScreen
-from ui.screens.stadium import StadiumScreen
 from ui.screens.table import TableScreen
-from ui.screens.turbo import TurboScreen
 from ui.theme import FELT
 from ui.widgets.layers import CachedLayer, FlyLayer
 from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
 from ui.widgets.simulator import SimulatorPanel
 from ui.widgets.win import WinLayer
 
-__all__ = [
-    "CachedLayer",
-    "FlyLayer",
-    "KioskApp",
-    "SimulatorPanel",
-    "StadiumHandFelt",
-    "StadiumLinesFelt",
-    "TurboFelt",
-    "WinLayer",
-    "load_kv",
-]
+__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "WinLayer", "load_kv"]
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
 KV_FILES = (
@@ -72,10 +59,7 @@ KV_FILES = (
     "overlays.kv",
     "win.kv",
 )
-#: seconds between cards (Turbo) and packs (Stadium) of the deal
-STEP_SECONDS = {"turbo": 0.32, "stadium": 0.5}
 VOUCHER_SHOWN_SECONDS = 10.0
-TABLES = ("turbo", "stadium")
 IN_ROUND = frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING})
 
 _loaded = False
@@ -169,8 +153,7 @@ class KioskApp(App):
         for screen in (
             AttractScreen(name="attract"),
             MenuScreen(name="menu"),
-            TurboScreen(name="turbo"),
-            StadiumScreen(name="stadium"),
+            *(family.screen(name=family.id) for family in screen_families()),
             HelpScreen(name="help"),
             HistoryScreen(name="history"),
         ):
@@ -265,8 +248,8 @@ class KioskApp(App):
             self.root.ids.sim.sync()
 
     def _table_name(self) -> str:
-        game = self.session.rt.core.game()
-        return "turbo" if hasattr(game, "edition") else "stadium"
+        """The table screen of the selected game's family (each is named after its family)."""
+        return screen_family(self.session.rt.core.game().family).id
 
     def view(self) -> TableView:
         """The table as shown now (cards the deal animation has not reached are hidden)."""
@@ -282,13 +265,14 @@ class KioskApp(App):
         view = self.view()
         self._follow(view)
         self._navigate(view)
-        covered = s.lockup() is not None or self.root.ids.sm.current not in TABLES
+        on_table = isinstance(self.root.ids.sm.current_screen, TableScreen)
+        covered = s.lockup() is not None or not on_table
         self.win_layer.follow(view, self.revealed is not None, covered, self.speed)
         self.wager_text = view.wager_text
         self._win_meters(*self.win_layer.meters(view.credit_text, view.win_text))
         self.won = view.won
         self.title_text = view.title
-        self.edition_icon = view.icon or "stadium"
+        self.edition_icon = view.tile_icon
         self.session_text = s.session_text()
         self.can_cash_out = view.can_cash_out
         self.can_change_game = view.can_change_game
@@ -328,7 +312,8 @@ class KioskApp(App):
         if self.revealed is None or self._step_event is not None:
             return
         if view.revealed < view.cards_total:
-            delay = STEP_SECONDS[view.family] * self.speed * (0.5 if view.revealed == 0 else 1)
+            step = screen_family(view.family).step_seconds  # between cards or packs
+            delay = step * self.speed * (0.5 if view.revealed == 0 else 1)
             self._step_event = Clock.schedule_once(lambda _dt: self._step(view), delay)
 
     def _step(self, view: TableView) -> None:
@@ -362,7 +347,7 @@ class KioskApp(App):
             sm.current = view.family
         elif current == "attract" and (state.credits[0] > 0 or state.phase is Phase.WAGERING):
             sm.current = "menu"
-        elif current in TABLES and current != view.family:
+        elif current in _table_names() and current != view.family:
             sm.current = view.family
         elif current != "attract" and s.attract_due() and not self.root.ids.overlays.children:
             sm.current = "attract"
@@ -485,8 +470,8 @@ class KioskApp(App):
         self.t = dict(catalogue(language))
         self.other_lang_name = LANGUAGE_NAMES[other_language(language)]
         sm = self.root.ids.sm
-        sm.get_screen("turbo")._spot_edition = ""
-        sm.get_screen("stadium")._spot_edition = ""
+        for name in _table_names():
+            sm.get_screen(name).language_changed()
         if sm.current == "help":
             self._show_help()
         elif sm.current == "history":
@@ -499,3 +484,8 @@ class KioskApp(App):
         self.refresh()
 
     reminder_choices = REMINDER_CHOICES
+
+
+def _table_names() -> tuple[str, ...]:
+    """The table screens' names: one per game family."""
+    return tuple(family.id for family in screen_families())

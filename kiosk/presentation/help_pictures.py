@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from kiosk.games.base import GameRules, SeatSettlement
 from kiosk.presentation.faces import CardFace
 from kiosk.presentation.i18n import text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.spots import result_line, spot_labels
 from kiosk.presentation.words import GameWords
-from kiosk.textui.money import dollars
 
 
 @dataclass(frozen=True)
@@ -97,13 +97,7 @@ def wager_step(game: GameRules, language: str, spot: str, amount: int) -> Exampl
 
 
 def help_pictures(game: GameRules, language: str) -> HelpPictures | None:
-    """The pictures of ``game``'s help, by its family (None for a family without them)."""
-    from kiosk.games.stadium import StadiumRules
-    from kiosk.games.turbo import TurboRules
-    from kiosk.presentation import help_stadium, help_turbo
+    """The pictures of ``game``'s help, as its family draws them (None: text only)."""
+    from kiosk.presentation.families import table_family
 
-    if isinstance(game, TurboRules):
-        return help_turbo.pictures(game, language)
-    if isinstance(game, StadiumRules):
-        return help_stadium.pictures(game, language)
-    return None
+    return table_family(game).help_pictures(game, language)

@@ -11,6 +11,7 @@ from kiosk.games import poker3
 from kiosk.games.base import SeatBet
 from kiosk.games.stadium import ANTE, PLAY, StadiumRules
 from kiosk.presentation.faces import face
+from kiosk.presentation.families.stadium import dealer_qualifies, three_card_name
 from kiosk.presentation.help_pictures import (
     ExampleStep,
     HelpPictures,
@@ -20,7 +21,7 @@ from kiosk.presentation.help_pictures import (
     wager_step,
 )
 from kiosk.presentation.i18n import game_text, text
-from kiosk.presentation.spots import dealer_qualifies, odds_text, three_card_name
+from kiosk.presentation.spots import odds_text
 
 #: a three-card hand of each category (poker3.CATEGORY3_NAMES order)
 HANDS3 = ("Ah 9c 4s", "Qs Qd 7c", "Kd 9d 4d", "9c 8d 7s", "7s 7h 7d", "Qh Jh Th")

@@ -14,20 +14,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.clock import wall_clock_ms
 from kiosk.presentation.chips import chip_values
+from kiosk.presentation.families import table_family
 from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.i18n import check_language, text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.overlays import LockupView, VoucherView, lockup_view, voucher_view
 from kiosk.presentation.recall import RecallView, recall_view
 from kiosk.presentation.table import SEAT, TableView, table_view
 from kiosk.presentation.words import GameWords
-from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from kiosk.textui.money import dollars
 
 NOTICE_MS = 4_000
 #: idle time (no credits, no touch) after which the attract mode returns
@@ -271,12 +273,9 @@ class PlayerSession:
         for ed in self.rt.state.config.editions:
             game = self.rt.core.game(ed.edition)
             words = GameWords(game, self.language)
-            edition = getattr(game, "edition", None)
-            if edition is not None:
-                desc = text(self.language, "menu_turbo", icons=words(edition.icons))
-                out.append((ed.edition, words.title, edition.icon, desc))
-            else:
-                out.append((ed.edition, words.title, "", text(self.language, "menu_stadium")))
+            family = table_family(game)
+            icon, desc = family.tile_icon(game), family.menu_text(game, words)
+            out.append((ed.edition, words.title, icon, desc))
         return out
 
     # --- touches -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from kiosk.presentation.i18n import text
-from kiosk.textui.money import dollars
+from kiosk.presentation.money import dollars
 
 
 @dataclass(frozen=True)

@@ -11,18 +11,20 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-from kiosk.app.wiring import Terminal
-from kiosk.games.stadium import StadiumRules
+from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.presentation.money import dollars, parse_dollars
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from kiosk.textui.money import dollars, parse_dollars
 from kiosk.textui.narrate import Narrator, deadline_text
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.show import offer_text, positions_text, round_lines, title_of, wagers_text
+from rng import BackgroundCycler
 
 #: typed decision -> the game's choice
 DECISIONS = {"raise": "raise", "noraise": "no_raise", "play": "play", "fold": "fold"}
@@ -41,10 +43,34 @@ class TextCommand:
     run: Callable[[PlaySession, list[str]], None]
 
 
+class SimulatedDevices(Protocol):
+    """The in-process devices a text session works (the player's notes, the printed voucher)."""
+
+    @property
+    def validator(self) -> InProcessBillValidator: ...
+
+    @property
+    def printer(self) -> InProcessPrinter: ...
+
+
+class PlayedTerminal(Protocol):
+    """What a text session plays on: a wired terminal with in-process devices (the composition
+    root, :func:`kiosk.app.wiring.build_terminal`, makes one)."""
+
+    @property
+    def runtime(self) -> TerminalRuntime: ...
+
+    @property
+    def simulated(self) -> SimulatedDevices: ...
+
+    @property
+    def cycler(self) -> BackgroundCycler: ...
+
+
 class PlaySession:
     """A player (and attendant) at a terminal, in text."""
 
-    def __init__(self, terminal: Terminal, write: Callable[[str], None]) -> None:
+    def __init__(self, terminal: PlayedTerminal, write: Callable[[str], None]) -> None:
         self.terminal = terminal
         self.rt = terminal.runtime
         self.write = write
@@ -197,7 +223,7 @@ class PlaySession:
     def cmd_bill(self, args: list[str]) -> None:
         """Insert a note through the bill validator."""
         value = _amount(args, "bill DOLLARS")
-        if not self.terminal.validator.insert(value):
+        if not self.terminal.simulated.validator.insert(value):
             cfg = self.rt.state.config
             if value not in cfg.accepted_notes:
                 notes = ", ".join(dollars(n) for n in cfg.accepted_notes)
@@ -234,7 +260,7 @@ class PlaySession:
     def cmd_positions(self, args: list[str]) -> None:
         """Choose the Stadium hand's three array locations (none: take them back)."""
         game = self.rt.core.game()
-        if args and not isinstance(game, StadiumRules):
+        if args and not game.positions:
             raise UsageError(f"{game.title} has no positions to choose")
         try:
             locations = [int(a) for a in args]
@@ -291,7 +317,7 @@ class PlaySession:
     def cmd_printer(self, args: list[str]) -> None:
         """Simulate the printer: ready, out of paper or jammed."""
         state = _one(args, "printer ok|out|jam")
-        printer = self.terminal.printer
+        printer = self.terminal.simulated.printer
         if state == "ok":
             printer.paper, printer.fault = True, None
         elif state == "out":

@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.host import pki
 from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.host.link import HostLink
 from kiosk.host.server import HostServer, HostSettings
-from kiosk.host.wiring import HostEndpoint, HostWiring
+from kiosk.hostlink import pki
+from kiosk.hostlink.link import HostLink
+from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal.config import TerminalConfig
 from rng import Csprng
 
@@ -107,6 +108,7 @@ class TerminalRig:
         self.printer = InProcessPrinter(self.data_dir / "devices")
         self.runtime = TerminalRuntime(
             self.data_dir,
+            journal=sqlite_journal(self.data_dir),
             deck_factory=RngDeckFactory(self.rng),
             validator=self.validator,
             printer=self.printer,

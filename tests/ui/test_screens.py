@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.app.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
 from kiosk.presentation.faces import face
 from kiosk.terminal import commands as c
 from tests.ui.conftest import is_felt
 from ui.felt import FeltSpot, LineSpot
-from ui.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
 
 
 def _darker(before: tuple[float, float, float], after: tuple[float, float, float]) -> bool:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from kivy.clock import Clock
 
+from kiosk.app.tour import TURBO_CARDS
 from kiosk.presentation.win import tier, win_view
-from ui.tour import TURBO_CARDS
 
 #: community As Ks 9d: 8 footballs, no Double; 8 in 9 cards: First Down pays 3:2 (community)
 WIN_CARDS = "As Ks 9d 2h 3h 4h 5h 6h 7h"

@@ -17,8 +17,8 @@ from kivy.uix.widget import Widget
 
 from kiosk.presentation.chips import Chip
 from kiosk.presentation.felt import chip_stack
+from kiosk.presentation.money import dollars
 from kiosk.presentation.spots import ResultLine, SpotView
-from kiosk.textui.money import dollars
 from ui.draw import chipface
 from ui.widgets.named import Named
 

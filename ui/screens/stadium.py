@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
 from ui.felt import Felt, Spot
+from ui.felt.stadium import StadiumHandFelt, StadiumLinesFelt
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
 
@@ -35,8 +36,11 @@ class StadiumScreen(TableScreen):
         self.fill(dealer, view.dealer, animate, speed)
 
     def felts(self) -> list[Felt]:
-        """The hand's felt and the rows-and-columns felt (:mod:`ui.felt.stadium`)."""
-        return [self.ids.hand_felt, self.ids.lines_felt]
+        """The hand's felt and the rows-and-columns felt (:class:`StadiumHandFelt`,
+        :class:`StadiumLinesFelt`)."""
+        hand: StadiumHandFelt = self.ids.hand_felt
+        lines: StadiumLinesFelt = self.ids.lines_felt
+        return [hand, lines]
 
     def make_spot(self, spot: SpotView) -> Spot:
         """Blind lines on their printed arrays, the hand's wagers on the table."""

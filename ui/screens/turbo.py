@@ -7,6 +7,7 @@ from kivy.properties import StringProperty
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
 from ui.felt import Felt, Spot
+from ui.felt.turbo import TurboFelt
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
 
@@ -27,8 +28,9 @@ class TurboScreen(TableScreen):
         self.fill(own, view.own, animate, speed, view.icon)
 
     def felts(self) -> list[Felt]:
-        """The Turbo felt (:mod:`ui.felt.turbo`)."""
-        return [self.ids.felt]
+        """The Turbo felt (:class:`TurboFelt`, laid out by this screen's rule in tables.kv)."""
+        felt: TurboFelt = self.ids.felt
+        return [felt]
 
     def make_spot(self, spot: SpotView) -> Spot:
         """The spot printed on the felt."""

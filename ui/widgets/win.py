@@ -19,9 +19,9 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 
+from kiosk.presentation.money import dollars
 from kiosk.presentation.table import TableView
 from kiosk.presentation.win import WinView
-from kiosk.textui.money import dollars
 from ui.widgets.named import Named
 
 #: meter updates a second during the roll-up (each one redraws the cached screen once)

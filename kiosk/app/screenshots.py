@@ -1,0 +1,64 @@
+"""Screenshots of every screen at every supported size, from the scripted visit
+(:mod:`kiosk.app.tour`).
+
+Run through ``turbokiosk screenshots --out docs/screenshots`` (headless; a few minutes).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1920, 1080))
+
+
+def take(out: Path, sizes: Sequence[tuple[int, int]] = SIZES, speed: float = 0.25) -> list[Path]:
+    """Write ``out/WxH/NN-name.png`` for every screen of the visit; the files written.
+
+    A Kivy window keeps the size it was opened with, so each further size is taken by a
+    fresh process (``python -m kiosk screenshots --size WxH``).
+    """
+    if len(sizes) > 1:
+        written: list[Path] = []
+        for size in sizes:
+            command = [sys.executable, "-m", "kiosk", "screenshots", "--out", str(out)]
+            result = subprocess.run(
+                [*command, "--size", f"{size[0]}x{size[1]}"],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            written += [Path(line) for line in result.stdout.split()]
+        return written
+    return _take_here(out, sizes[0], speed)
+
+
+def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
+    from ui import env
+
+    env.prepare(size, headless=True)
+    from kiosk.app.kiosk import build_app
+    from kiosk.app.tour import tour_terminal, visit
+    from ui import capture
+    from ui.driver import Driver
+
+    written: list[Path] = []
+    folder = out / f"{size[0]}x{size[1]}"
+    with tempfile.TemporaryDirectory(prefix="turbokiosk-shots-") as tmp:
+        tour = tour_terminal(Path(tmp))
+        app = build_app(tour.terminal, show_simulator=False, speed=speed, clock=tour.player_clock)
+        driver = Driver(app, size)
+
+        def shot(name: str) -> None:
+            driver.frames(2)
+            written.append(capture.save_png(folder / f"{name}.png", driver.frame()))
+
+        try:
+            visit(driver, tour, shot)
+        finally:
+            driver.close()
+            tour.terminal.runtime.close()
+    return written

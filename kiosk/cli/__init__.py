@@ -1,0 +1,94 @@
+"""The ``turbokiosk`` command line.
+
+Each sub-command lives in its own module, which provides ``add_arguments(parser)`` and
+``run(args) -> int``.  Modules are imported only when their command runs, so a technician's
+``turbokiosk meters`` never pays for importing Kivy.
+
+Errors follow one contract (:mod:`kiosk.cli.guard`, decision 0011): one line on standard error
+and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from typing import Protocol, cast
+
+from kiosk import __version__
+
+# command name -> (module providing add_arguments/run, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "par-sheet": ("kiosk.cli.par_sheet", "exact par sheet of an edition"),
+    "simulate": ("kiosk.cli.simulate", "simulate games to confirm the par sheet"),
+    "rng": ("kiosk.cli.rng", "RNG evidence: raw output dump, dealt decks, self-tests"),
+    "play": ("kiosk.cli.play", "play the full game in a terminal (text)"),
+    "meters": ("kiosk.cli.meters", "the terminal's lifetime and period meters"),
+    "recall": ("kiosk.cli.recall", "the last games, card by card"),
+    "events": ("kiosk.cli.events", "the event log, newest first"),
+    "audit": ("kiosk.cli.audit", "verify the journal and the meters (exit 0 iff ok)"),
+    "soak": ("kiosk.cli.soak", "robot play with invariant checks after every game"),
+    "sim": ("kiosk.cli.sim", "simulated bill validator and printer on a serial port"),
+    "devices": ("kiosk.cli.devices", "pair a bill validator or printer with this terminal"),
+    "run": ("kiosk.cli.run", "the touchscreen kiosk (simulated devices by default)"),
+    "screenshots": ("kiosk.cli.screenshots", "screenshots of every screen at both sizes"),
+    "service": ("kiosk.cli.service", "service menu for attendants, technicians and operators"),
+    "host": ("kiosk.cli.host", "the accounting host: CA, certificates, serve, records, commands"),
+    "software": ("kiosk.cli.software", "software signature, manifest and seeded HMAC"),
+    "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
+}
+
+
+class CommandModule(Protocol):
+    """What a sub-command module provides."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+def _load(name: str) -> CommandModule:
+    return cast(CommandModule, importlib.import_module(COMMANDS[name][0]))
+
+
+def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The top-level parser (its errors one line); only the sub-command named is imported."""
+    from kiosk.cli.guard import OneLineParser
+
+    parser = OneLineParser(prog="turbokiosk", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"turbokiosk {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    for name, (_module, help_text) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if name == wanted:
+            _load(name).add_arguments(command_parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``turbokiosk`` console script: :func:`_main` under the error contract."""
+    from kiosk.cli.guard import run_guarded
+
+    return run_guarded("turbokiosk", lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``turbokiosk`` console script."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(args_list).parse_args(args_list)
+    if getattr(args, "signer", None) is not None:  # --signer PATH: the signer program's socket
+        from kiosk.signer.client import configure
+
+        configure(args.signer)
+    try:
+        return _load(args.command).run(args)
+    except BrokenPipeError:  # output piped into `head` and the like
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

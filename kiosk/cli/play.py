@@ -1,0 +1,77 @@
+"""``turbokiosk play [--data-dir DIR] [--edition E]``: play the full game in a terminal.
+
+For technicians over SSH and for trying rules without the touchscreen; scriptable by piping
+commands (one a line) into standard input.  It *is* the terminal for the data directory it
+opens: never point it at the data directory of a terminal that is running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+
+from kiosk.app.wiring import build_terminal
+from kiosk.cli.args import check_data_dir
+from kiosk.cli.guard import EXIT_INTERRUPTED, CommandLineError
+from kiosk.games.registry import edition_ids
+from kiosk.interrupts import LineInterrupt
+from kiosk.paths import add_data_dir_argument, data_dir_of
+from kiosk.terminal.config import ConfigError
+from kiosk.textui.session import PlaySession
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    add_data_dir_argument(parser)
+    parser.add_argument("--edition", metavar="E", help="the game to start with, e.g. stadium-3cp")
+
+
+def _prompted_lines() -> Iterator[str]:
+    while True:
+        try:
+            yield input("> ")
+        except EOFError:
+            print()
+            return
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play until ``quit`` or the end of the input; Ctrl-C ends the session between two
+    commands (exit status 130)."""
+    with LineInterrupt() as interrupt:
+        code = _play(args, interrupt)
+    if interrupt.requested:
+        raise CommandLineError(
+            "interrupted (Ctrl-C): the session ended, the journal is closed", EXIT_INTERRUPTED
+        )
+    return code
+
+
+def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
+    if args.edition is not None and args.edition not in edition_ids():
+        known = ", ".join(edition_ids())
+        raise CommandLineError(f"--edition: unknown edition {args.edition!r}; known: {known}")
+    data_dir = check_data_dir(data_dir_of(args), write=True)
+    terminal = build_terminal(data_dir)
+    session = PlaySession(terminal, lambda text: print(text, flush=True))
+    try:
+        try:
+            session.start(args.edition)
+        except ConfigError as exc:
+            print(f"turbokiosk play: {exc}", file=sys.stderr)
+            return 2
+        interactive = sys.stdin.isatty()
+        lines = interrupt.lines(_prompted_lines() if interactive else sys.stdin)
+        try:
+            session.run(lines, echo=not interactive)
+        except KeyboardInterrupt:
+            print()
+    finally:
+        terminal.close()
+    state = terminal.runtime.state
+    locked = state.storage_full or state.critical
+    if locked is not None:  # the terminal refused to play: say so in one line
+        print(f"turbokiosk play: terminal locked: {locked}", file=sys.stderr)
+        return 3
+    return 0

@@ -1,0 +1,125 @@
+"""``turbokiosk rng``: evidence collection for the test laboratory.
+
+- ``rng dump --bytes N [--out FILE]`` writes ``N`` raw output bytes (``--stream``: until the
+  reader closes the pipe, for ``dieharder -g 200``);
+- ``rng deal --games N [--out FILE]`` writes one shuffled deck per line (52 card codes);
+- ``rng selftest`` runs the power-up self-tests and prints the health-test cutoffs.
+
+Every command goes through the production :class:`~rng.generator.Csprng` (OS entropy, health
+tests, buffering, reseed policy), :class:`~rng.deck.Deck` and the production scaling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from kiosk.cli.args import output_file
+from rng.deck import Deck
+from rng.errors import RngFailure
+from rng.generator import Csprng
+from rng.health import Cutoffs
+
+CHUNK = 1 << 20
+EXIT_RNG_FAILURE = 3
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Sub-commands of ``turbokiosk rng``."""
+    sub = parser.add_subparsers(dest="rng_command", metavar="ACTION", required=True)
+    dump = sub.add_parser("dump", help="raw generator output (production path)")
+    amount = dump.add_mutually_exclusive_group(required=True)
+    amount.add_argument("--bytes", type=_non_negative, metavar="N", help="bytes to write")
+    amount.add_argument(
+        "--stream", action="store_true", help="write until the reader closes the pipe"
+    )
+    dump.add_argument(
+        "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
+    )
+    deal = sub.add_parser("deal", help="shuffled decks, one per line (production path)")
+    deal.add_argument("--games", type=_non_negative, required=True, metavar="N")
+    deal.add_argument(
+        "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
+    )
+    sub.add_parser("selftest", help="power-up self-tests and health-test cutoffs")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run one ``rng`` action; 3 when the generator is in its error state."""
+    generator = Csprng()
+    try:
+        if args.rng_command == "selftest":
+            return _selftest(generator)
+        if generator.failure is not None:
+            raise RngFailure(generator.failure)
+        if args.rng_command == "dump":
+            with _output(args.out) as out:
+                _dump(generator, None if args.stream else args.bytes, out)
+        else:
+            with _output(args.out) as out:
+                _deal(generator, args.games, out)
+    except RngFailure as failure:
+        print(f"turbokiosk rng: generator failure: {failure}", file=sys.stderr)
+        return EXIT_RNG_FAILURE
+    except BrokenPipeError:
+        # The reader (dieharder, head, ...) has what it wanted; keep Python's exit-time flush
+        # of standard output from failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _dump(generator: Csprng, n_bytes: int | None, out: BinaryIO) -> None:
+    left = n_bytes
+    while left is None or left > 0:
+        size = CHUNK if left is None else min(CHUNK, left)
+        out.write(generator.random_bytes(size))
+        if left is not None:
+            left -= size
+
+
+def _deal(generator: Csprng, games: int, out: BinaryIO) -> None:
+    deck = Deck(generator)
+    lines: list[str] = []
+    for _ in range(games):
+        deck.new_round()
+        lines.append(" ".join(map(str, deck.deal(deck.remaining))))
+        if len(lines) == 10_000:
+            out.write(("\n".join(lines) + "\n").encode())
+            lines.clear()
+    if lines:
+        out.write(("\n".join(lines) + "\n").encode())
+
+
+def _selftest(generator: Csprng) -> int:
+    config = generator.config
+    cutoffs = Cutoffs.derive(config.claimed_entropy, config.alpha_log2)
+    print(f"claimed min-entropy: {cutoffs.h} bits per byte, alpha = 2**-{cutoffs.alpha_log2}")
+    print(f"repetition count test cutoff: {cutoffs.rct}")
+    print(f"adaptive proportion test cutoff: {cutoffs.apt} in a window of {cutoffs.apt_window}")
+    if generator.failure is not None:
+        print(f"self-tests FAILED: {generator.failure}", file=sys.stderr)
+        return EXIT_RNG_FAILURE
+    print("power-up self-tests (DRBG known answers, health tests, start-up test): passed")
+    return 0
+
+
+@contextlib.contextmanager
+def _output(path: Path | None) -> Iterator[BinaryIO]:
+    if path is None:
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+    else:
+        with open(path, "wb") as handle:
+            yield handle
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value

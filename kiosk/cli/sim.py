@@ -1,0 +1,142 @@
+"""``turbokiosk sim``: the simulated bill validator and printer, and their control client.
+
+    turbokiosk sim bill-validator --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
+                                  [--pairing-key FILE]
+    turbokiosk sim printer --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
+                           [--pairing-key FILE]
+    turbokiosk sim ctl ADDR COMMAND [ARG...]
+
+A simulator seals its link with its pairing key (default ``<state dir>/pairing.key``, written
+by ``turbokiosk devices pair DEVICE --device-copy FILE``); without one it exits with one line.
+
+Each simulator prints one JSON line when it is ready (its port, control address and pid) and
+writes the same to ``--ready-file``.  docs/devices.md lists the control commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kiosk.devices.pairing import SIM_KEY_NAME, PairingKeyError, fingerprint, load_pairing_key
+from kiosk.devices.sim.printer import PrinterMachine
+from kiosk.devices.sim.program import Machine, SimProgram, control
+from kiosk.devices.sim.validator import ValidatorMachine
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, not {text!r}")
+    if int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range (0 to 65535)")
+    return host or "127.0.0.1", int(port)
+
+
+def _device_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument("--port", required=True, help="serial port (or pty link) path")
+    parser.add_argument(
+        "--create-pty",
+        action="store_true",
+        help="create a pseudo-terminal and link its terminal end at --port",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=Path(f"sim-{name}"),
+        help="the device's non-volatile memory (and rendered vouchers)",
+    )
+    parser.add_argument(
+        "--control",
+        type=_address,
+        default=("127.0.0.1", 0),
+        help="control channel address (default 127.0.0.1 with a free port)",
+    )
+    parser.add_argument(
+        "--pairing-key",
+        type=Path,
+        metavar="FILE",
+        help=f"the device's pairing key (default <state dir>/{SIM_KEY_NAME})",
+    )
+    parser.add_argument("--ready-file", type=Path, help="write the ready JSON here too")
+    parser.add_argument(
+        "--exit-with-parent",
+        action="store_true",
+        help="stop when the process that started it ends (however it ends, SIGKILL included)",
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Sub-commands of ``turbokiosk sim``."""
+    from kiosk.cli.args import float_type, int_type
+
+    sub = parser.add_subparsers(dest="sim_command", metavar="DEVICE", required=True)
+    bv = sub.add_parser("bill-validator", help="simulated bill and voucher validator")
+    _device_arguments(bv, "bill-validator")
+    bv.add_argument(
+        "--stack-ms", type=int_type(0, 60_000), default=150, help="time to stack an item"
+    )
+    bv.add_argument(
+        "--escrow-timeout",
+        type=float_type(0.001, 3600),
+        default=30.0,
+        help="seconds before escrow is returned",
+    )
+    pr = sub.add_parser("printer", help="simulated voucher printer (renders PNG vouchers)")
+    _device_arguments(pr, "printer")
+    pr.add_argument(
+        "--print-ms", type=int_type(0, 60_000), default=200, help="time to print a voucher"
+    )
+    ctl = sub.add_parser("ctl", help="send one control command to a running simulator")
+    ctl.add_argument("address", help="the simulator's control address HOST:PORT")
+    ctl.add_argument("words", nargs="+", help="the command, e.g. insert 2000")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run a simulator, or send a control command."""
+    if args.sim_command == "ctl":
+        try:
+            reply = control(args.address, " ".join(args.words))
+        except (OSError, ValueError) as exc:
+            print(f"turbokiosk sim ctl: no simulator at {args.address}: {exc}", file=sys.stderr)
+            return 2
+        print(reply)
+        return 0 if reply.startswith("ok") else 1
+    from kiosk.cli.args import check_data_dir
+
+    check_data_dir(args.state_dir, write=True, option="--state-dir")  # before anything is made
+    state_dir: Path = args.state_dir
+    try:
+        key = load_pairing_key(args.pairing_key or state_dir / SIM_KEY_NAME)
+    except PairingKeyError as exc:
+        print(f"turbokiosk sim {args.sim_command}: {exc}", file=sys.stderr)
+        return 2
+
+    def make(now: int) -> Machine:
+        if args.sim_command == "printer":
+            return PrinterMachine(state_dir, now, print_ms=args.print_ms, pairing=fingerprint(key))
+        return ValidatorMachine(
+            state_dir,
+            now,
+            stack_ms=args.stack_ms,
+            escrow_timeout_ms=int(args.escrow_timeout * 1000),
+            pairing=fingerprint(key),
+        )
+
+    program = SimProgram(
+        make,
+        key=key,
+        port=args.port,
+        create_pty=args.create_pty,
+        control=args.control,
+        ready_file=args.ready_file,
+        exit_with_parent=args.exit_with_parent,
+    )
+    return program.run()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="turbokiosk sim")
+    add_arguments(parser)
+    sys.exit(run(parser.parse_args()))
