@@ -1,6 +1,7 @@
 """Help as pictures: every pay table drawn with its icons or example hands, and one round worked
-out, for each game family (:mod:`kiosk.presentation.help_turbo`,
-:mod:`kiosk.presentation.help_stadium`).
+out, drawn by each game family (:mod:`kiosk.presentation.families.turbo_help`,
+:mod:`kiosk.presentation.families.stadium_help`, asked through
+:meth:`~kiosk.presentation.families.TableFamily.help_pictures`).
 
 Nothing is copied: each row is read from the pay table the game pays from, and the worked
 example is the game's own ``settle`` applied to named cards.

@@ -13,9 +13,9 @@ from kiosk.games import poker3
 from kiosk.games.registry import load_game
 from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules, edition_ids
+from kiosk.presentation.families.stadium_help import HANDS3, HANDS5
 from kiosk.presentation.help import help_page
 from kiosk.presentation.help_pictures import help_pictures
-from kiosk.presentation.help_stadium import HANDS3, HANDS5
 from kiosk.terminal.config import TerminalConfig
 
 LANGUAGES = ("en", "es")

@@ -1,6 +1,7 @@
 """The felt: bet spots printed on the table cloth, with the chips stacked on them.
 
-Each family lays out its own felt (:mod:`ui.felt.turbo`, :mod:`ui.felt.stadium`); what they
+Each family lays out its own felt (:mod:`ui.families.turbo_felt`,
+:mod:`ui.families.stadium_felt`); what they
 share is here: a printed spot with its betting circle, the chip pile on it, the decision wager's
 own printed spot (Double, Play), and a blind line's small circle (look in ``kv/felt.kv``).
 """

@@ -6,8 +6,8 @@ from kivy.properties import BooleanProperty, StringProperty
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.families.stadium_felt import StadiumHandFelt, StadiumLinesFelt
 from ui.felt import Felt, Spot
-from ui.felt.stadium import StadiumHandFelt, StadiumLinesFelt
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
 

@@ -6,8 +6,8 @@ from kivy.properties import StringProperty
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.families.turbo_felt import TurboFelt
 from ui.felt import Felt, Spot
-from ui.felt.turbo import TurboFelt
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
 

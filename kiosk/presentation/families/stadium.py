@@ -96,9 +96,9 @@ class StadiumTable(TableFamily):
 
     def help_pictures(self, game: GameRules, language: str) -> HelpPictures | None:
         """A hand drawn on every pay row, a round worked out."""
-        from kiosk.presentation import help_stadium
+        from kiosk.presentation.families import stadium_help  # it reads this module's hands
 
-        return help_stadium.pictures(_rules(game), language)
+        return stadium_help.pictures(_rules(game), language)
 
     def pays_text(self, game: GameRules, spot: WagerSpot) -> str:
         """The ante's 1:1 and bonus range, a side wager's range."""

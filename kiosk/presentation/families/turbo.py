@@ -94,9 +94,9 @@ class TurboTable(TableFamily):
 
     def help_pictures(self, game: GameRules, language: str) -> HelpPictures | None:
         """Icon tables with the icon and its count, a round worked out."""
-        from kiosk.presentation import help_turbo
+        from kiosk.presentation.families import turbo_help
 
-        return help_turbo.pictures(_rules(game), language)
+        return turbo_help.pictures(_rules(game), language)
 
     def offer_labels(
         self, game: GameRules, words: GameWordsLike, take: str, decline: str, amount: str
