@@ -52,3 +52,34 @@ class CountingDecks:
             cards: tuple[int, ...] = self.deck.deal(n)  # type: ignore[attr-defined]
             self.owner.dealt += n
             return cards
+
+
+class SeededDecks:
+    """The certified :class:`rng.Deck` shuffled by a seeded generator (reproducible examples);
+    each call is a fresh full shuffle dealing past the excluded cards, like the runtime's."""
+
+    def __init__(self, seed: int) -> None:
+        import random
+
+        self.random = random.Random(seed)
+        self.dealt = 0
+
+    def __call__(self, excluded: frozenset[int]) -> SeededDecks.Round:
+        from rng import Deck
+
+        deck = Deck(self.random)
+        deck.new_round()
+        return SeededDecks.Round(self, deck, excluded)
+
+    class Round:
+        def __init__(self, owner: SeededDecks, deck: object, excluded: frozenset[int]) -> None:
+            self.owner, self.deck, self.excluded = owner, deck, excluded
+
+        def deal(self, n: int) -> tuple[int, ...]:
+            out: list[int] = []
+            while len(out) < n:
+                (card,) = self.deck.deal(1)  # type: ignore[attr-defined]
+                if card not in self.excluded:
+                    out.append(card)
+            self.owner.dealt += n
+            return tuple(out)
