@@ -47,8 +47,8 @@ class Phase(Enum):
 
 
 class DealMode(Enum):
-    SHARED = "shared"  # one deck for the whole table
-    STADIUM = "stadium"  # each seat completes its hand from its own shuffle of the rest
+    SHARED = "one-deck"  # one deck for the whole table
+    STADIUM = "seat-shuffles"  # stadium mode: each seat completes its hand from its own shuffle
 
 
 class TableConfigError(ValueError):
