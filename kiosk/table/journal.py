@@ -56,7 +56,8 @@ class TableJournal:
     def __init__(self, path: Path, table_id: str) -> None:
         self.path = path
         try:
-            self.db = sqlite3.connect(path, isolation_level=None)
+            # one user at a time, from any thread: the server runs every step under its lock
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(_SCHEMA)
