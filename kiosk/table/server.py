@@ -7,20 +7,21 @@ journals its events; only then are they put on the connected seats' queues (each
 :func:`~kiosk.table.messages.step_for_seat` of each).  A repeated report is answered with the
 record already journaled; a refused one with ``Refused``.  A stream that ends is the seat
 leaving: its wagers stay in the round and get the default decision at the timer.  A ticker
-thread runs the timers on the controller's clock.
+thread runs the timers on the controller's clock (epoch milliseconds by default, so the
+deadlines a journal holds still mean the same instants after a restart or a reboot).
 """
 
 from __future__ import annotations
 
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from typing import Any
 
 import grpc
 
+from kiosk.clock import wall_clock_ms
 from kiosk.hostlink.channel import KEEPALIVE
 from kiosk.hostlink.pki import Credentials
 from kiosk.table import commands as c
@@ -34,10 +35,6 @@ from proto.turbokiosk.v1 import table_pb2_grpc
 MAX_REQUEST_BYTES = 64 * 1024
 
 SEAT_PREFIX = "seat-"
-
-
-def monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
 
 
 class _Seats:
@@ -93,7 +90,7 @@ class TableServer:
         credentials: Credentials,
         address: str = "127.0.0.1:0",
         *,
-        clock: Callable[[], int] = monotonic_ms,
+        clock: Callable[[], int] = wall_clock_ms,
         tick_seconds: float = 0.02,
     ) -> None:
         self.controller = controller
@@ -102,6 +99,14 @@ class TableServer:
         self.tick_seconds = tick_seconds
         self._lock = threading.Lock()
         self._seats = _Seats()
+        self._round_steps: list[tuple[int, e.Event]] = []
+        last = controller.state.round
+        if last is not None:  # a restarted controller: the round in progress, read once
+            self._round_steps = [
+                (seq, event)
+                for seq, event in enumerate(controller.journal.events(), 1)
+                if getattr(event, "game_number", None) == last.game_number
+            ]
         self._stopping = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="table-ticker", daemon=True)
         self.server = grpc.server(
@@ -224,12 +229,13 @@ class TableServer:
         return out
 
     def _current_round(self) -> list[tuple[int, e.Event]]:
+        """The journaled steps of the round in progress (kept as they are published)."""
         rnd = self.controller.state.round
         if rnd is None:
             return []
         return [
             (seq, event)
-            for seq, event in enumerate(self.controller.journal.events(), 1)
+            for seq, event in self._round_steps
             if getattr(event, "game_number", None) == rnd.game_number
         ]
 
@@ -238,6 +244,10 @@ class TableServer:
         head = self.controller.journal.head[0]
         now = self.clock()
         for seq, event in enumerate(events, head - len(events) + 1):
+            if isinstance(event, e.RoundOpened):
+                self._round_steps = []
+            if not isinstance(event, e.SeatJoined | e.SeatLeft):
+                self._round_steps.append((seq, event))
             for seat, outbox in self._seats.queues.items():
                 step = step_for_seat(event, seq, self.table_id, seat, now)
                 if step is not None:

@@ -163,3 +163,42 @@ def test_a_stream_joining_as_another_seat_is_refused(pki_dir: Path, tmp_path: Pa
         seat.close()
         server.stop()
         controller.close()
+
+
+def test_a_seat_that_comes_back_gets_the_round_and_a_restart_keeps_the_cards(
+    pki_dir: Path, tmp_path: Path
+) -> None:
+    cfg = TableConfig("T1", STADIUM, betting_ms=800, decision_ms=60_000)
+    path = tmp_path / "table.sqlite3"
+    controller = TableController(cfg, path, RngDeckFactory(Csprng()))
+    server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+    seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-0"))
+    try:
+        seat.send(join=pb.JoinTable(table_id="T1", seat=0))
+        wait_for(lambda: controller.state.seats == {0})
+        server.open_round()
+        seat.next("round_opened")
+        seat.send(wager=ante(0, 100))
+        cards = list(seat.next("first_dealt").first_dealt.cards)
+        seat.close()
+        wait_for(lambda: controller.state.seats == set())
+        seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-0"))
+        seat.send(join=pb.JoinTable(table_id="T1", seat=0))
+        assert seat.next("wager_accepted").wager_accepted.wagers[0].cents == 100
+        assert list(seat.next("first_dealt").first_dealt.cards) == cards
+        seat.close()
+        server.stop()
+        controller.close()
+        # the controller restarts on its journal: the round goes on with the same cards
+        controller = TableController(cfg, path, RngDeckFactory(Csprng()))
+        server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+        seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-0"))
+        seat.send(join=pb.JoinTable(table_id="T1", seat=0))
+        assert list(seat.next("first_dealt").first_dealt.cards) == cards
+        seat.send(decision=pb.ReportDecision(table_id="T1", game_number=1, seat=0, choice="fold"))
+        assert seat.next("seat_settled").seat_settled.stake_cents == 100
+        assert sum(isinstance(ev, e.FirstDealt) for ev in controller.journal.events()) == 1
+    finally:
+        seat.close()
+        server.stop()
+        controller.close()
