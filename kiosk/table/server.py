@@ -27,6 +27,7 @@ from kiosk.hostlink.pki import Credentials
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.controller import TableController
+from kiosk.table.core import Phase
 from kiosk.table.messages import command_of, step_for_seat
 from proto.turbokiosk.v1 import table_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2_grpc
@@ -92,8 +93,13 @@ class TableServer:
         *,
         clock: Callable[[], int] = wall_clock_ms,
         tick_seconds: float = 0.02,
+        auto_deal_ms: int | None = None,
     ) -> None:
+        """``auto_deal_ms``: press the dealer's buttons that long after each round's end and
+        each settlement (a table without a dealer terminal)."""
         self.controller = controller
+        self.auto_deal_ms = auto_deal_ms
+        self._phase_since = (controller.state.phase, clock())
         self.table_id = controller.state.config.table_id
         self.clock = clock
         self.tick_seconds = tick_seconds
@@ -256,3 +262,16 @@ class TableServer:
     def _tick(self) -> None:
         while not self._stopping.wait(self.tick_seconds):
             self.execute(c.Tick())
+            if self.auto_deal_ms is not None:
+                self._deal_automatically(self.auto_deal_ms)
+
+    def _deal_automatically(self, pause_ms: int) -> None:
+        """Open a round after ``pause_ms`` idle, confirm a settled one after ``pause_ms``."""
+        phase, now = self.controller.state.phase, self.clock()
+        if phase is not self._phase_since[0]:
+            self._phase_since = (phase, now)
+        elif now - self._phase_since[1] >= pause_ms:
+            if phase is Phase.IDLE:
+                self.open_round()
+            elif phase is Phase.SETTLED:
+                self.close_round()
