@@ -59,7 +59,11 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         if first is None or first.WhichOneof("body") != "join" or first.join.seat != seat:
             context.abort(grpc.StatusCode.PERMISSION_DENIED, f"this stream is seat {seat}'s")
             raise AssertionError("abort returned")  # pragma: no cover
-        outbox = self.table.connect(seat, first)
+        try:
+            outbox = self.table.connect(seat, first)
+        except c.TableCommandError as exc:  # another table, or the table is full
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
+            raise AssertionError("abort returned") from exc  # pragma: no cover
         reader = threading.Thread(
             target=self.table.read_reports, args=(seat, outbox, request_iterator), daemon=True
         )

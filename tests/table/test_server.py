@@ -165,6 +165,25 @@ def test_a_stream_joining_as_another_seat_is_refused(pki_dir: Path, tmp_path: Pa
         controller.close()
 
 
+def test_a_join_to_another_table_is_refused(pki_dir: Path, tmp_path: Path) -> None:
+    controller = TableController(
+        TableConfig("T1", STADIUM), tmp_path / "table.sqlite3", RngDeckFactory(Csprng())
+    )
+    server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+    seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-0"))
+    try:
+        seat.send(join=pb.JoinTable(table_id="T9", seat=0))
+        with pytest.raises(grpc.RpcError) as refused:
+            seat.next("round_opened")
+        assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+        assert "not 'T9'" in str(refused.value.details())
+        assert controller.state.seats == set()
+    finally:
+        seat.close()
+        server.stop()
+        controller.close()
+
+
 def test_a_seat_that_comes_back_gets_the_round_and_a_restart_keeps_the_cards(
     pki_dir: Path, tmp_path: Path
 ) -> None:
