@@ -173,16 +173,22 @@ class PairMoments:
 
 
 def deal_turbo(
-    deck: Deck, shuffler: Shuffler, seats: int, mode: str
+    deck: Deck,
+    shuffler: Shuffler,
+    seats: int,
+    mode: str,
+    *,
+    community_cards: int = turbo.COMMUNITY_CARDS,
+    seat_cards: int = turbo.SEAT_CARDS,
 ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """One round's (community, every seat's cards): ``table`` from one shuffled deck (3, then
     6 per seat); ``stadium`` the community from the deck, then each seat 6 cards of its own
-    shuffle of the cards the community left.  Works on any deck size (exact tests use small
-    ones)."""
+    shuffle of the cards the community left.  Any deck size and card counts (the exact tests
+    enumerate every shuffle of a small deck)."""
     deck.new_round()
-    community = deck.deal(turbo.COMMUNITY_CARDS)
+    community = deck.deal(community_cards)
     if mode == TABLE:
-        return community, tuple(deck.deal(turbo.SEAT_CARDS) for _ in range(seats))
+        return community, tuple(deck.deal(seat_cards) for _ in range(seats))
     if mode != STADIUM:
         raise ValueError(f"unknown mode {mode!r}")
     rest = [card for card in range(deck.size) if card not in community]
@@ -190,7 +196,7 @@ def deal_turbo(
     for _ in range(seats):
         cards = list(rest)
         shuffler.shuffle(cards)
-        hands.append(tuple(cards[: turbo.SEAT_CARDS]))
+        hands.append(tuple(cards[:seat_cards]))
     return community, tuple(hands)
 
 
