@@ -34,12 +34,12 @@ from kiosk.games.icon_odds import Composition
 from kiosk.games.turbo_edition import should_raise
 
 #: A Turbo table dealt from one deck per round.
-TABLE = "table"
+TABLE = turbo.TABLE_DEAL
 #: Each seat completes its hand from its own shuffle of the cards the community left.
-STADIUM = "stadium"
-MODES = (TABLE, STADIUM)
+STADIUM = turbo.STADIUM_DEAL
+MODES = turbo.DEAL_MODES
 #: Seats one 52-card deck can serve: 3 community cards and 6 cards each.
-MAX_TABLE_SEATS = (52 - turbo.COMMUNITY_CARDS) // turbo.SEAT_CARDS
+MAX_TABLE_SEATS = turbo.MAX_TABLE_SEATS
 
 #: A seat's net result per unit of the initial wager, from (community, seat) compositions.
 NetFunction = Callable[[Composition, Composition], Fraction]
