@@ -1,17 +1,23 @@
-"""``turbokiosk par-sheet EDITION [--paytable WAGER=NAME_OR_FILE ...] [--format text|json]``.
+"""``turbokiosk par-sheet EDITION [--paytable WAGER=NAME_OR_FILE ...] [--seats N
+[--mode table|stadium]] [--format text|json]``.
 
 Prints the exact par sheet of any edition: the Turbo editions and themes
 (:mod:`kiosk.analysis.turbo_par`) and Stadium Three Card Poker
-(:mod:`kiosk.analysis.stadium_par`).
+(:mod:`kiosk.analysis.stadium_par`).  With ``--seats`` it adds the per-seat math of a table of
+``N`` seats dealt in ``--mode`` (docs/table-math.md): each wager's house edge per seat, the
+table's hold per round and the correlation between two seats.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from kiosk.analysis import families
 from kiosk.analysis.families import ParSheetFunction
+from kiosk.analysis.table_math import MODES, TableMath
+from kiosk.cli.args import int_type
 from kiosk.games.base import RuleError
 from kiosk.games.paytable import PaytableError
 
@@ -20,6 +26,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
     parser.add_argument("edition", metavar="EDITION", help="edition id, e.g. turbo-football")
     add_paytable_argument(parser)
+    parser.add_argument(
+        "--seats",
+        type=int_type(1, MAX_TABLE_SEATS),
+        default=None,
+        metavar="N",
+        help=f"add the per-seat math of a table of N seats (1..{MAX_TABLE_SEATS:,};"
+        " Turbo table mode: at most 8)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="with --seats, Turbo: table = one deck, 3 community + 6 cards a seat (default);"
+        " stadium = each seat completes its hand from its own shuffle of the 49 cards left",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -58,12 +79,29 @@ def par_sheet_function(edition: str) -> ParSheetFunction:
     return families.par_family(edition).par_sheet_function(edition)
 
 
+#: The most seats ``--seats`` accepts (a stadium of any size; Turbo table mode: 8).
+MAX_TABLE_SEATS = 10_000
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the par sheet; 2 on a bad edition, wager or pay table."""
+    """Print the par sheet; 2 on a bad edition, wager, pay table, seat count or mode."""
     try:
-        sheet = par_sheet_function(args.edition)(paytable_choices(args.paytable))
+        if args.mode is not None and args.seats is None:
+            raise RuleError("--mode needs --seats N")
+        choices = paytable_choices(args.paytable)
+        table: TableMath | None = None
+        if args.seats is not None:  # first: a bad seat count or mode fails fast
+            family = families.par_family(args.edition)
+            table = family.table_math(args.edition, choices, seats=args.seats, mode=args.mode)
+        sheet = par_sheet_function(args.edition)(choices)
     except (RuleError, PaytableError) as exc:
         print(f"turbokiosk par-sheet: error: {exc}", file=sys.stderr)
         return 2
-    print(sheet.to_json() if args.format == "json" else sheet.to_text())
+    if args.format == "json":
+        data = sheet.to_json_dict()
+        if table is not None:
+            data["table"] = table.to_json_dict()
+        print(json.dumps(data, indent=2))
+    else:
+        print(sheet.to_text() + ("" if table is None else "\n" + table.to_text()))
     return 0

@@ -45,6 +45,13 @@ RAISE = "raise"
 NO_RAISE = "no_raise"
 COMMUNITY_CARDS = icon_odds.COMMUNITY_CARDS
 SEAT_CARDS = icon_odds.SEAT_CARDS
+#: How a table deals Turbo to many seats (docs/table-math.md): one deck for the community and
+#: every seat's 6 cards (at most MAX_TABLE_SEATS), or each seat's 6 cards from its own shuffle
+#: of the cards the community left (any number of seats).
+TABLE_DEAL = "table"
+STADIUM_DEAL = "stadium"
+DEAL_MODES = (TABLE_DEAL, STADIUM_DEAL)
+MAX_TABLE_SEATS = (52 - COMMUNITY_CARDS) // SEAT_CARDS
 
 
 def edition_ids() -> tuple[str, ...]:

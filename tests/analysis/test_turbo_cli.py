@@ -86,7 +86,7 @@ def test_simulate_agrees(capsys):
         capsys, "simulate", "turbo-football", "--games", "1500", "--seed", "3", "--seats", "2"
     )
     assert code == 0
-    assert "1,500 games, 2 seat(s), Mersenne Twister, seed 3" in out
+    assert "1,500 games, 2 seat(s), table mode, Mersenne Twister, seed 3" in out
     assert "all wagers agree" in out
 
 
@@ -108,22 +108,26 @@ def test_simulate_from_the_csprng(capsys):
 
 
 def test_simulate_exits_1_on_disagreement(capsys, monkeypatch):
-    from kiosk.analysis import simulate
+    import dataclasses
 
-    real = simulate.simulate
+    from kiosk.analysis import simulate, table_sim
+
+    real = table_sim.simulate_turbo_table
 
     def shifted(*args, **kwargs):
-        return tuple(
+        sim = real(*args, **kwargs)
+        pooled = tuple(
             simulate.SimulatedWager(
                 r.wager_id, r.games, r.observed_edge + 1, r.std_error, r.exact_edge
             )
-            for r in real(*args, **kwargs)
+            for r in sim.pooled
         )
+        return dataclasses.replace(sim, pooled=pooled)
 
-    monkeypatch.setattr(simulate, "simulate", shifted)
+    monkeypatch.setattr(table_sim, "simulate_turbo_table", shifted)
     code, out, _ = run(capsys, "simulate", "icon-v2", "--games", "100", "--seed", "1")
     assert code == 1
-    assert "OUTSIDE 3 SE" in out
+    assert "OUTSIDE" in out
     assert "DISAGREEMENT" in out
 
 
@@ -132,8 +136,8 @@ def test_simulate_exits_1_on_disagreement(capsys, monkeypatch):
     [
         (["turbo-curling", "--games", "10"], "unknown edition"),
         (["icon-v2", "--games", "1"], "at least 2 games"),
-        (["icon-v2", "--games", "10", "--seats", "9"], "seats must be 1..8"),
-        (["stadium-3cp", "--games", "10", "--seats", "2"], "Turbo editions only"),
+        (["icon-v2", "--games", "10", "--seats", "9"], "at most 8 Turbo seats"),
+        (["stadium-3cp", "--games", "10", "--seats", "2", "--mode", "table"], "Turbo editions"),
     ],
 )
 def test_simulate_errors(capsys, argv, message):

@@ -9,12 +9,13 @@ keys its cache on it).  The shipped families are loaded on the first look-up.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Protocol
 
 from kiosk.analysis.model import ParSheet
-from kiosk.analysis.simulate import SimulatedWager
+from kiosk.analysis.table_math import TableMath
+from kiosk.analysis.table_sim import TableSimulation
 from kiosk.games import registry
 from kiosk.games.base import RuleError
 
@@ -47,10 +48,19 @@ class ParFamily(Protocol):
         *,
         seed: int | None,
         seats: int,
-    ) -> Sequence[SimulatedWager]:
-        """Play ``games`` random rounds with the optimal strategy (the terminal's CSPRNG, or a
-        reproducible Mersenne Twister for ``seed``); :class:`RuleError` for ``seats`` the
-        family cannot simulate."""
+        mode: str | None,
+    ) -> TableSimulation:
+        """Play ``games`` random rounds of a table of ``seats`` seats dealt in ``mode`` (None:
+        the family's default) with the optimal strategy (the terminal's CSPRNG, or a
+        reproducible Mersenne Twister for ``seed``); :class:`RuleError` for ``seats`` or a
+        ``mode`` the family cannot deal."""
+        ...
+
+    def table_math(
+        self, edition: str, paytables: Mapping[str, str], *, seats: int, mode: str | None
+    ) -> TableMath:
+        """The per-seat math of ``seats`` seats dealt in ``mode`` (``par-sheet --seats``);
+        :class:`RuleError` for ``seats`` or a ``mode`` the family cannot deal."""
         ...
 
     def edge_plan(self, edition: str, wager: str, table: str) -> EdgePlan:

@@ -3,11 +3,15 @@ wagers (:mod:`kiosk.analysis.stadium_par`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Mapping
 
-from kiosk.analysis import stadium_par
+import rng
+from kiosk.analysis import stadium_par, stadium_table
 from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
-from kiosk.analysis.simulate import SimulatedWager
+from kiosk.analysis.simulate import Shuffler
+from kiosk.analysis.table_math import STADIUM, TableMath
+from kiosk.analysis.table_sim import TableSimulation, simulate_stadium_table
 from kiosk.games import stadium, stadium_paytables
 from kiosk.games.base import RuleError
 
@@ -32,11 +36,29 @@ class StadiumPar:
         *,
         seed: int | None,
         seats: int,
-    ) -> Sequence[SimulatedWager]:
-        """:func:`kiosk.analysis.stadium_par.simulate`, one seat."""
-        if seats != 1:
-            raise RuleError(f"--seats applies to the Turbo editions only, not {edition}")
-        return stadium_par.simulate(games, paytables, seed=seed)
+        mode: str | None,
+    ) -> TableSimulation:
+        """:func:`kiosk.analysis.table_sim.simulate_stadium_table`: any number of seats on one
+        array, each picking its positions at random."""
+        _check_mode(edition, mode)
+        rules = stadium.load(dict(paytables))
+        pars = stadium_table.wager_pars(rules)
+        correlations = stadium_table.exact_correlations(rules)
+        shuffler: Shuffler = rng.Csprng() if seed is None else random.Random(seed)
+        try:
+            return simulate_stadium_table(rules, games, shuffler, seats, pars, correlations)
+        except ValueError as exc:
+            raise RuleError(str(exc)) from exc
+
+    def table_math(
+        self, edition: str, paytables: Mapping[str, str], *, seats: int, mode: str | None
+    ) -> TableMath:
+        """:func:`kiosk.analysis.stadium_table.stadium_table_math`."""
+        _check_mode(edition, mode)
+        try:
+            return stadium_table.stadium_table_math(dict(paytables), seats)
+        except ValueError as exc:
+            raise RuleError(str(exc)) from exc
 
     def edge_plan(self, edition: str, wager: str, table: str) -> EdgePlan:
         """An edge depends on the wager and its table's pays."""
@@ -45,6 +67,13 @@ class StadiumPar:
         if wager == stadium_paytables.ANTE_PLAY:
             return basis, lambda: stadium_par.ante_play_par(t).house_edge
         return basis, lambda: stadium_par.side_wager_par(t).house_edge
+
+
+def _check_mode(edition: str, mode: str | None) -> None:
+    if mode not in (None, STADIUM):
+        raise RuleError(
+            f"{edition} deals one array for every seat: --mode {mode} is for Turbo editions"
+        )
 
 
 register(StadiumPar())

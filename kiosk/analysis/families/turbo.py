@@ -4,12 +4,15 @@ Bonus (:mod:`kiosk.analysis.turbo_par`)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import rng
-from kiosk.analysis import simulate, turbo_par
+from kiosk.analysis import simulate, table_math, table_sim, turbo_par
 from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
+from kiosk.analysis.table_math import TableMath
+from kiosk.analysis.table_sim import TableSimulation
 from kiosk.games import nine_card_bonus, turbo
+from kiosk.games.base import RuleError
 from kiosk.games.turbo_edition import load_edition
 
 
@@ -33,10 +36,26 @@ class TurboPar:
         *,
         seed: int | None,
         seats: int,
-    ) -> Sequence[simulate.SimulatedWager]:
-        """:func:`kiosk.analysis.simulate.simulate`, any number of seats sharing a deck."""
+        mode: str | None,
+    ) -> TableSimulation:
+        """:func:`kiosk.analysis.table_sim.simulate_turbo_table`: ``table`` mode (the default,
+        one deck, at most 8 seats) or ``stadium`` mode (a shuffle of the 49 cards per seat)."""
         shuffler: simulate.Shuffler = rng.Csprng() if seed is None else random.Random(seed)
-        return simulate.simulate(edition, games, paytables, shuffler=shuffler, seats=seats)
+        rules = turbo.load(edition, paytables)
+        try:
+            return table_sim.simulate_turbo_table(rules, games, shuffler, seats, _mode(mode))
+        except ValueError as exc:
+            raise RuleError(str(exc)) from exc
+
+    def table_math(
+        self, edition: str, paytables: Mapping[str, str], *, seats: int, mode: str | None
+    ) -> TableMath:
+        """:func:`kiosk.analysis.table_math.turbo_table_math` (exact)."""
+        rules = turbo.load(edition, paytables)
+        try:
+            return table_math.turbo_table_math(rules, seats, _mode(mode))
+        except ValueError as exc:
+            raise RuleError(str(exc)) from exc
 
     def edge_plan(self, edition: str, wager: str, table: str) -> EdgePlan:
         """A mandatory wager's edge depends on its tiers and the raise rule, another icon
@@ -62,6 +81,10 @@ class TurboPar:
             return basis, lambda: turbo_par.mandatory_wager_par(ed, w, icon_table).house_edge
         basis = repr(("icon", icon_table.tiers))
         return basis, lambda: turbo_par.icon_wager_par(w, icon_table).house_edge
+
+
+def _mode(mode: str | None) -> str:
+    return table_math.TABLE if mode is None else mode
 
 
 register(TurboPar())
