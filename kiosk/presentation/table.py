@@ -229,7 +229,7 @@ def table_view(
             text(language, "icon_count", count=icon_count, icons=icons_word) if turbo else ""
         ),
         positions=positions,
-        hand_text=_hand_text(game, cards, positions, landed, language),
+        hand_text=_hand_text(game, cards, _played_positions(state, bet), landed, language),
         dealer_text=_dealer_text(game, cards, landed, language),
         offer=offer_view,
         guide_text=_guide(state, game, words, pending, positions, busy, offer_view, banner),
@@ -265,6 +265,14 @@ def _lines_text(game: GameRules, results: list[dict[str, Any]], language: str) -
 def _can_repeat(state: TerminalState) -> bool:
     last = state.last_bets.get(SEAT)
     return last is not None and last["edition"] == state.selected_edition
+
+
+def _played_positions(state: TerminalState, bet: dict[str, Any] | None) -> tuple[int, ...]:
+    """The positions the shown cards were played with; none once new ones are picked (the
+    round's cards would otherwise be ranked for positions that were not played)."""
+    if bet is None or state.pending_positions.get(SEAT):
+        return ()
+    return tuple(bet["positions"])
 
 
 def _hand_text(
