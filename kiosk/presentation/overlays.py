@@ -32,11 +32,13 @@ WIDE = 3  # a wide element is three narrow modules
 class LockupView:
     """The most severe lockup: its title, why, and what the player should do."""
 
-    kind: str  # a Lockup value, or "printer" for the printer tilt
+    kind: str  # a Lockup value, or the tilt's code
     title: str
-    reason: str
+    reason: str  # in the player's language
     advice: str
     severity: str  # "critical", "attendant" or "wait"
+    detail: str = ""  # the terminal's own record of it (the event log's words), for the attendant
+    detail_text: str = ""  # the detail as shown: "For the attendant: ..."
 
 
 @dataclass(frozen=True)
@@ -54,8 +56,40 @@ class VoucherView:
     status_text: str
 
 
-def lockup_view(state: TerminalState, language: str) -> LockupView | None:
-    """The lockup to show over the table (the most severe), or None."""
+#: tilt codes (by prefix, first match) -> the catalogue key of the reason a player reads
+_TILT_REASONS: tuple[tuple[str, str], ...] = (
+    ("paper_out", "tilt_paper"),
+    ("printer", "tilt_printer"),
+    ("head_open", "tilt_printer"),
+    ("bill_", "tilt_validator"),
+    ("cashbox", "tilt_validator"),
+    ("rng", "tilt_rng"),
+    ("voucher_unknown", "tilt_voucher"),
+    ("terminal_id", "tilt_config"),
+    ("device_report", "tilt_device"),
+    ("door_sensor", "tilt_door_sensor"),
+)
+
+
+def printer_paper_out(code: str, reason: str) -> bool:
+    """Whether a tilt is the voucher printer out of paper."""
+    return code == "paper_out" or (code == PRINTER_TILT and "paper" in reason)
+
+
+def tilt_reason(code: str, reason: str, language: str) -> str:
+    """A tilt's reason in the player's language (the code says what failed; the terminal's own
+    words stay in the lockup's ``detail``)."""
+    if printer_paper_out(code, reason):
+        return text(language, "tilt_paper")
+    key = next((key for prefix, key in _TILT_REASONS if code.startswith(prefix)), "tilt_fault")
+    return text(language, key)
+
+
+def lockup_view(
+    state: TerminalState, language: str, *, cash_out_handpay: bool = False
+) -> LockupView | None:
+    """The lockup to show over the table (the most severe), or None.  ``cash_out_handpay``:
+    CASH OUT would now be paid by hand (the printer cannot print), which the advice says."""
     active = state.lockups()
     if not active:
         return None
@@ -72,18 +106,48 @@ def lockup_view(state: TerminalState, language: str) -> LockupView | None:
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
     if lockup is Lockup.TILT:
         code, tilt = next(iter(state.tilts.items()))
-        title = text(language, "lock_printer") if code == PRINTER_TILT else _title(language, lockup)
+        detail = str(tilt.get("reason", ""))
+        title = _title(language, lockup)
+        if printer_paper_out(code, detail):
+            title = text(language, "lock_printer")
+        elif code == PRINTER_TILT:
+            title = text(language, "lock_printer_fault")
         advice = attendant if tilt.get("needs_attendant") else wait
         severity = "attendant" if tilt.get("needs_attendant") else "wait"
-        return LockupView(code, title, str(tilt.get("reason", "")), advice, severity)
+        if cash_out_handpay and state.credits and state.credits[0] > 0:
+            advice = text(language, "cash_out_by_hand")
+        reason = tilt_reason(code, detail, language)
+        return _view(language, code, title, reason, advice, severity, detail)
     if lockup is Lockup.DOOR:
-        reason = text(language, "doors", doors=", ".join(state.doors_open))
-        return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
+        doors = ", ".join(_door(language, door) for door in state.doors_open)
+        reason = text(language, "doors", doors=doors)
+        detail = "open: " + ", ".join(state.doors_open)
+        return _view(
+            language, lockup.value, _title(language, lockup), reason, attendant, "attendant", detail
+        )
     if lockup is Lockup.DISABLED:
-        reason = state.disabled or ""
-        return LockupView(lockup.value, _title(language, lockup), reason, wait, "wait")
-    reason = state.service_role or ""
-    return LockupView(lockup.value, _title(language, lockup), reason, wait, "wait")
+        detail = state.disabled or ""
+        key = "disabled_link" if "link" in detail else "disabled_host"
+        reason = text(language, key)
+        return _view(language, lockup.value, _title(language, lockup), reason, wait, "wait", detail)
+    detail = state.service_role or ""
+    reason = text(language, "service_reason")
+    return _view(language, lockup.value, _title(language, lockup), reason, wait, "wait", detail)
+
+
+def _view(language: str, *fields: str) -> LockupView:
+    """A lockup view whose last field, the detail, is also shown labelled for the attendant."""
+    detail = fields[-1]
+    shown = text(language, "attendant_detail", detail=detail) if detail else ""
+    return LockupView(*fields, detail_text=shown)
+
+
+def _door(language: str, door: str) -> str:
+    """A door's name in the player's language (a door the catalogue does not know: its id)."""
+    try:
+        return text(language, f"door_{door}")
+    except KeyError:
+        return door
 
 
 def store_lockup_view(reason: str, language: str, *, storage_full: bool = False) -> LockupView:
@@ -91,7 +155,10 @@ def store_lockup_view(reason: str, language: str, *, storage_full: bool = False)
     touchscreen can show it when the store cannot be opened at all."""
     lockup = Lockup.STORAGE_FULL if storage_full else Lockup.CRITICAL
     attendant = text(language, "call_attendant")
-    return LockupView(lockup.value, _title(language, lockup), reason, attendant, "critical")
+    shown = text(language, "storage_full_reason" if storage_full else "critical_reason")
+    return _view(
+        language, lockup.value, _title(language, lockup), shown, attendant, "critical", reason
+    )
 
 
 def _title(language: str, lockup: Lockup) -> str:

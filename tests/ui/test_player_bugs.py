@@ -45,3 +45,49 @@ def test_new_positions_are_not_ranked_against_the_last_rounds_cards(kiosk: Any) 
         k.tap(f"position:{position}")
     assert k.app.view().hand_text == ""
     assert screen.hand_text == ""
+
+
+def test_printer_out_of_paper_cash_out_says_and_does_a_handpay(kiosk: Any) -> None:
+    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k.device("note", 2000)
+    k.tap("game:turbo-football")
+    k.device("paper")
+    d.frames(3)
+    assert d.widget("lockup_title").text == "PRINTER OUT OF PAPER"
+    overlay = k.app.lockup_overlay
+    assert overlay.reason == "The voucher printer is out of paper"
+    assert overlay.advice.startswith("Touch CASH OUT to be paid by an attendant")
+    button = d.widget("cash_out")
+    assert not button.disabled and button.text == "CASH OUT\nBY HAND"
+    k.tap("cash_out")
+    d.frames(3)
+    assert rt.state.handpay is not None and rt.state.handpay["kind"] == "cancelled_credits"
+    assert d.widget("lockup_title").text == "HANDPAY"
+    assert overlay.reason == "Cash-out of $20.00 — an attendant will pay you by hand"
+    k.tap("language")
+    assert d.widget("cash_out").text == "COBRAR" and d.widget("cash_out").disabled
+
+
+def test_lockups_read_in_spanish_and_leave_the_bars_lit(kiosk: Any) -> None:
+    k, d = kiosk, kiosk.driver
+    k.device("note", 2000)
+    k.tap("game:turbo-football")
+    credit_before = k.region("credit")
+    k.device("door")
+    d.frames(3)
+    assert k.region("credit") == credit_before  # the credit meter is not dimmed
+    for name in ("help", "history", "games", "session"):
+        assert d.widget(name).disabled, name  # they look disabled, as they are
+    k.tap("help")
+    assert d.screen == "turbo"
+    k.tap("language")  # the language works during a lockup
+    overlay = k.app.lockup_overlay
+    assert (overlay.title, overlay.reason) == ("PUERTA ABIERTA", "Abierta: puerta principal")
+    assert overlay.advice == "Por favor, llame a un asistente"
+    k.device("door")
+    k.device("host")
+    assert overlay.title == "JUEGO DESACTIVADO"
+    assert overlay.reason == "El sistema del casino ha detenido el juego en este terminal"
+    k.device("host")
+    assert k.app.lockup_overlay.parent is None
+    assert not d.widget("help").disabled and not d.widget("history").disabled

@@ -53,7 +53,7 @@ def test_handpay_and_critical_memory_error(kiosk: Any) -> None:
     rt.execute(c.ReportCritical(reason="journal hash chain broken"))
     d.frames(3)
     assert d.widget("lockup_title").text == "CRITICAL MEMORY ERROR"
-    assert k.app.lockup_overlay.reason == "journal hash chain broken"
+    assert k.app.lockup_overlay.detail == "For the attendant: journal hash chain broken"
 
 
 def test_menu_lists_every_enabled_game_with_its_icon(kiosk: Any) -> None:

@@ -1,0 +1,68 @@
+"""Every lockup a player can meet reads in the player's language; the terminal's own words stay
+for the attendant."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.presentation.overlays import lockup_view
+from kiosk.terminal import commands as c
+from tests.presentation.conftest import Table
+
+#: every tilt code the terminal, its devices and its watchers raise
+TILT_CODES = (
+    "printer",
+    "paper_out",
+    "printer_jam",
+    "head_open",
+    "printer_link",
+    "printer_reconcile",
+    "printer_tampered",
+    "bill_jam",
+    "cashbox_full",
+    "cashbox_removed",
+    "bill_validator_link",
+    "bill_validator_reconcile",
+    "bill_validator_tampered",
+    "rng_failure",
+    "voucher_unknown",
+    "terminal_id_mismatch",
+    "device_report_mismatch",
+    "door_sensor",
+    "something_new",
+)
+
+
+@pytest.mark.parametrize("code", TILT_CODES)
+def test_a_tilt_reads_in_spanish(table: Table, code: str) -> None:
+    table.rt.execute(
+        c.RaiseTilt(code=code, reason=f"{code}: technical words", needs_attendant=True)
+    )
+    english = lockup_view(table.rt.state, "en")
+    spanish = lockup_view(table.rt.state, "es")
+    assert english is not None and spanish is not None
+    assert spanish.reason != english.reason and spanish.title != english.title
+    assert spanish.advice == "Por favor, llame a un asistente"
+    assert spanish.detail == english.detail == f"{code}: technical words"
+    assert "technical" not in spanish.reason
+
+
+def test_door_disabled_service_and_critical_read_in_spanish(table: Table) -> None:
+    rt = table.rt
+    rt.execute(c.SetDoor(door="main", open=True))
+    door = lockup_view(rt.state, "es")
+    assert door is not None and (door.title, door.reason) == (
+        "PUERTA ABIERTA",
+        "Abierta: puerta principal",
+    )
+    rt.execute(c.SetDoor(door="main", open=False))
+    rt.execute(c.SetEnabled(enabled=False, reason="host link lost"))
+    disabled = lockup_view(rt.state, "es")
+    assert disabled is not None
+    assert disabled.reason == "El terminal perdió la conexión con el sistema del casino"
+    rt.execute(c.SetEnabled(enabled=True, reason="host link back"))
+    rt.execute(c.ReportCritical(reason="journal hash chain broken"))
+    critical = lockup_view(rt.state, "es")
+    assert critical is not None and critical.title == "ERROR CRÍTICO DE MEMORIA"
+    assert critical.reason == "El terminal encontró un error en su memoria y se detuvo"
+    assert critical.detail == "journal hash chain broken"
