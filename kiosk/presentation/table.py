@@ -43,6 +43,7 @@ class OfferView:
     seconds_left: int
     total_seconds: int
     default_text: str  # "FOLD in 12 s"
+    can_take: bool = True  # False: the credits do not cover the extra wager (the prompt says so)
 
 
 @dataclass(frozen=True)
@@ -330,6 +331,9 @@ def _offer_view(
         prompt = text(language, "play_prompt", amount=amount)
         take_label, decline_label = text(language, "play", amount=amount), text(language, "fold")
     default_label = take_label if default == take else decline_label
+    can_take = state.credits[SEAT] >= offer["extra_wager"]
+    if not can_take:
+        prompt = text(language, "take_short", label=take_label, amount=amount)
     return OfferView(
         kind=offer["kind"],
         prompt=prompt,
@@ -340,6 +344,7 @@ def _offer_view(
         seconds_left=left,
         total_seconds=total,
         default_text=text(language, "default_after", choice=default_label, seconds=left),
+        can_take=can_take,
     )
 
 

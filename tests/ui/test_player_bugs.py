@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ui.tour import STADIUM_CARDS
+from ui.tour import STADIUM_CARDS, TURBO_CARDS
 
 
 def _stadium_round(k: Any, positions: tuple[int, ...] = (0, 4, 8)) -> None:
@@ -91,3 +91,21 @@ def test_lockups_read_in_spanish_and_leave_the_bars_lit(kiosk: Any) -> None:
     k.device("host")
     assert k.app.lockup_overlay.parent is None
     assert not d.widget("help").disabled and not d.widget("history").disabled
+
+
+def test_double_is_disabled_when_the_credits_cannot_cover_it(kiosk: Any) -> None:
+    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k.device("note", 500)
+    k.tap("game:turbo-football", "chip:500", "spot:first_down")
+    k.deal_next(TURBO_CARDS)
+    k.tap("deal")
+    d.wait(lambda: k.app.view().offer is not None, what="the Double offer")
+    d.settle()
+    assert rt.state.credits == [0]
+    take = d.widget("take")
+    assert take.text == "DOUBLE" and take.disabled
+    assert k.app.view().guide_text == "Not enough credits for DOUBLE ($5.00)"
+    k.tap("take")
+    notice = k.app.session.notice
+    assert notice is None or notice.kind != "error"  # no refusal after the touch
+    assert rt.state.round is not None and rt.state.round.extra == {}
