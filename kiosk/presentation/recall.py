@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kiosk.games.stadium import StadiumRules
-from kiosk.games.turbo import TurboRules
+from kiosk.games.base import GameRules
+from kiosk.games.stadium import FOLD, PLAY, StadiumRules
+from kiosk.games.turbo import RAISE, TurboRules
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.i18n import game_text, text
 from kiosk.presentation.spots import ResultLine, result_line, spot_labels, three_card_name
@@ -67,8 +68,10 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     settled = next((s for s in record["settlement"] if s["seat"] == seat), None)
     results: tuple[ResultLine, ...] = ()
     total_text = ""
+    order = _table_order(game)
     if settled is not None and game is not None:
-        results = tuple(result_line(game, r, words, labels) for r in settled["results"])
+        ordered = sorted(settled["results"], key=lambda r: order(r["spot"]))
+        results = tuple(result_line(game, r, words, labels) for r in ordered)
         paid, stake = settled["paid"], settled["stake"]
         if paid == 0:
             total_text = text(language, "no_win")
@@ -80,7 +83,8 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     decision = ""
     if choice is not None:
         auto = f" {text(language, 'history_auto')}" if record["automatic"].get(str(seat)) else ""
-        decision = text(language, "history_decision", choice=game_text(language, choice)) + auto
+        said = decision_word(game, choice, words) if game is not None else choice
+        decision = text(language, "history_decision", choice=said) + auto
     after = record.get("credits_after")
     credits_text = ""
     if after is not None:
@@ -107,10 +111,32 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
         icons_text=icons_text,
         hand_text=hand_text,
         wagers=tuple(
-            (labels.get(spot, spot), dollars(amount)) for spot, amount in bet["wagers"].items()
+            (labels.get(spot, spot), dollars(amount))
+            for spot, amount in sorted(bet["wagers"].items(), key=lambda item: order(item[0]))
         ),
         decision_text=decision,
         results=results,
         total_text=total_text,
         credits_text=credits_text,
     )
+
+
+def _table_order(game: GameRules | None) -> Callable[[str], float]:
+    """A sort key putting wager spots in the order the table shows them (a decision wager —
+    Play, Double — right after the first spot, the one it is made on)."""
+    order = {spot.id: float(i) for i, spot in enumerate(game.spots)} if game is not None else {}
+    return lambda spot: order.get(spot, 0.5)
+
+
+def decision_word(game: GameRules, choice: str, words: GameWords) -> str:
+    """A decision in the words its button said: DOUBLE / NO THANKS, PLAY / FOLD."""
+    language = words.language
+    if isinstance(game, TurboRules):
+        if choice == RAISE:
+            return words(game.raise_label).upper()
+        return text(language, "no_thanks")
+    if choice == PLAY:
+        return text(language, "play", amount="").strip()
+    if choice == FOLD:
+        return text(language, "fold")
+    return game_text(language, choice)

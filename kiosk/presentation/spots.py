@@ -29,6 +29,7 @@ class ResultLine:
     won: bool
     push: bool
     detail: str = ""  # the outcome without the words the amount already says ("One pair")
+    stake_text: str = ""  # what was staked on the line, "$5.00"
 
     @property
     def text(self) -> str:
@@ -125,7 +126,7 @@ def result_line(
     inner = _LOSE_WITH.match(outcome)
     if inner is not None:
         detail = words(inner[1])
-    return ResultLine(label, words(outcome), amount, won, push, detail)
+    return ResultLine(label, words(outcome), amount, won, push, detail, dollars(stake))
 
 
 #: outcomes that say no more than WIN / LOSE / PUSH

@@ -109,3 +109,35 @@ def test_double_is_disabled_when_the_credits_cannot_cover_it(kiosk: Any) -> None
     notice = k.app.session.notice
     assert notice is None or notice.kind != "error"  # no refusal after the touch
     assert rt.state.round is not None and rt.state.round.extra == {}
+
+
+def test_history_lists_wagers_in_table_order_in_the_buttons_words_to_the_last_line(
+    kiosk: Any,
+) -> None:
+    k, d = kiosk, kiosk.driver
+    k.device("note", 10000)
+    k.tap("game:turbo-football", "chip:100")
+    k.tap("spot:nine_card_bonus", "spot:td", "spot:field_goal", "spot:long_pass")
+    k.tap("chip:500", "spot:first_down")
+    k.deal_next(TURBO_CARDS)
+    k.tap("deal")
+    d.wait(lambda: k.app.view().offer is not None, what="the Double offer")
+    d.settle()
+    k.tap("take")
+    d.settle()
+    k.tap("history")
+    screen = k.app.root.ids.sm.current_screen
+    lines = [w.text for w in reversed(screen.ids.lines.children)]
+    assert "Decision: DOUBLE" in lines, lines
+    labels = [line.split(" $")[0] for line in lines if " $" in line and ": " in line]
+    table_order = ["First Down", "Double", "Long Pass", "Field Goal", "TD", "9 Card Bonus"]
+    assert labels[: len(table_order)] == table_order, lines
+    scroll = screen.ids.lines_scroll
+    scroll.scroll_y = 0  # the player drags to the end
+    d.frames(3)
+    last = screen.ids.lines.children[0]
+    _x, bottom = last.to_window(last.x, last.y)
+    _x, view_bottom = scroll.to_window(scroll.x, scroll.y)
+    older = d.widget("older")
+    assert bottom >= view_bottom - 1 and bottom >= older.to_window(older.x, older.top)[1]
+    assert scroll.bar_inactive_color[3] > 0  # the bar shows there is more to see

@@ -70,11 +70,13 @@ class HistoryScreen(Screen):
                 card.face = card_face
             box.add_widget(line)
             cards.add_widget(box)
-        info = [game.icons_text, game.hand_text]
-        info += [f"{label}: {amount}" for label, amount in game.wagers]
-        info += [game.decision_text]
-        info += [f"{r.label}: {r.text}" for r in game.results]
+        info = [game.icons_text, game.hand_text, game.decision_text]
+        if game.results:  # each wager, in table order, with what it staked and how it ended
+            info += [f"{r.label} {r.stake_text}: {r.text}" for r in game.results]
+        else:
+            info += [f"{label}: {amount}" for label, amount in game.wagers]
         info += [game.total_text, game.credits_text]
         for line in info:
             if line:
                 lines.add_widget(RecallLine(text=line))
+        self.ids.lines_scroll.scroll_y = 1
