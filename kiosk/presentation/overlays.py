@@ -135,11 +135,12 @@ def lockup_view(
     return _view(language, lockup.value, _title(language, lockup), reason, wait, "wait", detail)
 
 
-def _view(language: str, *fields: str) -> LockupView:
-    """A lockup view whose last field, the detail, is also shown labelled for the attendant."""
-    detail = fields[-1]
+def _view(
+    language: str, kind: str, title: str, reason: str, advice: str, severity: str, detail: str
+) -> LockupView:
+    """A lockup view whose detail is also shown, labelled for the attendant."""
     shown = text(language, "attendant_detail", detail=detail) if detail else ""
-    return LockupView(*fields, detail_text=shown)
+    return LockupView(kind, title, reason, advice, severity, detail, shown)
 
 
 def _door(language: str, door: str) -> str:

@@ -55,6 +55,7 @@ class SpotView:
     kind_label: str = ""  # Stadium blind spots: "Pairs Plus" / "6-Card Bonus"
     line_label: str = ""  # Stadium blind spots: "Row 1" / "Column 1"
     chip_colour: str = ""  # colour of the chip drawn on the spot ("" when empty)
+    total_text: str = ""  # the spot's lines together: "WIN $20.00" (a wager and its Double)
 
 
 def odds_text(odds: Fraction) -> str:
@@ -163,10 +164,12 @@ def spot_views(
     words = GameWords(game, language)
     labels = spot_labels(game, words)
     by_spot: dict[str, list[ResultLine]] = {}
+    sums: dict[str, tuple[int, int]] = {}
     for r in results:
-        by_spot.setdefault(host_spot(game, r["spot"]), []).append(
-            result_line(game, r, words, labels)
-        )
+        host = host_spot(game, r["spot"])
+        by_spot.setdefault(host, []).append(result_line(game, r, words, labels))
+        paid, stake = sums.get(host, (0, 0))
+        sums[host] = (paid + r["paid"], stake + r["stake"])
     views = []
     for spot in game.spots:
         amount = wagers.get(spot.id, 0)
@@ -191,9 +194,19 @@ def spot_views(
                 kind_label=kind_label,
                 line_label=line_label,
                 chip_colour=chip_colour(rack, amount + (extra[1] if extra_text and extra else 0)),
+                total_text=_total_text(sums.get(spot.id), language),
             )
         )
     return tuple(views)
+
+
+def _total_text(sums: tuple[int, int] | None, language: str) -> str:
+    if sums is None:
+        return ""
+    paid, stake = sums
+    if paid > stake:
+        return text(language, "result_win", amount=dollars(paid))
+    return text(language, "result_push" if paid == stake and stake else "result_lose")
 
 
 def chip_colour(rack: Sequence[Chip], amount: int) -> str:

@@ -18,18 +18,14 @@ def test_stadium_in_spanish_at_the_table_and_the_lines_result_on_the_hand_tab(ki
     d.wait(lambda: d.screen == "menu")
     k.tap("game:stadium-3cp")
     screen = k.app.root.ids.sm.current_screen
-    assert grid_headers(screen)[0] == "Pairs Plus\nROWS"
+    assert grid_headers(screen)[0] == "Pairs Plus"
     k.tap("language")
     d.frames(3)
     assert k.app.title_text == "Stadium Póquer de Tres Cartas"
     assert d.widget("spot:pairs_plus").label == "Parejas Plus"
     assert d.widget("spot:six_card_bonus").label == "Bono 6 Cartas"
-    assert grid_headers(screen) == [
-        "Parejas Plus\nFILAS",
-        "Bono 6 Cartas\nFILAS",
-        "Parejas Plus\nCOLUMNAS",
-        "Bono 6 Cartas\nCOLUMNAS",
-    ]
+    assert grid_headers(screen) == ["Parejas Plus", "Bono 6 Cartas"] * 2
+    assert (d.widget("header:rows").text, d.widget("header:columns").text) == ("FILAS", "COLUMNAS")
     for position in (0, 4, 8):
         k.tap(f"position:{position}")
     k.tap("chip:500", "spot:ante", "tab:lines", "chip:100", "spot:pairs_plus_row_3", "tab:hand")

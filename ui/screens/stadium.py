@@ -57,11 +57,14 @@ class StadiumScreen(TableScreen):
 
     def update_line_captions(self) -> None:
         """Header cells of the grid ("Pairs Plus / rows") in the player's language."""
-        t = self._app().t
         for child in self.ids.line_spots.children:
             header = getattr(child, "tk_header", None)
-            if header is not None:
-                child.text = f"{header[0]}\n{t['rows' if header[1] == 'row' else 'columns']}"
+            if header is not None:  # the ROWS / COLUMNS row above names the line
+                child.text = header[0]
+                child.size_hint_y = None
+                child.height = self._app().u * 46
+                child.line_height = 0.85
+                child.halign = "center"
 
     def make_spot(self, spot: SpotView) -> SpotBase:
         """Hand spots in their column; blind line spots wait for the grid."""
