@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.ui import legibility
+from ui import capture
+from ui.theme import BAR
 from ui.tour import STADIUM_CARDS, TURBO_CARDS
 
 
@@ -141,3 +144,65 @@ def test_history_lists_wagers_in_table_order_in_the_buttons_words_to_the_last_li
     older = d.widget("older")
     assert bottom >= view_bottom - 1 and bottom >= older.to_window(older.x, older.top)[1]
     assert scroll.bar_inactive_color[3] > 0  # the bar shows there is more to see
+
+
+def _rect(widget: Any) -> tuple[float, float, float, float]:
+    x, y = widget.to_window(widget.x, widget.y)
+    return x, y, x + widget.width, y + widget.height
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_voucher_leaves_the_win_meter_and_says_take_it_on_its_own_panel(kiosk: Any) -> None:
+    k, d = kiosk, kiosk.driver
+    k.device("note", 2000)
+    k.tap("game:turbo-football", "chip:500", "spot:first_down", "spot:long_pass")
+    k.tap("cash_out")
+    d.settle()
+    close, win = d.widget("voucher_ok"), d.widget("win")
+    assert not close.disabled and not _overlap(_rect(close), _rect(win))
+    status = d.widget("voucher_status")
+    assert status.text == "Please take your voucher"
+    # drawn on its own opaque panel, not over the table (a chip on a spot) under the dim cover
+    (reading,) = [r for r in legibility.read(k.app, "voucher") if r.text == status.text]
+    assert reading.contrast is not None and reading.contrast >= legibility.MIN_CONTRAST
+    frame = capture.render()
+    x0, y0, x1, y1 = (int(v) for v in _rect(status))
+    panel = {frame.pixel(x, y) for x in range(x0 + 2, x1 - 2, 7) for y in (y0 + 2, y1 - 3)}
+    bar = tuple(round(c * 255) for c in BAR[:3])
+    assert all(max(abs(p - q) for p, q in zip(px, bar, strict=True)) <= 3 for px in panel)
+
+
+def test_titles_fit_the_top_bar_at_800x480(kiosk: Any) -> None:
+    k, d = kiosk, kiosk.driver
+    k.device("note", 2000)
+    k.tap("game:stadium-3cp")
+    title = d.widget("title")
+    for language, text in (
+        ("en", "Stadium Three Card Poker"),
+        ("es", "Stadium Póquer de Tres Cartas"),
+    ):
+        if k.app.session.language != language:
+            k.tap("language")
+        d.frames(3)
+        assert title.text == text
+        assert not title.is_shortened and title.texture_size[1] <= title.height
+        assert title.texture_size[0] <= title.width
+    k.tap("games", "game:turbo-football")
+    d.frames(3)
+    assert title.text == "Turbo Fútbol Americano" and not title.is_shortened
+    assert title.texture_size[1] <= title.height
+
+
+def test_a_notice_shows_over_the_guide_line_not_over_the_title(kiosk: Any) -> None:
+    k, d = kiosk, kiosk.driver
+    k.device("note", 2000)
+    k.tap("game:turbo-football")
+    k.device("note", 500)
+    notice = next(w for w in k.app.root.walk() if type(w).__name__ == "NoticeToast")
+    assert notice.text == "$5.00 added" and notice.opacity == 1
+    guide = k.app.root.ids.sm.current_screen.ids.footer.children[-1]  # the guide line
+    assert _overlap(_rect(notice), _rect(guide))
+    assert not _overlap(_rect(notice), _rect(d.widget("title")))
