@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+from kivy.animation import Animation
 from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
@@ -319,6 +320,11 @@ def walk(kiosk: Any, size: tuple[int, int], language: str) -> list[Reading]:
     def shot(name: str) -> None:
         if kiosk.app.simulator_visible:
             return  # the developer's device panel, beside the player's screen
+        screen = kiosk.app.root.ids.sm.current_screen
+        if screen.name == "attract":  # held still at its faintest, so both frames agree
+            Animation.cancel_all(screen)
+            if hasattr(screen, "pulse"):
+                screen.pulse = 0.35
         d.frames(2)
         readings.extend(read(kiosk.app, name))
         if name == "11-stadium-result":
