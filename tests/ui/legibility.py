@@ -10,8 +10,9 @@ Measured on the real app, from what it draws (docs/ui.md, "Legibility", and deci
   transparent: the pixels that differ are the glyphs, the second frame is what they are drawn
   on.  The label's figure is the 5th percentile over its glyph pixels (a glyph edge over a
   card corner does not fail it; text drawn over a chip does);
-- **fit**: Kivy did not shorten it ("…"), and the text laid out at the label's own text
-  width is neither wider nor taller than its box — so no line was dropped and none spills out.
+- **fit**: Kivy did not shorten it ("…"), no word is wider than the label's text width (Kivy
+  would break it across lines), and the text laid out at that width is neither wider nor
+  taller than its box — so no line was dropped and none spills out.
 
 A label is checked when it has text, is not fully transparent, lies on the window and is not
 under an overlay that covers it (a lockup covering the table hides the table from the player;
@@ -209,6 +210,13 @@ def cut_off(label: Label) -> str:
     """Why a label's text does not show whole in its box ("" when it does)."""
     if label.is_shortened:
         return "shortened"
+    width = label.text_size[0]
+    if width is not None:
+        measure = CoreLabel(font_size=label.font_size, font_name=label.font_name, bold=label.bold)
+        room = width - label.padding[0] - label.padding[2]
+        for word in label.text.split():
+            if measure.get_extents(word)[0] > room + 1:
+                return f"the word {word!r} is broken across lines"
     width, height = _natural_size(label)
     if width > label.width + 1.5:
         return f"wider than its box ({width:.0f} > {label.width:.0f} px)"

@@ -67,6 +67,10 @@ def test_the_measure_finds_small_faint_and_cut_text(kiosk: Any) -> None:
     cut.text_size = (60, 30)
     cut.shorten = True
     dark = Label(text="INK", font_size=TEXT, color=INK_BLACK, size_hint=(None, None))
+    broken = Label(text="TABLERO", font_size=TEXT, size_hint=(None, None), size=(60, 90))
+    broken.text_size = (60, None)  # Kivy breaks the word: TABL / ERO
+    layer.add_widget(broken)
+    broken.pos = (600, 190)
     for i, label in enumerate((small, faint, cut, dark)):
         label.size = (200, 30) if label is not cut else (60, 30)
         label.pos = (300, 190 + 50 * i)  # above the notice of the note
@@ -76,6 +80,7 @@ def test_the_measure_finds_small_faint_and_cut_text(kiosk: Any) -> None:
     assert any("capitals" in p for p in read["SMALL"].problems())
     assert any("contrast" in p for p in read["FAINT"].problems())
     assert read["A LINE MUCH TOO LONG"].cut == "shortened"
+    assert "broken across lines" in read["TABLERO"].cut
     contrast = read["INK"].contrast
     assert contrast is not None and contrast < 2  # black on the felt
     assert legibility.contrast_ratio(np.array(CARD[:3]), np.array(INK_BLACK[:3])) > 15
