@@ -57,7 +57,7 @@ class HistoryScreen(Screen):
                 HeaderLabel(
                     text=caption,
                     size_hint=(None, None),
-                    width=App.get_running_app().u * 124,
+                    width=App.get_running_app().u * 138,
                     pos_hint={"top": 1},
                 )
             )
