@@ -8,6 +8,7 @@ from kiosk.presentation.faces import face
 from kiosk.terminal import commands as c
 from tests.ui.conftest import is_felt
 from ui.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
+from ui.widgets.card import CardRow
 from ui.widgets.controls import SpotBase
 
 
@@ -103,7 +104,8 @@ def test_language_help_and_history(kiosk: Any) -> None:
     k.tap("history")
     screen = k.app.root.ids.sm.current_screen
     assert screen.heading.startswith("Partida 1  ·  Turbo Fútbol Americano")
-    shown = [card.face for row in screen.ids.cards.children for card in row.children[0].cards]
+    rows = [row for row in screen.ids.cards.children if isinstance(row, CardRow)]
+    shown = [card.face for row in rows for card in row.cards]
     expected = {face(code, 0) for code in rt.state.round.first + rt.state.round.seat_cards[0]}
     assert set(shown) == expected
     k.tap("back")

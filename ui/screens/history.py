@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -51,25 +50,18 @@ class HistoryScreen(Screen):
             ]
         else:
             rows = [(t["community"], game.first, -1), (t["your_cards"], game.own + game.dealer, -1)]
+        u = App.get_running_app().u
         for caption, row, base in rows:
-            box = BoxLayout(spacing=App.get_running_app().u * 6)
-            box.add_widget(
-                HeaderLabel(
-                    text=caption,
-                    size_hint=(None, None),
-                    width=App.get_running_app().u * 138,
-                    pos_hint={"top": 1},
-                )
-            )
-            line = CardRow(spacing=App.get_running_app().u * 5, fit=6)
+            if caption:  # over its cards, which keep the column's whole width
+                cards.add_widget(HeaderLabel(text=caption, size_hint_y=None, height=u * 27))
+            line = CardRow(spacing=u * 5, fit=6)
             line.count = len(row)
             for i, (card, card_face) in enumerate(zip(line.cards, row, strict=True)):
                 card.deal = False
                 card.icon = game.icon
                 card.selected = base >= 0 and base + i in game.positions
                 card.face = card_face
-            box.add_widget(line)
-            cards.add_widget(box)
+            cards.add_widget(line)
         info = [game.icons_text, game.hand_text, game.decision_text]
         if game.results:  # each wager, in table order, with what it staked and how it ended
             info += [f"{r.label} {r.stake_text}: {r.text}" for r in game.results]
