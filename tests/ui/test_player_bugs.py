@@ -206,3 +206,26 @@ def test_a_notice_shows_over_the_guide_line_not_over_the_title(kiosk: Any) -> No
     guide = k.app.root.ids.sm.current_screen.ids.footer.children[-1]  # the guide line
     assert _overlap(_rect(notice), _rect(guide))
     assert not _overlap(_rect(notice), _rect(d.widget("title")))
+
+
+def test_a_spot_with_its_double_shows_its_result_whole(kiosk: Any) -> None:
+    k, d = kiosk, kiosk.driver
+    k.device("note", 10000)
+    k.tap("game:turbo-football", "chip:500", "spot:first_down", "spot:nine_card_bonus")
+    k.deal_next(TURBO_CARDS)
+    k.tap("deal")
+    d.wait(lambda: k.app.view().offer is not None, what="the Double offer")
+    d.settle()
+    k.tap("take")
+    d.settle()
+    for language in ("en", "es"):
+        if k.app.session.language != language:
+            k.tap("language")
+            d.frames(3)
+        for spot in ("first_down", "nine_card_bonus"):
+            line = next(w for w in d.widget(f"spot:{spot}").children if hasattr(w, "choices"))
+            assert line.text in line.choices and not line.is_shortened
+            assert line.texture_size[0] <= line.width and line.texture_size[1] <= line.height
+        first_down = next(w for w in d.widget("spot:first_down").children if hasattr(w, "choices"))
+        assert first_down.text == {"en": "WIN $20.00", "es": "GANA $20.00"}[language]
+        assert "…" not in first_down.text

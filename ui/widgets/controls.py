@@ -165,9 +165,8 @@ class SpotBase(Named, ButtonBehavior, FloatLayout):
             r.amount_text if r.label == spot.label else f"{r.label}: {r.amount_text}"
             for r in spot.results
         )
-        shortest = " / ".join(r.amount_text for r in spot.results)
-        if spot.results:
-            self.line_choices = [self.result_text, short, shortest, spot.total_text]
+        if spot.results:  # at worst the spot's lines together: "WIN $20.00"
+            self.line_choices = [self.result_text, short, spot.total_text]
         elif spot.extra_text:
             self.line_choices = [spot.extra_text]
         else:
