@@ -101,19 +101,20 @@ def lockup_view(
     if lockup is Lockup.STORAGE_FULL:
         return store_lockup_view(state.storage_full or "", language, storage_full=True)
     if lockup is Lockup.HANDPAY:
-        hp = state.handpay or {}
-        reason = text(language, f"handpay_{hp.get('kind', 'jackpot')}", amount=dollars(hp["value"]))
+        hp = state.handpay
+        assert hp is not None
+        reason = text(language, f"handpay_{hp.kind}", amount=dollars(hp.value))
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
     if lockup is Lockup.TILT:
         code, tilt = next(iter(state.tilts.items()))
-        detail = str(tilt.get("reason", ""))
+        detail = tilt.reason
         title = _title(language, lockup)
         if printer_paper_out(code, detail):
             title = text(language, "lock_printer")
         elif code == PRINTER_TILT:
             title = text(language, "lock_printer_fault")
-        advice = attendant if tilt.get("needs_attendant") else wait
-        severity = "attendant" if tilt.get("needs_attendant") else "wait"
+        advice = attendant if tilt.needs_attendant else wait
+        severity = "attendant" if tilt.needs_attendant else "wait"
         if cash_out_handpay and state.credits and state.credits[0] > 0:
             advice = text(language, "cash_out_by_hand")
         reason = tilt_reason(code, detail, language)

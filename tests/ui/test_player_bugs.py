@@ -64,7 +64,7 @@ def test_printer_out_of_paper_cash_out_says_and_does_a_handpay(kiosk: Any) -> No
     assert not button.disabled and button.text == "CASH OUT\nBY HAND"
     k.tap("cash_out")
     d.frames(3)
-    assert rt.state.handpay is not None and rt.state.handpay["kind"] == "cancelled_credits"
+    assert rt.state.handpay is not None and rt.state.handpay.kind == "cancelled_credits"
     assert d.widget("lockup_title").text == "HANDPAY"
     assert overlay.reason == "Cash-out of $20.00 — an attendant will pay you by hand"
     k.tap("language")
