@@ -7,10 +7,8 @@ from datetime import datetime
 
 from kiosk.presentation.i18n import text
 from kiosk.terminal.state import Lockup, TerminalState
+from kiosk.terminal.tilts import TiltCode
 from kiosk.textui.money import dollars
-
-#: Tilt code the printer watch raises when the printer cannot print (paper out, fault).
-PRINTER_TILT = "printer"
 
 #: Interleaved 2 of 5: narrow (0) / wide (1) elements of each digit.
 _I2OF5 = (
@@ -56,33 +54,42 @@ class VoucherView:
     status_text: str
 
 
-#: tilt codes (by prefix, first match) -> the catalogue key of the reason a player reads
-_TILT_REASONS: tuple[tuple[str, str], ...] = (
-    ("paper_out", "tilt_paper"),
-    ("printer", "tilt_printer"),
-    ("head_open", "tilt_printer"),
-    ("bill_", "tilt_validator"),
-    ("cashbox", "tilt_validator"),
-    ("rng", "tilt_rng"),
-    ("voucher_unknown", "tilt_voucher"),
-    ("terminal_id", "tilt_config"),
-    ("device_report", "tilt_device"),
-    ("door_sensor", "tilt_door_sensor"),
-)
+#: every tilt code -> the catalogue key of the reason a player reads (the terminal's own words
+#: stay in the lockup's detail, for the attendant)
+TILT_REASONS: dict[str, str] = {
+    TiltCode.PRINTER: "tilt_printer",
+    TiltCode.PAPER_OUT: "tilt_paper",
+    TiltCode.PRINTER_JAM: "tilt_printer",
+    TiltCode.HEAD_OPEN: "tilt_printer",
+    TiltCode.PRINTER_LINK: "tilt_printer",
+    TiltCode.PRINTER_RECONCILE: "tilt_printer",
+    TiltCode.PRINTER_TAMPERED: "tilt_printer",
+    TiltCode.BILL_JAM: "tilt_validator",
+    TiltCode.CASHBOX_FULL: "tilt_validator",
+    TiltCode.CASHBOX_REMOVED: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_LINK: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_RECONCILE: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_TAMPERED: "tilt_validator",
+    TiltCode.DEVICE_REPORT_MISMATCH: "tilt_device",
+    TiltCode.DEVICE_LINK: "tilt_device",
+    TiltCode.DEVICE_TAMPERED: "tilt_device",
+    TiltCode.RNG_FAILURE: "tilt_rng",
+    TiltCode.VOUCHER_UNKNOWN: "tilt_voucher",
+    TiltCode.TERMINAL_ID_MISMATCH: "tilt_config",
+    "door_sensor": "tilt_door_sensor",  # the service menu's sample tilt
+}
 
 
 def printer_paper_out(code: str, reason: str) -> bool:
     """Whether a tilt is the voucher printer out of paper."""
-    return code == "paper_out" or (code == PRINTER_TILT and "paper" in reason)
+    return code == TiltCode.PAPER_OUT or (code == TiltCode.PRINTER and "paper" in reason)
 
 
 def tilt_reason(code: str, reason: str, language: str) -> str:
-    """A tilt's reason in the player's language (the code says what failed; the terminal's own
-    words stay in the lockup's ``detail``)."""
+    """A tilt's reason in the player's language (a code the table does not know: a fault)."""
     if printer_paper_out(code, reason):
         return text(language, "tilt_paper")
-    key = next((key for prefix, key in _TILT_REASONS if code.startswith(prefix)), "tilt_fault")
-    return text(language, key)
+    return text(language, TILT_REASONS.get(code, "tilt_fault"))
 
 
 def lockup_view(
@@ -111,7 +118,7 @@ def lockup_view(
         title = _title(language, lockup)
         if printer_paper_out(code, detail):
             title = text(language, "lock_printer")
-        elif code == PRINTER_TILT:
+        elif code == TiltCode.PRINTER:
             title = text(language, "lock_printer_fault")
         advice = attendant if tilt.needs_attendant else wait
         severity = "attendant" if tilt.needs_attendant else "wait"

@@ -197,7 +197,7 @@ class PlaySession:
     def cmd_bill(self, args: list[str]) -> None:
         """Insert a note through the bill validator."""
         value = _amount(args, "bill DOLLARS")
-        if not self.terminal.validator.insert(value):
+        if not self.terminal.simulated.validator.insert(value):
             cfg = self.rt.state.config
             if value not in cfg.accepted_notes:
                 notes = ", ".join(dollars(n) for n in cfg.accepted_notes)
@@ -291,7 +291,7 @@ class PlaySession:
     def cmd_printer(self, args: list[str]) -> None:
         """Simulate the printer: ready, out of paper or jammed."""
         state = _one(args, "printer ok|out|jam")
-        printer = self.terminal.printer
+        printer = self.terminal.simulated.printer
         if state == "ok":
             printer.paper, printer.fault = True, None
         elif state == "out":

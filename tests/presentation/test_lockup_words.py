@@ -5,32 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.presentation.overlays import lockup_view
+from kiosk.presentation.overlays import TILT_REASONS, lockup_view
 from kiosk.terminal import commands as c
+from kiosk.terminal.tilts import TiltCode
 from tests.presentation.conftest import Table
 
-#: every tilt code the terminal, its devices and its watchers raise
-TILT_CODES = (
-    "printer",
-    "paper_out",
-    "printer_jam",
-    "head_open",
-    "printer_link",
-    "printer_reconcile",
-    "printer_tampered",
-    "bill_jam",
-    "cashbox_full",
-    "cashbox_removed",
-    "bill_validator_link",
-    "bill_validator_reconcile",
-    "bill_validator_tampered",
-    "rng_failure",
-    "voucher_unknown",
-    "terminal_id_mismatch",
-    "device_report_mismatch",
-    "door_sensor",
-    "something_new",
-)
+#: every tilt code the terminal, its devices and its watchers raise; and one it does not know
+TILT_CODES = (*(code.value for code in TiltCode), "door_sensor", "something_new")
+
+
+def test_every_tilt_code_has_a_reason_a_player_reads() -> None:
+    assert set(TiltCode) <= set(TILT_REASONS)
 
 
 @pytest.mark.parametrize("code", TILT_CODES)
