@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kiosk.app.wiring import Terminal
-from kiosk.games.stadium import StadiumRules
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -234,7 +233,7 @@ class PlaySession:
     def cmd_positions(self, args: list[str]) -> None:
         """Choose the Stadium hand's three array locations (none: take them back)."""
         game = self.rt.core.game()
-        if args and not isinstance(game, StadiumRules):
+        if args and not game.positions:
             raise UsageError(f"{game.title} has no positions to choose")
         try:
             locations = [int(a) for a in args]
