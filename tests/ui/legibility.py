@@ -307,13 +307,13 @@ def summary(readings: list[Reading]) -> dict[str, float | int]:
 
 
 def walk(kiosk: Any, size: tuple[int, int], language: str) -> list[Reading]:
-    """Every screen of the scripted visit (:func:`ui.tour.visit`: attract, menu, betting, the
+    """Every screen of the scripted visit (:func:`kiosk.app.tour.visit`: attract, menu, betting, the
     decision, results, help, history, lockups, the voucher, the reminder) at ``size`` in
     ``language`` (the visit itself switches language once, for two screens), and the Stadium
     rows-and-columns tab after its result; the readings of them all."""
     from kivy.core.window import Window
 
-    from ui.tour import visit
+    from kiosk.app.tour import visit
 
     d = kiosk.driver
     kiosk.app.session.clock = kiosk.tour.player_clock  # the visit moves the session clock on

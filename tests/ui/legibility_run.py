@@ -18,8 +18,8 @@ class _Visit:
 
     def __init__(self, data_dir: Path, size: tuple[int, int]) -> None:
         from kiosk.app.kiosk import build_app
+        from kiosk.app.tour import tour_terminal
         from ui.driver import Driver
-        from ui.tour import tour_terminal
 
         self.tour = tour_terminal(data_dir)
         self.app = build_app(self.tour.terminal, show_simulator=False, speed=0.15)

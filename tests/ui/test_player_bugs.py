@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
 from tests.ui import legibility
 from ui import capture
 from ui.theme import BAR
-from ui.tour import STADIUM_CARDS, TURBO_CARDS
 
 
 def _stadium_round(k: Any, positions: tuple[int, ...] = (0, 4, 8)) -> None:

@@ -1,4 +1,5 @@
-"""Screenshots of every screen at every supported size, from the scripted visit (:mod:`ui.tour`).
+"""Screenshots of every screen at every supported size, from the scripted visit
+(:mod:`kiosk.app.tour`).
 
 Run through ``turbokiosk screenshots --out docs/screenshots`` (headless; a few minutes).
 """
@@ -40,9 +41,9 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
 
     env.prepare(size, headless=True)
     from kiosk.app.kiosk import build_app
+    from kiosk.app.tour import tour_terminal, visit
     from ui import capture
     from ui.driver import Driver
-    from ui.tour import tour_terminal, visit
 
     written: list[Path] = []
     folder = out / f"{size[0]}x{size[1]}"
