@@ -330,9 +330,9 @@ def walk(kiosk: Any, size: tuple[int, int], language: str) -> list[Reading]:
             return  # the developer's device panel, beside the player's screen
         screen = kiosk.app.root.ids.sm.current_screen
         if screen.name == "attract":  # held still at its faintest, so both frames agree
+            screen.on_leave()  # stops its animation (or its blink)
             Animation.cancel_all(screen)
-            if hasattr(screen, "pulse"):
-                screen.pulse = 0.35
+            screen.pulse = 0.35
         d.frames(2)
         readings.extend(read(kiosk.app, name))
         if name == "11-stadium-result":
