@@ -51,3 +51,19 @@ def test_door_disabled_service_and_critical_read_in_spanish(table: Table) -> Non
     assert critical is not None and critical.title == "ERROR CRÍTICO DE MEMORIA"
     assert critical.reason == "El terminal encontró un error en su memoria y se detuvo"
     assert critical.detail == "journal hash chain broken"
+
+
+def test_printer_out_of_paper_makes_cash_out_a_handpay_and_says_so(table: Table) -> None:
+    s, rt = table.session, table.rt
+    assert not s.cash_out_by_hand()  # no credits: nothing to pay
+    table.note(2000)
+    assert not s.cash_out_by_hand()  # the printer prints
+    table.terminal.printer.paper = False
+    rt.execute(c.RaiseTilt(code=TiltCode.PRINTER, reason="voucher printer: paper out"))
+    assert s.cash_out_by_hand()
+    s.set_language("es")
+    lockup = s.lockup()
+    assert lockup is not None and lockup.title == "IMPRESORA SIN PAPEL"
+    assert lockup.advice.startswith("Toque COBRAR para que un asistente le pague")
+    assert s.cash_out()
+    assert rt.state.handpay is not None and rt.state.handpay.kind == "cancelled_credits"
