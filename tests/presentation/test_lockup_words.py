@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kiosk.devices.inprocess import InProcessPrinter
 from kiosk.presentation.overlays import TILT_REASONS, lockup_view
 from kiosk.terminal import commands as c
 from kiosk.terminal.tilts import TiltCode
@@ -58,7 +59,9 @@ def test_printer_out_of_paper_makes_cash_out_a_handpay_and_says_so(table: Table)
     assert not s.cash_out_by_hand()  # no credits: nothing to pay
     table.note(2000)
     assert not s.cash_out_by_hand()  # the printer prints
-    table.terminal.printer.paper = False
+    printer = table.terminal.printer
+    assert isinstance(printer, InProcessPrinter)
+    printer.paper = False
     rt.execute(c.RaiseTilt(code=TiltCode.PRINTER, reason="voucher printer: paper out"))
     assert s.cash_out_by_hand()
     s.set_language("es")
