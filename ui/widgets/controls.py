@@ -26,6 +26,7 @@ class CasinoButton(Named, ButtonBehavior, Label):
     """A large rounded button; ``style`` is "gold", "felt", "green", "red" or "dark"."""
 
     style = StringProperty("felt")
+    wrap = BooleanProperty(True)  # False: one line, the button sized to it (see controls.kv)
     pressed_look = BooleanProperty(False)
     body = ListProperty(list(BUTTON_BODY["felt"]))
 
@@ -36,7 +37,7 @@ class CasinoButton(Named, ButtonBehavior, Label):
         self.pressed_look = value == "down"
 
 
-class HeaderLabel(Label):
+class HeaderLabel(Named, Label):
     """A small gold caption (grid headers, section titles)."""
 
 
@@ -99,6 +100,29 @@ class CountdownRing(Widget):
             )
 
 
+class FitLabel(Label):
+    """A one-line label showing the first of its ``choices`` that fits its width (a long
+    result gives way to its short form rather than being cut)."""
+
+    choices = ListProperty([])
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._fit_soon = Clock.create_trigger(self._fit, -1)
+        self.bind(choices=self._fit_soon, width=self._fit_soon, font_size=self._fit_soon)
+
+    def _fit(self, *_: object) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        room = self.width - self.padding[0] - self.padding[2]
+        measure = CoreLabel(font_size=self.font_size, font_name=self.font_name, bold=self.bold)
+        for choice in self.choices:
+            if measure.get_extents(choice)[0] <= room:
+                self.text = choice
+                return
+        self.text = self.choices[-1] if self.choices else ""
+
+
 class SpotBase(Named, ButtonBehavior, FloatLayout):
     """A wager spot: touch it to put the chosen chip on it."""
 
@@ -108,6 +132,7 @@ class SpotBase(Named, ButtonBehavior, FloatLayout):
     extra_text = StringProperty("")
     pays_text = StringProperty("")
     result_text = StringProperty("")
+    line_choices = ListProperty([])  # the second line: the result (long to short), or the pays
     highlight = StringProperty("")
     chip_colour = StringProperty("")
     mandatory = BooleanProperty(False)
@@ -123,6 +148,16 @@ class SpotBase(Named, ButtonBehavior, FloatLayout):
         self.result_text = "   ".join(
             r.text if r.label == spot.label else f"{r.label}: {r.text}" for r in spot.results
         )
+        short = "   ".join(
+            r.amount_text if r.label == spot.label else f"{r.label}: {r.amount_text}"
+            for r in spot.results
+        )
+        if spot.results:  # at worst the spot's lines together: "WIN $20.00"
+            self.line_choices = [self.result_text, short, spot.total_text]
+        elif spot.extra_text:
+            self.line_choices = [spot.extra_text]
+        else:
+            self.line_choices = [spot.pays_text]
         self.highlight = spot.highlight
         self.chip_colour = spot.chip_colour
         self.mandatory = spot.mandatory
@@ -143,3 +178,16 @@ class LineSpotButton(SpotBase):
     def label_of(self, spot: SpotView) -> str:
         """ "Row 1" or "Column 1": the grid's header names the wager."""
         return spot.line_label or spot.label
+
+    def show(self, spot: SpotView, enabled: bool) -> None:
+        """One line: the stake and the result (short if need be), else the line's name."""
+        super().show(spot, enabled)
+        stake = spot.amount_text
+        results = [r.amount_text for r in spot.results]
+        if results:
+            both = f"{stake}  {' / '.join(results)}".strip()
+            self.line_choices = [both, " / ".join(results)]
+        elif stake:
+            self.line_choices = [f"{self.label}  {stake}", stake]
+        else:
+            self.line_choices = [self.label]
