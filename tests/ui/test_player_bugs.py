@@ -209,6 +209,9 @@ def test_a_notice_shows_over_the_guide_line_not_over_the_title(kiosk: Any) -> No
 
 
 def test_a_spot_with_its_double_shows_its_result_whole(kiosk: Any) -> None:
+    """First Down and its Double, each on its own printed spot of the felt, say how they ended
+    in words and amount ("WIN $10.00" twice: the $20.00 the spot won), nothing cut off
+    ("Double: W…"), in English and Spanish; a side spot's result is whole too."""
     k, d = kiosk, kiosk.driver
     k.device("note", 10000)
     k.tap("game:turbo-football", "chip:500", "spot:first_down", "spot:nine_card_bonus")
@@ -221,11 +224,17 @@ def test_a_spot_with_its_double_shows_its_result_whole(kiosk: Any) -> None:
     for language in ("en", "es"):
         if k.app.session.language != language:
             k.tap("language")
-            d.frames(3)
-        for spot in ("first_down", "nine_card_bonus"):
-            line = next(w for w in d.widget(f"spot:{spot}").children if hasattr(w, "choices"))
-            assert line.text in line.choices and not line.is_shortened
+        d.frames(3)
+        for name in ("spot:first_down", "decision_spot", "spot:nine_card_bonus"):
+            spot = d.widget(name)
+            line = spot.ids.result_label
+            assert line.text == spot.shown_result and line.text in (
+                spot.result_text,
+                spot.result_short,
+            ), name
+            assert "…" not in line.text and not line.is_shortened, name
             assert line.texture_size[0] <= line.width and line.texture_size[1] <= line.height
-        first_down = next(w for w in d.widget("spot:first_down").children if hasattr(w, "choices"))
-        assert first_down.text == {"en": "WIN $20.00", "es": "GANA $20.00"}[language]
-        assert "…" not in first_down.text
+        win = {"en": "WIN $10.00", "es": "GANA $10.00"}[language]
+        main, double = d.widget("spot:first_down"), d.widget("decision_spot")
+        assert double.label == {"en": "Double", "es": "Doblar"}[language]
+        assert main.shown_result == win and double.shown_result == win
