@@ -1,4 +1,5 @@
-"""Buttons, meters and spots: the touchable parts of every screen (look in ``kv/controls.kv``)."""
+"""Buttons and meters: the touchable parts of every screen (look in ``kv/controls.kv``; the
+bet spots are printed on the felt, :mod:`ui.felt`)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,13 @@ from kivy.properties import (
     BooleanProperty,
     ListProperty,
     NumericProperty,
-    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from kiosk.presentation.spots import SpotView
 from ui.draw import chipface, paint
 from ui.theme import BUTTON_BODY
 from ui.widgets.named import Named
@@ -98,96 +96,3 @@ class CountdownRing(Widget):
                 self.seconds / max(1, self.total),
                 max(2.0, r * 0.12),
             )
-
-
-class FitLabel(Label):
-    """A one-line label showing the first of its ``choices`` that fits its width (a long
-    result gives way to its short form rather than being cut)."""
-
-    choices = ListProperty([])
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self._fit_soon = Clock.create_trigger(self._fit, -1)
-        self.bind(choices=self._fit_soon, width=self._fit_soon, font_size=self._fit_soon)
-
-    def _fit(self, *_: object) -> None:
-        from kivy.core.text import Label as CoreLabel
-
-        room = self.width - self.padding[0] - self.padding[2]
-        measure = CoreLabel(font_size=self.font_size, font_name=self.font_name, bold=self.bold)
-        for choice in self.choices:
-            if measure.get_extents(choice)[0] <= room:
-                self.text = choice
-                return
-        self.text = self.choices[-1] if self.choices else ""
-
-
-class SpotBase(Named, ButtonBehavior, FloatLayout):
-    """A wager spot: touch it to put the chosen chip on it."""
-
-    spot = ObjectProperty(None, allownone=True)
-    label = StringProperty("")
-    amount_text = StringProperty("")
-    extra_text = StringProperty("")
-    pays_text = StringProperty("")
-    result_text = StringProperty("")
-    line_choices = ListProperty([])  # the second line: the result (long to short), or the pays
-    highlight = StringProperty("")
-    chip_colour = StringProperty("")
-    mandatory = BooleanProperty(False)
-
-    def show(self, spot: SpotView, enabled: bool) -> None:
-        """Take the spot's display values."""
-        self.spot = spot
-        self.tk_name = f"spot:{spot.id}"
-        self.label = self.label_of(spot)
-        self.amount_text = spot.amount_text
-        self.extra_text = spot.extra_text
-        self.pays_text = spot.pays_text
-        self.result_text = "   ".join(
-            r.text if r.label == spot.label else f"{r.label}: {r.text}" for r in spot.results
-        )
-        short = "   ".join(
-            r.amount_text if r.label == spot.label else f"{r.label}: {r.amount_text}"
-            for r in spot.results
-        )
-        if spot.results:  # at worst the spot's lines together: "WIN $20.00"
-            self.line_choices = [self.result_text, short, spot.total_text]
-        elif spot.extra_text:
-            self.line_choices = [spot.extra_text]
-        else:
-            self.line_choices = [spot.pays_text]
-        self.highlight = spot.highlight
-        self.chip_colour = spot.chip_colour
-        self.mandatory = spot.mandatory
-        self.disabled = not enabled
-
-    def label_of(self, spot: SpotView) -> str:
-        """The spot's name as this kind of button shows it."""
-        return spot.label
-
-
-class SpotButton(SpotBase):
-    """A full-width spot: name, short pays or result, chips and amount."""
-
-
-class LineSpotButton(SpotBase):
-    """A small spot of the Stadium rows-and-columns grid (the line is its grid's header)."""
-
-    def label_of(self, spot: SpotView) -> str:
-        """ "Row 1" or "Column 1": the grid's header names the wager."""
-        return spot.line_label or spot.label
-
-    def show(self, spot: SpotView, enabled: bool) -> None:
-        """One line: the stake and the result (short if need be), else the line's name."""
-        super().show(spot, enabled)
-        stake = spot.amount_text
-        results = [r.amount_text for r in spot.results]
-        if results:
-            both = f"{stake}  {' / '.join(results)}".strip()
-            self.line_choices = [both, " / ".join(results)]
-        elif stake:
-            self.line_choices = [f"{self.label}  {stake}", stake]
-        else:
-            self.line_choices = [self.label]
