@@ -90,6 +90,8 @@ class KioskApp(App):
     edition_icon = StringProperty("")
     session_text = StringProperty("")
     can_cash_out = BooleanProperty(False)
+    cash_out_text = StringProperty("")
+    covered = BooleanProperty(False)  # a lockup, the voucher or a dialog covers the table
     can_change_game = BooleanProperty(False)
     simulator_visible = BooleanProperty(False)
     has_simulator = BooleanProperty(False)
@@ -275,6 +277,8 @@ class KioskApp(App):
         self.edition_icon = view.tile_icon
         self.session_text = s.session_text()
         self.can_cash_out = view.can_cash_out
+        by_hand = view.can_cash_out and s.cash_out_by_hand()
+        self.cash_out_text = self.t["cash_out_handpay" if by_hand else "cash_out"]
         self.can_change_game = view.can_change_game
         screen = self.root.ids.sm.current_screen
         if isinstance(screen, TableScreen):
@@ -373,6 +377,7 @@ class KioskApp(App):
         self._toggle(layer, self.reminder_dialog, s.reminder_due and lockup is None)
         if s.reminder_due:
             self.reminder_dialog.message = s.reminder_text()
+        self.covered = bool(layer.children)
         notice = s.notice
         self.notice_text = notice.text if notice is not None else ""
         self.notice_kind = notice.kind if notice is not None else "info"

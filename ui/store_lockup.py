@@ -67,7 +67,8 @@ class StoreLockupApp(App):
             "screen": "store_lockup",
             "lockup": self.lockup.title,
             "lockup_kind": self.lockup.kind,
-            "reason": self.lockup.reason,
+            "reason": self.lockup.detail or self.lockup.reason,
+            "shown_reason": self.lockup.reason,
             "advice": self.lockup.advice,
             "size": list(Window.size),
         }

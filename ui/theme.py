@@ -12,16 +12,16 @@ def hex_rgba(code: str, alpha: float = 1.0) -> RGBA:
     return (r, g, b, alpha)
 
 
-FELT = hex_rgba("#0d6b43")
+FELT = hex_rgba("#0b5636")  # gold text on it reads at 5:1
 FELT_DARK = hex_rgba("#073d26")
 FELT_LINE = hex_rgba("#e9d9a6", 0.55)
 PANEL = hex_rgba("#0a2418", 0.92)
 BAR = hex_rgba("#05140d")
-GOLD = hex_rgba("#e0b84a")
+GOLD = hex_rgba("#e6c052")
 GOLD_DARK = hex_rgba("#9a7420")
 CREAM = hex_rgba("#f6f0dc")
 MUTED = hex_rgba("#a9c2b4")
-WIN = hex_rgba("#38d27a")
+WIN = hex_rgba("#4ee08c")
 LOSE = hex_rgba("#7d8b84")
 RED = hex_rgba("#d8333a")
 CARD = hex_rgba("#fbfaf6")
@@ -52,9 +52,9 @@ SEVERITY = {
 }
 #: notice colour by kind
 NOTICE = {
-    "credit": hex_rgba("#17804a"),
+    "credit": hex_rgba("#136b3d"),
     "error": hex_rgba("#a3262b"),
-    "info": hex_rgba("#2e4a5e"),
+    "info": hex_rgba("#24404f"),
 }
 #: chip body colours by the presentation's colour names
 CHIP = {
@@ -73,7 +73,7 @@ CHIP_INLAY = {"white": hex_rgba("#1e5aa8"), "grey": CREAM}
 #: button body colour by style
 BUTTON_BODY = {
     "gold": GOLD,
-    "green": hex_rgba("#1f8c4d"),
+    "green": hex_rgba("#17693a"),
     "red": hex_rgba("#a8262b"),
     "dark": BAR,
     "felt": FELT_DARK,
@@ -81,3 +81,13 @@ BUTTON_BODY = {
 
 FONT = "Roboto"
 FONT_BOLD = "Roboto"  # used with bold: True
+
+#: the least font size of anything a player reads, in 800x480 pixels (``app.u`` scales it):
+#: Roboto's capitals are 0.71 of it, so 16.3 px (3 mm on a 7-inch 133 ppi panel); see
+#: docs/decisions/0018-legibility-rules.md
+TEXT = 23
+#: values that matter most (meters, amounts, the result)
+TEXT_BIG = 26
+#: a disabled button: grey on grey, still readable (4.5:1)
+DISABLED_TEXT = hex_rgba("#b4bcb8")
+DISABLED_BODY = hex_rgba("#2c3430")

@@ -54,7 +54,7 @@ class TerminalDuties:
         try:
             if not printer.ready() and not tilted:
                 problem = "paper out" if not printer.paper else str(printer.fault)
-                reason = f"voucher printer: {problem}; cash-out waits until it is fixed"
+                reason = f"voucher printer: {problem}; a cash-out is paid by hand"
                 rt.execute(c.RaiseTilt(code=TiltCode.PRINTER, reason=reason))
             elif printer.ready() and tilted:
                 rt.execute(c.ClearTilt(code=TiltCode.PRINTER, by="printer"))

@@ -30,11 +30,13 @@ WIDE = 3  # a wide element is three narrow modules
 class LockupView:
     """The most severe lockup: its title, why, and what the player should do."""
 
-    kind: str  # a Lockup value, or "printer" for the printer tilt
+    kind: str  # a Lockup value, or the tilt's code
     title: str
-    reason: str
+    reason: str  # in the player's language
     advice: str
     severity: str  # "critical", "attendant" or "wait"
+    detail: str = ""  # the terminal's own record of it (the event log's words), for the attendant
+    detail_text: str = ""  # the detail as shown: "For the attendant: ..."
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,49 @@ class VoucherView:
     status_text: str
 
 
-def lockup_view(state: TerminalState, language: str) -> LockupView | None:
-    """The lockup to show over the table (the most severe), or None."""
+#: every tilt code -> the catalogue key of the reason a player reads (the terminal's own words
+#: stay in the lockup's detail, for the attendant)
+TILT_REASONS: dict[str, str] = {
+    TiltCode.PRINTER: "tilt_printer",
+    TiltCode.PAPER_OUT: "tilt_paper",
+    TiltCode.PRINTER_JAM: "tilt_printer",
+    TiltCode.HEAD_OPEN: "tilt_printer",
+    TiltCode.PRINTER_LINK: "tilt_printer",
+    TiltCode.PRINTER_RECONCILE: "tilt_printer",
+    TiltCode.PRINTER_TAMPERED: "tilt_printer",
+    TiltCode.BILL_JAM: "tilt_validator",
+    TiltCode.CASHBOX_FULL: "tilt_validator",
+    TiltCode.CASHBOX_REMOVED: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_LINK: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_RECONCILE: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_TAMPERED: "tilt_validator",
+    TiltCode.DEVICE_REPORT_MISMATCH: "tilt_device",
+    TiltCode.DEVICE_LINK: "tilt_device",
+    TiltCode.DEVICE_TAMPERED: "tilt_device",
+    TiltCode.RNG_FAILURE: "tilt_rng",
+    TiltCode.VOUCHER_UNKNOWN: "tilt_voucher",
+    TiltCode.TERMINAL_ID_MISMATCH: "tilt_config",
+    "door_sensor": "tilt_door_sensor",  # the service menu's sample tilt
+}
+
+
+def printer_paper_out(code: str, reason: str) -> bool:
+    """Whether a tilt is the voucher printer out of paper."""
+    return code == TiltCode.PAPER_OUT or (code == TiltCode.PRINTER and "paper" in reason)
+
+
+def tilt_reason(code: str, reason: str, language: str) -> str:
+    """A tilt's reason in the player's language (a code the table does not know: a fault)."""
+    if printer_paper_out(code, reason):
+        return text(language, "tilt_paper")
+    return text(language, TILT_REASONS.get(code, "tilt_fault"))
+
+
+def lockup_view(
+    state: TerminalState, language: str, *, cash_out_handpay: bool = False
+) -> LockupView | None:
+    """The lockup to show over the table (the most severe), or None.  ``cash_out_handpay``:
+    CASH OUT would now be paid by hand (the printer cannot print), which the advice says."""
     active = state.lockups()
     if not active:
         return None
@@ -71,20 +114,49 @@ def lockup_view(state: TerminalState, language: str) -> LockupView | None:
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
     if lockup is Lockup.TILT:
         code, tilt = next(iter(state.tilts.items()))
-        title = (
-            text(language, "lock_printer") if code == TiltCode.PRINTER else _title(language, lockup)
-        )
+        detail = tilt.reason
+        title = _title(language, lockup)
+        if printer_paper_out(code, detail):
+            title = text(language, "lock_printer")
+        elif code == TiltCode.PRINTER:
+            title = text(language, "lock_printer_fault")
         advice = attendant if tilt.needs_attendant else wait
         severity = "attendant" if tilt.needs_attendant else "wait"
-        return LockupView(code, title, tilt.reason, advice, severity)
+        if cash_out_handpay and state.credits and state.credits[0] > 0:
+            advice = text(language, "cash_out_by_hand")
+        reason = tilt_reason(code, detail, language)
+        return _view(language, code, title, reason, advice, severity, detail)
     if lockup is Lockup.DOOR:
-        reason = text(language, "doors", doors=", ".join(state.doors_open))
-        return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
+        doors = ", ".join(_door(language, door) for door in state.doors_open)
+        reason = text(language, "doors", doors=doors)
+        detail = "open: " + ", ".join(state.doors_open)
+        return _view(
+            language, lockup.value, _title(language, lockup), reason, attendant, "attendant", detail
+        )
     if lockup is Lockup.DISABLED:
-        reason = state.disabled or ""
-        return LockupView(lockup.value, _title(language, lockup), reason, wait, "wait")
-    reason = state.service_role or ""
-    return LockupView(lockup.value, _title(language, lockup), reason, wait, "wait")
+        detail = state.disabled or ""
+        key = "disabled_link" if "link" in detail else "disabled_host"
+        reason = text(language, key)
+        return _view(language, lockup.value, _title(language, lockup), reason, wait, "wait", detail)
+    detail = state.service_role or ""
+    reason = text(language, "service_reason")
+    return _view(language, lockup.value, _title(language, lockup), reason, wait, "wait", detail)
+
+
+def _view(
+    language: str, kind: str, title: str, reason: str, advice: str, severity: str, detail: str
+) -> LockupView:
+    """A lockup view whose detail is also shown, labelled for the attendant."""
+    shown = text(language, "attendant_detail", detail=detail) if detail else ""
+    return LockupView(kind, title, reason, advice, severity, detail, shown)
+
+
+def _door(language: str, door: str) -> str:
+    """A door's name in the player's language (a door the catalogue does not know: its id)."""
+    try:
+        return text(language, f"door_{door}")
+    except KeyError:
+        return door
 
 
 def store_lockup_view(reason: str, language: str, *, storage_full: bool = False) -> LockupView:
@@ -92,7 +164,10 @@ def store_lockup_view(reason: str, language: str, *, storage_full: bool = False)
     touchscreen can show it when the store cannot be opened at all."""
     lockup = Lockup.STORAGE_FULL if storage_full else Lockup.CRITICAL
     attendant = text(language, "call_attendant")
-    return LockupView(lockup.value, _title(language, lockup), reason, attendant, "critical")
+    shown = text(language, "storage_full_reason" if storage_full else "critical_reason")
+    return _view(
+        language, lockup.value, _title(language, lockup), shown, attendant, "critical", reason
+    )
 
 
 def _title(language: str, lockup: Lockup) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from kiosk.games.base import GameRules
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import game_text, text
@@ -67,8 +68,10 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     settled = next((s for s in rnd.settlement if s.seat == seat), None)
     results: tuple[ResultLine, ...] = ()
     total_text = ""
+    order = _table_order(game)
     if settled is not None and game is not None:
-        results = tuple(result_line(game, r, words, labels) for r in settled.results)
+        ordered = sorted(settled.results, key=lambda r: order(r.spot))
+        results = tuple(result_line(game, r, words, labels) for r in ordered)
         paid, stake = settled.paid, settled.stake
         if paid == 0:
             total_text = text(language, "no_win")
@@ -80,7 +83,8 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     decision = ""
     if choice is not None:
         auto = f" {text(language, 'history_auto')}" if rnd.automatic.get(seat) else ""
-        decision = text(language, "history_decision", choice=game_text(language, choice)) + auto
+        said = decision_word(game, rnd, seat, words) if game is not None else choice
+        decision = text(language, "history_decision", choice=said) + auto
     after = record.get("credits_after")
     credits_text = ""
     if after is not None:
@@ -107,10 +111,31 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
         icons_text=icons_text,
         hand_text=hand_text,
         wagers=tuple(
-            (labels.get(spot, spot), dollars(amount)) for spot, amount in bet.bet.wagers.items()
+            (labels.get(spot, spot), dollars(amount))
+            for spot, amount in sorted(bet.bet.wagers.items(), key=lambda item: order(item[0]))
         ),
         decision_text=decision,
         results=results,
         total_text=total_text,
         credits_text=credits_text,
     )
+
+
+def _table_order(game: GameRules | None) -> Callable[[str], float]:
+    """A sort key putting wager spots in the order the table shows them (a decision wager —
+    Play, Double — right after the first spot, the one it is made on)."""
+    order = {spot.id: float(i) for i, spot in enumerate(game.spots)} if game is not None else {}
+    return lambda spot: order.get(spot, 0.5)
+
+
+def decision_word(game: GameRules, rnd: RoundState, seat: int, words: GameWords) -> str:
+    """The seat's decision in the words its button said (DOUBLE / NO THANKS, PLAY / FOLD): the
+    family's own labels of the offer."""
+    choice = rnd.choices[seat]
+    offered = rnd.offers.get(seat)
+    if offered is None:
+        return game_text(words.language, choice)
+    offer = offered.decision
+    decline = next((ch for ch in offer.choices if ch != offer.take), choice)
+    labels = table_family(game).offer_labels(game, words, offer.take, decline, "")
+    return (labels.take if choice == offer.take else labels.decline).strip()

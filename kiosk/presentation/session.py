@@ -237,7 +237,15 @@ class PlayerSession:
 
     def lockup(self) -> LockupView | None:
         """The lockup covering the table, if any."""
-        return lockup_view(self.rt.state, self.language)
+        return lockup_view(self.rt.state, self.language, cash_out_handpay=self.cash_out_by_hand())
+
+    def cash_out_by_hand(self) -> bool:
+        """Whether CASH OUT would now be paid by an attendant rather than by a voucher (the
+        printer cannot print, or the credits are above the voucher limit): the terminal's own
+        rule (:meth:`TerminalCore._cash_out`), so the button can say so before it is touched."""
+        s = self.rt.state
+        credits = s.credits[SEAT]
+        return credits > 0 and (credits > s.config.ticket_out_limit or not self.rt.printer.ready())
 
     def voucher(self) -> VoucherView | None:
         """The voucher being printed or just printed, until the player dismisses it."""

@@ -26,6 +26,7 @@ class ResultLine:
     push: bool
     detail: str = ""  # the outcome without the words the amount already says ("One pair")
     paid: int = 0  # cents the line paid back (0 when it lost)
+    stake_text: str = ""  # what was staked on the line, "$5.00"
 
     @property
     def text(self) -> str:
@@ -53,6 +54,7 @@ class SpotView:
     chip_colour: str = ""  # colour of the chip drawn on the spot ("" when empty)
     extra_label: str = ""  # the decision wager riding on this spot ("Double", "Play"), if any
     extra_amount: int = 0  # cents of that decision wager
+    total_text: str = ""  # the spot's lines together: "WIN $20.00" (a wager and its Double)
 
 
 def odds_text(odds: Fraction) -> str:
@@ -109,7 +111,7 @@ def result_line(
     inner = _LOSE_WITH.match(outcome)
     if inner is not None:
         detail = words(inner[1])
-    return ResultLine(label, words(outcome), amount, won, push, detail, paid)
+    return ResultLine(label, words(outcome), amount, won, push, detail, paid, dollars(stake))
 
 
 #: outcomes that say no more than WIN / LOSE / PUSH
@@ -142,8 +144,12 @@ def spot_views(
     words = GameWords(game, language)
     labels = spot_labels(game, words)
     by_spot: dict[str, list[ResultLine]] = {}
+    sums: dict[str, tuple[int, int]] = {}
     for r in results:
-        by_spot.setdefault(host_spot(game, r.spot), []).append(result_line(game, r, words, labels))
+        host = host_spot(game, r.spot)
+        by_spot.setdefault(host, []).append(result_line(game, r, words, labels))
+        paid, stake = sums.get(host, (0, 0))
+        sums[host] = (paid + r.paid, stake + r.stake)
     decision = decision_spot(game)
     views = []
     for spot in game.spots:
@@ -175,9 +181,19 @@ def spot_views(
                     else ""
                 ),
                 extra_amount=extra[1] if extra_text and extra is not None else 0,
+                total_text=_total_text(sums.get(spot.id), language),
             )
         )
     return tuple(views)
+
+
+def _total_text(sums: tuple[int, int] | None, language: str) -> str:
+    if sums is None:
+        return ""
+    paid, stake = sums
+    if paid > stake:
+        return text(language, "result_win", amount=dollars(paid))
+    return text(language, "result_push" if paid == stake and stake else "result_lose")
 
 
 def chip_colour(rack: Sequence[Chip], amount: int) -> str:

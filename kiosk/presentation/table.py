@@ -43,6 +43,7 @@ class OfferView:
     seconds_left: int
     total_seconds: int
     default_text: str  # "FOLD in 12 s"
+    can_take: bool = True  # False: the credits do not cover the extra wager (the prompt says so)
 
 
 @dataclass(frozen=True)
@@ -233,7 +234,7 @@ def table_view(
         icon_count=icon_count,
         icon_count_text=family.icon_count_text(game, icon_count, words),
         positions=positions,
-        hand_text=_hand_text(game, cards, positions, landed, language),
+        hand_text=_hand_text(game, cards, _played_positions(state, bet), landed, language),
         dealer_text=_dealer_text(game, cards, landed, language),
         offer=offer_view,
         guide_text=_guide(state, game, words, pending, positions, busy, offer_view, banner),
@@ -285,6 +286,14 @@ def _can_repeat(state: TerminalState) -> bool:
     return last is not None and last.edition == state.selected_edition
 
 
+def _played_positions(state: TerminalState, bet: SeatBetRecord | None) -> tuple[int, ...]:
+    """The positions the shown cards were played with; none once new ones are picked (the
+    round's cards would otherwise be ranked for positions that were not played)."""
+    if bet is None or state.pending_positions.get(SEAT):
+        return ()
+    return bet.bet.positions
+
+
 def _hand_text(
     game: GameRules, cards: list[int], positions: tuple[int, ...], shown: int, language: str
 ) -> str:
@@ -328,6 +337,9 @@ def _offer_view(
     labels = table_family(game).offer_labels(game, words, take, decline, amount)
     prompt, take_label, decline_label = labels.prompt, labels.take, labels.decline
     default_label = take_label if default == take else decline_label
+    can_take = state.credits[SEAT] >= offer.extra_wager
+    if not can_take:
+        prompt = text(language, "take_short", label=take_label, amount=amount)
     return OfferView(
         kind=offer.kind,
         prompt=prompt,
@@ -338,6 +350,7 @@ def _offer_view(
         seconds_left=left,
         total_seconds=total,
         default_text=text(language, "default_after", choice=default_label, seconds=left),
+        can_take=can_take,
     )
 
 

@@ -416,7 +416,8 @@ class TerminalCore:
         if total > s.config.table_max:
             raise IllegalCommandError("the last wager exceeds today's table maximum")
         s.pending_wagers[seat] = wagers
-        if last.bet.positions:
+        if last.bet.positions and not s.pending_positions.get(seat):
+            # the wagers are repeated; positions the player picked for this round stay
             s.pending_positions[seat] = last.bet.positions
         self._after_pending_change()
         return []

@@ -65,7 +65,7 @@ def test_recall_shows_the_game_card_by_card(table: Table) -> None:
     assert [f.name for f in view.first] == STADIUM_CARDS.split()[:9]
     assert [f.name for f in view.dealer] == STADIUM_CARDS.split()[9:]
     assert view.positions == (0, 4, 8) and view.hand_text == "Your hand: Pair"
-    assert view.decision_text == "Decision: fold"
+    assert view.decision_text == "Decision: FOLD"
     assert [r.text for r in view.results] == ["LOSE Fold"]
     assert view.credits_text == "Credit $20.00 → $19.00"
     assert s.history()[0].heading.startswith("Game 1  ·  Stadium Three Card Poker")

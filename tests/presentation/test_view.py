@@ -121,7 +121,7 @@ def test_buttons_follow_the_terminals_command_table(table: Table) -> None:
     view = s.view()
     assert not view.can_deal and not view.can_bet and not view.can_cash_out
     lockup = s.lockup()
-    assert lockup is not None and lockup.title == "DOOR OPEN" and lockup.reason == "Open: main"
+    assert lockup is not None and lockup.title == "DOOR OPEN" and lockup.reason == "Open: main door"
 
 
 def test_refusals_are_in_the_players_words_and_language(table: Table) -> None:

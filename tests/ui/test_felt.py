@@ -11,7 +11,7 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
-from kiosk.app.tour import TURBO_CARDS
+from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
 from kiosk.presentation.felt import chip_stack
 from ui.felt import DecisionSpot, FeltSpot, LineSpot
 
@@ -53,6 +53,15 @@ def _check_layout(spots: list[Widget], felt: Widget, u: float) -> None:
     for spot in spots:
         assert min(spot.size) >= TARGET * u - 0.5, (spot.tk_name, spot.size)
         assert _inside(spot, felt), spot.tk_name
+        if isinstance(spot, FeltSpot | DecisionSpot):  # the name (two lines at most) clear
+            texts = [w for w in spot.children if getattr(w, "tk_name", "").startswith("spot_")]
+            name, stake = sorted(texts, key=lambda w: w.tk_name != "spot_label")
+            assert not _overlap(name, stake) and _inside(name, spot), (
+                spot.tk_name,
+                _box(name),
+                _box(stake),
+                _box(spot),
+            )
     for a, b in itertools.combinations(spots, 2):
         assert not _overlap(a, b), (a.tk_name, b.tk_name)
 
@@ -132,6 +141,21 @@ def test_stadium_felt_and_the_lines_at_the_ends_of_the_printed_arrays(sized: Any
     k.tap("chip:500", "spot:six_card_bonus_col_2")
     assert d.widget("spot:six_card_bonus_col_2").stack == ["red"]
     assert app.session.rt.state.pending_wagers[0] == {"six_card_bonus_col_2": 500}
+
+    # after a round the hand's felt shares its column with the rows and columns' result line:
+    # every spot still holds its name and its result apart
+    k.tap("tab:hand")
+    for position in (0, 4, 8):
+        k.tap(f"position:{position}")
+    k.tap("spot:ante", "spot:pairs_plus", "spot:six_card_bonus")
+    k.deal_next(STADIUM_CARDS)
+    k.tap("deal")
+    d.wait(lambda: app.view().offer is not None, what="Play or Fold")
+    d.settle()
+    k.tap("take")
+    d.settle()
+    assert screen.lines_text and d.widget("spot:six_card_bonus").result_text
+    _check_layout(hand_spots, hand, app.u)
 
 
 def test_a_win_too_wide_for_its_spot_shows_its_amount_whole(kiosk: Any) -> None:

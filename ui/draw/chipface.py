@@ -52,11 +52,6 @@ def chip(
         text.draw(label, cx, cy, size, anchor="c")
 
 
-def stack_offsets(count: int, r: float) -> list[float]:
-    """Vertical offsets of ``count`` chips drawn as a short stack (at most 4 shown)."""
-    return [i * r * 0.18 for i in range(min(4, max(1, count)))]
-
-
 def ring(cx: float, cy: float, r: float, colour: RGBA, progress: float, width: float) -> None:
     """A countdown ring: the part of a circle still to run, clockwise from the top."""
     Color(colour[0], colour[1], colour[2], 0.25)

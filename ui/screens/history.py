@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -44,30 +43,25 @@ class HistoryScreen(Screen):
         self.heading = game.heading
         t = App.get_running_app().t
         rows = recall_rows(game, t)
+        u = App.get_running_app().u
         for caption, row, base in rows:
-            box = BoxLayout(spacing=App.get_running_app().u * 6)
-            box.add_widget(
-                HeaderLabel(
-                    text=caption,
-                    size_hint=(None, None),
-                    width=App.get_running_app().u * 92,
-                    pos_hint={"top": 1},
-                )
-            )
-            line = CardRow(spacing=App.get_running_app().u * 5, fit=6)
+            if caption:  # over its cards, which keep the column's whole width
+                cards.add_widget(HeaderLabel(text=caption, size_hint_y=None, height=u * 27))
+            line = CardRow(spacing=u * 5, fit=6)
             line.count = len(row)
             for i, (card, card_face) in enumerate(zip(line.cards, row, strict=True)):
                 card.deal = False
                 card.icon = game.icon
                 card.selected = base >= 0 and base + i in game.positions
                 card.face = card_face
-            box.add_widget(line)
-            cards.add_widget(box)
-        info = [game.icons_text, game.hand_text]
-        info += [f"{label}: {amount}" for label, amount in game.wagers]
-        info += [game.decision_text]
-        info += [f"{r.label}: {r.text}" for r in game.results]
+            cards.add_widget(line)
+        info = [game.icons_text, game.hand_text, game.decision_text]
+        if game.results:  # each wager, in table order, with what it staked and how it ended
+            info += [f"{r.label} {r.stake_text}: {r.text}" for r in game.results]
+        else:
+            info += [f"{label}: {amount}" for label, amount in game.wagers]
         info += [game.total_text, game.credits_text]
         for line in info:
             if line:
                 lines.add_widget(RecallLine(text=line))
+        self.ids.lines_scroll.scroll_y = 1

@@ -41,6 +41,7 @@ class TableScreen(Screen):
     can_deal = BooleanProperty(False)
     can_clear = BooleanProperty(False)
     can_repeat = BooleanProperty(False)
+    can_take = BooleanProperty(True)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -62,6 +63,7 @@ class TableScreen(Screen):
             self.prompt = offer.prompt
             self.take_label, self.decline_label = offer.take_label, offer.decline_label
             self.default_text = offer.default_text
+            self.can_take = offer.can_take
             self.seconds, self.total_seconds = offer.seconds_left, offer.total_seconds
         self._show_rack(view.chips, chip, view.can_bet)
         if self._spot_edition != view.edition:

@@ -148,13 +148,17 @@ class CardView(Named, ButtonBehavior, Widget):
             look = ("back",)
         else:
             look = ("face", self.face, self.icon, self.selected)
+        if w <= 0 or h <= 0:  # not laid out yet (a screen starts at 100x100): nothing to draw
+            look = ("none",)
         look = (*look, w, h)
         if look == self._drawn:
             return  # the same picture: leave the canvas alone (a cached layer stays valid)
         self._drawn = look
         self.canvas.clear()
         with self.canvas:
-            if look[0] == "slot":
+            if look[0] == "none":
+                pass
+            elif look[0] == "slot":
                 cardface.slot(w, h, self.marker, self.selected)
             elif look[0] == "back":
                 cardface.back(w, h)

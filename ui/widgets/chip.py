@@ -1,4 +1,4 @@
-"""Chips: a rack chip the player picks, and the chip stack drawn on a wager spot."""
+"""Chips: a rack chip the player picks (the chips on a spot are :class:`ui.felt.ChipPile`)."""
 
 from __future__ import annotations
 
@@ -40,29 +40,3 @@ class ChipButton(Named, ButtonBehavior, Widget):
             if self.disabled:
                 Color(0, 0, 0, 0.45)
                 Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=chipface.SEGMENTS)
-
-
-class ChipStack(Widget):
-    """The chips on a wager spot: one chip in the spot's colour, its amount beside it."""
-
-    colour = StringProperty("")
-    count = NumericProperty(1)
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self._redraw_soon = Clock.create_trigger(self._redraw, -1)
-        self.bind(
-            pos=self._redraw_soon,
-            size=self._redraw_soon,
-            colour=self._redraw_soon,
-            count=self._redraw_soon,
-        )
-
-    def _redraw(self, *_: object) -> None:
-        self.canvas.clear()
-        if not self.colour:
-            return
-        r = min(self.width, self.height) / 2 * 0.8
-        with self.canvas:
-            for dy in chipface.stack_offsets(int(self.count), r):
-                chipface.chip(self.center_x, self.center_y - r * 0.2 + dy, r, self.colour)

@@ -1,4 +1,5 @@
-"""Buttons, meters and spots: the touchable parts of every screen (look in ``kv/controls.kv``)."""
+"""Buttons and meters: the touchable parts of every screen (look in ``kv/controls.kv``; the
+bet spots are printed on the felt, :mod:`ui.felt`)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,13 @@ from kivy.properties import (
     BooleanProperty,
     ListProperty,
     NumericProperty,
-    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from kiosk.presentation.spots import SpotView
 from ui.draw import chipface, paint
 from ui.theme import BUTTON_BODY
 from ui.widgets.named import Named
@@ -26,6 +24,7 @@ class CasinoButton(Named, ButtonBehavior, Label):
     """A large rounded button; ``style`` is "gold", "felt", "green", "red" or "dark"."""
 
     style = StringProperty("felt")
+    wrap = BooleanProperty(True)  # False: one line, the button sized to it (see controls.kv)
     pressed_look = BooleanProperty(False)
     body = ListProperty(list(BUTTON_BODY["felt"]))
 
@@ -36,7 +35,7 @@ class CasinoButton(Named, ButtonBehavior, Label):
         self.pressed_look = value == "down"
 
 
-class HeaderLabel(Label):
+class HeaderLabel(Named, Label):
     """A small gold caption (grid headers, section titles)."""
 
 
@@ -97,49 +96,3 @@ class CountdownRing(Widget):
                 self.seconds / max(1, self.total),
                 max(2.0, r * 0.12),
             )
-
-
-class SpotBase(Named, ButtonBehavior, FloatLayout):
-    """A wager spot: touch it to put the chosen chip on it."""
-
-    spot = ObjectProperty(None, allownone=True)
-    label = StringProperty("")
-    amount_text = StringProperty("")
-    extra_text = StringProperty("")
-    pays_text = StringProperty("")
-    result_text = StringProperty("")
-    highlight = StringProperty("")
-    chip_colour = StringProperty("")
-    mandatory = BooleanProperty(False)
-
-    def show(self, spot: SpotView, enabled: bool) -> None:
-        """Take the spot's display values."""
-        self.spot = spot
-        self.tk_name = f"spot:{spot.id}"
-        self.label = self.label_of(spot)
-        self.amount_text = spot.amount_text
-        self.extra_text = spot.extra_text
-        self.pays_text = spot.pays_text
-        self.result_text = "   ".join(
-            r.text if r.label == spot.label else f"{r.label}: {r.text}" for r in spot.results
-        )
-        self.highlight = spot.highlight
-        self.chip_colour = spot.chip_colour
-        self.mandatory = spot.mandatory
-        self.disabled = not enabled
-
-    def label_of(self, spot: SpotView) -> str:
-        """The spot's name as this kind of button shows it."""
-        return spot.label
-
-
-class SpotButton(SpotBase):
-    """A full-width spot: name, short pays or result, chips and amount."""
-
-
-class LineSpotButton(SpotBase):
-    """A small spot of the Stadium rows-and-columns grid (the line is its grid's header)."""
-
-    def label_of(self, spot: SpotView) -> str:
-        """ "Row 1" or "Column 1": the grid's header names the wager."""
-        return spot.line_label or spot.label

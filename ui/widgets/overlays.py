@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
@@ -15,17 +17,24 @@ from ui.theme import INK_BLACK, NOTICE, SEVERITY
 
 
 class Cover(FloatLayout):
-    """A layer over the screen that takes every touch (nothing under it can be touched)."""
+    """A layer over the table that takes every touch on it (nothing under it can be touched);
+    the bars around it stay live."""
 
-    def on_touch_down(self, touch: object) -> bool:
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
         super().on_touch_down(touch)
         return True
 
-    def on_touch_move(self, touch: object) -> bool:
+    def on_touch_move(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
         super().on_touch_move(touch)
         return True
 
-    def on_touch_up(self, touch: object) -> bool:
+    def on_touch_up(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
         super().on_touch_up(touch)
         return True
 
@@ -36,11 +45,13 @@ class LockupOverlay(Cover):
     title = StringProperty("")
     reason = StringProperty("")
     advice = StringProperty("")
+    detail = StringProperty("")  # the terminal's own words, labelled for the attendant
     panel_colour = ListProperty(list(SEVERITY["wait"]))
 
     def show(self, view: LockupView) -> None:
         """Take the lockup's display values."""
         self.title, self.reason, self.advice = view.title, view.reason, view.advice
+        self.detail = view.detail_text
         self.panel_colour = list(SEVERITY.get(view.severity, SEVERITY["wait"]))
 
 
