@@ -211,6 +211,8 @@ class TableServer:
     ) -> None:
         game = 0
         with self._lock:
+            if self._stopping.is_set():  # the controller is closing: nothing more is carried out
+                return
             try:
                 cmd = command_of(request, self.table_id)
                 game = getattr(cmd, "game_number", 0)
