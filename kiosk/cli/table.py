@@ -21,7 +21,7 @@ import re
 import signal
 from pathlib import Path
 
-from kiosk.cli.args import check_bindable, float_type, listen_address
+from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli.guard import CommandLineError
 from kiosk.games.base import RuleError
 from kiosk.hostlink import pki
@@ -57,6 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--betting-seconds", type=SECONDS, default=15.0)
     serve.add_argument("--decision-seconds", type=SECONDS, default=10.0)
     serve.add_argument("--auto-deal", type=SECONDS, default=None, metavar="SECONDS")
+    serve.add_argument(
+        "--robots",
+        type=int_type(0, 200),
+        default=0,
+        metavar="N",
+        help="seat N robot seats (seat-0..seat-N-1, certificates issued by the CA tooling)",
+    )
     recall = sub.add_parser("recall", help="a finished round: every seat's wagers, cards, result")
     recall.add_argument("game", type=game_number)
 
@@ -76,6 +83,7 @@ def _serve(args: argparse.Namespace) -> int:
     from kiosk.runtime.deck import RngDeckFactory
     from kiosk.table.controller import TableController
     from kiosk.table.core import DealMode, TableConfig, TableConfigError
+    from kiosk.table.robot import RobotSeat
     from kiosk.table.server import TableServer
     from rng import Csprng
 
@@ -99,8 +107,22 @@ def _serve(args: argparse.Namespace) -> int:
         controller = TableController(config, _journal_path(args), RngDeckFactory(rng))
     except (RuleError, TableConfigError) as exc:
         raise CommandLineError(f"--edition {args.edition}: {exc}") from exc
+    robot_names = tuple(f"seat-{n}" for n in range(args.robots))
+    if robot_names:
+        try:
+            pki.ensure_pki(args.pki_dir, robot_names, host_name=args.cert_name)
+        except (pki.PkiError, OSError) as exc:
+            raise CommandLineError(
+                f"--robots: cannot issue the seats' certificates: {exc}"
+            ) from exc
     auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
     server = TableServer(controller, creds, args.listen, auto_deal_ms=auto).start()
+    robots = [
+        RobotSeat(
+            server.address, pki.credentials(args.pki_dir, name), args.table_id, n, args.edition
+        )
+        for n, name in enumerate(robot_names)
+    ]
 
     def stop(_signum: int, _frame: object) -> None:
         server.server.stop(0.5)
@@ -109,6 +131,9 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     print(f"table {args.table_id}: serving on {server.address}", flush=True)
     server.server.wait_for_termination()
+    for robot in robots:
+        print(robot.summary(), flush=True)
+        robot.close()
     server.stop(0)
     controller.close()
     print(f"table {args.table_id}: stopped", flush=True)

@@ -119,8 +119,10 @@ class TableServer:
             ]
         self._stopping = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name="table-ticker", daemon=True)
-        self.server = grpc.server(
-            futures.ThreadPoolExecutor(max_workers=64, thread_name_prefix="table-rpc"),
+        self.server = grpc.server(  # each seat's stream holds a worker for its lifetime
+            futures.ThreadPoolExecutor(
+                max_workers=controller.state.config.max_seats + 16, thread_name_prefix="table-rpc"
+            ),
             options=[*KEEPALIVE, ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)],
         )
         table_pb2_grpc.add_TableServiceServicer_to_server(  # type: ignore[no-untyped-call]
@@ -209,6 +211,8 @@ class TableServer:
     ) -> None:
         game = 0
         with self._lock:
+            if self._stopping.is_set():  # the controller is closing: nothing more is carried out
+                return
             try:
                 cmd = command_of(request, self.table_id)
                 game = getattr(cmd, "game_number", 0)

@@ -1,0 +1,86 @@
+"""Robot seats (``turbokiosk table serve --robots N``) in a real process on a real socket: they
+play both families for some rounds, and every robot's credits reconcile with the controller's
+recall to the cent."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from kiosk.hostlink import pki
+from kiosk.table import events as e
+from kiosk.table.journal import TableJournal
+from tests.table.test_cli import env, turbokiosk
+
+ROBOTS = 4
+CREDITS = 100_000
+SUMMARY = re.compile(
+    r"robot seat-(\d+): credits (\d+) at_stake (\d+) rounds (\d+) voided (\d+) "
+    r"refused (\d+) disagreements (\d+)"
+)
+
+
+@pytest.mark.parametrize(
+    ("edition", "mode"),
+    [
+        ("stadium-3cp", "one-deck"),
+        ("turbo-football", "one-deck"),
+        ("turbo-football", "seat-shuffles"),
+    ],
+)
+def test_robots_play_and_reconcile_with_the_recall(edition: str, mode: str, tmp_path: Path) -> None:
+    pki.ensure_pki(tmp_path / "pki", ())  # the CA and the host's certificate (host init-ca)
+    data = ["table", "--data-dir", str(tmp_path / "table")]
+    serve = [
+        *["serve", "--edition", edition, "--mode", mode, "--pki-dir", str(tmp_path / "pki")],
+        *["--listen", "127.0.0.1:0", "--betting-seconds", "0.3", "--decision-seconds", "0.3"],
+        *["--auto-deal", "0.1", "--robots", str(ROBOTS)],
+    ]
+    server = subprocess.Popen(
+        turbokiosk(*data, *serve),
+        env=env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None
+    assert server.stdout.readline().startswith("table T1: serving on ")
+    time.sleep(4.5)
+    server.send_signal(signal.SIGTERM)
+    out, err = server.communicate(timeout=30)
+    assert server.returncode == 0 and "Traceback" not in err, err
+    books = {int(m[1]): tuple(map(int, m.groups()[1:])) for m in SUMMARY.finditer(out)}
+    assert sorted(books) == list(range(ROBOTS)), out
+    journal = TableJournal(tmp_path / "table" / "table-T1.sqlite3", "T1")
+    try:
+        events = list(journal.events())
+        games = [ev.game_number for ev in events if isinstance(ev, e.RoundOpened)]
+        net = dict.fromkeys(range(ROBOTS), 0)
+        played = dict.fromkeys(range(ROBOTS), 0)
+        finished = 0
+        settled = {ev.game_number: ev.outcomes for ev in events if isinstance(ev, e.RoundSettled)}
+        for game in games:
+            record = journal.recall(game)
+            if record is not None:
+                finished += 1
+                assert record.voided is None
+                outcomes = record.outcomes
+            else:  # only the last round may be unfinished (settled, not yet confirmed)
+                assert game == games[-1]
+                outcomes = settled.get(game, ())
+            for outcome in outcomes:
+                net[outcome.seat] += outcome.paid - outcome.stake
+                played[outcome.seat] += 1
+    finally:
+        journal.close()
+    assert finished >= 3, out
+    assert sum(played.values()) >= 3 * ROBOTS // 2
+    for seat, (credits, at_stake, rounds, voided, _refused, disagreements) in books.items():
+        assert disagreements == 0 and voided == 0
+        assert rounds == played[seat]
+        assert credits + at_stake == CREDITS + net[seat], (seat, out)

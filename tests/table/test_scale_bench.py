@@ -1,0 +1,28 @@
+"""The table at scale (``tox -e bench``): one controller with 10, 50, 100 and 200 seats on
+loopback, with the bare broadcast measured in the same run as its baseline
+(:mod:`tests.table.scale_bench`; the figures are in docs/table.md and docs/performance.md).
+Not a timed assertion: it checks every round reached every seat, and reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.table.scale_bench import HEADER, measure
+
+
+@pytest.mark.bench
+@pytest.mark.parametrize("seats", [10, 50, 100, 200])
+def test_table_fan_out_against_a_bare_broadcast(
+    seats: int, benchmark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table, bare = benchmark.pedantic(measure, args=(seats, 5, tmp_path), rounds=1, iterations=1)
+    assert table.rounds == bare.rounds == 5
+    assert len(table.deliveries) == len(bare.deliveries) == 5 * seats
+    benchmark.extra_info.update(
+        table=table.line("table", seats), bare=bare.line("bare", seats), header=HEADER
+    )
+    with capsys.disabled():
+        print(f"\n{HEADER}\n{table.line('table', seats)}\n{bare.line('bare', seats)}")
