@@ -1,13 +1,18 @@
 """Screenshots of every screen at every supported size, from the scripted visit (:mod:`ui.tour`).
 
-Run through ``turbokiosk screenshots --out docs/screenshots`` (headless; a few minutes).
+Run through ``turbokiosk screenshots --out docs/screenshots`` (headless; a few minutes).  The
+visit is deterministic: the clocks stand still (``ui.tour.TOUR_EPOCH_MS``, times shown in UTC),
+validation numbers come from a fixed seed and attract mode's invitation is held bright, so
+taking the screenshots again changes no file unless a screen changed.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,6 +43,8 @@ def take(out: Path, sizes: Sequence[tuple[int, int]] = SIZES, speed: float = 0.2
 def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
     from ui import env
 
+    os.environ["TZ"] = "UTC"  # the voucher's and the history's times, the same anywhere
+    time.tzset()
     env.prepare(size, headless=True)
     from kiosk.app.kiosk import build_app
     from ui import capture
@@ -47,9 +54,10 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
     written: list[Path] = []
     folder = out / f"{size[0]}x{size[1]}"
     with tempfile.TemporaryDirectory(prefix="turbokiosk-shots-") as tmp:
-        tour = tour_terminal(Path(tmp))
+        tour = tour_terminal(Path(tmp), fixed=True)
         app = build_app(tour.terminal, show_simulator=False, speed=speed, clock=tour.player_clock)
         driver = Driver(app, size)
+        app.root.ids.sm.get_screen("attract").freeze()  # the invitation bright
 
         def shot(name: str) -> None:
             driver.frames(2)
