@@ -117,18 +117,9 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     if simulator and not args.fullscreen:  # the SIMULATOR column beside the player's screen
         size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
     env.prepare(size, fullscreen=args.fullscreen)
-    from kiosk.app.startup import missing_port_lines, startup_line
-    from ui.display import DisplayError, open_window
+    from kiosk.app.startup import open_and_announce
 
-    try:
-        window = open_window(where)
-    except DisplayError as exc:
-        raise CommandLineError(str(exc), EXIT_FAILED) from None
-    field = hardware is not None
-    line = startup_line(window, player, where, data_dir, simulator=simulator, field=field)
-    print(line, flush=True)
-    for line in missing_port_lines(hardware) if hardware is not None else ():
-        print(line, file=sys.stderr, flush=True)
+    open_and_announce(where, player, data_dir, hardware, simulator=simulator)
     from kiosk.app.kiosk import start_kiosk
     from kiosk.app.watchdog import feed_from_kivy_clock
 

@@ -4,10 +4,38 @@ that is not there."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from kiosk.app.serial_wiring import SerialPorts
+from kiosk.cli_guard import EXIT_FAILED, CommandLineError
 from kiosk.devices.serial_port import port_problem
+
+
+def open_and_announce(
+    where: str,
+    player: tuple[int, int],
+    data_dir: Path,
+    hardware: SerialPorts | None,
+    *,
+    simulator: bool,
+) -> tuple[int, int]:
+    """Open the window (prepared by :func:`ui.env.prepare`), then say so: the start-up line
+    on standard output, a line on standard error for each serial port that cannot be used.
+    :class:`CommandLineError` (status 1) when the window cannot be opened."""
+    from ui.display import DisplayError, open_window
+
+    try:
+        window = open_window(where)
+    except DisplayError as exc:
+        raise CommandLineError(str(exc), EXIT_FAILED) from None
+    field = hardware is not None
+    print(
+        startup_line(window, player, where, data_dir, simulator=simulator, field=field), flush=True
+    )
+    for warning in missing_port_lines(hardware) if hardware is not None else ():
+        print(warning, file=sys.stderr, flush=True)
+    return window
 
 
 def startup_line(
