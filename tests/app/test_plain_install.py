@@ -8,6 +8,7 @@ test packages made unimportable; the slow one builds a real virtual environment 
 
 from __future__ import annotations
 
+import configparser
 import json
 import os
 import subprocess
@@ -93,6 +94,19 @@ def test_the_commands_run_without_the_test_extra(tmp_path: Path) -> None:
     assert json.loads(dump.read_text())["screen"] == "attract"
     played = _python(COMMAND, "play", "--data-dir", str(tmp_path / "text"), stdin="quit\n")
     assert played
+
+
+def test_the_kiosk_environment_installs_no_test_extra_and_lets_ctrl_c_finish() -> None:
+    """``tox -e kiosk`` and ``tox -e screenshots`` install the package alone; tox gives the
+    kiosk's orderly Ctrl-C stop (under a second) time before it signals the kiosk itself."""
+    tox = configparser.ConfigParser(interpolation=None)
+    tox.read(REPO / "tox.ini")
+    assert tox["testenv"]["extras"].strip() == "test"  # the tests' environments have it
+    for env in ("testenv:kiosk", "testenv:screenshots"):
+        assert tox[env]["extras"].strip() == "", env
+    kiosk = tox["testenv:kiosk"]
+    assert float(kiosk["suicide_timeout"]) >= 10
+    assert float(kiosk["interrupt_timeout"]) >= 5
 
 
 def _venv_with_plain_install(where: Path) -> Path:
