@@ -118,3 +118,38 @@ def test_missing_serial_ports_are_named_on_the_console_and_on_the_lockup(tmp_pat
     assert shown["lockup"] == "OUT OF ORDER"
     assert shown["lockup_reason"] == f"bill validator not connected: {missing[0]} does not exist"
     assert os.path.exists(tmp_path / "terminal")
+
+
+def test_ctrl_c_pressed_again_while_the_kiosk_stops_does_not_cut_the_stop_short(
+    tmp_path: Path,
+) -> None:
+    """A newcomer presses Ctrl-C two or three times: the kiosk still stops in order."""
+    import signal
+    import time
+
+    from tests.cli.test_interrupt import _journal_closed, _turbokiosk_in_its_group
+
+    data = tmp_path / "terminal"
+    dump = tmp_path / "dump.json"
+    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
+    try:
+        deadline = time.monotonic() + 120
+        while not dump.exists():
+            assert kiosk.poll() is None, kiosk.communicate()
+            assert time.monotonic() < deadline, "the kiosk did not come up"
+            time.sleep(0.2)
+        for _ in range(4):  # during the window's close and the stop that follows it
+            if kiosk.poll() is not None:
+                break
+            os.killpg(kiosk.pid, signal.SIGINT)
+            time.sleep(0.12)
+        out, err = kiosk.communicate(timeout=60)
+    finally:
+        if kiosk.poll() is None:
+            kiosk.kill()
+            kiosk.wait()
+    assert "Traceback" not in err + out, err
+    assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C): the kiosk stopped in order"]
+    assert kiosk.returncode == 130
+    assert not (data / "peripherals.json").exists()
+    _journal_closed(data)
