@@ -54,7 +54,7 @@ def startup_line(
         size += f" (the player's screen {player[0]}x{player[1]} and the SIMULATOR panel)"
     keys = "F3 service key" if field else "F2 SIMULATOR panel, F3 service key"
     return (
-        f"turbokiosk run: {size} on {where}; data in {data_dir}; {keys}; "
+        f"turbokiosk run: {size} on {where}; data in {data_dir.absolute()}; {keys}; "
         "Ctrl-C here or close the window to stop"
     )
 
