@@ -118,8 +118,12 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
         size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
     env.prepare(size, fullscreen=args.fullscreen)
     from kiosk.app.startup import open_and_announce
+    from ui.display import DisplayError
 
-    open_and_announce(where, player, data_dir, hardware, simulator=simulator)
+    try:
+        open_and_announce(where, player, data_dir, hardware, simulator=simulator)
+    except DisplayError as exc:
+        raise CommandLineError(str(exc), EXIT_FAILED) from None
     from kiosk.app.kiosk import start_kiosk
     from kiosk.app.watchdog import feed_from_kivy_clock
 

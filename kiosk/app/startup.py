@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from kiosk.app.serial_wiring import SerialPorts
-from kiosk.cli_guard import EXIT_FAILED, CommandLineError
 from kiosk.devices.serial_port import port_problem
 
 
@@ -22,13 +21,10 @@ def open_and_announce(
 ) -> tuple[int, int]:
     """Open the window (prepared by :func:`ui.env.prepare`), then say so: the start-up line
     on standard output, a line on standard error for each serial port that cannot be used.
-    :class:`CommandLineError` (status 1) when the window cannot be opened."""
-    from ui.display import DisplayError, open_window
+    :class:`ui.display.DisplayError` when the window cannot be opened."""
+    from ui.display import open_window
 
-    try:
-        window = open_window(where)
-    except DisplayError as exc:
-        raise CommandLineError(str(exc), EXIT_FAILED) from None
+    window = open_window(where)
     field = hardware is not None
     print(
         startup_line(window, player, where, data_dir, simulator=simulator, field=field), flush=True
