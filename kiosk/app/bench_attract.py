@@ -1,4 +1,4 @@
-"""CPU of the kiosk at attract mode against an idle Kivy window: ``python -m ui.bench_attract``.
+"""Attract mode's CPU against an idle Kivy window: ``python -m kiosk.app.bench_attract``.
 
 Both run as their own processes on the same renderer (SDL ``offscreen``, Mesa's software
 OpenGL by default), one after the other in the same run:
@@ -139,7 +139,7 @@ def idle_window(size: str, seconds: float, settle: float) -> float:
         process = subprocess.Popen(
             [sys.executable, "-c", IDLE_WINDOW, size, str(ready)],
             env=_environment(),
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=Path(__file__).resolve().parents[2],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
@@ -161,7 +161,7 @@ def measure(size: str = "800x480", seconds: float = 10.0, settle: float = 3.0) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m ui.bench_attract [--size WxH] [--seconds S]``: the figures as JSON."""
+    """``python -m kiosk.app.bench_attract [--size WxH] [--seconds S]``: the figures as JSON."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--seconds", type=float, default=10.0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import configparser
 import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -110,11 +111,15 @@ def test_the_kiosk_environment_installs_no_test_extra_and_lets_ctrl_c_finish() -
 
 
 def _venv_with_plain_install(where: Path) -> Path:
-    """``python -m venv`` and ``pip install .`` (no extra): the venv's bin directory."""
+    """``python -m venv`` and ``pip install .`` (no extra) of a copy of the sources (the
+    build leaves nothing in the repository): the venv's bin directory."""
+    source = where.parent / "source"
+    skip = shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__", "docs")
+    shutil.copytree(REPO, source, ignore=skip)
     venv.create(where, with_pip=True)
     bin_dir = where / "bin"
     subprocess.run(
-        [str(bin_dir / "pip"), "install", "--quiet", "--disable-pip-version-check", str(REPO)],
+        [str(bin_dir / "pip"), "install", "--quiet", "--disable-pip-version-check", str(source)],
         check=True,
         timeout=1800,
         capture_output=True,

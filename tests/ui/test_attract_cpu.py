@@ -1,5 +1,5 @@
 """Attract mode is nearly still: the invitation blinks and nothing else redraws (issue 13: at
-most 10% of one core at 800x480; ``python -m ui.bench_attract`` measures the CPU)."""
+most 10% of one core at 800x480; ``python -m kiosk.app.bench_attract`` measures the CPU)."""
 
 from __future__ import annotations
 
