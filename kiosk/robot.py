@@ -81,10 +81,10 @@ class Robot:
             rnd = rt.state.round
             pending = [seat for seat in rnd.offers if seat not in rnd.choices]
             for seat in pending:
-                offer = rnd.offers[seat]
-                choice = self.rand.choice(offer["choices"])
-                if choice == offer["take"] and rt.state.credits[seat] < offer["extra_wager"]:
-                    choice = offer["default"]
+                offer = rnd.offers[seat].decision
+                choice = self.rand.choice(offer.choices)
+                if choice == offer.take and rt.state.credits[seat] < offer.extra_wager:
+                    choice = offer.default
                 rt.execute(c.Decide(choice=choice, seat=seat))
 
     def _fund(self) -> None:

@@ -154,7 +154,7 @@ class DeviceSimulator:
                 rt.execute(c.AttendantReset(by="attendant"))
                 done.append("handpay paid")
             for code, tilt in list(rt.state.tilts.items()):
-                if tilt.get("needs_attendant"):
+                if tilt.needs_attendant:
                     rt.execute(c.ClearTilt(code=code, by="attendant"))
                     done.append(f"tilt {code} cleared")
         except CommandError as exc:

@@ -52,18 +52,18 @@ def _game(ev: e.RoundSettled, state: TerminalState) -> dict[str, Any]:
     edition = state.round.edition if state.round is not None else ""
     seats = [
         {
-            "seat": s["seat"],
-            "stake_cents": s["stake"],
-            "paid_cents": s["paid"],
-            "handpay": s["handpay"],
+            "seat": s.seat,
+            "stake_cents": s.stake,
+            "paid_cents": s.paid,
+            "handpay": s.handpay,
             "spots": [
                 {
-                    "spot": r["spot"],
-                    "stake_cents": r["stake"],
-                    "paid_cents": r["paid"],
-                    "outcome": r["outcome"],
+                    "spot": r.spot,
+                    "stake_cents": r.stake,
+                    "paid_cents": r.paid,
+                    "outcome": r.outcome,
                 }
-                for r in s["results"]
+                for r in s.results
             ],
         }
         for s in ev.seats

@@ -67,15 +67,16 @@ def lockup_view(state: TerminalState, language: str) -> LockupView | None:
     if lockup is Lockup.STORAGE_FULL:
         return store_lockup_view(state.storage_full or "", language, storage_full=True)
     if lockup is Lockup.HANDPAY:
-        hp = state.handpay or {}
-        reason = text(language, f"handpay_{hp.get('kind', 'jackpot')}", amount=dollars(hp["value"]))
+        hp = state.handpay
+        assert hp is not None
+        reason = text(language, f"handpay_{hp.kind}", amount=dollars(hp.value))
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
     if lockup is Lockup.TILT:
         code, tilt = next(iter(state.tilts.items()))
         title = text(language, "lock_printer") if code == PRINTER_TILT else _title(language, lockup)
-        advice = attendant if tilt.get("needs_attendant") else wait
-        severity = "attendant" if tilt.get("needs_attendant") else "wait"
-        return LockupView(code, title, str(tilt.get("reason", "")), advice, severity)
+        advice = attendant if tilt.needs_attendant else wait
+        severity = "attendant" if tilt.needs_attendant else "wait"
+        return LockupView(code, title, tilt.reason, advice, severity)
     if lockup is Lockup.DOOR:
         reason = text(language, "doors", doors=", ".join(state.doors_open))
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")

@@ -14,6 +14,7 @@ from kiosk.presentation.i18n import game_text, text
 from kiosk.presentation.spots import ResultLine, result_line, spot_labels, three_card_name
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
+from kiosk.terminal.state import RoundState
 from kiosk.textui.money import dollars
 from kiosk.textui.show import game_of
 
@@ -42,44 +43,45 @@ class RecallView:
 
 def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     """A recall record (:meth:`TerminalRuntime.recall_record`) as the player sees it."""
-    game = game_of(record)
+    rnd = RoundState.from_dict(record)
+    game = game_of(rnd)
     turbo = game if isinstance(game, TurboRules) else None
     suit = turbo.suit if turbo is not None else None
-    bet = next((b for b in record["bets"] if b["seat"] == SEAT), record["bets"][0])
-    seat_cards = record["seat_cards"][0] if record["seat_cards"] else []
-    first = [face(x, suit) for x in record["first"]]
+    bet = next((b for b in rnd.bets if b.seat == SEAT), rnd.bets[0])
+    seat_cards = rnd.seat_cards[0] if rnd.seat_cards else []
+    first = [face(x, suit) for x in rnd.first]
     own = [face(x, suit) for x in seat_cards]
-    dealer = [face(x, suit) for x in record["second_shared"]]
-    when = datetime.fromtimestamp(record["started_at"] / 1000).astimezone()
+    dealer = [face(x, suit) for x in rnd.second_shared]
+    when = datetime.fromtimestamp(rnd.started_at / 1000).astimezone()
     words = GameWords(game, language)
-    title = words.title if game is not None else record["edition"]
+    title = words.title if game is not None else rnd.edition
     labels = spot_labels(game, words) if game is not None else {}
     icons_text = ""
     if turbo is not None:
-        n = count_icons([*record["first"], *seat_cards], turbo.suit)
+        n = count_icons([*rnd.first, *seat_cards], turbo.suit)
         icons_text = text(language, "icon_count", count=n, icons=words.icons(n))
     hand_text = ""
-    positions = tuple(bet["positions"])
-    if isinstance(game, StadiumRules) and len(positions) == 3 and record["first"]:
-        hand = [record["first"][p] for p in positions]
+    positions = bet.bet.positions
+    if isinstance(game, StadiumRules) and len(positions) == 3 and rnd.first:
+        hand = [rnd.first[p] for p in positions]
         hand_text = text(language, "your_hand", hand=three_card_name(hand, language))
-    seat = bet["seat"]
-    settled = next((s for s in record["settlement"] if s["seat"] == seat), None)
+    seat = bet.seat
+    settled = next((s for s in rnd.settlement if s.seat == seat), None)
     results: tuple[ResultLine, ...] = ()
     total_text = ""
     if settled is not None and game is not None:
-        results = tuple(result_line(game, r, words, labels) for r in settled["results"])
-        paid, stake = settled["paid"], settled["stake"]
+        results = tuple(result_line(game, r, words, labels) for r in settled.results)
+        paid, stake = settled.paid, settled.stake
         if paid == 0:
             total_text = text(language, "no_win")
         elif paid == stake:
             total_text = text(language, "push", amount=dollars(paid))
         else:
             total_text = text(language, "you_win", amount=dollars(paid))
-    choice = record["choices"].get(str(seat))
+    choice = rnd.choices.get(seat)
     decision = ""
     if choice is not None:
-        auto = f" {text(language, 'history_auto')}" if record["automatic"].get(str(seat)) else ""
+        auto = f" {text(language, 'history_auto')}" if rnd.automatic.get(seat) else ""
         decision = text(language, "history_decision", choice=game_text(language, choice)) + auto
     after = record.get("credits_after")
     credits_text = ""
@@ -87,14 +89,14 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
         credits_text = text(
             language,
             "history_credits",
-            before=dollars(record["credits_before"][seat]),
+            before=dollars(rnd.credits_before[seat]),
             after=dollars(after[seat]),
         )
     return RecallView(
         heading=text(
             language,
             "history_game",
-            number=record["game_number"],
+            number=rnd.game_number,
             title=title,
             time=when.strftime("%Y-%m-%d %H:%M:%S"),
         ),
@@ -107,7 +109,7 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
         icons_text=icons_text,
         hand_text=hand_text,
         wagers=tuple(
-            (labels.get(spot, spot), dollars(amount)) for spot, amount in bet["wagers"].items()
+            (labels.get(spot, spot), dollars(amount)) for spot, amount in bet.bet.wagers.items()
         ),
         decision_text=decision,
         results=results,

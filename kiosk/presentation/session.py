@@ -342,7 +342,8 @@ class PlayerSession:
         if offer is None:
             self._say(text(self.language, "err_no_decision"), "error")
             return False
-        choice = offer["take"] if take else next(x for x in offer["choices"] if x != offer["take"])
+        decision = offer.decision
+        choice = decision.take if take else next(x for x in decision.choices if x != decision.take)
         return self._run(c.Decide(choice=choice))
 
     def cash_out(self) -> bool:

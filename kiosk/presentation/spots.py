@@ -6,11 +6,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from kiosk.cards import RANKS, rank
 from kiosk.games import poker3
-from kiosk.games.base import GameRules, WagerSpot
+from kiosk.games.base import GameRules, WagerResult, WagerSpot
 from kiosk.games.stadium import ANTE, ANTE_BONUS, PLAY, StadiumRules
 from kiosk.games.turbo import RAISE, TurboRules
 from kiosk.presentation.chips import Chip
@@ -107,20 +106,20 @@ def spot_labels(game: GameRules, words: GameWords) -> dict[str, str]:
 
 
 def result_line(
-    game: GameRules, result: Mapping[str, Any], words: GameWords, labels: Mapping[str, str]
+    game: GameRules, result: WagerResult, words: GameWords, labels: Mapping[str, str]
 ) -> ResultLine:
     """One settled wager line, display-ready (``labels``: :func:`spot_labels`)."""
     language = words.language
-    paid, stake = result["paid"], result["stake"]
+    paid, stake = result.paid, result.stake
     won = paid > stake
     push = paid == stake and stake > 0
     if won:
         amount = text(language, "result_win", amount=dollars(paid))
     else:
         amount = text(language, "result_push" if push else "result_lose")
-    spot = result["spot"]
+    spot = result.spot
     label = labels.get(spot) or _extra_label(game, spot, words)
-    outcome = result["outcome"]
+    outcome = result.outcome
     detail = "" if outcome in _GENERIC else words(outcome)
     inner = _LOSE_WITH.match(outcome)
     if inner is not None:
@@ -153,7 +152,7 @@ def spot_views(
     game: GameRules,
     wagers: Mapping[str, int],
     extra: tuple[str, int] | None,
-    results: Sequence[Mapping[str, Any]],
+    results: Sequence[WagerResult],
     language: str,
     rack: Sequence[Chip] = (),
 ) -> tuple[SpotView, ...]:
@@ -163,9 +162,7 @@ def spot_views(
     labels = spot_labels(game, words)
     by_spot: dict[str, list[ResultLine]] = {}
     for r in results:
-        by_spot.setdefault(host_spot(game, r["spot"]), []).append(
-            result_line(game, r, words, labels)
-        )
+        by_spot.setdefault(host_spot(game, r.spot), []).append(result_line(game, r, words, labels))
     views = []
     for spot in game.spots:
         amount = wagers.get(spot.id, 0)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from kiosk.games.base import GameRules
+from kiosk.games.base import GameRules, WagerResult
 from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
 from kiosk.presentation.chips import Chip, chips
@@ -23,6 +22,7 @@ from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal import commands as c
 from kiosk.terminal.core import COMMAND_RULES
+from kiosk.terminal.records import SeatBetRecord, SeatResult
 from kiosk.terminal.state import Phase, RoundState, TerminalState
 from kiosk.textui.money import dollars
 
@@ -124,16 +124,16 @@ def _slots(
     )
 
 
-def _seat_result(rnd: RoundState | None) -> dict[str, Any] | None:
+def _seat_result(rnd: RoundState | None) -> SeatResult | None:
     if rnd is None or not rnd.settled_at:
         return None
-    return next((s for s in rnd.settlement if s["seat"] == SEAT), None)
+    return next((s for s in rnd.settlement if s.seat == SEAT), None)
 
 
-def _bet(rnd: RoundState | None) -> dict[str, Any] | None:
+def _bet(rnd: RoundState | None) -> SeatBetRecord | None:
     if rnd is None:
         return None
-    return next((b for b in rnd.bets if b["seat"] == SEAT), None)
+    return next((b for b in rnd.bets if b.seat == SEAT), None)
 
 
 def table_view(
@@ -160,23 +160,23 @@ def table_view(
     pending = dict(state.pending_wagers.get(SEAT, {}))
     bet = _bet(rnd)
 
-    results: list[dict[str, Any]] = []
+    results: tuple[WagerResult, ...] = ()
     extra: tuple[str, int] | None = None
     wagers: dict[str, int] = {}
     if pending or state.phase is Phase.WAGERING:
         wagers = pending
     elif bet is not None:
-        wagers = dict(bet["wagers"])
+        wagers = dict(bet.bet.wagers)
         extra_cents = rnd.extra.get(SEAT, 0) if rnd is not None else 0
         offer = rnd.offers.get(SEAT) if rnd is not None else None
-        extra = (offer["spot"], extra_cents) if extra_cents and offer is not None else None
+        extra = (offer.decision.spot, extra_cents) if extra_cents and offer is not None else None
         if result_shown and seat_result is not None:
-            results = seat_result["results"]
+            results = seat_result.results
 
     stake_total = sum(wagers.values()) + (extra[1] if extra else 0)
-    paid = seat_result["paid"] if seat_result is not None else 0
+    paid = seat_result.paid if seat_result is not None else 0
     hidden_win = paid if seat_result is not None and not result_shown else 0
-    if seat_result is not None and seat_result["handpay"]:
+    if seat_result is not None and seat_result.handpay:
         hidden_win = 0  # a handpay never reached the credit meter
     credits = state.credits[SEAT] - hidden_win
     win = paid if result_shown else 0
@@ -193,7 +193,7 @@ def table_view(
 
     positions = tuple(state.pending_positions.get(SEAT, ()))
     if not positions and not pending and bet is not None:
-        positions = tuple(bet["positions"])
+        positions = bet.bet.positions
 
     landed = shown if not in_flight else -1  # nothing follows from cards still moving
     offer_view = _offer_view(state, rnd, game, words, now, deadline, landed >= first_n)
@@ -248,13 +248,13 @@ def table_view(
     )
 
 
-def _lines_text(game: GameRules, results: list[dict[str, Any]], language: str) -> str:
+def _lines_text(game: GameRules, results: tuple[WagerResult, ...], language: str) -> str:
     """Stadium: how the blind row and column wagers ended, together ("" when none was bet)."""
     blind = {s.id for s in game.spots if s.group == "blind"}
-    lines = [r for r in results if r["spot"] in blind]
+    lines = [r for r in results if r.spot in blind]
     if not lines:
         return ""
-    paid, stake = sum(r["paid"] for r in lines), sum(r["stake"] for r in lines)
+    paid, stake = sum(r.paid for r in lines), sum(r.stake for r in lines)
     if paid > stake:
         result = text(language, "result_win", amount=dollars(paid))
     else:
@@ -264,7 +264,7 @@ def _lines_text(game: GameRules, results: list[dict[str, Any]], language: str) -
 
 def _can_repeat(state: TerminalState) -> bool:
     last = state.last_bets.get(SEAT)
-    return last is not None and last["edition"] == state.selected_edition
+    return last is not None and last.edition == state.selected_edition
 
 
 def _hand_text(
@@ -304,15 +304,16 @@ def _offer_view(
     language = words.language
     if state.phase is not Phase.DECISION or rnd is None or not first_shown:
         return None
-    offer = rnd.offers.get(SEAT)
-    if offer is None or SEAT in rnd.choices:
+    offered = rnd.offers.get(SEAT)
+    if offered is None or SEAT in rnd.choices:
         return None
-    amount = dollars(offer["extra_wager"])
+    offer = offered.decision
+    amount = dollars(offer.extra_wager)
     total = state.config.decision_seconds
-    end = deadline if deadline is not None else offer["deadline"]
+    end = deadline if deadline is not None else offered.deadline
     left = max(0, min(total, -(-(end - now) // 1000)))
-    take, default = offer["take"], offer["default"]
-    decline = next(ch for ch in offer["choices"] if ch != take)
+    take, default = offer.take, offer.default
+    decline = next(ch for ch in offer.choices if ch != take)
     if isinstance(game, TurboRules):
         label = words(game.raise_label)
         main = words(game.edition.main.label)
@@ -323,7 +324,7 @@ def _offer_view(
         take_label, decline_label = text(language, "play", amount=amount), text(language, "fold")
     default_label = take_label if default == take else decline_label
     return OfferView(
-        kind=offer["kind"],
+        kind=offer.kind,
         prompt=prompt,
         take_choice=take,
         take_label=take_label,
@@ -335,10 +336,10 @@ def _offer_view(
     )
 
 
-def _banner(language: str, seat_result: dict[str, Any] | None, shown: bool) -> str:
+def _banner(language: str, seat_result: SeatResult | None, shown: bool) -> str:
     if seat_result is None or not shown:
         return ""
-    paid, stake = seat_result["paid"], seat_result["stake"]
+    paid, stake = seat_result.paid, seat_result.stake
     if paid == 0:
         return text(language, "no_win")
     if paid == stake:

@@ -361,20 +361,20 @@ class TerminalRuntime:
                     self.validator.acknowledge(report.seat)
         co = self.state.cashout
         if co is not None:
-            status = self.printer.voucher_status(co["validation_number"])
+            status = self.printer.voucher_status(co.validation_number)
             if status == "printed":
                 self.execute(c.PrinterReport(printed=True))
-                actions.append(f"voucher {co['validation_number']} was printed: credits paid out")
+                actions.append(f"voucher {co.validation_number} was printed: credits paid out")
             elif status == "not_printed":
                 self.execute(c.PrinterReport(printed=False, reason="power lost before printing"))
-                actions.append(f"voucher {co['validation_number']} was not printed: credits kept")
+                actions.append(f"voucher {co.validation_number} was not printed: credits kept")
             else:
                 # the cash-out stays open: the printer's answer, when it comes, settles it
                 # (its driver asks again); an attendant verifies with the host meanwhile
                 self.execute(
                     c.RaiseTilt(
                         code="voucher_unknown",
-                        reason=f"verify voucher {co['validation_number']} with the host",
+                        reason=f"verify voucher {co.validation_number} with the host",
                         needs_attendant=True,
                     )
                 )
@@ -689,7 +689,9 @@ class TerminalRuntime:
                 continue
             deadline = self._deadlines.setdefault(seat, now + s.config.decision_seconds * 1000)
             if now >= deadline:
-                out += self.execute(c.Decide(choice=offer["default"], seat=seat, automatic=True))
+                out += self.execute(
+                    c.Decide(choice=offer.decision.default, seat=seat, automatic=True)
+                )
         return out
 
     @property

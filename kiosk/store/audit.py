@@ -29,7 +29,7 @@ from kiosk.store.verify import UnsignedStoreError, Verified, verify_store
 from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.meters import METER_MODULUS, Meters
-from kiosk.terminal.state import Phase, TerminalState
+from kiosk.terminal.state import Phase, RoundState, TerminalState
 
 
 @dataclass
@@ -160,7 +160,7 @@ def _audit(
     else:
         report.failed(f"credits: {audit}")
     hp = recovered.handpay
-    pending = hp["value"] if hp is not None and hp["kind"] == "jackpot" else 0
+    pending = hp.value if hp is not None and hp.kind == "jackpot" else 0
     problems = meter_problems(recovered.lifetime, "lifetime", pending)
     for problem in problems:
         report.failed(problem)
@@ -237,7 +237,12 @@ def _check_recall(journal: Journal, state: TerminalState, report: AuditReport) -
         return
     for record in records:
         event = settled[record["game_number"]]
-        if record["settlement"] != event.seats:
+        try:
+            settlement = RoundState.from_dict(record).settlement
+        except (KeyError, TypeError, ValueError) as exc:
+            report.failed(f"recall: game {record['game_number']} is unreadable: {exc}")
+            return
+        if settlement != event.seats:
             report.failed(f"recall: game {record['game_number']} differs from the journal")
             return
     in_progress = state.phase not in (Phase.IDLE, Phase.RESULT, Phase.WAGERING, Phase.CASHOUT)

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from kiosk.games.base import GameRules, RuleError, SeatBet
+from kiosk.games.base import DecisionOffer, GameRules, RuleError, SeatBet
 from kiosk.games.registry import load_game
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -40,6 +39,16 @@ from kiosk.terminal.commands import (
 from kiosk.terminal.config import ConfigError, from_dict, to_dict
 from kiosk.terminal.meters import METER_MODULUS, Meters, advance, expected_credits
 from kiosk.terminal.pins import ROLE_NAMES, PinRecordError, checked_hash, migrated_record
+from kiosk.terminal.records import (
+    Cashout,
+    Handpay,
+    LastBet,
+    OfferRecord,
+    SeatBetRecord,
+    SeatResult,
+    TicketEscrow,
+    Tilt,
+)
 from kiosk.terminal.state import Lockup, Phase, RoundState, TerminalState
 
 ALL_PHASES = frozenset(Phase)
@@ -121,23 +130,11 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
 }
 
 
-def bet_of(record: dict[str, Any]) -> SeatBet:
-    """The SeatBet of a journaled bet record."""
-    return SeatBet(wagers=dict(record["wagers"]), positions=tuple(record["positions"]))
-
-
 def paytable_key(paytables: dict[str, str]) -> str:
     """Meter key naming the pay tables in force ("default" when none was chosen)."""
     if not paytables:
         return "default"
     return ",".join(f"{k}={v}" for k, v in sorted(paytables.items())) or "default"
-
-
-def _odds_text(odds: Fraction) -> str:
-    """Odds as journaled: ``"n/d"`` in lowest terms (``"0/1"`` for a loss)."""
-    if type(odds) is not Fraction:
-        odds = Fraction(odds)
-    return f"{odds.numerator}/{odds.denominator}"
 
 
 class TerminalCore:
@@ -285,7 +282,7 @@ class TerminalCore:
         if s.escrow.get(seat):
             return _note(s.escrow[seat])
         ticket = s.ticket_escrow.get(seat)
-        return _voucher(ticket["validation_number"]) if ticket else None
+        return _voucher(ticket.validation_number) if ticket else None
 
     def _check_note_report(self, seat: int, value: int, outcome: str, message: str) -> None:
         """A note report must name the note in escrow (else a duplicate or a mismatch, the
@@ -328,9 +325,9 @@ class TerminalCore:
             e.TicketEscrowAccepted(at=now, seat=seat, value=cmd.value, validation_number=number)
         ]
 
-    def _ticket_in_escrow(self, seat: int, number: str, outcome: str) -> dict[str, Any]:
+    def _ticket_in_escrow(self, seat: int, number: str, outcome: str) -> TicketEscrow:
         held = self.state.ticket_escrow.get(seat)
-        if held is None or held["validation_number"] != number:
+        if held is None or held.validation_number != number:
             try:
                 self._unexpected_report(seat, _voucher(number), outcome, self._held_note(seat))
             except ReportMismatchError as exc:
@@ -345,7 +342,7 @@ class TerminalCore:
         held = self._ticket_in_escrow(seat, cmd.validation_number, "stacked")
         return [
             e.TicketRedeemed(
-                at=now, seat=seat, value=held["value"], validation_number=cmd.validation_number
+                at=now, seat=seat, value=held.value, validation_number=cmd.validation_number
             )
         ]
 
@@ -356,7 +353,7 @@ class TerminalCore:
             e.TicketReturned(
                 at=now,
                 seat=seat,
-                value=held["value"],
+                value=held.value,
                 validation_number=cmd.validation_number,
                 reason=cmd.reason,
             )
@@ -407,9 +404,9 @@ class TerminalCore:
         s = self.state
         seat = self._seat(cmd.seat)
         last = s.last_bets.get(seat)
-        if last is None or last["edition"] != s.selected_edition:
+        if last is None or last.edition != s.selected_edition:
             raise IllegalCommandError("no previous wager of this game to repeat")
-        wagers = dict(last["wagers"])
+        wagers = dict(last.bet.wagers)
         total = sum(wagers.values())
         if total > s.credits[seat]:
             raise IllegalCommandError("not enough credits to repeat the last wager")
@@ -419,8 +416,8 @@ class TerminalCore:
         if total > s.config.table_max:
             raise IllegalCommandError("the last wager exceeds today's table maximum")
         s.pending_wagers[seat] = wagers
-        if last["positions"]:
-            s.pending_positions[seat] = tuple(last["positions"])
+        if last.bet.positions:
+            s.pending_positions[seat] = last.bet.positions
         self._after_pending_change()
         return []
 
@@ -449,7 +446,7 @@ class TerminalCore:
         s = self.state
         cfg = s.config
         game = self.game()
-        bets: list[dict[str, Any]] = []
+        bets: list[SeatBetRecord] = []
         for seat in range(len(s.credits)):
             wagers = {k: v for k, v in s.pending_wagers.get(seat, {}).items() if v}
             if not wagers:
@@ -474,7 +471,7 @@ class TerminalCore:
                 )
             if bet.total > s.credits[seat]:
                 raise IllegalCommandError(f"seat {seat}: not enough credits")
-            bets.append({"seat": seat, "wagers": wagers, "positions": list(positions)})
+            bets.append(SeatBetRecord(seat=seat, bet=bet))
         if not bets:
             raise IllegalCommandError("place a wager first")
         edition = s.selected_edition
@@ -484,7 +481,7 @@ class TerminalCore:
                 game_number=s.game_number + 1,
                 edition=edition,
                 paytables=dict(cfg.edition(edition).paytables),
-                bets=bets,
+                bets=tuple(bets),
             )
         ]
 
@@ -508,12 +505,12 @@ class TerminalCore:
         if s.phase is Phase.DEALING:
             out: list[e.Event] = []
             for record in rnd.bets:
-                offer = game.offer(bet_of(record), tuple(cards))
+                offer = game.offer(record.bet, tuple(cards))
                 if offer is not None:
                     out.append(
                         e.DecisionOffered(
                             at=now,
-                            seat=record["seat"],
+                            seat=record.seat,
                             kind=offer.kind,
                             choices=list(offer.choices),
                             default=offer.default,
@@ -537,46 +534,36 @@ class TerminalCore:
         game = self.game(rnd.edition)
         seats = []
         for index, record in enumerate(rnd.bets):
-            seat = record["seat"]
-            bet = bet_of(record)
-            choice = rnd.choices.get(seat)
+            choice = rnd.choices.get(record.seat)
             result = game.settle(
-                bet, tuple(rnd.first), choice, tuple(per_seat[index]), tuple(shared)
+                record.bet, tuple(rnd.first), choice, tuple(per_seat[index]), tuple(shared)
             )
             paid = result.total_paid
             seats.append(
-                {
-                    "seat": seat,
-                    "stake": result.total_stake,
-                    "paid": paid,
-                    "handpay": paid >= s.config.handpay_limit,
-                    "results": [
-                        {
-                            "spot": r.spot,
-                            "stake": r.stake,
-                            "paid": r.paid,
-                            "outcome": r.outcome,
-                            "odds": _odds_text(r.odds),
-                        }
-                        for r in result.results
-                    ],
-                }
+                SeatResult(
+                    seat=record.seat,
+                    stake=result.total_stake,
+                    paid=paid,
+                    handpay=paid >= s.config.handpay_limit,
+                    results=tuple(result.results),
+                )
             )
-        return e.RoundSettled(at=now, game_number=rnd.game_number, seats=seats)
+        return e.RoundSettled(at=now, game_number=rnd.game_number, seats=tuple(seats))
 
     def _decide(self, cmd: c.Decide, now: int) -> list[e.Event]:
         s = self.state
         rnd = s.round
         assert rnd is not None
         seat = self._seat(cmd.seat)
-        offer = rnd.offers.get(seat)
-        if offer is None or seat in rnd.choices:
+        offered = rnd.offers.get(seat)
+        if offered is None or seat in rnd.choices:
             raise IllegalCommandError(f"seat {seat} has no decision to make")
-        if cmd.choice not in offer["choices"]:
+        offer = offered.decision
+        if cmd.choice not in offer.choices:
             raise InvalidArgumentError(
-                f"choose one of {', '.join(offer['choices'])}, not {cmd.choice!r}"
+                f"choose one of {', '.join(offer.choices)}, not {cmd.choice!r}"
             )
-        extra = offer["extra_wager"] if cmd.choice == offer["take"] else 0
+        extra = offer.extra_wager if cmd.choice == offer.take else 0
         if extra > s.credits[seat]:
             raise IllegalCommandError(f"not enough credits to {cmd.choice}")
         return [
@@ -606,23 +593,31 @@ class TerminalCore:
     def _printer_report(self, cmd: c.PrinterReport, now: int) -> list[e.Event]:
         co = self.state.cashout
         assert co is not None
-        fields = {"seat": co["seat"], "value": co["value"]}
-        number = co["validation_number"]
         if cmd.printed:
-            return [e.VoucherPrinted(at=now, validation_number=number, **fields)]
-        return [e.VoucherFailed(at=now, validation_number=number, reason=cmd.reason, **fields)]
+            return [
+                e.VoucherPrinted(
+                    at=now, seat=co.seat, value=co.value, validation_number=co.validation_number
+                )
+            ]
+        return [
+            e.VoucherFailed(
+                at=now,
+                seat=co.seat,
+                value=co.value,
+                validation_number=co.validation_number,
+                reason=cmd.reason,
+            )
+        ]
 
     def _attendant_reset(self, cmd: c.AttendantReset, now: int) -> list[e.Event]:
         hp = self.state.handpay
         if hp is None:
             raise IllegalCommandError("no handpay to reset")
-        return [
-            e.HandpayReset(at=now, seat=hp["seat"], value=hp["value"], kind=hp["kind"], by=cmd.by)
-        ]
+        return [e.HandpayReset(at=now, seat=hp.seat, value=hp.value, kind=hp.kind, by=cmd.by)]
 
     def _raise_tilt(self, cmd: c.RaiseTilt, now: int) -> list[e.Event]:
         current = self.state.tilts.get(cmd.code)
-        if current is not None and current["reason"] == cmd.reason:
+        if current is not None and current.reason == cmd.reason:
             return []
         return [
             e.TiltRaised(
@@ -634,7 +629,7 @@ class TerminalCore:
         tilt = self.state.tilts.get(cmd.code)
         if tilt is None:
             return []
-        if tilt["needs_attendant"] and not cmd.by:
+        if tilt.needs_attendant and not cmd.by:
             raise InvalidArgumentError(f"tilt {cmd.code} must be cleared by an attendant")
         return [e.TiltCleared(at=now, code=cmd.code, by=cmd.by)]
 
@@ -774,7 +769,7 @@ class TerminalCore:
             s.selected_edition = enabled[0]
         s.pending_wagers.clear()
         s.pending_positions.clear()
-        s.last_bets = {k: v for k, v in s.last_bets.items() if v["edition"] in enabled}
+        s.last_bets = {k: v for k, v in s.last_bets.items() if v.edition in enabled}
 
     def _a_period_reset(self, ev: e.PeriodMetersReset) -> None:
         self.state.period = Meters()
@@ -795,19 +790,16 @@ class TerminalCore:
         self._meter(f"bills_in.{ev.value}")
 
     def _a_ticket_escrow(self, ev: e.TicketEscrowAccepted) -> None:
-        self.state.ticket_escrow[ev.seat] = {
-            "validation_number": ev.validation_number,
-            "value": ev.value,
-        }
+        self.state.ticket_escrow[ev.seat] = TicketEscrow(ev.validation_number, ev.value)
 
     def _a_ticket_returned(self, ev: e.TicketReturned) -> None:
         held = self.state.ticket_escrow.get(ev.seat)
-        if held is not None and held["validation_number"] == ev.validation_number:
+        if held is not None and held.validation_number == ev.validation_number:
             del self.state.ticket_escrow[ev.seat]
 
     def _a_ticket(self, ev: e.TicketRedeemed) -> None:
         held = self.state.ticket_escrow.get(ev.seat)
-        if held is not None and held["validation_number"] == ev.validation_number:
+        if held is not None and held.validation_number == ev.validation_number:
             del self.state.ticket_escrow[ev.seat]
         self.state.credits[ev.seat] += ev.value
         self._meter("tickets_in", ev.value)
@@ -819,26 +811,22 @@ class TerminalCore:
             game_number=ev.game_number,
             edition=ev.edition,
             paytables=dict(ev.paytables),
-            bets=[dict(b) for b in ev.bets],
+            bets=ev.bets,
             credits_before=list(s.credits),
             started_at=ev.at,
         )
         s.game_number = ev.game_number
         s.selected_edition = ev.edition
         key = paytable_key(ev.paytables)
-        for bet in ev.bets:
-            seat = bet["seat"]
-            stake = sum(bet["wagers"].values())
-            s.credits[seat] -= stake
+        for record in ev.bets:
+            bet = record.bet
+            stake = bet.total
+            s.credits[record.seat] -= stake
             self._meter("coin_in", stake)
             self._meter(f"game.{ev.edition}.{key}.in", stake)
-            for spot, amount in bet["wagers"].items():
+            for spot, amount in bet.wagers.items():
                 self._meter(f"wager_in.{spot}", amount)
-            s.last_bets[seat] = {
-                "edition": ev.edition,
-                "wagers": dict(bet["wagers"]),
-                "positions": list(bet["positions"]),
-            }
+            s.last_bets[record.seat] = LastBet(edition=ev.edition, bet=bet)
         s.pending_wagers.clear()
         s.pending_positions.clear()
         s.phase = Phase.DEALING
@@ -856,15 +844,15 @@ class TerminalCore:
     def _a_offer(self, ev: e.DecisionOffered) -> None:
         rnd = self.state.round
         assert rnd is not None
-        rnd.offers[ev.seat] = {
-            "kind": ev.kind,
-            "choices": list(ev.choices),
-            "default": ev.default,
-            "take": ev.take,
-            "extra_wager": ev.extra_wager,
-            "spot": ev.spot,
-            "deadline": ev.deadline,
-        }
+        decision = DecisionOffer(
+            kind=ev.kind,
+            choices=tuple(ev.choices),
+            default=ev.default,
+            take=ev.take,
+            extra_wager=ev.extra_wager,
+            spot=ev.spot,
+        )
+        rnd.offers[ev.seat] = OfferRecord(decision=decision, deadline=ev.deadline)
 
     def _a_decision(self, ev: e.DecisionMade) -> None:
         s = self.state
@@ -873,7 +861,7 @@ class TerminalCore:
         rnd.choices[ev.seat] = ev.choice
         rnd.automatic[ev.seat] = ev.automatic
         if ev.extra_wager:
-            spot = rnd.offers[ev.seat]["spot"]
+            spot = rnd.offers[ev.seat].decision.spot
             rnd.extra[ev.seat] = ev.extra_wager
             s.credits[ev.seat] -= ev.extra_wager
             self._meter("coin_in", ev.extra_wager)
@@ -887,26 +875,23 @@ class TerminalCore:
         s = self.state
         rnd = s.round
         assert rnd is not None
-        rnd.settlement = [dict(x) for x in ev.seats]
+        rnd.settlement = ev.seats
         rnd.settled_at = ev.at
         key = paytable_key(rnd.paytables)
         for seat_result in ev.seats:
-            seat, stake, paid = seat_result["seat"], seat_result["stake"], seat_result["paid"]
+            seat, stake, paid = seat_result.seat, seat_result.stake, seat_result.paid
             self._meter("games_played")
             self._meter(f"game.{rnd.edition}.{key}.played")
             self._meter(f"game.{rnd.edition}.{key}.out", paid)
             self._meter(
                 "games_won" if paid > stake else "games_pushed" if paid == stake else "games_lost"
             )
-            for r in seat_result["results"]:
-                self._meter(f"wager_out.{r['spot']}", r["paid"])
-            if seat_result["handpay"]:
-                s.handpay = {
-                    "seat": seat,
-                    "value": paid,
-                    "kind": "jackpot",
-                    "game_number": rnd.game_number,
-                }
+            for r in seat_result.results:
+                self._meter(f"wager_out.{r.spot}", r.paid)
+            if seat_result.handpay:
+                s.handpay = Handpay(
+                    seat=seat, value=paid, kind="jackpot", game_number=rnd.game_number
+                )
             else:
                 s.credits[seat] += paid
                 self._meter("coin_out", paid)
@@ -914,7 +899,7 @@ class TerminalCore:
 
     def _a_cashout(self, ev: e.CashoutStarted) -> None:
         s = self.state
-        s.cashout = {"seat": ev.seat, "value": ev.value, "validation_number": ev.validation_number}
+        s.cashout = Cashout(seat=ev.seat, value=ev.value, validation_number=ev.validation_number)
         s.pending_wagers.clear()
         s.pending_positions.clear()
         s.phase = Phase.CASHOUT
@@ -936,7 +921,7 @@ class TerminalCore:
 
     def _a_handpay_locked(self, ev: e.HandpayLocked) -> None:
         s = self.state
-        s.handpay = {"seat": ev.seat, "value": ev.value, "kind": ev.kind, "game_number": 0}
+        s.handpay = Handpay(seat=ev.seat, value=ev.value, kind=ev.kind, game_number=0)
         s.pending_wagers.clear()
         s.pending_positions.clear()
         if s.phase is Phase.WAGERING:
@@ -955,7 +940,7 @@ class TerminalCore:
     def _a_tilt(self, ev: e.TiltRaised) -> None:
         if ev.code not in self.state.tilts:
             self._meter("tilts")
-        self.state.tilts[ev.code] = {"reason": ev.reason, "needs_attendant": ev.needs_attendant}
+        self.state.tilts[ev.code] = Tilt(reason=ev.reason, needs_attendant=ev.needs_attendant)
 
     def _a_tilt_cleared(self, ev: e.TiltCleared) -> None:
         self.state.tilts.pop(ev.code, None)

@@ -1,20 +1,25 @@
 """Events: what happened, as journaled.  The terminal's state is a fold over its events.
 
-Every event is a frozen dataclass of JSON-ready fields (ints, strings, bools, lists, dicts).
-:func:`encode` and :func:`decode` turn them into journal records and back; replaying the same
-events always rebuilds the same state.  Each event carries ``at``, the wall-clock time (epoch
-seconds, as an int of milliseconds) the runtime stamped on the command that caused it.
+Every event is a frozen dataclass of JSON-ready fields (ints, strings, bools, lists, dicts) or
+of the typed money records of kiosk/terminal/records.py (a round's bets and seat results),
+declared with :func:`_records`.  :func:`encode` and :func:`decode` turn them into journal
+records and back, the records through their ``to_json``/``from_json`` (the only place an event's
+JSON is made or read); replaying the same events always rebuilds the same state.  Each event
+carries ``at``, the wall-clock time (epoch seconds, as an int of milliseconds) the runtime
+stamped on the command that caused it.
 """
 
 from __future__ import annotations
 
 import json
 import json.encoder
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import orjson
+
+from kiosk.terminal.records import SeatBetRecord, SeatResult
 
 
 class EventDecodeError(ValueError):
@@ -30,6 +35,30 @@ class Event:
 
 
 _REGISTRY: dict[str, type[Event]] = {}
+
+R = TypeVar("R", bound="_JsonRecord")
+
+
+class _JsonRecord(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+#: metadata key of a field holding records: its (encode, decode) pair
+_CODEC = "json_codec"
+
+
+def _records(record: Callable[[Mapping[str, Any]], R]) -> Any:
+    """A field holding a tuple of records, written as a JSON list of their ``to_json``."""
+
+    def encode_all(values: tuple[R, ...]) -> list[dict[str, Any]]:
+        return [v.to_json() for v in values]
+
+    def decode_all(data: object) -> tuple[R, ...]:
+        if not isinstance(data, list):
+            raise TypeError(f"{data!r} is not a list")
+        return tuple(record(item) for item in data)
+
+    return field(default=(), metadata={_CODEC: (encode_all, decode_all)})
 
 
 def _event(cls: type[Event]) -> type[Event]:
@@ -181,7 +210,7 @@ class RoundStarted(Event):
     game_number: int = 0
     edition: str = ""
     paytables: dict[str, str] = field(default_factory=dict)
-    bets: list[dict[str, Any]] = field(default_factory=list)  # per seat: wagers, positions
+    bets: tuple[SeatBetRecord, ...] = _records(SeatBetRecord.from_json)  # in seat order
 
 
 @_event
@@ -227,7 +256,7 @@ class RoundSettled(Event):
     """Every wager paid; wins below the handpay limit reach the credit meters."""
 
     game_number: int = 0
-    seats: list[dict[str, Any]] = field(default_factory=list)  # results, stake, paid, handpay
+    seats: tuple[SeatResult, ...] = _records(SeatResult.from_json)  # in seat order
 
 
 # --- money out ---------------------------------------------------------------------------------
@@ -415,7 +444,32 @@ class ConfigVersioned(Event):
     source: str = ""  # "service menu" or "import of <file> (key id ...)"
 
 
-_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
+Encoder = Callable[[Any], Any]
+
+#: per event class: its fields, each with the encoder of a records field (None: JSON already)
+_FIELD_ENCODERS: dict[type[Event], tuple[tuple[str, Encoder | None], ...]] = {}
+#: per event class: the names of its fields, and the decoders of its records fields
+_FIELD_DECODERS: dict[type[Event], tuple[frozenset[str], tuple[tuple[str, Encoder], ...]]] = {}
+
+
+def _encoders(cls: type[Event]) -> tuple[tuple[str, Encoder | None], ...]:
+    codecs = _FIELD_ENCODERS.get(cls)
+    if codecs is None:
+        codecs = _FIELD_ENCODERS[cls] = tuple(
+            (f.name, f.metadata[_CODEC][0] if _CODEC in f.metadata else None) for f in fields(cls)
+        )
+    return codecs
+
+
+def _decoders(cls: type[Event]) -> tuple[frozenset[str], tuple[tuple[str, Encoder], ...]]:
+    codecs = _FIELD_DECODERS.get(cls)
+    if codecs is None:
+        all_fields = fields(cls)
+        codecs = _FIELD_DECODERS[cls] = (
+            frozenset(f.name for f in all_fields),
+            tuple((f.name, f.metadata[_CODEC][1]) for f in all_fields if _CODEC in f.metadata),
+        )
+    return codecs
 
 
 def _no_default(value: object) -> object:
@@ -479,10 +533,10 @@ def canonical_record(data: Any) -> str:
 def encode(event: Event) -> str:
     """Canonical JSON of an event: ``{"kind": ..., "data": {...}}`` with sorted keys."""
     cls = type(event)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
-    data = {name: getattr(event, name) for name in names}  # fields are JSON values already
+    data = {
+        name: getattr(event, name) if to_json is None else to_json(getattr(event, name))
+        for name, to_json in _encoders(cls)
+    }
     # "data" sorts before "kind", and a kind is a class name (plain ASCII, nothing to escape)
     return f'{{"data":{canonical_record(data)},"kind":"{cls.type_name}"}}'
 
@@ -493,11 +547,15 @@ def decode(text: str) -> Event:
         record = json.loads(text)
         cls = _REGISTRY[record["kind"]]
         data = record["data"]
-        names = {f.name for f in fields(cls)}
-        if set(data) != names:
+        names, from_json = _decoders(cls)
+        if not isinstance(data, dict) or data.keys() != names:
             raise EventDecodeError(f"{record['kind']}: fields {sorted(data)} != {sorted(names)}")
+        for name, decode_field in from_json:
+            data[name] = decode_field(data[name])
         return cls(**data)
-    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+    except EventDecodeError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:  # json.JSONDecodeError is a ValueError
         raise EventDecodeError(f"not an event record: {exc}") from exc
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -9,6 +10,16 @@ from typing import Any
 from kiosk.terminal.config import TerminalConfig, from_dict, to_dict
 from kiosk.terminal.meters import Meters
 from kiosk.terminal.pins import factory_records
+from kiosk.terminal.records import (
+    Cashout,
+    Handpay,
+    LastBet,
+    OfferRecord,
+    SeatBetRecord,
+    SeatResult,
+    TicketEscrow,
+    Tilt,
+)
 
 
 class Phase(StrEnum):
@@ -42,57 +53,58 @@ class RoundState:
     game_number: int
     edition: str
     paytables: dict[str, str]
-    bets: list[dict[str, Any]]  # per seat: {"seat", "wagers": {spot: cents}, "positions"}
+    bets: tuple[SeatBetRecord, ...]  # the seats that bet, in seat order
     credits_before: list[int]
     started_at: int
     first: list[int] = field(default_factory=list)
     seat_cards: list[list[int]] = field(default_factory=list)
     second_shared: list[int] = field(default_factory=list)
-    offers: dict[int, dict[str, Any]] = field(default_factory=dict)
+    offers: dict[int, OfferRecord] = field(default_factory=dict)
     choices: dict[int, str] = field(default_factory=dict)
     automatic: dict[int, bool] = field(default_factory=dict)
     extra: dict[int, int] = field(default_factory=dict)
-    settlement: list[dict[str, Any]] = field(default_factory=list)
+    settlement: tuple[SeatResult, ...] = ()
     settled_at: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for snapshots and recall."""
+        """JSON-ready form for snapshots and recall (the snapshot codec: the previous
+        release's shape, key for key)."""
         return {
             "game_number": self.game_number,
             "edition": self.edition,
             "paytables": self.paytables,
-            "bets": self.bets,
+            "bets": [b.to_json() for b in self.bets],
             "credits_before": self.credits_before,
             "started_at": self.started_at,
             "first": self.first,
             "seat_cards": self.seat_cards,
             "second_shared": self.second_shared,
-            "offers": {str(k): v for k, v in self.offers.items()},
+            "offers": {str(k): v.to_json() for k, v in self.offers.items()},
             "choices": {str(k): v for k, v in self.choices.items()},
             "automatic": {str(k): v for k, v in self.automatic.items()},
             "extra": {str(k): v for k, v in self.extra.items()},
-            "settlement": self.settlement,
+            "settlement": [r.to_json() for r in self.settlement],
             "settled_at": self.settled_at,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> RoundState:
+    def from_dict(cls, d: Mapping[str, Any]) -> RoundState:
         """Inverse of :meth:`to_dict`."""
         return cls(
             game_number=d["game_number"],
             edition=d["edition"],
             paytables=dict(d["paytables"]),
-            bets=list(d["bets"]),
+            bets=tuple(SeatBetRecord.from_json(b) for b in d["bets"]),
             credits_before=list(d["credits_before"]),
             started_at=d["started_at"],
             first=list(d["first"]),
             seat_cards=[list(c) for c in d["seat_cards"]],
             second_shared=list(d["second_shared"]),
-            offers={int(k): v for k, v in d["offers"].items()},
+            offers={int(k): OfferRecord.from_json(v) for k, v in d["offers"].items()},
             choices={int(k): v for k, v in d["choices"].items()},
             automatic={int(k): v for k, v in d["automatic"].items()},
             extra={int(k): v for k, v in d["extra"].items()},
-            settlement=list(d["settlement"]),
+            settlement=tuple(SeatResult.from_json(r) for r in d["settlement"]),
             settled_at=d["settled_at"],
         )
 
@@ -108,13 +120,14 @@ class TerminalState:
     period: Meters = field(default_factory=Meters)
     game_number: int = 0
     round: RoundState | None = None
-    last_bets: dict[int, dict[str, Any]] = field(default_factory=dict)
+    last_bets: dict[int, LastBet] = field(default_factory=dict)
     escrow: dict[int, int] = field(default_factory=dict)
-    #: a voucher in escrow per seat: {"validation_number": ..., "value": cents}
-    ticket_escrow: dict[int, dict[str, Any]] = field(default_factory=dict)
-    cashout: dict[str, Any] | None = None
-    handpay: dict[str, Any] | None = None
-    tilts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: a voucher in escrow per seat
+    ticket_escrow: dict[int, TicketEscrow] = field(default_factory=dict)
+    cashout: Cashout | None = None
+    handpay: Handpay | None = None
+    #: active tilts by code
+    tilts: dict[str, Tilt] = field(default_factory=dict)
     doors_open: list[str] = field(default_factory=list)
     disabled: str | None = None
     service_role: str | None = None
@@ -180,12 +193,12 @@ class TerminalState:
             "period": self.period.as_dict(),
             "game_number": self.game_number,
             "round": None if self.round is None else self.round.to_dict(),
-            "last_bets": {str(k): v for k, v in self.last_bets.items()},
+            "last_bets": {str(k): v.to_json() for k, v in self.last_bets.items()},
             "escrow": {str(k): v for k, v in self.escrow.items()},
-            "ticket_escrow": {str(k): v for k, v in self.ticket_escrow.items()},
-            "cashout": self.cashout,
-            "handpay": self.handpay,
-            "tilts": self.tilts,
+            "ticket_escrow": {str(k): v.to_json() for k, v in self.ticket_escrow.items()},
+            "cashout": None if self.cashout is None else self.cashout.to_json(),
+            "handpay": None if self.handpay is None else self.handpay.to_json(),
+            "tilts": {code: t.to_json() for code, t in self.tilts.items()},
             "doors_open": self.doors_open,
             "disabled": self.disabled,
             "service_role": self.service_role,
@@ -210,12 +223,14 @@ class TerminalState:
             period=Meters(d["period"]),
             game_number=d["game_number"],
             round=None if d["round"] is None else RoundState.from_dict(d["round"]),
-            last_bets={int(k): v for k, v in d["last_bets"].items()},
+            last_bets={int(k): LastBet.from_json(v) for k, v in d["last_bets"].items()},
             escrow={int(k): v for k, v in d["escrow"].items()},
-            ticket_escrow={int(k): v for k, v in d.get("ticket_escrow", {}).items()},
-            cashout=d["cashout"],
-            handpay=d["handpay"],
-            tilts=dict(d["tilts"]),
+            ticket_escrow={
+                int(k): TicketEscrow.from_json(v) for k, v in d.get("ticket_escrow", {}).items()
+            },
+            cashout=None if d["cashout"] is None else Cashout.from_json(d["cashout"]),
+            handpay=None if d["handpay"] is None else Handpay.from_json(d["handpay"]),
+            tilts={code: Tilt.from_json(t) for code, t in d["tilts"].items()},
             doors_open=list(d["doors_open"]),
             disabled=d["disabled"],
             service_role=d["service_role"],

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from kiosk.games.base import GameRules
 from kiosk.games.turbo import TurboRules
 from kiosk.terminal import events as e
-from kiosk.terminal.state import TerminalState
+from kiosk.terminal.state import RoundState, TerminalState
 from kiosk.textui.money import dollars
 from kiosk.textui.show import (
     clock_time,
@@ -45,11 +44,10 @@ class Narrator:
             out += self.event_lines(event)
         return out
 
-    def _round(self) -> tuple[dict[str, Any], GameRules | None]:
+    def _round(self) -> tuple[RoundState, GameRules | None]:
         rnd = self._state().round
         assert rnd is not None, "a round event without a round"
-        record = rnd.to_dict()
-        return record, game_of(record)
+        return rnd, game_of(rnd)
 
     def event_lines(self, event: e.Event) -> list[str]:
         """Lines for one event (nothing for bookkeeping the player does not need)."""
@@ -77,12 +75,12 @@ class Narrator:
                 record, game = self._round()
                 lines = [f"Game {event.game_number}  {title_of(game, event.edition)}"]
                 for bet in event.bets:
-                    lines.append(f"  wagers taken: {wagers_text(game, bet['wagers'])}")
+                    lines.append(f"  wagers taken: {wagers_text(game, bet.bet.wagers)}")
                 return lines
             case e.CardsDealt(stage="first"):
                 record, game = self._round()
                 lines = first_deal_lines(game, record)
-                if record["bets"] and record["bets"][0]["positions"]:
+                if record.bets and record.bets[0].bet.positions:
                     lines += seat_hand_lines(game, record, 0)
                 if isinstance(game, TurboRules) and not event.offers:
                     rule = game.edition.raise_rule
@@ -93,7 +91,7 @@ class Narrator:
                 return [f"  {line}" for line in lines]
             case e.DecisionOffered():
                 record, game = self._round()
-                offer = record["offers"][str(event.seat)]
+                offer = record.offers[event.seat].decision
                 return [
                     f"  {offer_text(game, offer)}",
                     f"  {deadline_text(event.deadline, self._clock())}",
@@ -104,16 +102,16 @@ class Narrator:
             case e.CardsDealt():
                 record, game = self._round()
                 lines = dealer_lines(game, record)
-                if record["bets"] and not record["bets"][0]["positions"]:
+                if record.bets and not record.bets[0].bet.positions:
                     lines += seat_hand_lines(game, record, 0)
                 return [f"  {line}" for line in lines]
             case e.RoundSettled():
                 record, game = self._round()
                 lines = []
                 for seat_result in event.seats:
-                    lines += [f"  {x}" for x in result_lines(game, seat_result["results"])]
+                    lines += [f"  {x}" for x in result_lines(game, seat_result.results)]
                     lines.append(f"  Total: {settlement_total(seat_result)}")
-                    lines.append(f"  Credits {self.credits(seat_result['seat'])}.")
+                    lines.append(f"  Credits {self.credits(seat_result.seat)}.")
                 return lines
             case e.CashoutStarted():
                 return [f"Printing a voucher for {dollars(event.value)}..."]

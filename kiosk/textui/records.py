@@ -16,7 +16,7 @@ from typing import Any
 from kiosk.cards import names
 from kiosk.store.journal import Journal, JournalRow, StoreError
 from kiosk.store.reader import open_readonly
-from kiosk.terminal.state import TerminalState
+from kiosk.terminal.state import RoundState, TerminalState
 from kiosk.textui.money import dollars
 from kiosk.textui.show import local_time, round_lines
 
@@ -124,12 +124,13 @@ def period_meters_since(journal: Journal, created: int) -> int:
 def recall_text(
     records: Iterable[Mapping[str, Any]], in_progress: Mapping[str, Any] | None
 ) -> list[str]:
-    """Recalled games, newest first, card by card; the game in progress on top."""
+    """Recalled games (recall records), newest first, card by card; the game in progress on
+    top."""
     lines: list[str] = []
     if in_progress is not None:
-        lines += ["IN PROGRESS", *round_lines(in_progress), ""]
+        lines += ["IN PROGRESS", *round_lines(RoundState.from_dict(in_progress)), ""]
     for record in records:
-        lines += [*round_lines(record), ""]
+        lines += [*round_lines(RoundState.from_dict(record), record.get("credits_after")), ""]
     if not lines:
         lines.append("No game has been played on this terminal yet.")
     return lines

@@ -147,22 +147,22 @@ class PlaySession:
         """Everything a technician needs to see at a glance."""
         s = self.rt.state
         if s.round is not None:
-            for line in round_lines(s.round.to_dict()):
+            for line in round_lines(s.round):
                 self.write(line)
         if s.phase is Phase.DECISION and s.round is not None:
             offer = s.round.offers.get(0)
             if offer is not None and 0 not in s.round.choices:
-                self.write(f"  {offer_text(self.rt.core.game(s.round.edition), offer)}")
+                game = self.rt.core.game(s.round.edition)
+                self.write(f"  {offer_text(game, offer.decision)}")
                 deadline = self.rt.decision_deadline(0)
                 if deadline is not None:
                     self.write(f"  {deadline_text(deadline, self.rt.clock())}")
         for code, tilt in s.tilts.items():
-            self.write(f"Tilt {code}: {tilt['reason']}")
+            self.write(f"Tilt {code}: {tilt.reason}")
         if s.handpay is not None:
             hp = s.handpay
             self.write(
-                f"Handpay {dollars(hp['value'])} ({hp['kind'].replace('_', ' ')}) "
-                "waits for an attendant."
+                f"Handpay {dollars(hp.value)} ({hp.kind.replace('_', ' ')}) waits for an attendant."
             )
         if s.doors_open:
             self.write(f"Doors open: {', '.join(s.doors_open)}")

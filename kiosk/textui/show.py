@@ -1,7 +1,8 @@
 """Game rounds in text: cards by name, icon counts, the Stadium array, decisions, results.
 
-Every function reads a round in its dict form (:meth:`RoundState.to_dict`, which is also the
-recall record), so a round on show in ``turbokiosk play`` and a recalled game read alike.
+Every function reads a :class:`~kiosk.terminal.state.RoundState` (a recall record is read with
+:meth:`RoundState.from_dict`), so a round on show in ``turbokiosk play`` and a recalled game
+read alike.
 """
 
 from __future__ import annotations
@@ -10,15 +11,16 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from kiosk.cards import names
 from kiosk.games import poker3
-from kiosk.games.base import GameRules
+from kiosk.games.base import DecisionOffer, GameRules, WagerResult
 from kiosk.games.registry import load_game
 from kiosk.games.stadium import StadiumRules
 from kiosk.games.turbo import TurboRules
 from kiosk.scoring import count_icons
+from kiosk.terminal.records import SeatResult
+from kiosk.terminal.state import RoundState
 from kiosk.textui.money import dollars, signed_dollars
 
 #: what a player types for each decision choice
@@ -51,9 +53,9 @@ def _load(edition: str, paytables: tuple[tuple[str, str], ...]) -> GameRules | N
         return None
 
 
-def game_of(record: Mapping[str, Any]) -> GameRules | None:
+def game_of(rnd: RoundState) -> GameRules | None:
     """The rules a round was played under, or None when they can no longer be loaded."""
-    return _load(record["edition"], tuple(sorted(record["paytables"].items())))
+    return _load(rnd.edition, tuple(sorted(rnd.paytables.items())))
 
 
 def spot_label(game: GameRules | None, spot: str) -> str:
@@ -115,31 +117,31 @@ def positions_text(positions: Sequence[int]) -> str:
     return " ".join(str(p + 1) for p in positions)
 
 
-def first_deal_lines(game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
+def first_deal_lines(game: GameRules | None, rnd: RoundState) -> list[str]:
     """The shared cards of the first deal (Turbo community, Stadium array)."""
-    first: list[int] = record["first"]
+    first = rnd.first
     if not first:
         return []
     if isinstance(game, TurboRules):
         return [f"Community: {names(first)}  ({icons_text(game, first)})"]
     if isinstance(game, StadiumRules):
-        bets = record["bets"]
-        marked = bets[0]["positions"] if len(bets) == 1 else []
+        bets = rnd.bets
+        marked = bets[0].bet.positions if len(bets) == 1 else ()
         lines = ["Array (locations 1-9 row by row; [ ] = your hand):"]
         lines += [f"  {line}" for line in array_lines(first, marked)]
         return lines
     return [f"First deal: {names(first)}"]
 
 
-def seat_hand_lines(game: GameRules | None, record: Mapping[str, Any], index: int) -> list[str]:
+def seat_hand_lines(game: GameRules | None, rnd: RoundState, index: int) -> list[str]:
     """A seat's own hand: its Stadium positions, or its Turbo cards with the 9-card icons."""
-    bet = record["bets"][index]
-    first: list[int] = record["first"]
-    if isinstance(game, StadiumRules) and first and bet["positions"]:
-        hand = [first[p] for p in bet["positions"]]
-        where = positions_text(bet["positions"])
+    positions = rnd.bets[index].bet.positions
+    first = rnd.first
+    if isinstance(game, StadiumRules) and first and positions:
+        hand = [first[p] for p in positions]
+        where = positions_text(positions)
         return [f"Hand (locations {where}): {names(hand)}  {three_card_text(hand)}"]
-    seat_cards: list[list[int]] = record["seat_cards"]
+    seat_cards = rnd.seat_cards
     if index < len(seat_cards) and seat_cards[index]:
         own = seat_cards[index]
         if isinstance(game, TurboRules):
@@ -148,9 +150,9 @@ def seat_hand_lines(game: GameRules | None, record: Mapping[str, Any], index: in
     return []
 
 
-def dealer_lines(game: GameRules | None, record: Mapping[str, Any]) -> list[str]:
+def dealer_lines(game: GameRules | None, rnd: RoundState) -> list[str]:
     """The shared cards of the second deal (the Stadium dealer's hand)."""
-    shared: list[int] = record["second_shared"]
+    shared = rnd.second_shared
     if not shared:
         return []
     if isinstance(game, StadiumRules):
@@ -158,78 +160,76 @@ def dealer_lines(game: GameRules | None, record: Mapping[str, Any]) -> list[str]
     return [f"Shared cards: {names(shared)}"]
 
 
-def offer_text(game: GameRules | None, offer: Mapping[str, Any]) -> str:
+def offer_text(game: GameRules | None, offer: DecisionOffer) -> str:
     """``"Double offered for $5.00: raise or noraise (default noraise)"``."""
-    label = game.raise_label if isinstance(game, TurboRules) else offer["kind"].capitalize()
-    typed = " or ".join(TYPED_CHOICE.get(c, c) for c in offer["choices"])
-    default = TYPED_CHOICE.get(offer["default"], offer["default"])
-    return f"{label} offered for {dollars(offer['extra_wager'])}: {typed} (default {default})"
+    label = game.raise_label if isinstance(game, TurboRules) else offer.kind.capitalize()
+    typed = " or ".join(TYPED_CHOICE.get(c, c) for c in offer.choices)
+    default = TYPED_CHOICE.get(offer.default, offer.default)
+    return f"{label} offered for {dollars(offer.extra_wager)}: {typed} (default {default})"
 
 
-def decision_text(record: Mapping[str, Any], seat: int) -> str | None:
+def decision_text(rnd: RoundState, seat: int) -> str | None:
     """The seat's decision, ``automatic`` flagged; None when none was offered."""
-    offer = record["offers"].get(str(seat))
-    if offer is None:
+    if seat not in rnd.offers:
         return None
-    choice = record["choices"].get(str(seat))
+    choice = rnd.choices.get(seat)
     if choice is None:
         return "awaiting the decision"
-    extra = record["extra"].get(str(seat), 0)
+    extra = rnd.extra.get(seat, 0)
     cost = f" (+{dollars(extra)})" if extra else ""
-    auto = "  AUTOMATIC: the timer ran out" if record["automatic"].get(str(seat)) else ""
+    auto = "  AUTOMATIC: the timer ran out" if rnd.automatic.get(seat) else ""
     return f"chose {TYPED_CHOICE.get(choice, choice)}{cost}{auto}"
 
 
-def result_lines(game: GameRules | None, results: Sequence[Mapping[str, Any]]) -> list[str]:
+def result_lines(game: GameRules | None, results: Sequence[WagerResult]) -> list[str]:
     """One line per wager result: label, stake, paid, outcome and odds."""
-    width = max((len(spot_label(game, r["spot"])) for r in results), default=0)
+    width = max((len(spot_label(game, r.spot)) for r in results), default=0)
     lines = []
     for r in results:
-        paid, stake = r["paid"], r["stake"]
+        paid, stake = r.paid, r.stake
         won = paid > stake or (stake == 0 and paid > 0)
-        odds = f" ({odds_text(r['odds'])})" if won and Fraction(r["odds"]) else ""
+        odds = f" ({odds_text(r.odds)})" if won and r.odds else ""
         lines.append(
-            f"{spot_label(game, r['spot']):<{width}}  stake {dollars(stake):>9}  "
-            f"paid {dollars(paid):>9}  {r['outcome']}{odds}"
+            f"{spot_label(game, r.spot):<{width}}  stake {dollars(stake):>9}  "
+            f"paid {dollars(paid):>9}  {r.outcome}{odds}"
         )
     return lines
 
 
-def settlement_total(seat_result: Mapping[str, Any]) -> str:
+def settlement_total(seat_result: SeatResult) -> str:
     """``"stake $10.00, paid $15.00, net +$5.00"`` (and the handpay when there is one)."""
-    stake, paid = seat_result["stake"], seat_result["paid"]
+    stake, paid = seat_result.stake, seat_result.paid
     text = f"stake {dollars(stake)}, paid {dollars(paid)}, net {signed_dollars(paid - stake)}"
-    return text + ("  HANDPAY: paid by an attendant" if seat_result["handpay"] else "")
+    return text + ("  HANDPAY: paid by an attendant" if seat_result.handpay else "")
 
 
-def round_lines(record: Mapping[str, Any]) -> list[str]:
-    """A whole round (in progress or recalled), card by card, every seat."""
-    game = game_of(record)
-    tables = ", ".join(f"{k}={v}" for k, v in sorted(record["paytables"].items()))
-    lines = [f"Game {record['game_number']}  {title_of(game, record['edition'])}"]
+def round_lines(rnd: RoundState, credits_after: Sequence[int] | None = None) -> list[str]:
+    """A whole round (in progress or recalled, with the credits after it), card by card."""
+    game = game_of(rnd)
+    tables = ", ".join(f"{k}={v}" for k, v in sorted(rnd.paytables.items()))
+    lines = [f"Game {rnd.game_number}  {title_of(game, rnd.edition)}"]
     lines.append(f"  pay tables: {tables or 'default'}")
-    times = f"  started {local_time(record['started_at'])}"
-    if record["settled_at"]:
-        times += f"  settled {local_time(record['settled_at'])}"
+    times = f"  started {local_time(rnd.started_at)}"
+    if rnd.settled_at:
+        times += f"  settled {local_time(rnd.settled_at)}"
     lines.append(times)
-    lines += [f"  {line}" for line in first_deal_lines(game, record)]
-    lines += [f"  {line}" for line in dealer_lines(game, record)]
-    settled = {s["seat"]: s for s in record["settlement"]}
-    after = record.get("credits_after")
-    for index, bet in enumerate(record["bets"]):
-        seat = bet["seat"]
-        credits = f"credits before {dollars(record['credits_before'][seat])}"
-        if after is not None:
-            credits += f", after {dollars(after[seat])}"
+    lines += [f"  {line}" for line in first_deal_lines(game, rnd)]
+    lines += [f"  {line}" for line in dealer_lines(game, rnd)]
+    settled = {s.seat: s for s in rnd.settlement}
+    for index, record in enumerate(rnd.bets):
+        seat = record.seat
+        credits = f"credits before {dollars(rnd.credits_before[seat])}"
+        if credits_after is not None:
+            credits += f", after {dollars(credits_after[seat])}"
         lines.append(f"  Seat {seat}: {credits}")
-        lines.append(f"    Wagers: {wagers_text(game, bet['wagers'])}")
-        lines += [f"    {line}" for line in seat_hand_lines(game, record, index)]
-        offer = record["offers"].get(str(seat))
+        lines.append(f"    Wagers: {wagers_text(game, record.bet.wagers)}")
+        lines += [f"    {line}" for line in seat_hand_lines(game, rnd, index)]
+        offer = rnd.offers.get(seat)
         if offer is not None:
-            lines.append(f"    Decision: {offer_text(game, offer)}")
-            lines.append(f"      {decision_text(record, seat)}")
+            lines.append(f"    Decision: {offer_text(game, offer.decision)}")
+            lines.append(f"      {decision_text(rnd, seat)}")
         result = settled.get(seat)
         if result is not None:
-            lines += [f"    {line}" for line in result_lines(game, result["results"])]
+            lines += [f"    {line}" for line in result_lines(game, result.results)]
             lines.append(f"    Total: {settlement_total(result)}")
     return lines

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kiosk.store.journal import Journal
-from kiosk.terminal.state import Phase
+from kiosk.terminal.state import Phase, RoundState
 from kiosk.textui.show import round_lines
 from rng import RngFailure
 from tests.cli.conftest import Player
@@ -86,7 +86,9 @@ def test_the_timer_takes_the_default_on_the_next_line_and_recall_flags_it(
     assert "! there is no decision to make: the round is over" in out
     (record,) = Journal(player.data_dir, readonly=True).recall(1)
     assert record["automatic"] == {"0": True}
-    assert "      chose fold  AUTOMATIC: the timer ran out" in round_lines(record)
+    assert "      chose fold  AUTOMATIC: the timer ran out" in round_lines(
+        RoundState.from_dict(record)
+    )
 
 
 def test_illegal_commands_print_the_refusal_and_change_nothing(player: Player) -> None:

@@ -174,8 +174,8 @@ def test_a_rewritten_stacked_frame_and_a_replayed_one_are_refused_and_tilt(rig: 
     rig.until(lambda: tilt in rig.runtime.state.tilts)
     assert rig.mitm.rewritten == 1
     raised = rig.runtime.state.tilts[tilt]
-    assert raised["needs_attendant"]
-    assert raised["reason"] == (
+    assert raised.needs_attendant
+    assert raised.reason == (
         "bill validator link tampered: 1 frame refused (last: failed authentication)"
     )
     # the validator sends its Stacked again (newly sealed): the $5 in the cash box is credited
@@ -186,8 +186,8 @@ def test_a_rewritten_stacked_frame_and_a_replayed_one_are_refused_and_tilt(rig: 
     # replay the genuine Stacked frame of that note: refused, never credited twice
     assert rig.mitm.stacked_frames
     rig.mitm.inject.append(rig.mitm.stacked_frames[-1])
-    rig.until(lambda: "2 frames" in rig.runtime.state.tilts[tilt]["reason"])
-    assert "replayed or reordered" in rig.runtime.state.tilts[tilt]["reason"]
+    rig.until(lambda: "2 frames" in rig.runtime.state.tilts[tilt].reason)
+    assert "replayed or reordered" in rig.runtime.state.tilts[tilt].reason
     rig.settle(0.5)
     assert rig.runtime.state.credits == [500]
     assert rig.runtime.state.lifetime["bills_in"] == 500

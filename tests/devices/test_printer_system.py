@@ -122,7 +122,7 @@ class System:
         assert sorted(printed) == paid
         handpaid = sum(ev.value for ev in rows if isinstance(ev, e.HandpayReset))
         out = sum(v["value"] for v in printed.values()) + handpaid
-        pending_handpay = state.handpay["value"] if state.handpay else 0
+        pending_handpay = state.handpay.value if state.handpay else 0
         assert state.credits[0] + out == START, "credits lost or paid twice"
         assert pending_handpay <= state.credits[0]
         assert self.runtime.core.audit_credits() is None

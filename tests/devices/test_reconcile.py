@@ -22,6 +22,7 @@ from kiosk.runtime import reconcile
 from kiosk.store.journal import Journal
 from kiosk.terminal import events as e
 from kiosk.terminal.meters import METER_MODULUS, Meters
+from kiosk.terminal.records import Tilt
 from tests.terminal.conftest import Rig
 
 
@@ -89,11 +90,11 @@ def test_a_note_in_the_cash_box_that_the_journal_never_saw_raises_the_tilt(tmp_p
     rig.runtime = rig.power_cut()
     rig.runtime.pump()
     tilt = rig.runtime.state.tilts["bill_validator_reconcile"]
-    assert tilt == {
-        "reason": "bill validator counted 2 notes ($120.00) since pairing, "
+    assert tilt == Tilt(
+        reason="bill validator counted 2 notes ($120.00) since pairing, "
         "the journal 1 notes ($20.00)",
-        "needs_attendant": True,
-    }
+        needs_attendant=True,
+    )
     assert not rig.runtime.accepting_money()
     rig.runtime.close()
 
@@ -126,10 +127,10 @@ def test_an_older_card_image_is_caught_when_money_had_moved(tmp_path: Path):
     assert rig.runtime.state.critical is None
     rig.runtime.pump()
     tilts = rig.runtime.state.tilts
-    assert tilts["bill_validator_reconcile"]["reason"] == (
+    assert tilts["bill_validator_reconcile"].reason == (
         "bill validator counted 2 notes ($70.00) since pairing, the journal 1 notes ($20.00)"
     )
-    assert tilts["printer_reconcile"]["reason"] == (
+    assert tilts["printer_reconcile"].reason == (
         "printer counted 1 vouchers ($70.00) since pairing, the journal 0 vouchers ($0.00)"
     )
     rig.runtime.close()

@@ -25,6 +25,7 @@ from kiosk.app.peripherals import (
 from kiosk.app.serial_wiring import SerialTerminal, build_serial_terminal
 from kiosk.terminal import events as e
 from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.records import Tilt
 from kiosk.terminal.state import Phase
 
 
@@ -117,7 +118,7 @@ def test_garbage_on_the_line_is_counted_and_harmless(rig):
 def test_cable_pulled_then_put_back(rig):
     assert rig.printer("disconnect") == "ok"
     rig.until(lambda: "printer_link" in rig.runtime.state.tilts)
-    assert rig.runtime.state.tilts["printer_link"]["reason"] == "printer link lost"
+    assert rig.runtime.state.tilts["printer_link"].reason == "printer link lost"
     assert rig.printer("reconnect") == "ok"
     rig.until(lambda: "printer_link" not in rig.runtime.state.tilts)
 
@@ -197,9 +198,9 @@ def test_sim_ctl_tamper_rewrite_and_replay_raise_the_tamper_tilt(rig):
     assert rig.printer("tamper rewrite").startswith("ok rewrote a frame")
     rig.until(lambda: "printer_tampered" in rig.runtime.state.tilts)
     assert rig.printer("tamper replay").startswith("ok replayed a frame")
-    rig.until(lambda: "2 frames" in rig.runtime.state.tilts["printer_tampered"]["reason"])
+    rig.until(lambda: "2 frames" in rig.runtime.state.tilts["printer_tampered"].reason)
     tilt = rig.runtime.state.tilts["printer_tampered"]
-    assert tilt["needs_attendant"] and tilt["reason"].startswith("printer link tampered")
+    assert tilt.needs_attendant and tilt.reason.startswith("printer link tampered")
     assert rig.terminal.channels[1].stats()["tampered"] == 2
     assert rig.runtime.state.credits == [0]
     assert "bill_validator_tampered" not in rig.runtime.state.tilts
@@ -217,8 +218,8 @@ def test_a_cash_box_that_disagrees_with_the_journal_raises_the_reconcile_tilt(ri
     assert rig.bv("cashbox-add 5000") == "ok"  # a note in the box the journal never saw
     assert rig.bv("insert 500").startswith("ok escrow")  # the next money event asks again
     rig.until(lambda: "bill_validator_reconcile" in rig.runtime.state.tilts)
-    assert rig.runtime.state.tilts["bill_validator_reconcile"] == {
-        "reason": "bill validator counted 3 notes ($75.00) since pairing, "
+    assert rig.runtime.state.tilts["bill_validator_reconcile"] == Tilt(
+        reason="bill validator counted 3 notes ($75.00) since pairing, "
         "the journal 2 notes ($25.00)",
-        "needs_attendant": True,
-    }
+        needs_attendant=True,
+    )

@@ -81,9 +81,7 @@ class TicketPlayer:
             if number in credited:
                 del self.wallet.tickets[number]
                 self._tell(self.host.ticket_stacked, number)  # type: ignore[union-attr]
-            elif any(
-                t["validation_number"] == number for t in self.rt.state.ticket_escrow.values()
-            ):
+            elif any(t.validation_number == number for t in self.rt.state.ticket_escrow.values()):
                 # journaled in escrow: the acceptor stacks it now (credited, host told)
                 self.rt.execute(c.TicketStackedReport(validation_number=number))
                 del self.wallet.tickets[number]

@@ -122,7 +122,7 @@ def test_link_loss_disables_play_at_the_end_of_the_game(
     assert rt.state.phase is Phase.DECISION
     host.stop()
     rig.pump_until(lambda: rt.state.disabled == LINK_LOST_REASON, timeout=15)
-    rt.execute(c.Decide(choice=rt.state.round.offers[0]["take"]))  # type: ignore[union-attr]
+    rt.execute(c.Decide(choice=rt.state.round.offers[0].decision.take))  # type: ignore[union-attr]
     assert rt.state.phase is Phase.RESULT  # the game in progress finished
     with pytest.raises(c.CommandError, match="disabled"):
         rt.execute(c.PlaceWager(spot="ante", amount=500))
@@ -278,4 +278,4 @@ def test_cash_out_without_the_host_becomes_a_handpay(
     rig.pump_until(lambda: rt.state.credits[0] == 1000)
     events = rt.cash_out()
     assert [type(x) for x in events] == [e.HandpayLocked]
-    assert rt.state.handpay is not None and rt.state.handpay["kind"] == "cancelled_credits"
+    assert rt.state.handpay is not None and rt.state.handpay.kind == "cancelled_credits"

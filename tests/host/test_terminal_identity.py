@@ -25,7 +25,7 @@ def test_a_configured_id_that_is_not_the_certificates_is_a_tilt(
     )
     rt = rig.runtime
     tilt = rt.state.tilts[IDENTITY_TILT]
-    assert tilt["reason"].startswith("terminal id TK-Z is not the host link's TK-A")
+    assert tilt.reason.startswith("terminal id TK-Z is not the host link's TK-A")
     assert Lockup.TILT in rt.state.lockups() and not rt.accepting_money()
     with pytest.raises(c.CommandError, match="terminal locked"):
         rt.execute(c.SelectEdition("turbo-football"))

@@ -5,14 +5,17 @@ spaces; SHA-256 over 4-byte big-endian length-prefixed parts)."""
 import dataclasses
 import hashlib
 import json
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kiosk.games.base import WagerResult
 from kiosk.store.journal import body_hash, canonical, digest, row_hash
 from kiosk.terminal import events as e
 from kiosk.terminal.events import canonical_record
+from kiosk.terminal.records import SeatResult
 
 JSON = st.recursive(
     st.none()
@@ -95,10 +98,16 @@ def test_events_encode_as_canonical_kind_and_data(text, data, at):
     for event in (
         e.TiltRaised(at, code="é\u2028\x00", reason=text, needs_attendant=True),
         e.ConfigChanged(at, before={"x": data}, after={"y": [data, text]}, by=text),
-        e.RoundSettled(at, game_number=3, seats=[{"seat": 0, "results": [data]}]),
     ):
         data_fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
         assert e.encode(event) == reference_json({"kind": event.type_name, "data": data_fields})
+    result = WagerResult("ante", 100, 250, text, Fraction(3, 2))
+    settled = e.RoundSettled(at, game_number=3, seats=(SeatResult(0, 100, 250, False, (result,)),))
+    results = [{"spot": "ante", "stake": 100, "paid": 250, "outcome": text, "odds": "3/2"}]
+    seats = [{"seat": 0, "stake": 100, "paid": 250, "handpay": False, "results": results}]
+    assert e.encode(settled) == reference_json(
+        {"kind": "RoundSettled", "data": {"at": at, "game_number": 3, "seats": seats}}
+    )
 
 
 @given(st.binary(max_size=40), st.integers(min_value=0, max_value=10**15), st.text())

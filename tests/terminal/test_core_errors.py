@@ -242,7 +242,7 @@ def test_any_stream_of_validator_reports_credits_only_what_was_escrowed(reports)
     assert (
         credited
         + sum(core.state.escrow.values())
-        + sum(t["value"] for t in core.state.ticket_escrow.values())
+        + sum(t.value for t in core.state.ticket_escrow.values())
         == escrowed
     )
     assert core.audit_credits() is None

@@ -4,6 +4,7 @@ from kiosk import cards
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.records import Handpay
 from kiosk.terminal.state import Lockup, Phase
 
 
@@ -19,8 +20,8 @@ def test_turbo_football_raise_then_win(rig):
     assert rt.state.phase is Phase.DECISION
     assert rt.state.credits == [1500]
     assert rt.state.round.first == list(cards.cards("2h 3h 4h"))
-    offer = rt.state.round.offers[0]
-    assert offer["take"] == "raise" and offer["extra_wager"] == 500
+    offer = rt.state.round.offers[0].decision
+    assert offer.take == "raise" and offer.extra_wager == 500
     rt.execute(c.Decide("raise"))
     # 13 icons in 9 cards: First Down and the raise each pay 1 to 1
     assert rt.state.phase is Phase.RESULT
@@ -109,7 +110,7 @@ def test_two_seats_share_the_community_and_get_their_own_six_cards(make_rig):
     dealt = rnd.first + rnd.seat_cards[0] + rnd.seat_cards[1]
     assert len(rnd.seat_cards[0]) == len(rnd.seat_cards[1]) == 6
     assert len(set(dealt)) == 15
-    assert [s["stake"] for s in rnd.settlement] == [100, 200]
+    assert [s.stake for s in rnd.settlement] == [100, 200]
     assert rt.core.audit_credits() is None
 
 
@@ -133,12 +134,7 @@ def test_printer_failing_mid_print_keeps_the_credits_then_handpay(rig):
     rt.pump()
     assert rt.state.credits == [2000] and rig.printer.printed() == {}
     rt.cash_out()  # the printer cannot print: an attendant pays by hand
-    assert rt.state.handpay == {
-        "seat": 0,
-        "value": 2000,
-        "kind": "cancelled_credits",
-        "game_number": 0,
-    }
+    assert rt.state.handpay == Handpay(seat=0, value=2000, kind="cancelled_credits", game_number=0)
     rt.execute(c.AttendantReset(by="attendant 7"))
     assert rt.state.credits == [0]
     assert rt.state.lifetime["handpaid_cancelled_credits"] == 2000
@@ -151,8 +147,8 @@ def test_cash_out_during_a_printer_tilt_becomes_a_handpay(rig):
     rig.printer.paper = False
     rt.execute(c.RaiseTilt("paper_out", "printer out of paper"))
     rt.cash_out()
-    assert rt.state.handpay["kind"] == "cancelled_credits"
-    assert rt.state.handpay["value"] == 2000
+    assert rt.state.handpay.kind == "cancelled_credits"
+    assert rt.state.handpay.value == 2000
     rt.execute(c.AttendantReset(by="attendant"))
     assert rt.state.credits == [0]
 
@@ -167,7 +163,7 @@ def test_jackpot_at_the_handpay_limit_locks_for_an_attendant(make_rig):
     r.script = ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s"]
     rt.execute(c.Deal())
     assert Lockup.HANDPAY in rt.state.lockups()
-    won = rt.state.handpay["value"]
+    won = rt.state.handpay.value
     assert won >= 1500 and rt.state.credits == [1000]
     rt.execute(c.AttendantReset(by="attendant"))
     assert rt.state.lifetime["handpaid_jackpots"] == won

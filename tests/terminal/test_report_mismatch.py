@@ -77,14 +77,14 @@ def test_a_stacked_value_that_disagrees_tilts_for_an_attendant(tmp_path: Path) -
     rt.pump()
     assert rt.state.credits == [0]  # nothing credited on a report the state contradicts
     tilt = rt.state.tilts[REPORT_MISMATCH_TILT]
-    assert tilt["needs_attendant"] is True
-    assert tilt["reason"] == (
+    assert tilt.needs_attendant is True
+    assert tilt.reason == (
         "bill validator reported the note of 500 stacked; "
         "the terminal expected the note of 2000 in escrow"
     )
     assert Lockup.TILT in rt.state.lockups()
     [logged] = mismatch_tilts(rt)  # journaled, so in the event log
-    assert logged.reason == tilt["reason"] and logged.needs_attendant
+    assert logged.reason == tilt.reason and logged.needs_attendant
     assert rt.state.lifetime["bills_in"] == 0
     rt.close()
     assert audit(rig.data_dir).ok
@@ -147,7 +147,7 @@ def test_a_serial_validator_that_miscounts_tilts_the_terminal(tmp_path: Path) ->
         if REPORT_MISMATCH_TILT in rt.state.tilts:
             break
     assert rt.state.credits == [0]
-    assert "the note of 500 stacked" in rt.state.tilts[REPORT_MISMATCH_TILT]["reason"]
-    assert "the note of 2000 in escrow" in rt.state.tilts[REPORT_MISMATCH_TILT]["reason"]
+    assert "the note of 500 stacked" in rt.state.tilts[REPORT_MISMATCH_TILT].reason
+    assert "the note of 2000 in escrow" in rt.state.tilts[REPORT_MISMATCH_TILT].reason
     assert len(mismatch_tilts(rt)) == 1
     rt.close()

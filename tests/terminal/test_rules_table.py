@@ -6,10 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kiosk.games.base import SeatBet
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.core import COMMAND_RULES, TerminalCore
 from kiosk.terminal.meters import METER_MODULUS, Meters, expected_credits
+from kiosk.terminal.records import SeatBetRecord
 from kiosk.terminal.state import Lockup, Phase
 
 SAMPLES = {
@@ -230,7 +232,7 @@ def test_meters_roll_over_and_the_credit_audit_works_modulo():
 EVENT_SAMPLES = [
     e.PoweredUp(1, "0.1", "x"),
     e.RoundStarted(
-        2, 7, "icon-v2", {"bet_b": "flat"}, [{"seat": 0, "wagers": {"bet_a": 100}, "positions": []}]
+        2, 7, "icon-v2", {"bet_b": "flat"}, (SeatBetRecord(0, SeatBet({"bet_a": 100})),)
     ),
     e.CardsDealt(3, "first", [1, 2, 3], [], 1),
     e.DecisionOffered(4, 0, "raise", ["raise", "no_raise"], "no_raise", "raise", 100, "raise", 9),

@@ -40,7 +40,7 @@ def test_stadium_game_from_note_to_voucher(kiosk: Any) -> None:
     assert view.dealer_text == "Dealer: King high — qualifies"
     rnd = rt.state.round
     assert rnd is not None
-    paid = {r["spot"]: r["paid"] for r in rnd.settlement[0]["results"]}
+    paid = {r.spot: r.paid for r in rnd.settlement[0].results}
     assert paid == {"ante": 1000, "play": 1000, "pairs_plus_row_3": 0}
     assert rt.state.credits == [10000 - 1100 + 2000]
     assert d.widget("credit").value == "$109.00"

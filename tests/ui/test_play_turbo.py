@@ -42,7 +42,7 @@ def test_turbo_game_from_note_to_voucher(kiosk: Any) -> None:
     rnd = rt.state.round
     assert rnd is not None and rnd.choices == {0: "raise"}
     assert all(is_card_white(k.region(f"own:{i}")) for i in range(6))
-    paid = {r["spot"]: r["paid"] for r in rnd.settlement[0]["results"]}
+    paid = {r.spot: r.paid for r in rnd.settlement[0].results}
     # 15 footballs: First Down and the Double 1:1, Long Pass Super TD 4:1
     assert paid == {"first_down": 1000, "raise": 1000, "long_pass": 500}
     assert rt.state.credits == [2000 - 1100 + 2500]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
 from kiosk.service.access import Role
@@ -14,6 +15,7 @@ from kiosk.service.functions.base import (
     arg_text,
 )
 from kiosk.terminal import commands as c
+from kiosk.terminal.records import Handpay, Tilt
 from kiosk.textui.money import dollars
 
 
@@ -29,7 +31,7 @@ def status(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     ]
     if s.handpay is not None:
         lines.append(f"Handpay waiting: {handpay_text(s.handpay)}")
-    lines += [f"Tilt {code}: {t['reason']}" for code, t in sorted(s.tilts.items())]
+    lines += [f"Tilt {code}: {t.reason}" for code, t in sorted(s.tilts.items())]
     if s.doors_open:
         lines.append(f"Doors open: {', '.join(s.doors_open)}")
     if s.critical is not None:
@@ -42,8 +44,8 @@ def status(ctx: Context, args: Mapping[str, Any]) -> Outcome:
         "game_number": s.round.game_number if s.round else None,
         "lockups": lockups,
         "credits": list(s.credits),
-        "handpay": s.handpay,
-        "tilts": s.tilts,
+        "handpay": _handpay_data(s.handpay),
+        "tilts": _tilts_data(s.tilts),
         "doors_open": list(s.doors_open),
         "critical": s.critical,
         "service_role": s.service_role,
@@ -52,16 +54,26 @@ def status(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     return Outcome("Status", tuple(lines), data)
 
 
-def handpay_text(handpay: Mapping[str, Any]) -> str:
+def handpay_text(handpay: Handpay) -> str:
     """``"$1,500.00 jackpot (game 12), seat 0"``."""
-    kind = "jackpot" if handpay["kind"] == "jackpot" else "cancelled credits"
-    game = f" (game {handpay['game_number']})" if handpay.get("game_number") else ""
-    return f"{dollars(handpay['value'])} {kind}{game}, seat {handpay['seat']}"
+    kind = "jackpot" if handpay.kind == "jackpot" else "cancelled credits"
+    game = f" (game {handpay.game_number})" if handpay.game_number else ""
+    return f"{dollars(handpay.value)} {kind}{game}, seat {handpay.seat}"
+
+
+def _handpay_data(handpay: Handpay | None) -> dict[str, Any] | None:
+    """The handpay in the outcome's data (the service's ``--json``)."""
+    return None if handpay is None else asdict(handpay)
+
+
+def _tilts_data(tilts: Mapping[str, Tilt]) -> dict[str, dict[str, Any]]:
+    """The tilts in the outcome's data, by code."""
+    return {code: asdict(tilt) for code, tilt in tilts.items()}
 
 
 def _handpay_watch(ctx: Context, args: Mapping[str, Any]) -> dict[str, Any]:
     s = ctx.terminal.state()
-    return {"handpay": s.handpay, "credits": list(s.credits)}
+    return {"handpay": _handpay_data(s.handpay), "credits": list(s.credits)}
 
 
 def handpay_reset(ctx: Context, args: Mapping[str, Any]) -> Outcome:
@@ -71,11 +83,11 @@ def handpay_reset(ctx: Context, args: Mapping[str, Any]) -> Outcome:
         raise ServiceError("no handpay is waiting")
     ctx.execute(c.AttendantReset(by=ctx.role.label))
     text = f"Handpay of {handpay_text(handpay)} reset"
-    return Outcome(text, (text,), {"handpay": handpay})
+    return Outcome(text, (text,), {"handpay": _handpay_data(handpay)})
 
 
 def _tilts_watch(ctx: Context, args: Mapping[str, Any]) -> dict[str, Any]:
-    return {"tilts": dict(ctx.terminal.state().tilts)}
+    return {"tilts": _tilts_data(ctx.terminal.state().tilts)}
 
 
 def clear_tilt(ctx: Context, args: Mapping[str, Any]) -> Outcome:
@@ -85,7 +97,7 @@ def clear_tilt(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     if code not in tilts:
         known = ", ".join(sorted(tilts)) or "none"
         raise ServiceError(f"no tilt {code!r} (tilts now: {known})")
-    reason = tilts[code]["reason"]
+    reason = tilts[code].reason
     ctx.execute(c.ClearTilt(code=code, by=ctx.role.label))
     text = f"Tilt {code} cleared ({reason})"
     return Outcome(text, (text,), {"code": code})
