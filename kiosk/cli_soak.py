@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     robot = Robot(
         terminal.runtime,
-        terminal.validator,
-        terminal.printer,
+        terminal.simulated.validator,
+        terminal.simulated.printer,
         random.Random(seed),
         editions=args.edition,
         fault_rate=args.fault_rate,

@@ -17,6 +17,7 @@ from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
+from kiosk.terminal.tilts import TiltCode
 
 
 class InvariantError(AssertionError):
@@ -138,7 +139,9 @@ class Robot:
         elif kind == 2:
             self.rt.execute(c.SetEnabled(enabled=False, reason="host disable (robot)"))
         else:
-            self.rt.execute(c.RaiseTilt(code="bill_jam", reason="bill validator jam (robot)"))
+            self.rt.execute(
+                c.RaiseTilt(code=TiltCode.BILL_JAM, reason="bill validator jam (robot)")
+            )
 
     def play_game(self) -> None:
         """One complete game (or as far as lockups allow), then the invariant checks."""

@@ -34,13 +34,12 @@ from kiosk.presentation.table import TableView
 from kiosk.terminal.state import Phase
 from ui import memory
 from ui.env import BASE_SIZE, SIM_COLUMN
+from ui.families import screen_families, screen_family
 from ui.screens.attract import AttractScreen
 from ui.screens.help import HelpScreen
 from ui.screens.history import HistoryScreen
 from ui.screens.menu import MenuScreen
-from ui.screens.stadium import StadiumScreen
 from ui.screens.table import TableScreen
-from ui.screens.turbo import TurboScreen
 from ui.theme import FELT
 from ui.widgets.layers import CachedLayer, FlyLayer
 from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
@@ -50,10 +49,7 @@ __all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "load_kv"]
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
 KV_FILES = ("controls.kv", "root.kv", "screens.kv", "tables.kv", "overlays.kv")
-#: seconds between cards (Turbo) and packs (Stadium) of the deal
-STEP_SECONDS = {"turbo": 0.32, "stadium": 0.5}
 VOUCHER_SHOWN_SECONDS = 10.0
-TABLES = ("turbo", "stadium")
 IN_ROUND = frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING})
 
 _loaded = False
@@ -147,8 +143,7 @@ class KioskApp(App):
         for screen in (
             AttractScreen(name="attract"),
             MenuScreen(name="menu"),
-            TurboScreen(name="turbo"),
-            StadiumScreen(name="stadium"),
+            *(family.screen(name=family.id) for family in screen_families()),
             HelpScreen(name="help"),
             HistoryScreen(name="history"),
         ):
@@ -240,8 +235,8 @@ class KioskApp(App):
             self.root.ids.sim.sync()
 
     def _table_name(self) -> str:
-        game = self.session.rt.core.game()
-        return "turbo" if hasattr(game, "edition") else "stadium"
+        """The table screen of the selected game's family (each is named after its family)."""
+        return screen_family(self.session.rt.core.game().family).id
 
     def view(self) -> TableView:
         """The table as shown now (cards the deal animation has not reached are hidden)."""
@@ -264,7 +259,7 @@ class KioskApp(App):
         )
         self.won = view.won
         self.title_text = view.title
-        self.edition_icon = view.icon or "stadium"
+        self.edition_icon = view.tile_icon
         self.session_text = s.session_text()
         self.can_cash_out = view.can_cash_out
         self.can_change_game = view.can_change_game
@@ -295,7 +290,8 @@ class KioskApp(App):
         if self.revealed is None or self._step_event is not None:
             return
         if view.revealed < view.cards_total:
-            delay = STEP_SECONDS[view.family] * self.speed * (0.5 if view.revealed == 0 else 1)
+            step = screen_family(view.family).step_seconds  # between cards or packs
+            delay = step * self.speed * (0.5 if view.revealed == 0 else 1)
             self._step_event = Clock.schedule_once(lambda _dt: self._step(view), delay)
 
     def _step(self, view: TableView) -> None:
@@ -329,7 +325,7 @@ class KioskApp(App):
             sm.current = view.family
         elif current == "attract" and (state.credits[0] > 0 or state.phase is Phase.WAGERING):
             sm.current = "menu"
-        elif current in TABLES and current != view.family:
+        elif current in _table_names() and current != view.family:
             sm.current = view.family
         elif current != "attract" and s.attract_due() and not self.root.ids.overlays.children:
             sm.current = "attract"
@@ -448,9 +444,8 @@ class KioskApp(App):
         self.t = dict(catalogue(language))
         self.other_lang_name = LANGUAGE_NAMES[other_language(language)]
         sm = self.root.ids.sm
-        sm.get_screen("stadium").update_line_captions()
-        sm.get_screen("turbo")._spot_edition = ""
-        sm.get_screen("stadium")._spot_edition = ""
+        for name in _table_names():
+            sm.get_screen(name).language_changed()
         if sm.current == "help":
             sm.get_screen("help").show(self.session.help())
         elif sm.current == "history":
@@ -463,3 +458,8 @@ class KioskApp(App):
         self.refresh()
 
     reminder_choices = REMINDER_CHOICES
+
+
+def _table_names() -> tuple[str, ...]:
+    """The table screens' names: one per game family."""
+    return tuple(family.id for family in screen_families())

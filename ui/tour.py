@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kiosk import cards
-from kiosk.app.wiring import Terminal
+from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import EditionConfig, TerminalConfig
 from rng import BackgroundCycler, Csprng
@@ -104,6 +105,7 @@ def tour_terminal(
     printer = InProcessPrinter(data_dir / "devices")
     runtime = TerminalRuntime(
         data_dir,
+        journal=sqlite_journal(data_dir),
         deck_factory=lambda excluded: ScriptedDeck(holder.script, excluded),
         validator=validator,
         printer=printer,
@@ -112,7 +114,9 @@ def tour_terminal(
         rng_health=lambda: rng.failure,
         clock=clock if clock is not None else wall_clock_ms,
     )
-    holder.terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng))
+    holder.terminal = Terminal(
+        runtime, InProcessDeviceSet(validator, printer), rng, BackgroundCycler(rng)
+    )
     runtime.power_up()
     return holder
 

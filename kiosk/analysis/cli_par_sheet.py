@@ -8,20 +8,12 @@ Prints the exact par sheet of any edition: the Turbo editions and themes
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Callable, Mapping
 
-from kiosk.analysis import turbo_par
-from kiosk.analysis.model import ParSheet
-from kiosk.games import turbo
+from kiosk.analysis import families
+from kiosk.analysis.families import ParSheetFunction
 from kiosk.games.base import RuleError
 from kiosk.games.paytable import PaytableError
-
-#: Editions outside the Turbo family -> module whose ``par_sheet(paytables)`` computes them.
-OTHER_GAMES: Mapping[str, str] = {"stadium-3cp": "kiosk.analysis.stadium_par"}
-
-ParSheetFunction = Callable[[dict[str, str]], ParSheet]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,19 +49,13 @@ def paytable_choices(items: list[str]) -> dict[str, str]:
 
 
 def edition_ids() -> tuple[str, ...]:
-    """Every edition the command knows."""
-    return (*turbo.edition_ids(), *OTHER_GAMES)
+    """Every edition the command knows (each family's par-sheet part: kiosk.analysis.families)."""
+    return families.edition_ids()
 
 
 def par_sheet_function(edition: str) -> ParSheetFunction:
-    """How to compute the par sheet of ``edition``."""
-    if edition in OTHER_GAMES:
-        module = importlib.import_module(OTHER_GAMES[edition])
-        function: ParSheetFunction = module.par_sheet
-        return function
-    if edition in turbo.edition_ids():
-        return lambda paytables: turbo_par.par_sheet(edition, paytables)
-    raise RuleError(f"unknown edition {edition!r}; known: {', '.join(edition_ids())}")
+    """How to compute the par sheet of ``edition``; :class:`RuleError` for an unknown one."""
+    return families.par_family(edition).par_sheet_function(edition)
 
 
 def run(args: argparse.Namespace) -> int:

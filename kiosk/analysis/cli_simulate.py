@@ -14,24 +14,16 @@ system) unless ``--seed`` asks for a reproducible run, which uses Python's Merse
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import random
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-import rng
 from kiosk.analysis import simulate
-from kiosk.analysis.cli_par_sheet import (
-    OTHER_GAMES,
-    add_paytable_argument,
-    edition_ids,
-    paytable_choices,
-)
+from kiosk.analysis.cli_par_sheet import add_paytable_argument, paytable_choices
+from kiosk.analysis.families import par_family
 from kiosk.analysis.model import fraction_json
 from kiosk.cli_args import int_type
-from kiosk.games import turbo
 from kiosk.games.base import RuleError
 from kiosk.games.paytable import PaytableError
 
@@ -90,20 +82,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> Sequence[simulate.SimulatedWager]:
     paytables = paytable_choices(args.paytable)
-    if args.edition in OTHER_GAMES:
-        if args.seats != 1:
-            raise RuleError(f"--seats applies to the Turbo editions only, not {args.edition}")
-        module = importlib.import_module(OTHER_GAMES[args.edition])
-        rows: Sequence[simulate.SimulatedWager] = module.simulate(
-            args.games, paytables, seed=args.seed
-        )
-        return rows
-    if args.edition not in turbo.edition_ids():
-        raise RuleError(f"unknown edition {args.edition!r}; known: {', '.join(edition_ids())}")
-    shuffler: simulate.Shuffler = rng.Csprng() if args.seed is None else random.Random(args.seed)
-    return simulate.simulate(
-        args.edition, args.games, paytables, shuffler=shuffler, seats=args.seats
-    )
+    family = par_family(args.edition)
+    return family.simulate(args.edition, args.games, paytables, seed=args.seed, seats=args.seats)
 
 
 def _text(args: argparse.Namespace, rows: Sequence[simulate.SimulatedWager], ok: bool) -> str:

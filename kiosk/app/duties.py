@@ -13,13 +13,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from kiosk.app.serial_wiring import SerialTerminal
 from kiosk.app.wiring import Terminal
 from kiosk.devices.inprocess import InProcessPrinter
-from kiosk.presentation.overlays import PRINTER_TILT
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
+from kiosk.terminal.tilts import TiltCode
 
 BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
 
@@ -27,9 +26,7 @@ BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
 class TerminalDuties:
     """Call it every frame; it does what is due."""
 
-    def __init__(
-        self, terminal: Terminal | SerialTerminal, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, terminal: Terminal, clock: Callable[[], float] = time.monotonic) -> None:
         self.terminal = terminal
         self.clock = clock
         self._next_cycle = clock()
@@ -53,13 +50,13 @@ class TerminalDuties:
         printer = self.terminal.printer
         if not isinstance(printer, InProcessPrinter) or rt.state.critical is not None:
             return
-        tilted = PRINTER_TILT in rt.state.tilts
+        tilted = TiltCode.PRINTER in rt.state.tilts
         try:
             if not printer.ready() and not tilted:
                 problem = "paper out" if not printer.paper else str(printer.fault)
                 reason = f"voucher printer: {problem}; cash-out waits until it is fixed"
-                rt.execute(c.RaiseTilt(code=PRINTER_TILT, reason=reason))
+                rt.execute(c.RaiseTilt(code=TiltCode.PRINTER, reason=reason))
             elif printer.ready() and tilted:
-                rt.execute(c.ClearTilt(code=PRINTER_TILT, by="printer"))
+                rt.execute(c.ClearTilt(code=TiltCode.PRINTER, by="printer"))
         except CommandError:
             return  # the tilt table refused (e.g. a store problem locked the terminal)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kiosk.app.duties import TerminalDuties
-from kiosk.app.serial_wiring import SerialPorts, SerialTerminal
+from kiosk.app.serial_wiring import SerialPorts
 from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
 from kiosk.host.wiring import HostEndpoint
@@ -27,7 +27,7 @@ Devices = Literal["serial", "inprocess"]
 
 
 def build_app(
-    terminal: Terminal | SerialTerminal,
+    terminal: Terminal,
     *,
     devices: SimulatedDevices | None = None,
     language: str = "en",
@@ -159,12 +159,13 @@ def configured_terminal_id(data_dir: Path) -> str:
 def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) -> None:
     """The terminal on the simulator programs' serial links."""
     from kiosk.app.peripherals import start_simulated_peripherals
-    from kiosk.app.serial_wiring import build_serial_terminal
+    from kiosk.app.serial_wiring import SerialSetup
     from kiosk.app.simulator import SimulatorPrograms
+    from kiosk.app.wiring import build_terminal
 
     status = data_dir / PERIPHERALS_FILE
     with start_simulated_peripherals(data_dir) as peripherals:  # stopped on the way out
-        terminal = build_serial_terminal(data_dir, peripherals.ports, host=endpoint)
+        terminal = build_terminal(data_dir, devices=SerialSetup(peripherals.ports), host=endpoint)
         try:
             ports = peripherals.ports
             info = {
@@ -172,11 +173,9 @@ def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) 
                 "controls": peripherals.controls,
             }
             status.write_text(json.dumps(info, indent=1), encoding="utf-8")
-            _run(terminal, SimulatorPrograms(peripherals, terminal.printer), screen)
+            _run(terminal, SimulatorPrograms(peripherals, terminal.serial.printer), screen)
         finally:
             status.unlink(missing_ok=True)
-            if terminal.host_link is not None:
-                terminal.host_link.stop()
             terminal.close()
 
 
@@ -184,19 +183,18 @@ def _run_hardware(
     data_dir: Path, ports: SerialPorts, endpoint: HostEndpoint | None, screen: _Screen
 ) -> None:
     """The terminal on real devices: no simulator, no SIMULATOR panel."""
-    from kiosk.app.serial_wiring import build_serial_terminal
+    from kiosk.app.serial_wiring import SerialSetup
+    from kiosk.app.wiring import build_terminal
 
-    terminal = build_serial_terminal(data_dir, ports, host=endpoint)
+    terminal = build_terminal(data_dir, devices=SerialSetup(ports), host=endpoint)
     try:
         _run(terminal, None, screen, simulator_allowed=False)
     finally:
-        if terminal.host_link is not None:
-            terminal.host_link.stop()
         terminal.close()
 
 
 def _run(
-    terminal: Terminal | SerialTerminal,
+    terminal: Terminal,
     devices: SimulatedDevices | None,
     screen: _Screen,
     *,
@@ -259,7 +257,7 @@ def _run_store_lockup(reason: str, storage_full: bool, screen: _Screen) -> None:
 LINK_WAIT_SECONDS = 20.0
 
 
-def link_status(terminal: Terminal | SerialTerminal) -> dict[str, bool | None]:
+def link_status(terminal: Terminal) -> dict[str, bool | None]:
     """Whether each link is up: the device links (in-process devices always are) and the
     host link (None without a host)."""
     host = terminal.host_link
@@ -271,7 +269,7 @@ def link_status(terminal: Terminal | SerialTerminal) -> dict[str, bool | None]:
 
 
 def _dump_when_settled(
-    app: Any, terminal: Terminal | SerialTerminal, path: Path, stop: bool, started: float | None
+    app: Any, terminal: Terminal, path: Path, stop: bool, started: float | None
 ) -> None:
     """Dump the screen once no cards are in flight and every link is up (or
     :data:`LINK_WAIT_SECONDS` have passed)."""

@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from kiosk.app.peripherals import SimulatedPeripherals
-from kiosk.app.serial_wiring import SerialTerminal
-from kiosk.app.wiring import Terminal
+from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
@@ -49,15 +48,15 @@ class InProcessDevices:
 
     def insert_note(self, value: int) -> bool:
         """The in-process validator takes the note at once (or refuses it)."""
-        return self.terminal.validator.insert(value)
+        return self.terminal.simulated.validator.insert(value)
 
     def paper_in(self) -> bool:
         """The in-process printer's paper flag."""
-        return self.terminal.printer.paper
+        return self.terminal.simulated.printer.paper
 
     def set_paper(self, present: bool) -> None:
         """Set the in-process printer's paper flag."""
-        self.terminal.printer.paper = present
+        self.terminal.simulated.printer.paper = present
 
 
 class SimulatorPrograms:
@@ -91,12 +90,10 @@ class SimulatorPrograms:
 class DeviceSimulator:
     """Buttons of the SIMULATOR panel; each returns a short log line."""
 
-    def __init__(
-        self, terminal: Terminal | SerialTerminal, devices: SimulatedDevices | None = None
-    ) -> None:
+    def __init__(self, terminal: Terminal, devices: SimulatedDevices | None = None) -> None:
         self.terminal = terminal
         if devices is None:
-            if not isinstance(terminal, Terminal):
+            if not isinstance(terminal.devices, InProcessDeviceSet):
                 raise TypeError("a terminal with serial devices needs its SimulatorPrograms")
             devices = InProcessDevices(terminal)
         self.devices = devices

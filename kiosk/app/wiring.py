@@ -1,11 +1,21 @@
-"""Wire a production terminal: certified RNG, SQLite journal, devices, validation numbers."""
+"""Wire a production terminal: certified RNG, SQLite journal, devices, validation numbers.
+
+One builder, :func:`build_terminal`, for every device set: the in-process simulated devices
+(:class:`InProcessSetup`, the default: tests, the text terminal, the kiosk with its simulator
+panel) or the protobuf links to devices on serial ports (:class:`~kiosk.app.serial_wiring.
+SerialSetup`, real or simulated).  Whatever the devices, the result is one :class:`Terminal`
+with one close path.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
+from kiosk.app.serial_wiring import SerialDeviceSet
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.devices.ports import BillValidatorPort, PrinterPort
 from kiosk.host.link import HostLink
 from kiosk.host.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
@@ -13,8 +23,64 @@ from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.service.lock import TerminalLock
 from kiosk.store.faults import StoreError, store_fault
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal.config import TerminalConfig
 from rng import BackgroundCycler, Csprng
+
+
+class DeviceSet(Protocol):
+    """A terminal's bill validator and printer, as opened for it."""
+
+    @property
+    def validator(self) -> BillValidatorPort:
+        """The bill validator's port."""
+        ...
+
+    @property
+    def printer(self) -> PrinterPort:
+        """The printer's port."""
+        ...
+
+    def close(self) -> None:
+        """Stop whatever carries the devices' traffic (idempotent)."""
+        ...
+
+
+class DeviceSetup(Protocol):
+    """Which devices a terminal gets, and how they are opened."""
+
+    def check(self) -> None:
+        """Refuse before anything starts (a pairing key that cannot be used...)."""
+        ...
+
+    def open(self, data_dir: Path, *, with_host: bool) -> DeviceSet:
+        """Open the devices for the terminal of ``data_dir`` (tickets in only with a host)."""
+        ...
+
+
+@dataclass
+class InProcessDeviceSet:
+    """The simulated devices in this process (a test or the simulator panel works them)."""
+
+    validator: InProcessBillValidator
+    printer: InProcessPrinter
+
+    def close(self) -> None:
+        """Nothing runs beside them."""
+
+
+@dataclass(frozen=True)
+class InProcessSetup:
+    """In-process simulated devices, keeping their memories under ``<data_dir>/devices``."""
+
+    def check(self) -> None:
+        """Nothing to check."""
+
+    def open(self, data_dir: Path, *, with_host: bool) -> InProcessDeviceSet:
+        """The devices, ready at once."""
+        return InProcessDeviceSet(
+            InProcessBillValidator(data_dir / "devices"), InProcessPrinter(data_dir / "devices")
+        )
 
 
 @dataclass
@@ -22,17 +88,43 @@ class Terminal:
     """A wired terminal and the parts a caller may need to reach."""
 
     runtime: TerminalRuntime
-    validator: InProcessBillValidator
-    printer: InProcessPrinter
+    devices: DeviceSet
     rng: Csprng
     cycler: BackgroundCycler
     lock: TerminalLock | None = None  # this process is the terminal of the data directory
     host_link: HostLink | None = None  # the accounting host link (not started)
 
+    @property
+    def validator(self) -> BillValidatorPort:
+        """The bill validator's port."""
+        return self.devices.validator
+
+    @property
+    def printer(self) -> PrinterPort:
+        """The printer's port."""
+        return self.devices.printer
+
+    @property
+    def simulated(self) -> InProcessDeviceSet:
+        """The in-process devices, for what a test or the simulator does to them (TypeError
+        for a terminal whose devices are elsewhere)."""
+        if not isinstance(self.devices, InProcessDeviceSet):
+            raise TypeError("this terminal's devices are not in-process simulations")
+        return self.devices
+
+    @property
+    def serial(self) -> SerialDeviceSet:
+        """The serial device drivers and their links (TypeError for other devices)."""
+        if not isinstance(self.devices, SerialDeviceSet):
+            raise TypeError("this terminal's devices are not on serial links")
+        return self.devices
+
     def close(self) -> None:
-        """Stop the host link, close the journal and let go of the data directory's lock."""
+        """Stop the host link and the device links, close the journal and the signer, and let
+        go of the data directory's lock (each part once, in that order)."""
         if self.host_link is not None:
             self.host_link.stop()
+        self.devices.close()
         self.runtime.close()
         if self.lock is not None:
             self.lock.release()
@@ -53,33 +145,36 @@ def take_lock(data_dir: Path) -> TerminalLock:
 def build_terminal(
     data_dir: Path,
     *,
+    devices: DeviceSetup = InProcessSetup(),
     config: TerminalConfig | None = None,
     snapshot_every: int = 25,
     host: HostEndpoint | None = None,
 ) -> Terminal:
-    """A terminal on ``data_dir`` with in-process simulated devices (not yet powered up).
+    """A terminal on ``data_dir`` with ``devices`` (not yet powered up).
 
-    Takes the data directory's lock first: :class:`~kiosk.service.lock.TerminalBusyError` when
-    another process is already its terminal.
+    ``devices.check()`` runs before anything starts; then the data directory's lock is taken
+    (:class:`~kiosk.service.lock.TerminalBusyError` when another process is already its
+    terminal), the devices are opened and the runtime is given its SQLite journal.
     """
     data_dir = Path(data_dir)
+    devices.check()
     lock = take_lock(data_dir)
     rng = Csprng()
     wiring = HostWiring(host, data_dir) if host is not None else None
-    validator = InProcessBillValidator(data_dir / "devices")
-    printer = InProcessPrinter(data_dir / "devices")
+    opened = devices.open(data_dir, with_host=host is not None)
     runtime = TerminalRuntime(
         data_dir,
+        journal=sqlite_journal(data_dir),
         deck_factory=RngDeckFactory(rng),
-        validator=validator,
-        printer=printer,
+        validator=opened.validator,
+        printer=opened.printer,
         validation_numbers=LocalValidationNumbers(rng.randbelow),
         config=config,
         snapshot_every=snapshot_every,
         rng_health=lambda: rng.failure,
         **(wiring.runtime_options() if wiring is not None else {}),
     )
-    terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng), lock)
+    terminal = Terminal(runtime, opened, rng, BackgroundCycler(rng), lock)
     if wiring is not None:
         terminal.host_link = wiring.link(runtime)
     return terminal

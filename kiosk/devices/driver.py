@@ -23,6 +23,7 @@ from typing import Protocol
 
 from kiosk.devices.link import Delivered, LinkDown, LinkEvent, LinkUp, Tampered
 from kiosk.terminal import commands as c
+from kiosk.terminal.tilts import TiltCode
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,8 @@ class Channel(Protocol):
 class DriverBase:
     """Channel handling and tilt bookkeeping; subclasses handle payloads and link-up."""
 
-    link_tilt = "device_link"
-    tamper_tilt = "device_tampered"
+    link_tilt: str = TiltCode.DEVICE_LINK
+    tamper_tilt: str = TiltCode.DEVICE_TAMPERED
     device_name = "device"
 
     def __init__(

@@ -23,6 +23,7 @@ from kiosk.devices.ports import Voucher, VoucherStatus
 from kiosk.durable import write_json_durably
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import NOTE_VALUES
+from kiosk.terminal.tilts import TiltCode
 
 
 def _durable_write(path: Path, data: dict[str, Any]) -> None:
@@ -87,7 +88,7 @@ class InProcessBillValidator:
         return MoneyRecord(
             source="validator",
             device="bill validator",
-            tilt="bill_validator_reconcile",
+            tilt=TiltCode.BILL_VALIDATOR_RECONCILE,
             figures=(Figure("notes", "bills_in", Tally(len(box), sum(box))),),
             baseline=baseline,
             baseline_epoch=epoch,
@@ -225,7 +226,7 @@ class InProcessPrinter:
         return MoneyRecord(
             source="printer",
             device="printer",
-            tilt="printer_reconcile",
+            tilt=TiltCode.PRINTER_RECONCILE,
             figures=(
                 Figure(
                     "vouchers", "tickets_out", Tally(len(printed), sum(v["value"] for v in printed))

@@ -27,6 +27,7 @@ from kiosk.devices.driver import Channel, DriverBase
 from kiosk.devices.money_record import Baseline, Figure, FigureBaseline, MoneyRecord, Tally
 from kiosk.devices.ports import Voucher, VoucherStatus
 from kiosk.terminal import commands as c
+from kiosk.terminal.tilts import TiltCode
 from proto.turbokiosk.v1.device_pb2 import (
     DeviceRecordRequest,
     DeviceStatusRequest,
@@ -38,13 +39,13 @@ from proto.turbokiosk.v1.device_pb2 import Tally as TallyMessage
 
 log = logging.getLogger(__name__)
 
-LINK_TILT = "printer_link"
-RECONCILE_TILT = "printer_reconcile"
+LINK_TILT = TiltCode.PRINTER_LINK
+RECONCILE_TILT = TiltCode.PRINTER_RECONCILE
 #: status flag -> (tilt code, reason)
 FAULTS = {
-    "paper_out": ("paper_out", "printer out of paper"),
-    "jammed": ("printer_jam", "printer jam"),
-    "head_open": ("head_open", "printer head open"),
+    "paper_out": (TiltCode.PAPER_OUT, "printer out of paper"),
+    "jammed": (TiltCode.PRINTER_JAM, "printer jam"),
+    "head_open": (TiltCode.HEAD_OPEN, "printer head open"),
 }
 FAILURES = {
     PrinterEvent.FAILURE_PAPER_OUT: "paper out",
@@ -89,7 +90,7 @@ class PrinterDriver(DriverBase):
     """A voucher printer on a device link."""
 
     link_tilt = LINK_TILT
-    tamper_tilt = "printer_tampered"
+    tamper_tilt = TiltCode.PRINTER_TAMPERED
     device_name = "printer"
 
     def __init__(

@@ -50,6 +50,7 @@ from kiosk.devices.money_record import Baseline, Figure, FigureBaseline, MoneyRe
 from kiosk.devices.ports import TicketInserted
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import NOTE_VALUES
+from kiosk.terminal.tilts import TiltCode
 from proto.turbokiosk.v1.device_pb2 import (
     AcknowledgeEvents,
     DeviceRecordRequest,
@@ -63,13 +64,13 @@ from proto.turbokiosk.v1.device_pb2 import Tally as TallyMessage
 
 log = logging.getLogger(__name__)
 
-LINK_TILT = "bill_validator_link"
-RECONCILE_TILT = "bill_validator_reconcile"
+LINK_TILT = TiltCode.BILL_VALIDATOR_LINK
+RECONCILE_TILT = TiltCode.BILL_VALIDATOR_RECONCILE
 #: status flag -> (tilt code, reason)
 FAULTS = {
-    "jammed": ("bill_jam", "bill validator jam"),
-    "cashbox_full": ("cashbox_full", "cash box full"),
-    "cashbox_removed": ("cashbox_removed", "cash box removed"),
+    "jammed": (TiltCode.BILL_JAM, "bill validator jam"),
+    "cashbox_full": (TiltCode.CASHBOX_FULL, "cash box full"),
+    "cashbox_removed": (TiltCode.CASHBOX_REMOVED, "cash box removed"),
 }
 RETURN_REASONS = {
     ValidatorEvent.RETURN_REASON_COMMANDED: "returned",
@@ -97,7 +98,7 @@ class ValidatorDriver(DriverBase):
     """A bill (and voucher) validator on a device link."""
 
     link_tilt = LINK_TILT
-    tamper_tilt = "bill_validator_tampered"
+    tamper_tilt = TiltCode.BILL_VALIDATOR_TAMPERED
     device_name = "bill validator"
 
     def __init__(

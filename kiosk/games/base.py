@@ -114,6 +114,11 @@ class GameRules(Protocol):
         ...
 
     @property
+    def family(self) -> str:
+        """Id of the game's family (``"turbo"``, ``"stadium"``): :mod:`kiosk.games.family`."""
+        ...
+
+    @property
     def spots(self) -> tuple[WagerSpot, ...]:
         """Every wager spot a seat may bet on before the deal."""
         ...

@@ -1,4 +1,8 @@
-"""Every edition the terminal can run, by id."""
+"""Every game family and edition the terminal can run, by id.
+
+The shipped families (Turbo, Stadium) are registered here; another family registers itself
+with :func:`register` (a package of its own plus its data, see docs/games.md).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,44 @@ from collections.abc import Mapping
 
 from kiosk.games import stadium, turbo
 from kiosk.games.base import GameRules, RuleError
+from kiosk.games.family import Family
 
-STADIUM_ID = "stadium-3cp"
+STADIUM_ID = stadium.GAME_ID
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> None:
+    """Make ``family`` and its editions known; an id or edition already taken is refused."""
+    if family.id in _FAMILIES:
+        raise ValueError(f"game family {family.id!r} is already registered")
+    taken = set(edition_ids()) & set(family.edition_ids())
+    if taken:
+        raise ValueError(f"editions {sorted(taken)} already belong to another family")
+    _FAMILIES[family.id] = family
+
+
+def unregister(family_id: str) -> None:
+    """Forget a family registered with :func:`register` (a test's own family)."""
+    _FAMILIES.pop(family_id, None)
+
+
+def families() -> tuple[Family, ...]:
+    """Every registered family, in registration order."""
+    return tuple(_FAMILIES.values())
+
+
+def family_of(edition_id: str) -> Family:
+    """The family an edition belongs to; :class:`RuleError` for an unknown edition."""
+    for family in _FAMILIES.values():
+        if edition_id in family.edition_ids():
+            return family
+    raise RuleError(f"unknown edition {edition_id!r}; known: {', '.join(edition_ids())}")
 
 
 def edition_ids() -> tuple[str, ...]:
     """Ids of every shipped edition: the Turbo editions and themes, then Stadium."""
-    return (*turbo.edition_ids(), STADIUM_ID)
+    return tuple(e for family in _FAMILIES.values() for e in family.edition_ids())
 
 
 def load_game(edition_id: str, paytables: Mapping[str, str] | None = None) -> GameRules:
@@ -21,9 +56,8 @@ def load_game(edition_id: str, paytables: Mapping[str, str] | None = None) -> Ga
     Raises :class:`RuleError` for an unknown edition and the pay-table loader's error for a
     bad table.
     """
-    choices = dict(paytables or {})
-    if edition_id == STADIUM_ID:
-        return stadium.load(choices)
-    if edition_id in turbo.edition_ids():
-        return turbo.load(edition_id, choices)
-    raise RuleError(f"unknown edition {edition_id!r}; known: {', '.join(edition_ids())}")
+    return family_of(edition_id).load(edition_id, dict(paytables or {}))
+
+
+register(turbo.FAMILY)
+register(stadium.FAMILY)

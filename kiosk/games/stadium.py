@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from kiosk.games import poker3
+from kiosk.games import poker3, stadium_paytables
 from kiosk.games.base import (
     DecisionOffer,
     RuleError,
@@ -48,6 +48,8 @@ from kiosk.games.base import (
     WagerSpot,
     pay,
 )
+from kiosk.games.family import PaytableChoice
+from kiosk.games.paytable import table_names
 from kiosk.games.stadium_advice import PlayAdvice, advise, q64_play
 from kiosk.games.stadium_paytables import (
     ANTE_PLAY,
@@ -62,6 +64,8 @@ __all__ = [
     "ANTE",
     "ANTE_BONUS",
     "COLUMNS",
+    "FAMILY",
+    "FAMILY_ID",
     "FOLD",
     "GAME_ID",
     "LINES",
@@ -76,6 +80,7 @@ __all__ = [
     "q64_play",
 ]
 
+FAMILY_ID = "stadium"
 GAME_ID = "stadium-3cp"
 TITLE = "Stadium Three Card Poker"
 ARRAY_SIZE = 9
@@ -136,6 +141,11 @@ class StadiumRules:
     def title(self) -> str:
         """Display name."""
         return TITLE
+
+    @property
+    def family(self) -> str:
+        """``"stadium"``."""
+        return FAMILY_ID
 
     @property
     def spots(self) -> tuple[WagerSpot, ...]:
@@ -300,3 +310,49 @@ def load(paytables: Mapping[str, str], environ: Mapping[str, str] | None = None)
     chosen = {**DEFAULTS, **paytables}
     tables = {wager: load_table(wager, name, environ) for wager, name in chosen.items()}
     return StadiumRules(tables[ANTE_PLAY], tables[PAIRS_PLUS], tables[SIX_CARD_BONUS])
+
+
+#: the operator's name of each pay table's wager
+PAYTABLE_LABELS: Mapping[str, str] = {
+    ANTE_PLAY: "Ante and Play (ante bonus)",
+    PAIRS_PLUS: "Pairs Plus",
+    SIX_CARD_BONUS: "6-Card Bonus",
+}
+
+
+class StadiumFamily:
+    """Stadium Three Card Poker as a :class:`~kiosk.games.family.Family` (one edition)."""
+
+    @property
+    def id(self) -> str:
+        """``"stadium"``."""
+        return FAMILY_ID
+
+    def edition_ids(self) -> tuple[str, ...]:
+        """``("stadium-3cp",)``."""
+        return (GAME_ID,)
+
+    def load(self, edition_id: str, paytables: Mapping[str, str]) -> StadiumRules:
+        """:func:`load`."""
+        if edition_id != GAME_ID:
+            raise RuleError(f"unknown Stadium edition {edition_id!r}; known: {GAME_ID}")
+        return load(paytables)
+
+    def title(self, edition_id: str) -> str:
+        """The title."""
+        return TITLE
+
+    def paytable_choices(self, edition_id: str) -> tuple[PaytableChoice, ...]:
+        """The Ante and Play (its ante bonus), Pairs Plus and 6-Card Bonus tables."""
+        return tuple(
+            PaytableChoice(
+                wager,
+                PAYTABLE_LABELS[wager],
+                table_names(stadium_paytables.kind(wager)),
+                DEFAULTS[wager],
+            )
+            for wager in stadium_paytables.WAGERS
+        )
+
+
+FAMILY = StadiumFamily()

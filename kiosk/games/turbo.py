@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from kiosk.games import icon_odds
+from kiosk.games import icon_odds, nine_card_bonus
 from kiosk.games.base import (
     DecisionOffer,
     RuleError,
@@ -25,6 +25,7 @@ from kiosk.games.base import (
     WagerSpot,
     pay,
 )
+from kiosk.games.family import PaytableChoice
 from kiosk.games.nine_card_bonus import KIND as NINE_CARD_BONUS
 from kiosk.games.nine_card_bonus import NineCardBonusTable, load_choice
 from kiosk.games.paytable import is_file_reference
@@ -39,6 +40,7 @@ from kiosk.games.turbo_edition import (
 from kiosk.games.turbo_edition import edition_ids as _edition_ids
 from kiosk.scoring import count_icons, score_turbo
 
+FAMILY_ID = "turbo"
 RAISE = "raise"
 NO_RAISE = "no_raise"
 COMMUNITY_CARDS = icon_odds.COMMUNITY_CARDS
@@ -75,6 +77,45 @@ def load(edition_id: str, paytables: Mapping[str, str] | None = None) -> TurboRu
             f"known: {known}"
         )
     return TurboRules(edition, tables, bonus)
+
+
+class TurboFamily:
+    """The Turbo icon games as a :class:`~kiosk.games.family.Family`."""
+
+    @property
+    def id(self) -> str:
+        """``"turbo"``."""
+        return FAMILY_ID
+
+    def edition_ids(self) -> tuple[str, ...]:
+        """Every packaged edition and theme."""
+        return edition_ids()
+
+    def load(self, edition_id: str, paytables: Mapping[str, str]) -> TurboRules:
+        """:func:`load`."""
+        return load(edition_id, paytables)
+
+    def title(self, edition_id: str) -> str:
+        """The edition's title."""
+        return load_edition(edition_id).title
+
+    def paytable_choices(self, edition_id: str) -> tuple[PaytableChoice, ...]:
+        """Each icon wager's tables, then the 9 Card Bonus tables (or off)."""
+        ed = load_edition(edition_id)
+        out = [
+            PaytableChoice(w.id, w.label, tuple(t.name for t in w.paytables), w.default)
+            for w in ed.wagers
+        ]
+        bonus = (*nine_card_bonus.available(), nine_card_bonus.OFF)
+        out.append(
+            PaytableChoice(
+                NINE_CARD_BONUS, ed.nine_card_bonus_label, bonus, ed.nine_card_bonus_default
+            )
+        )
+        return tuple(out)
+
+
+FAMILY = TurboFamily()
 
 
 @dataclass(frozen=True)
@@ -121,6 +162,11 @@ class TurboRules:
     def title(self) -> str:
         """Display name of the edition."""
         return self.edition.title
+
+    @property
+    def family(self) -> str:
+        """``"turbo"``."""
+        return FAMILY_ID
 
     @property
     def spots(self) -> tuple[WagerSpot, ...]:

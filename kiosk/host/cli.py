@@ -35,6 +35,7 @@ from kiosk.cli_args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli_guard import EXIT_FAILED, CommandLineError
 from kiosk.host import pki
 from kiosk.host.bounds import BoundsError, Limits
+from kiosk.host.command_kinds import HostCommandKind
 from kiosk.host.db import (
     RELEASE_QUIET_MINUTES,
     VOUCHER_STATES,
@@ -46,13 +47,14 @@ from kiosk.host.db import (
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 CA_DIR_ENV = "TURBOKIOSK_CA_DIR"
+#: the ``host send`` actions and the command kind each queues
 SEND_KINDS = {
-    "enable": "set_enabled",
-    "disable": "set_enabled",
-    "meters": "request_meters",
-    "authenticate": "authenticate_software",
-    "set-time": "set_time",
-    "message": "player_message",
+    "enable": HostCommandKind.SET_ENABLED,
+    "disable": HostCommandKind.SET_ENABLED,
+    "meters": HostCommandKind.REQUEST_METERS,
+    "authenticate": HostCommandKind.AUTHENTICATE_SOFTWARE,
+    "set-time": HostCommandKind.SET_TIME,
+    "message": HostCommandKind.PLAYER_MESSAGE,
 }
 
 

@@ -36,6 +36,7 @@ import grpc
 from kiosk import integrity
 from kiosk.host.anchor import JournalHead, anchor_problem, hash_at, read_head
 from kiosk.host.client import HostClient
+from kiosk.host.command_kinds import HostCommandKind
 from kiosk.host.messages import meters_body, outbox_message, snapshot_message
 from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
 from kiosk.store.journal import Journal
@@ -352,25 +353,25 @@ class HostLink:
         kind = cmd.WhichOneof("body")
         error = ""
         mac = b""
-        if kind == "set_enabled":
+        if kind == HostCommandKind.SET_ENABLED:
             enabled = cmd.set_enabled.enabled
             reason = cmd.set_enabled.reason or ("" if enabled else HOST_DISABLED_REASON)
             self.runtime.post(
                 lambda: self.runtime.execute(c.SetEnabled(enabled=enabled, reason=reason))
             )
-        elif kind == "request_meters":
+        elif kind == HostCommandKind.REQUEST_METERS:
             self.runtime.post(lambda: self._snapshot("requested"))
-        elif kind == "authenticate_software":
+        elif kind == HostCommandKind.AUTHENTICATE_SOFTWARE:
             try:
                 mac = self.seeded_hmac(cmd.authenticate_software.seed)
             except (ValueError, OSError) as exc:
                 error = f"software authentication failed: {exc}"
-        elif kind == "set_time":
+        elif kind == HostCommandKind.SET_TIME:
             if self.set_time is None:
                 error = "this terminal's clock cannot be set"
             else:
                 self.set_time(cmd.set_time.epoch_ms)
-        elif kind == "player_message":
+        elif kind == HostCommandKind.PLAYER_MESSAGE:
             seconds = cmd.player_message.seconds
             until = self.monotonic() + seconds if seconds else None
             with self._lock:
@@ -381,5 +382,5 @@ class HostLink:
             error = f"unknown command {kind!r}"
         with contextlib.suppress(grpc.RpcError):
             answer = self.client.complete(cmd.command_id, error=error, software_hmac=mac)
-            if kind == "authenticate_software" and not error:
+            if kind == HostCommandKind.AUTHENTICATE_SOFTWARE and not error:
                 self.last_authentication = answer.software_match

@@ -24,22 +24,9 @@ from google.protobuf.message import Message as ProtoMessage
 
 from kiosk.store.journal import OutboxRow
 from kiosk.terminal import events as e
+from kiosk.terminal.event_sets import moves_meters
 from kiosk.terminal.state import TerminalState
 from proto.turbokiosk.v1 import host_pb2
-
-#: events after which the lifetime meters have moved
-METERED = (
-    e.PoweredUp,
-    e.RamCleared,
-    e.BillStacked,
-    e.TicketRedeemed,
-    e.RoundStarted,
-    e.RoundSettled,
-    e.VoucherPrinted,
-    e.HandpayReset,
-    e.TiltRaised,
-    e.DoorChanged,
-)
 
 
 def _voucher(
@@ -138,7 +125,7 @@ class HostMessageMapper:
                 kind, body = mapped
                 message = {"index": len(out), "back": last - position, "at": ev.at, "body": body}
                 out.append((kind, message))
-        if any(isinstance(ev, METERED) for ev in events):
+        if any(moves_meters(ev) for ev in events):
             body = meters_body(state, "event")
             out.append(
                 ("meters", {"index": len(out), "back": 0, "at": events[-1].at, "body": body})

@@ -32,17 +32,13 @@ from kiosk import integrity
 from kiosk.host import bounds, messages
 from kiosk.host.anchor import JournalHead
 from kiosk.host.bounds import BoundsError, Limits
+from kiosk.host.command_kinds import HostCommandKind
 from kiosk.host.db import HostDb, HostDbError, Message, now_ms
 from kiosk.host.pki import Credentials
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
-COMMAND_KINDS = (
-    "set_enabled",
-    "request_meters",
-    "authenticate_software",
-    "set_time",
-    "player_message",
-)
+#: every kind of host command (the HostCommand.body oneof)
+COMMAND_KINDS = tuple(HostCommandKind)
 KEEPALIVE = [
     ("grpc.keepalive_time_ms", 10_000),
     ("grpc.keepalive_timeout_ms", 5_000),
@@ -54,16 +50,16 @@ KEEPALIVE = [
 def host_command(command_id: int, kind: str, body: dict[str, Any]) -> host_pb2.HostCommand:
     """The wire form of a queued command."""
     cmd = host_pb2.HostCommand(command_id=command_id)
-    if kind == "set_enabled":
+    if kind == HostCommandKind.SET_ENABLED:
         cmd.set_enabled.enabled = bool(body["enabled"])
         cmd.set_enabled.reason = str(body.get("reason", ""))
-    elif kind == "request_meters":
+    elif kind == HostCommandKind.REQUEST_METERS:
         cmd.request_meters.SetInParent()
-    elif kind == "authenticate_software":
+    elif kind == HostCommandKind.AUTHENTICATE_SOFTWARE:
         cmd.authenticate_software.seed = bytes.fromhex(body["seed"])
-    elif kind == "set_time":
+    elif kind == HostCommandKind.SET_TIME:
         cmd.set_time.epoch_ms = int(body["epoch_ms"])
-    elif kind == "player_message":
+    elif kind == HostCommandKind.PLAYER_MESSAGE:
         cmd.player_message.text = str(body["text"])
         cmd.player_message.seconds = int(body.get("seconds", 0))
     else:

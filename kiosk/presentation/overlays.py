@@ -7,10 +7,8 @@ from datetime import datetime
 
 from kiosk.presentation.i18n import text
 from kiosk.terminal.state import Lockup, TerminalState
+from kiosk.terminal.tilts import TiltCode
 from kiosk.textui.money import dollars
-
-#: Tilt code the printer watch raises when the printer cannot print (paper out, fault).
-PRINTER_TILT = "printer"
 
 #: Interleaved 2 of 5: narrow (0) / wide (1) elements of each digit.
 _I2OF5 = (
@@ -73,7 +71,9 @@ def lockup_view(state: TerminalState, language: str) -> LockupView | None:
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
     if lockup is Lockup.TILT:
         code, tilt = next(iter(state.tilts.items()))
-        title = text(language, "lock_printer") if code == PRINTER_TILT else _title(language, lockup)
+        title = (
+            text(language, "lock_printer") if code == TiltCode.PRINTER else _title(language, lockup)
+        )
         advice = attendant if tilt.needs_attendant else wait
         severity = "attendant" if tilt.needs_attendant else "wait"
         return LockupView(code, title, tilt.reason, advice, severity)

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kiosk.games.stadium import StadiumRules
-from kiosk.games.turbo import TurboRules
 from kiosk.presentation.faces import CardFace, face
+from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import game_text, text
-from kiosk.presentation.spots import ResultLine, result_line, spot_labels, three_card_name
+from kiosk.presentation.spots import ResultLine, result_line, spot_labels
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal.state import RoundState
@@ -26,7 +25,7 @@ class RecallView:
     """One recalled game."""
 
     heading: str  # "Game 12 · Turbo Football · 2026-11-25 14:05:29"
-    family: str  # "turbo", "stadium" or "" (rules no longer shipped)
+    family: str  # the game's family ("turbo", "stadium"), "" for rules no longer shipped
     icon: str
     first: tuple[CardFace, ...]
     own: tuple[CardFace, ...]
@@ -45,8 +44,8 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     """A recall record (:meth:`TerminalRuntime.recall_record`) as the player sees it."""
     rnd = RoundState.from_dict(record)
     game = game_of(rnd)
-    turbo = game if isinstance(game, TurboRules) else None
-    suit = turbo.suit if turbo is not None else None
+    family = table_family(game)
+    suit = family.suit(game) if game is not None else None
     bet = next((b for b in rnd.bets if b.seat == SEAT), rnd.bets[0])
     seat_cards = rnd.seat_cards[0] if rnd.seat_cards else []
     first = [face(x, suit) for x in rnd.first]
@@ -56,15 +55,14 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     words = GameWords(game, language)
     title = words.title if game is not None else rnd.edition
     labels = spot_labels(game, words) if game is not None else {}
-    icons_text = ""
-    if turbo is not None:
-        n = count_icons([*rnd.first, *seat_cards], turbo.suit)
-        icons_text = text(language, "icon_count", count=n, icons=words.icons(n))
-    hand_text = ""
+    icons_text = hand_text = ""
     positions = bet.bet.positions
-    if isinstance(game, StadiumRules) and len(positions) == 3 and rnd.first:
-        hand = [rnd.first[p] for p in positions]
-        hand_text = text(language, "your_hand", hand=three_card_name(hand, language))
+    if game is not None:
+        if suit is not None:
+            n = count_icons([*rnd.first, *seat_cards], suit)
+            icons_text = family.icon_count_text(game, n, words)
+        if rnd.first:
+            hand_text = family.hand_text(game, rnd.first, positions, language)
     seat = bet.seat
     settled = next((s for s in rnd.settlement if s.seat == seat), None)
     results: tuple[ResultLine, ...] = ()
@@ -100,8 +98,8 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
             title=title,
             time=when.strftime("%Y-%m-%d %H:%M:%S"),
         ),
-        family="turbo" if turbo else "stadium" if isinstance(game, StadiumRules) else "",
-        icon=turbo.edition.icon if turbo else "",
+        family=game.family if game is not None else "",
+        icon=family.card_icon(game) if game is not None else "",
         first=tuple(first),
         own=tuple(own),
         dealer=tuple(dealer),

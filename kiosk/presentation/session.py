@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.presentation.chips import chip_values
+from kiosk.presentation.families import table_family
 from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.i18n import check_language, text
 from kiosk.presentation.overlays import LockupView, VoucherView, lockup_view, voucher_view
@@ -271,12 +272,9 @@ class PlayerSession:
         for ed in self.rt.state.config.editions:
             game = self.rt.core.game(ed.edition)
             words = GameWords(game, self.language)
-            edition = getattr(game, "edition", None)
-            if edition is not None:
-                desc = text(self.language, "menu_turbo", icons=words(edition.icons))
-                out.append((ed.edition, words.title, edition.icon, desc))
-            else:
-                out.append((ed.edition, words.title, "", text(self.language, "menu_stadium")))
+            family = table_family(game)
+            icon, desc = family.tile_icon(game), family.menu_text(game, words)
+            out.append((ed.edition, words.title, icon, desc))
         return out
 
     # --- touches -----------------------------------------------------------------------------

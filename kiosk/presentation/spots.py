@@ -7,13 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from kiosk.cards import RANKS, rank
-from kiosk.games import poker3
 from kiosk.games.base import GameRules, WagerResult, WagerSpot
-from kiosk.games.stadium import ANTE, ANTE_BONUS, PLAY, StadiumRules
-from kiosk.games.turbo import RAISE, TurboRules
 from kiosk.presentation.chips import Chip
-from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.families import table_family
+from kiosk.presentation.i18n import text
 from kiosk.presentation.words import GameWords
 from kiosk.textui.money import dollars
 
@@ -60,44 +57,24 @@ def odds_text(odds: Fraction) -> str:
     return f"{odds.numerator:,}:{odds.denominator:,}"
 
 
-def _range(odds: Sequence[Fraction]) -> str:
+def odds_range(odds: Sequence[Fraction]) -> str:
+    """``"1:1"`` or ``"1:1 – 40:1"``."""
     low, high = min(odds), max(odds)
     return odds_text(low) if low == high else f"{odds_text(low)} – {odds_text(high)}"
 
 
 def pays_text(game: GameRules, spot: WagerSpot) -> str:
     """A short summary of what a spot pays (the help screen has the full tables)."""
-    if isinstance(game, TurboRules):
-        if spot.id in game.paytables:
-            tiers = sorted(game.paytables[spot.id].tiers, key=lambda t: t.odds)
-            return " · ".join(dict.fromkeys(odds_text(t.odds) for t in tiers))
-        table = game.nine_card_bonus
-        if table is not None:
-            pays = [Fraction(p) for p in table.pays]
-            pays += [Fraction(p) for p in (table.straight_flush_8, table.straight_flush_9) if p]
-            return _range(pays)
-        return ""
-    if isinstance(game, StadiumRules):
-        if spot.id == ANTE:
-            return f"1:1 · {_range(list(game.ante_bonus.pays.values()))}"
-        side = game.pairs_plus if spot.id.startswith("pairs_plus") else game.six_card_bonus
-        return _range(list(side.pays.values()))
-    return ""
+    return table_family(game).pays_text(game, spot)
 
 
 def _extra_label(game: GameRules, spot: str, words: GameWords) -> str:
-    if isinstance(game, TurboRules) and spot == RAISE:
-        return words(game.raise_label)
-    return words({PLAY: "Play", ANTE_BONUS: "Ante bonus"}.get(spot, spot))
+    return table_family(game).extra_label(game, spot, words)
 
 
 def host_spot(game: GameRules, result_spot: str) -> str:
     """The spot a result line is shown on: decision wagers and bonuses on their main spot."""
-    if isinstance(game, TurboRules) and result_spot == RAISE:
-        return game.edition.main.id
-    if result_spot in (PLAY, ANTE_BONUS):
-        return ANTE
-    return result_spot
+    return table_family(game).host_spot(game, result_spot)
 
 
 def spot_labels(game: GameRules, words: GameWords) -> dict[str, str]:
@@ -141,11 +118,7 @@ def _highlight(lines: Sequence[ResultLine]) -> str:
 
 
 def _line_fields(game: GameRules, spot: WagerSpot, words: GameWords) -> tuple[str, str, str]:
-    if not isinstance(game, StadiumRules) or spot.group != "blind":
-        return "", "", ""
-    _wager, line, number = spot.id.rsplit("_", 2)
-    kind, label = words.blind_line(spot.id)
-    return f"{line}_{number}", kind, label
+    return table_family(game).line_fields(game, spot, words)
 
 
 def spot_views(
@@ -199,18 +172,3 @@ def chip_colour(rack: Sequence[Chip], amount: int) -> str:
         return ""
     fitting = [chip for chip in rack if chip.value <= amount]
     return (fitting[-1] if fitting else rack[0]).colour
-
-
-def three_card_name(cards: Sequence[int], language: str) -> str:
-    """The category of a three-card hand, e.g. ``Pair``; a high-card hand by its top card
-    (``King high``), which is what decides whether the dealer qualifies."""
-    category = poker3.category3(poker3.value3(cards))
-    if category == 0:
-        top = max(rank(code) for code in cards)
-        return text(language, "high_card", rank=text(language, f"rank_{RANKS[top]}"))
-    return game_text(language, poker3.CATEGORY3_NAMES[category])
-
-
-def dealer_qualifies(cards: Sequence[int]) -> bool:
-    """Whether the dealer's three cards qualify (Queen high or better)."""
-    return poker3.dealer_qualifies(poker3.value3(cards))

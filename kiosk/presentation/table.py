@@ -12,12 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk.games.base import GameRules, WagerResult
-from kiosk.games.stadium import StadiumRules
-from kiosk.games.turbo import TurboRules
 from kiosk.presentation.chips import Chip, chips
 from kiosk.presentation.faces import CardFace, face
+from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import text
-from kiosk.presentation.spots import SpotView, dealer_qualifies, spot_views, three_card_name
+from kiosk.presentation.spots import SpotView, spot_views
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal import commands as c
@@ -49,10 +48,10 @@ class OfferView:
 class TableView:
     """Everything a table screen shows."""
 
-    family: str  # "turbo" or "stadium"
+    family: str  # the game's family ("turbo", "stadium"): which table screen shows it
     edition: str
     title: str
-    icon: str  # the edition's icon ("football", ...); "" for Stadium
+    icon: str  # the icon drawn on the cards ("football", ...); "" for Stadium
     icons_word: str
     game_number: int
     phase: str
@@ -84,6 +83,7 @@ class TableView:
     can_cash_out: bool
     can_change_game: bool
     lines_text: str = ""  # Stadium: the blind row and column wagers' result, on every tab
+    tile_icon: str = ""  # the game's icon in the title bar ("football", "stadium")
 
 
 def allowed(state: TerminalState, command: type[c.Command]) -> bool:
@@ -108,9 +108,10 @@ def round_cards(rnd: RoundState | None) -> list[int]:
 
 
 def deal_steps(game: GameRules) -> tuple[int, ...]:
-    """Where the deal animation pauses: card by card, Stadium's array in packs of three."""
+    """Where the deal animation pauses: the first deal as the family deals it (card by card,
+    Stadium's array in packs of three), then card by card."""
     first = game.first_deal
-    steps = [3, 6, 9] if isinstance(game, StadiumRules) else list(range(1, first + 1))
+    steps = table_family(game).first_deal_steps(game)
     rest = game.second_deal_per_seat + game.second_deal_shared
     return (*steps, *range(first + 1, first + rest + 1))
 
@@ -182,8 +183,8 @@ def table_view(
     win = paid if result_shown else 0
 
     rack = chips(state.config)
-    turbo = game if isinstance(game, TurboRules) else None
-    suit = turbo.suit if turbo is not None else None
+    family = table_family(game)
+    suit = family.suit(game)
     first_n = game.first_deal
     own_n = game.second_deal_per_seat
     shown_cards = cards[:shown]
@@ -202,10 +203,10 @@ def table_view(
     won = result_shown and paid > 0
     banner = _banner(language, seat_result, result_shown)
     return TableView(
-        family="turbo" if turbo is not None else "stadium",
+        family=game.family,
         edition=state.selected_edition,
         title=words.title,
-        icon=turbo.edition.icon if turbo is not None else "",
+        icon=family.card_icon(game),
         icons_word=icons_word,
         game_number=rnd.game_number if rnd is not None else 0,
         phase=state.phase.value,
@@ -225,9 +226,7 @@ def table_view(
             and busy
         ),
         icon_count=icon_count,
-        icon_count_text=(
-            text(language, "icon_count", count=icon_count, icons=icons_word) if turbo else ""
-        ),
+        icon_count_text=family.icon_count_text(game, icon_count, words),
         positions=positions,
         hand_text=_hand_text(game, cards, positions, landed, language),
         dealer_text=_dealer_text(game, cards, landed, language),
@@ -245,6 +244,7 @@ def table_view(
         can_cash_out=not busy and state.credits[SEAT] > 0 and allowed(state, c.CashOut),
         can_change_game=not busy and not lockups and allowed(state, c.SelectEdition),
         lines_text=_lines_text(game, results, language),
+        tile_icon=family.tile_icon(game),
     )
 
 
@@ -270,26 +270,19 @@ def _can_repeat(state: TerminalState) -> bool:
 def _hand_text(
     game: GameRules, cards: list[int], positions: tuple[int, ...], shown: int, language: str
 ) -> str:
-    if not isinstance(game, StadiumRules) or len(positions) != 3 or shown < game.first_deal:
+    if shown < game.first_deal or len(cards) < game.first_deal:
         return ""
-    if len(cards) < game.first_deal:
-        return ""
-    hand = [cards[p] for p in positions]
-    return text(language, "your_hand", hand=three_card_name(hand, language))
+    return table_family(game).hand_text(game, cards[: game.first_deal], positions, language)
 
 
 def _dealer_text(game: GameRules, cards: list[int], shown: int, language: str) -> str:
-    if not isinstance(game, StadiumRules):
+    if not game.second_deal_shared:
         return ""
-    start = game.first_deal
+    start = game.first_deal + game.second_deal_per_seat
     end = start + game.second_deal_shared
     if len(cards) < end or shown < end:
         return ""
-    dealer = cards[start:end]
-    qualifies = text(language, "qualifies" if dealer_qualifies(dealer) else "not_qualifies")
-    return text(
-        language, "dealer_hand", hand=three_card_name(dealer, language), qualifies=qualifies
-    )
+    return table_family(game).dealer_text(game, cards[start:end], language)
 
 
 def _offer_view(
@@ -314,14 +307,8 @@ def _offer_view(
     left = max(0, min(total, -(-(end - now) // 1000)))
     take, default = offer.take, offer.default
     decline = next(ch for ch in offer.choices if ch != take)
-    if isinstance(game, TurboRules):
-        label = words(game.raise_label)
-        main = words(game.edition.main.label)
-        prompt = text(language, "raise_prompt", label=label, main=main, amount=amount)
-        take_label, decline_label = label.upper(), text(language, "no_thanks")
-    else:
-        prompt = text(language, "play_prompt", amount=amount)
-        take_label, decline_label = text(language, "play", amount=amount), text(language, "fold")
+    labels = table_family(game).offer_labels(game, words, take, decline, amount)
+    prompt, take_label, decline_label = labels.prompt, labels.take, labels.decline
     default_label = take_label if default == take else decline_label
     return OfferView(
         kind=offer.kind,
@@ -367,7 +354,7 @@ def _guide(
     if state.credits[SEAT] == 0 and not pending:
         return text(language, "no_credits")
     chosen = len(state.pending_positions.get(SEAT, ()))
-    if isinstance(game, StadiumRules) and chosen != 3:
+    if game.positions and chosen != game.positions:
         return text(language, "choose_positions", n=chosen)
     if not pending:
         return text(language, "place_wagers")

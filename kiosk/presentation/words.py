@@ -11,19 +11,14 @@ from __future__ import annotations
 
 from kiosk.cards import SUIT_NAMES
 from kiosk.games.base import GameRules, WagerSpot
-from kiosk.games.paytable import ENGLISH, Translations, merged
-from kiosk.games.stadium import StadiumRules
-from kiosk.games.turbo import TurboRules
-from kiosk.presentation.i18n import check_language, game_text, text
+from kiosk.games.paytable import ENGLISH, Translations
+from kiosk.presentation.families import table_family
+from kiosk.presentation.i18n import check_language, game_text
 
 
 def translations(game: GameRules | None) -> Translations:
     """Every data-file translation behind ``game``: its edition and its chosen pay tables."""
-    if not isinstance(game, TurboRules):
-        return {}
-    edition = game.edition
-    tables = (table.translations for table in game.paytables.values())
-    return merged(edition.translations, *tables, edition.raise_rule.paytable.translations)
+    return {} if game is None else table_family(game).translations(game)
 
 
 class GameWords:
@@ -31,10 +26,11 @@ class GameWords:
 
     def __init__(self, game: GameRules | None, language: str) -> None:
         self.game = game
+        self.family = table_family(game)
         self.language = check_language(language)
         found = translations(game).get(language, {}) if language != ENGLISH else {}
         self._data = dict(found)
-        suit = game.suit if isinstance(game, TurboRules) else None
+        suit = self.family.suit(game) if game is not None else None
         self.suit = "" if suit is None else game_text(language, SUIT_NAMES[suit])
 
     def __call__(self, english: str) -> str:
@@ -50,21 +46,14 @@ class GameWords:
         return "" if self.game is None else self(self.game.title)
 
     def icons(self, count: int) -> str:
-        """The icon word for ``count`` icons (Turbo; "" for other games)."""
-        if not isinstance(self.game, TurboRules):
+        """The icon word for ``count`` icons ("" for a game without icons)."""
+        names = None if self.game is None else self.family.icon_names(self.game)
+        if names is None:
             return ""
-        edition = self.game.edition
-        return self(edition.icon if count == 1 else edition.icons)
+        return self(names[0] if count == 1 else names[1])
 
     def spot(self, spot: WagerSpot) -> str:
-        """A wager spot's name; a Stadium blind spot as its wager and line ("Pairs Plus Row 1")."""
-        if isinstance(self.game, StadiumRules) and spot.group == "blind":
-            kind, line = self.blind_line(spot.id)
-            return f"{kind} {line}"
-        return self(spot.label)
-
-    def blind_line(self, spot_id: str) -> tuple[str, str]:
-        """A Stadium blind spot's wager name and line name, e.g. ("Pairs Plus", "Row 1")."""
-        wager, line, number = spot_id.rsplit("_", 2)
-        kind = "Pairs Plus" if wager == "pairs_plus" else "6-Card Bonus"
-        return self(kind), text(self.language, "row" if line == "row" else "col", n=number)
+        """A wager spot's name (a Stadium blind spot as its wager and line: "Pairs Plus Row 1")."""
+        if self.game is None:
+            return self(spot.label)
+        return self.family.spot_label(self.game, spot, self)

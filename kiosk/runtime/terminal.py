@@ -36,32 +36,34 @@ from kiosk.runtime import reconcile, ticket_in
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
 from kiosk.signer.client import Signer, signer_for
-from kiosk.store.critmem import StoreCheck, power_up_store
+from kiosk.store.critmem import StoreCheck
 from kiosk.store.faults import describe, is_storage_full, store_fault
 from kiosk.store.journal import Journal, Projections, StoreError
-from kiosk.store.reader import current_state
+from kiosk.store.port import JournalOpener, RuntimeJournal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError, DuplicateReportError, ReportMismatchError
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.core import TerminalCore
+from kiosk.terminal.event_sets import ESCROW_ENDINGS, kind_names
 from kiosk.terminal.meters import Meters
 from kiosk.terminal.state import Phase, TerminalState
+from kiosk.terminal.tilts import TiltCode
 from rng import RngFailure
 
 #: events after which a snapshot is written at once (they change the state's whole basis)
 _SNAPSHOT_NOW = frozenset({e.ConfigChanged, e.PeriodMetersReset})
 #: the tilt of a configured terminal id that is not the host link's (see _check_identity)
-IDENTITY_TILT = "terminal_id_mismatch"
+IDENTITY_TILT = TiltCode.TERMINAL_ID_MISMATCH
 #: marker left in the data directory while a storage-full fault waits to be journaled (an
 #: empty file needs no data block); the next power-up journals the fault and removes it
 STORAGE_FULL_MARK = "storage-full.pending"
 #: how often a running terminal retries journaling a storage-full fault (milliseconds)
 STORAGE_RETRY_MS = 2000
 #: the tilt of a device report that disagrees with the state (an attendant checks the cash box)
-REPORT_MISMATCH_TILT = "device_report_mismatch"
+REPORT_MISMATCH_TILT = TiltCode.DEVICE_REPORT_MISMATCH
 #: journaled kinds that end an escrow (the core's memory of them is seeded at power-up)
-_RESOLVING_KINDS = ("BillStacked", "BillReturned", "TicketRedeemed")
+_RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these
@@ -108,6 +110,7 @@ class TerminalRuntime:
         self,
         data_dir: Path,
         *,
+        journal: JournalOpener,
         deck_factory: DeckFactory,
         validator: BillValidatorPort,
         printer: PrinterPort,
@@ -145,11 +148,12 @@ class TerminalRuntime:
                 TerminalConfig(terminal_id=self._link_id) if self._link_id else TerminalConfig()
             )
         self._initial_config = config
-        #: the store; None when it could not be opened (power-up then locks up and says why)
-        self._journal: Journal | None = None
+        #: the store the builder gave (kiosk.store.port); None when it could not be opened
+        #: (power-up then locks up and says why)
+        self._journal: RuntimeJournal | None = None
         self._open_error: StoreError | None = None
         try:
-            self._journal = Journal(self.data_dir)
+            self._journal = journal()
         except StoreError as exc:
             self._open_error = exc
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
@@ -174,11 +178,22 @@ class TerminalRuntime:
         return self.core.state
 
     @property
-    def journal(self) -> Journal:
+    def store(self) -> RuntimeJournal:
         """The store (StoreError when it could not be opened: the terminal is locked up)."""
         if self._journal is None:
             raise self._open_error or StoreError("the store is not open")
         return self._journal
+
+    @property
+    def journal(self) -> Journal:
+        """The store as the SQLite journal, for what works on the file itself (the RAM clear,
+        the service audit log, the host's anchor); StoreError on another store."""
+        store = self.store
+        if not isinstance(store, Journal):
+            raise StoreError(
+                f"the terminal's store is not a SQLite journal: {type(store).__name__}"
+            )
+        return store
 
     def subscribe(self, observer: Callable[[list[e.Event]], None]) -> None:
         """Call ``observer(events)`` after every committed step (the UI redraws from state)."""
@@ -192,8 +207,7 @@ class TerminalRuntime:
         now = self.clock()
         check: StoreCheck | None = None
         try:
-            check = power_up_store(
-                self.journal,
+            check = self.store.power_up(
                 self.signer,
                 lambda: TerminalState.genesis(self._initial_config).to_snapshot(),
                 now,
@@ -208,7 +222,7 @@ class TerminalRuntime:
                 self._journal.seal(report.critical)
         if check is not None and (check.critical is not None or check.state is None):
             report.critical = f"non-volatile memory check failed: {check.critical}"
-            self.journal.seal(report.critical)  # nothing is written to (or signed for) it
+            self.store.seal(report.critical)  # nothing is written to (or signed for) it
         elif check is not None and check.state is not None:
             self.core = TerminalCore(check.state)
             self._seed_resolutions()
@@ -298,7 +312,7 @@ class TerminalRuntime:
         if pending is None:
             return
         self._full_retry_at = self.clock() + STORAGE_RETRY_MS
-        self.journal.commit([pending])
+        self.store.commit([pending])
         self._unjournaled_full = None
         with contextlib.suppress(OSError):
             (self.data_dir / STORAGE_FULL_MARK).unlink(missing_ok=True)
@@ -322,7 +336,7 @@ class TerminalRuntime:
     def _seed_resolutions(self) -> None:
         """Give the core the last escrow resolution of each seat from the event log, so that a
         device's report of it again is known as a duplicate (not in the snapshot)."""
-        rows = self.journal.event_log(kinds=_RESOLVING_KINDS, last=4 * len(self.state.credits))
+        rows = self.store.event_log(kinds=_RESOLVING_KINDS, last=4 * len(self.state.credits))
         self.core.remember(row.event for row in reversed(rows))
 
     def _device_report(self, report: c.Command) -> list[e.Event]:
@@ -373,7 +387,7 @@ class TerminalRuntime:
                 # (its driver asks again); an attendant verifies with the host meanwhile
                 self.execute(
                     c.RaiseTilt(
-                        code="voucher_unknown",
+                        code=TiltCode.VOUCHER_UNKNOWN,
                         reason=f"verify voucher {co.validation_number} with the host",
                         needs_attendant=True,
                     )
@@ -386,9 +400,11 @@ class TerminalRuntime:
         failure = self.rng_health()
         if failure is None:
             return True
-        if "rng_failure" not in self.state.tilts:
+        if TiltCode.RNG_FAILURE not in self.state.tilts:
             self.execute(
-                c.RaiseTilt(code="rng_failure", reason=f"RNG: {failure}", needs_attendant=True)
+                c.RaiseTilt(
+                    code=TiltCode.RNG_FAILURE, reason=f"RNG: {failure}", needs_attendant=True
+                )
             )
         return False
 
@@ -412,18 +428,11 @@ class TerminalRuntime:
         elif configured == link_id and raised:
             self.execute(c.ClearTilt(code=IDENTITY_TILT, by="configuration"))
 
-    def _reload(self) -> int:
-        """Throw away the in-memory state and rebuild it from the journal; rows replayed."""
-        view = current_state(self.journal)
-        self.core = TerminalCore(view.state)
-        self._seed_resolutions()
-        return view.replayed
-
     def _recover_round(self) -> list[str]:
         s = self.state
         if s.round is None or s.phase in (Phase.RESULT, Phase.IDLE, Phase.WAGERING):
             return []
-        if s.tilts.get("rng_failure"):
+        if s.tilts.get(TiltCode.RNG_FAILURE):
             return [f"game {s.round.game_number}: waits for the RNG"]
         number = s.round.game_number
         if s.phase is Phase.DECISION:
@@ -549,7 +558,7 @@ class TerminalRuntime:
         outbox = tuple(self.host_messages(events, self.state)) if self.host_messages else ()
         if self._unjournaled_full is not None:
             self._journal_storage_full()  # the fault first, in the order it happened
-        self.journal.commit(
+        self.store.commit(
             events,
             Projections(
                 snapshot=snapshot,
@@ -702,7 +711,7 @@ class TerminalRuntime:
     @property
     def store_epoch(self) -> int:
         """The epoch of the store (0 for one written before the signer)."""
-        return self.journal.epoch() or 0
+        return self.store.epoch() or 0
 
     def device_port(self, record: MoneyRecord) -> object:
         """The device port that sent ``record``."""
@@ -743,7 +752,7 @@ class TerminalRuntime:
         self._notify([event])
         return event
 
-    def adopt_store(self, journal: Journal, core: TerminalCore) -> None:
+    def adopt_store(self, journal: RuntimeJournal, core: TerminalCore) -> None:
         """Run on a new store from now on (after a RAM clear): its journal and state."""
         self._journal = journal
         self.core = core

@@ -28,15 +28,22 @@ import contextlib
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.store.faults import StorageFullError as StorageFullError
 from kiosk.store.faults import StoreError as StoreError
 from kiosk.store.faults import store_fault
 from kiosk.terminal import events as ev
+
+#: event kinds kept in the event log (decided in :mod:`kiosk.terminal.event_sets`)
+from kiosk.terminal.event_sets import LOGGED_KINDS as LOGGED_KINDS
+
+if TYPE_CHECKING:
+    from kiosk.signer.client import Signer
+    from kiosk.store.critmem import StoreCheck
 
 SCHEMA_VERSION = 1
 GENESIS = b"\x00" * 32
@@ -72,32 +79,6 @@ CREATE TRIGGER IF NOT EXISTS service_audit_no_update BEFORE UPDATE ON service_au
 CREATE TRIGGER IF NOT EXISTS service_audit_no_delete BEFORE DELETE ON service_audit
     BEGIN SELECT RAISE(ABORT, 'the service audit log is append-only'); END;
 """
-
-#: event kinds kept in the event log (the game round's own events live in recall)
-LOGGED_KINDS = frozenset(
-    {
-        "PoweredUp",
-        "CriticalMemoryError",
-        "StorageFull",
-        "RamCleared",
-        "ConfigChanged",
-        "PeriodMetersReset",
-        "BillStacked",
-        "BillReturned",
-        "TicketRedeemed",
-        "CashoutStarted",
-        "VoucherPrinted",
-        "VoucherFailed",
-        "HandpayLocked",
-        "HandpayReset",
-        "TiltRaised",
-        "TiltCleared",
-        "DoorChanged",
-        "EnableChanged",
-        "ServiceChanged",
-        "DeviceBaselineRecorded",
-    }
-)
 
 
 class IntegrityError(StoreError):
@@ -249,6 +230,14 @@ class Journal:
             if self.signer is not None and signatures is not None:
                 self.db.execute("INSERT INTO meta VALUES ('epoch', ?)", (str(self.signer.epoch),))
                 self._write_signatures(0, GENESIS, signatures, snapshot=True)
+
+    def power_up(
+        self, signer: Signer, genesis: Callable[[], dict[str, Any]], now: int
+    ) -> StoreCheck:
+        """Create, adopt or verify the store against the signer (:mod:`kiosk.store.critmem`)."""
+        from kiosk.store.critmem import power_up_store
+
+        return power_up_store(self, signer, genesis, now)
 
     def adopt(self, epoch: int, head_signature: bytes, snapshots: dict[int, bytes]) -> None:
         """Sign an unsigned store of a previous release as it is (see kiosk.store.critmem)."""

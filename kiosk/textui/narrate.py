@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from kiosk.games.base import GameRules
-from kiosk.games.turbo import TurboRules
 from kiosk.terminal import events as e
 from kiosk.terminal.state import RoundState, TerminalState
+from kiosk.textui.families import text_family
 from kiosk.textui.money import dollars
 from kiosk.textui.show import (
     clock_time,
@@ -82,12 +82,8 @@ class Narrator:
                 lines = first_deal_lines(game, record)
                 if record.bets and record.bets[0].bet.positions:
                     lines += seat_hand_lines(game, record, 0)
-                if isinstance(game, TurboRules) and not event.offers:
-                    rule = game.edition.raise_rule
-                    lines.append(
-                        f"No {rule.label}: it is offered on {rule.max_community_icons} "
-                        f"{game.edition.icons} or fewer."
-                    )
+                if not event.offers:
+                    lines += text_family(game).no_offer_lines(game)
                 return [f"  {line}" for line in lines]
             case e.DecisionOffered():
                 record, game = self._round()

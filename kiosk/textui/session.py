@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kiosk.app.wiring import Terminal
-from kiosk.games.stadium import StadiumRules
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -198,7 +197,7 @@ class PlaySession:
     def cmd_bill(self, args: list[str]) -> None:
         """Insert a note through the bill validator."""
         value = _amount(args, "bill DOLLARS")
-        if not self.terminal.validator.insert(value):
+        if not self.terminal.simulated.validator.insert(value):
             cfg = self.rt.state.config
             if value not in cfg.accepted_notes:
                 notes = ", ".join(dollars(n) for n in cfg.accepted_notes)
@@ -239,7 +238,7 @@ class PlaySession:
     def cmd_positions(self, args: list[str]) -> None:
         """Choose the Stadium hand's three array locations (none: take them back)."""
         game = self.rt.core.game()
-        if args and not isinstance(game, StadiumRules):
+        if args and not game.positions:
             raise UsageError(f"{game.title} has no positions to choose")
         try:
             locations = [int(a) for a in args]
@@ -296,7 +295,7 @@ class PlaySession:
     def cmd_printer(self, args: list[str]) -> None:
         """Simulate the printer: ready, out of paper or jammed."""
         state = _one(args, "printer ok|out|jam")
-        printer = self.terminal.printer
+        printer = self.terminal.simulated.printer
         if state == "ok":
             printer.paper, printer.fault = True, None
         elif state == "out":

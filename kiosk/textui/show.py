@@ -16,17 +16,13 @@ from kiosk.cards import names
 from kiosk.games import poker3
 from kiosk.games.base import DecisionOffer, GameRules, WagerResult
 from kiosk.games.registry import load_game
-from kiosk.games.stadium import StadiumRules
-from kiosk.games.turbo import TurboRules
-from kiosk.scoring import count_icons
 from kiosk.terminal.records import SeatResult
 from kiosk.terminal.state import RoundState
+from kiosk.textui.families import text_family
 from kiosk.textui.money import dollars, signed_dollars
 
 #: what a player types for each decision choice
 TYPED_CHOICE: Mapping[str, str] = {"no_raise": "noraise"}
-#: labels of result lines that are not wager spots placed before the deal
-EXTRA_LABELS: Mapping[str, str] = {"play": "Play", "ante_bonus": "Ante bonus"}
 
 
 def local_time(epoch_ms: int) -> str:
@@ -64,9 +60,8 @@ def spot_label(game: GameRules | None, spot: str) -> str:
         for s in game.spots:
             if s.id == spot:
                 return s.label
-        if isinstance(game, TurboRules) and spot == "raise":
-            return game.raise_label
-    return EXTRA_LABELS.get(spot, spot)
+    extra = text_family(game).extra_label(game, spot)
+    return extra if extra is not None else spot
 
 
 def title_of(game: GameRules | None, edition: str) -> str:
@@ -80,12 +75,6 @@ def wagers_text(game: GameRules | None, wagers: Mapping[str, int]) -> str:
         return "none"
     parts = [f"{spot_label(game, spot)} {dollars(amount)}" for spot, amount in wagers.items()]
     return f"{', '.join(parts)} (total {dollars(sum(wagers.values()))})"
-
-
-def icons_text(game: TurboRules, cards: Sequence[int]) -> str:
-    """``"5 footballs"``."""
-    count = count_icons(list(cards), game.suit)
-    return f"{count} {game.edition.icon if count == 1 else game.edition.icons}"
 
 
 def three_card_text(cards: Sequence[int]) -> str:
@@ -119,50 +108,22 @@ def positions_text(positions: Sequence[int]) -> str:
 
 def first_deal_lines(game: GameRules | None, rnd: RoundState) -> list[str]:
     """The shared cards of the first deal (Turbo community, Stadium array)."""
-    first = rnd.first
-    if not first:
-        return []
-    if isinstance(game, TurboRules):
-        return [f"Community: {names(first)}  ({icons_text(game, first)})"]
-    if isinstance(game, StadiumRules):
-        bets = rnd.bets
-        marked = bets[0].bet.positions if len(bets) == 1 else ()
-        lines = ["Array (locations 1-9 row by row; [ ] = your hand):"]
-        lines += [f"  {line}" for line in array_lines(first, marked)]
-        return lines
-    return [f"First deal: {names(first)}"]
+    return text_family(game).first_deal_lines(game, rnd) if rnd.first else []
 
 
 def seat_hand_lines(game: GameRules | None, rnd: RoundState, index: int) -> list[str]:
     """A seat's own hand: its Stadium positions, or its Turbo cards with the 9-card icons."""
-    positions = rnd.bets[index].bet.positions
-    first = rnd.first
-    if isinstance(game, StadiumRules) and first and positions:
-        hand = [first[p] for p in positions]
-        where = positions_text(positions)
-        return [f"Hand (locations {where}): {names(hand)}  {three_card_text(hand)}"]
-    seat_cards = rnd.seat_cards
-    if index < len(seat_cards) and seat_cards[index]:
-        own = seat_cards[index]
-        if isinstance(game, TurboRules):
-            return [f"Own cards: {names(own)}  (9 cards: {icons_text(game, first + own)})"]
-        return [f"Own cards: {names(own)}"]
-    return []
+    return text_family(game).seat_hand_lines(game, rnd, index)
 
 
 def dealer_lines(game: GameRules | None, rnd: RoundState) -> list[str]:
     """The shared cards of the second deal (the Stadium dealer's hand)."""
-    shared = rnd.second_shared
-    if not shared:
-        return []
-    if isinstance(game, StadiumRules):
-        return [f"Dealer: {dealer_text(shared)}"]
-    return [f"Shared cards: {names(shared)}"]
+    return text_family(game).dealer_lines(game, rnd) if rnd.second_shared else []
 
 
 def offer_text(game: GameRules | None, offer: DecisionOffer) -> str:
     """``"Double offered for $5.00: raise or noraise (default noraise)"``."""
-    label = game.raise_label if isinstance(game, TurboRules) else offer.kind.capitalize()
+    label = text_family(game).offer_label(game, offer)
     typed = " or ".join(TYPED_CHOICE.get(c, c) for c in offer.choices)
     default = TYPED_CHOICE.get(offer.default, offer.default)
     return f"{label} offered for {dollars(offer.extra_wager)}: {typed} (default {default})"

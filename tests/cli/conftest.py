@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import Terminal
+from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.store.port import sqlite_journal
 from kiosk.textui.session import PlaySession
 from rng import BackgroundCycler, Csprng
 from tests.terminal.conftest import FakeClock, ScriptedDeck
@@ -35,13 +36,16 @@ class Player:
         printer = InProcessPrinter(data_dir / "devices")
         runtime = TerminalRuntime(
             data_dir,
+            journal=sqlite_journal(data_dir),
             deck_factory=lambda excluded: ScriptedDeck(self.script.split(), excluded),
             validator=validator,
             printer=printer,
             validation_numbers=LocalValidationNumbers(rng.randbelow),
             clock=self.clock,
         )
-        self.terminal = Terminal(runtime, validator, printer, rng, BackgroundCycler(rng))
+        self.terminal = Terminal(
+            runtime, InProcessDeviceSet(validator, printer), rng, BackgroundCycler(rng)
+        )
         self.runtime = runtime
         self.session = PlaySession(self.terminal, self.output.append)
 

@@ -133,7 +133,7 @@ def test_cash_out_prints_a_voucher(player: Player) -> None:
     assert out[0] == "Printing a voucher for $50.00..."
     assert out[1].startswith("Voucher printed: $50.00, validation number ")
     assert out[1].endswith(". Credits $0.00.")
-    assert list(player.terminal.printer.printed()) == [out[1].split()[-3].rstrip(".")]
+    assert list(player.terminal.simulated.printer.printed()) == [out[1].split()[-3].rstrip(".")]
 
 
 def test_help_lists_the_commands_and_the_pays_of_the_game(player: Player) -> None:

@@ -27,7 +27,7 @@ def test_records_of_a_terminal_holding_its_store_open_mid_game(
     rt = terminal.runtime
     rt.power_up()
     try:
-        assert terminal.validator.insert(2000)
+        assert terminal.simulated.validator.insert(2000)
         rt.pump()
         for command in (
             c.SelectEdition("stadium-3cp"),
@@ -81,8 +81,8 @@ def test_audit_and_state_are_consistent_while_the_terminal_writes(tmp_path: Path
             terminal.runtime.power_up()
             robot = Robot(
                 terminal.runtime,
-                terminal.validator,
-                terminal.printer,
+                terminal.simulated.validator,
+                terminal.simulated.printer,
                 random.Random(7),
                 fault_rate=0,
             )

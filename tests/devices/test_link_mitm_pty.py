@@ -27,7 +27,8 @@ import pytest
 from cobs import cobs
 
 from kiosk.app.peripherals import spawn_simulator, wait_ready
-from kiosk.app.serial_wiring import SerialPorts, SerialTerminal, build_serial_terminal
+from kiosk.app.serial_wiring import SerialPorts, SerialSetup
+from kiosk.app.wiring import Terminal, build_terminal
 from kiosk.devices.framing import CRC_BYTES, encode_frame
 from kiosk.devices.pairing import load_pairing_key
 from kiosk.devices.seal import HEADER_BYTES, LinkSeal, Opened, Role
@@ -127,7 +128,7 @@ class Rig:
             validator_key=key_file,
             printer_key=self.sims / "keys" / "printer.key",
         )
-        self.terminal: SerialTerminal = build_serial_terminal(base / "terminal", ports)
+        self.terminal: Terminal = build_terminal(base / "terminal", devices=SerialSetup(ports))
         self.runtime = self.terminal.runtime
         self.runtime.power_up()
         self.until(lambda: self.status()["enabled"] and self.terminal.printer.ready())
@@ -191,15 +192,15 @@ def test_a_rewritten_stacked_frame_and_a_replayed_one_are_refused_and_tilt(rig: 
     rig.settle(0.5)
     assert rig.runtime.state.credits == [500]
     assert rig.runtime.state.lifetime["bills_in"] == 500
-    stats = rig.terminal.channels[0].stats()
+    stats = rig.terminal.serial.channels[0].stats()
     assert (stats["tampered"], stats["forged"], stats["replayed"]) == (2, 1, 1)
 
     # a frame of line noise (bad CRC) is dropped, and is not tampering
     rig.mitm.inject.append(bytes(range(1, 60)) + b"\x00")
     rig.settle(0.3)
-    assert rig.terminal.channels[0].stats()["tampered"] == 2
+    assert rig.terminal.serial.channels[0].stats()["tampered"] == 2
     assert (
-        rig.terminal.channels[0].stats()["frames_crc_errors"]
-        + rig.terminal.channels[0].stats()["frames_cobs_errors"]
+        rig.terminal.serial.channels[0].stats()["frames_crc_errors"]
+        + rig.terminal.serial.channels[0].stats()["frames_cobs_errors"]
         >= 1
     )

@@ -24,6 +24,7 @@ from kiosk.devices.sim.printer import PrinterMachine
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase
@@ -54,6 +55,7 @@ class System:
         )
         self.runtime = TerminalRuntime(
             self.base / "terminal",
+            journal=sqlite_journal(self.base / "terminal"),
             deck_factory=RngDeckFactory(RNG),
             validator=InProcessBillValidator(self.base / "bv"),
             printer=self.driver,

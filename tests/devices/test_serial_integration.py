@@ -22,7 +22,8 @@ from kiosk.app.peripherals import (
     start_simulated_peripherals,
     wait_ready,
 )
-from kiosk.app.serial_wiring import SerialTerminal, build_serial_terminal
+from kiosk.app.serial_wiring import SerialSetup
+from kiosk.app.wiring import Terminal, build_terminal
 from kiosk.terminal import events as e
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.records import Tilt
@@ -33,8 +34,8 @@ class Rig:
     def __init__(self, base: Path, config: TerminalConfig | None = None) -> None:
         self.base = base
         self.sims: SimulatedPeripherals = start_simulated_peripherals(base)
-        self.terminal: SerialTerminal = build_serial_terminal(
-            base / "terminal", self.sims.ports, config=config
+        self.terminal: Terminal = build_terminal(
+            base / "terminal", devices=SerialSetup(self.sims.ports), config=config
         )
         self.runtime = self.terminal.runtime
         self.runtime.power_up()
@@ -103,7 +104,7 @@ def test_faults_tilt_with_the_reason_and_clear_when_fixed(rig):
         assert send(f"fix {fault}") == "ok"
         rig.until(lambda code=code: code not in rig.runtime.state.tilts)
     assert rig.printer("fault paper-low") == "ok"
-    rig.until(lambda: rig.terminal.printer.paper_low)
+    rig.until(lambda: rig.terminal.serial.printer.paper_low)
     assert rig.runtime.state.tilts == {}
 
 
@@ -111,7 +112,7 @@ def test_garbage_on_the_line_is_counted_and_harmless(rig):
     assert rig.bv("garbage 3000") == "ok"
     assert rig.bv("insert 500").startswith("ok escrow")
     rig.until(lambda: rig.runtime.state.credits == [500])
-    stats = rig.terminal.channels[0].stats()
+    stats = rig.terminal.serial.channels[0].stats()
     assert stats["frames_cobs_errors"] + stats["frames_crc_errors"] + stats["malformed"] > 0
 
 
@@ -201,7 +202,7 @@ def test_sim_ctl_tamper_rewrite_and_replay_raise_the_tamper_tilt(rig):
     rig.until(lambda: "2 frames" in rig.runtime.state.tilts["printer_tampered"].reason)
     tilt = rig.runtime.state.tilts["printer_tampered"]
     assert tilt.needs_attendant and tilt.reason.startswith("printer link tampered")
-    assert rig.terminal.channels[1].stats()["tampered"] == 2
+    assert rig.terminal.serial.channels[1].stats()["tampered"] == 2
     assert rig.runtime.state.credits == [0]
     assert "bill_validator_tampered" not in rig.runtime.state.tilts
 

@@ -17,7 +17,8 @@ from PIL import Image
 
 from kiosk.app.embedded_host import start_embedded_host
 from kiosk.app.peripherals import start_simulated_peripherals
-from kiosk.app.serial_wiring import build_serial_terminal
+from kiosk.app.serial_wiring import SerialSetup
+from kiosk.app.wiring import build_terminal
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase
 
@@ -26,7 +27,7 @@ def test_voucher_out_and_back_in_through_the_host(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
     host = start_embedded_host(tmp_path / "hostdata")
     sims = start_simulated_peripherals(tmp_path)
-    terminal = build_serial_terminal(data, sims.ports, host=host.endpoint)
+    terminal = build_terminal(data, devices=SerialSetup(sims.ports), host=host.endpoint)
     rt = terminal.runtime
     try:
         rt.power_up()

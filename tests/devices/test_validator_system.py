@@ -20,6 +20,7 @@ from kiosk.devices.validator_driver import ValidatorDriver
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal import events as e
 from rng import Csprng
 from tests.devices.harness import Clock, FakeHost, Wire, terminal_restarted
@@ -47,6 +48,7 @@ class System:
         self.driver = ValidatorDriver(self.wire, clock=self.clock.seconds, connect_grace=0.5)
         self.runtime = TerminalRuntime(
             self.base / "terminal",
+            journal=sqlite_journal(self.base / "terminal"),
             deck_factory=RngDeckFactory(RNG),
             validator=self.driver,
             printer=InProcessPrinter(self.base / "printer"),

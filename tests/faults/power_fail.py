@@ -89,8 +89,8 @@ def check_after_recovery(data_dir: Path, campaign: KillCampaign, last_games: int
     assert state.cashout is None, "a cash-out was left unresolved"
     assert not state.escrow, "a note was left in escrow"
     # every note in the cash box is credited, every voucher printed has left the credit meter
-    assert terminal.validator.cashbox_total() == state.lifetime["bills_in"]
-    printed = terminal.printer.printed()
+    assert terminal.simulated.validator.cashbox_total() == state.lifetime["bills_in"]
+    printed = terminal.simulated.printer.printed()
     journal_vouchers = {
         row.event.validation_number: row.event.value
         for row in terminal.runtime.journal.rows()

@@ -27,7 +27,12 @@ def played_store(data_dir: Path, games: int = 30, seed: int = 7) -> dict[str, in
     terminal = build_terminal(data_dir)
     try:
         assert terminal.runtime.power_up().critical is None
-        robot = Robot(terminal.runtime, terminal.validator, terminal.printer, random.Random(seed))
+        robot = Robot(
+            terminal.runtime,
+            terminal.simulated.validator,
+            terminal.simulated.printer,
+            random.Random(seed),
+        )
         while robot.stats.games < games:
             robot.play_game()
         money = money_of(data_dir, terminal)

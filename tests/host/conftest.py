@@ -18,6 +18,7 @@ from kiosk.host.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal.config import TerminalConfig
 from rng import Csprng
 
@@ -107,6 +108,7 @@ class TerminalRig:
         self.printer = InProcessPrinter(self.data_dir / "devices")
         self.runtime = TerminalRuntime(
             self.data_dir,
+            journal=sqlite_journal(self.data_dir),
             deck_factory=RngDeckFactory(self.rng),
             validator=self.validator,
             printer=self.printer,

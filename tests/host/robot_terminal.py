@@ -179,7 +179,9 @@ def main(argv: list[str] | None = None) -> int:
         link.stop()
         print("drained", flush=True)
         return 0
-    robot = Robot(rt, terminal.validator, terminal.printer, rand, fault_rate=0.03)
+    robot = Robot(
+        rt, terminal.simulated.validator, terminal.simulated.printer, rand, fault_rate=0.03
+    )
     while True:
         robot.play_game()
         player.collect()

@@ -25,7 +25,7 @@ class Table:
 
     def note(self, cents: int) -> None:
         """Insert a note and let the validator stack it."""
-        assert self.terminal.validator.insert(cents)
+        assert self.terminal.simulated.validator.insert(cents)
         self.rt.pump()
 
     def deal(self, cards: str) -> None:

@@ -20,7 +20,7 @@ def previous_release_store(data_dir: Path) -> int:
     they are created empty when the store is opened)."""
     terminal = build_terminal(data_dir)
     terminal.runtime.power_up()
-    assert terminal.validator.insert(2000)
+    assert terminal.simulated.validator.insert(2000)
     terminal.runtime.pump()
     terminal.runtime.execute(c.SetDoor(door="main", open=True))
     terminal.close()

@@ -17,6 +17,7 @@ from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal.config import TerminalConfig
 from rng import Csprng
 
@@ -72,6 +73,7 @@ class Rig:
         self.printer = InProcessPrinter(self.data_dir / "devices")
         self.runtime = TerminalRuntime(
             self.data_dir,
+            journal=sqlite_journal(self.data_dir),
             deck_factory=self.deck,  # type: ignore[arg-type]
             validator=self.validator,
             printer=self.printer,

@@ -14,6 +14,7 @@ from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import REPORT_MISMATCH_TILT, TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.store.audit import audit
+from kiosk.store.port import sqlite_journal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Lockup
@@ -127,6 +128,7 @@ def test_a_serial_validator_that_miscounts_tilts_the_terminal(tmp_path: Path) ->
     driver = ValidatorDriver(wire, clock=clock.seconds, connect_grace=0.5)
     rt = TerminalRuntime(
         tmp_path / "terminal",
+        journal=sqlite_journal(tmp_path / "terminal"),
         deck_factory=RngDeckFactory(rng),
         validator=driver,
         printer=InProcessPrinter(tmp_path / "printer"),

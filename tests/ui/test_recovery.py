@@ -63,7 +63,7 @@ def _mid_game(data_dir: Path) -> list[int]:
     rt = terminal.runtime
     try:
         rt.power_up()
-        assert terminal.validator.insert(2000)
+        assert terminal.simulated.validator.insert(2000)
         rt.pump()
         rt.execute(c.SelectEdition("stadium-3cp"))
         rt.execute(c.SelectPositions((0, 4, 8)))

@@ -23,10 +23,11 @@ import pytest
 from kiosk.app.duties import TerminalDuties
 from kiosk.app.kiosk import PERIPHERALS_FILE
 from kiosk.app.peripherals import start_simulated_peripherals
-from kiosk.app.serial_wiring import SerialTerminal, build_serial_terminal
+from kiosk.app.serial_wiring import SerialSetup
 from kiosk.app.simulator import DeviceSimulator, SimulatorPrograms
+from kiosk.app.wiring import Terminal, build_terminal
 from kiosk.devices.sim.program import control
-from kiosk.presentation.overlays import PRINTER_TILT
+from kiosk.terminal.tilts import TiltCode
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,21 +40,21 @@ def _until(check: Callable[[], bool], timeout: float, what: str, step: float = 0
 
 
 @pytest.fixture
-def serial_terminal(tmp_path: Path) -> Iterator[tuple[SerialTerminal, DeviceSimulator]]:
+def serial_terminal(tmp_path: Path) -> Iterator[tuple[Terminal, DeviceSimulator]]:
     with start_simulated_peripherals(tmp_path) as peripherals:
-        terminal = build_serial_terminal(tmp_path, peripherals.ports)
+        terminal = build_terminal(tmp_path, devices=SerialSetup(peripherals.ports))
         try:
             terminal.runtime.power_up()
             yield (
                 terminal,
-                DeviceSimulator(terminal, SimulatorPrograms(peripherals, terminal.printer)),
+                DeviceSimulator(terminal, SimulatorPrograms(peripherals, terminal.serial.printer)),
             )
         finally:
             terminal.close()
 
 
 def test_the_panel_works_the_simulator_programs(
-    serial_terminal: tuple[SerialTerminal, DeviceSimulator],
+    serial_terminal: tuple[Terminal, DeviceSimulator],
 ) -> None:
     terminal, sim = serial_terminal
     rt = terminal.runtime
@@ -83,7 +84,7 @@ def test_the_panel_works_the_simulator_programs(
     _until(pumped(lambda: not sim.paper_in()), 15, "the printer's paper-out status")
     assert "paper_out" in rt.state.tilts  # raised by the printer driver, not the duties
     TerminalDuties(terminal)()
-    assert PRINTER_TILT not in rt.state.tilts
+    assert TiltCode.PRINTER not in rt.state.tilts
     assert sim.toggle_paper() == "paper in"
     _until(pumped(lambda: "paper_out" not in rt.state.tilts), 15, "the paper-out tilt to clear")
     assert sim.paper_in()

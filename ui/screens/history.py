@@ -9,6 +9,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk.presentation.recall import RecallView
+from ui.families import recall_rows
 from ui.widgets.card import CardRow
 from ui.widgets.controls import HeaderLabel
 
@@ -42,15 +43,7 @@ class HistoryScreen(Screen):
         game = games[self.index]
         self.heading = game.heading
         t = App.get_running_app().t
-        if game.family == "stadium":
-            rows = [
-                (t["array"], game.first[0:3], 0),
-                ("", game.first[3:6], 3),
-                ("", game.first[6:9], 6),
-                (t["dealer"], game.dealer, -1),
-            ]
-        else:
-            rows = [(t["community"], game.first, -1), (t["your_cards"], game.own + game.dealer, -1)]
+        rows = recall_rows(game, t)
         for caption, row, base in rows:
             box = BoxLayout(spacing=App.get_running_app().u * 6)
             box.add_widget(

@@ -30,12 +30,10 @@ class MenuScreen(Screen):
         """Tiles for (edition, title, icon, description) rows."""
         grid = self.ids.tiles
         current = [(t.edition, t.title, t.icon, t.description) for t in reversed(grid.children)]
-        if current != [(e, t, i or "stadium", d) for e, t, i, d in editions]:
+        if current != editions:
             grid.clear_widgets()
             for edition, title, icon, description in editions:
-                tile = GameTile(
-                    edition=edition, title=title, icon=icon or "stadium", description=description
-                )
+                tile = GameTile(edition=edition, title=title, icon=icon, description=description)
                 tile.tk_name = f"game:{edition}"
                 grid.add_widget(tile)
         for tile in grid.children:

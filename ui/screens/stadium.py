@@ -55,6 +55,11 @@ class StadiumScreen(TableScreen):
                 grid.add_widget(buttons[f"{wager}_{kind}_{number}"])
         self.update_line_captions()
 
+    def language_changed(self) -> None:
+        """The grid's captions now, the spots at the next show."""
+        self.update_line_captions()
+        super().language_changed()
+
     def update_line_captions(self) -> None:
         """Header cells of the grid ("Pairs Plus / rows") in the player's language."""
         t = self._app().t

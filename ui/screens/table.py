@@ -75,6 +75,10 @@ class TableScreen(Screen):
         """The game's cards (each table lays them out its own way)."""
         raise NotImplementedError
 
+    def language_changed(self) -> None:
+        """The player chose another language: the spots are rebuilt at the next show."""
+        self._spot_edition = ""
+
     @staticmethod
     def fill(
         slots: Sequence[CardView],

@@ -49,7 +49,8 @@ class Meter(BoxLayout):
 
 
 class IconBadge(Widget):
-    """The edition's icon, drawn (``icon`` "" draws nothing; "stadium" draws a 3x3 array)."""
+    """The game's icon, drawn (``icon`` "" draws nothing; a family may add its own drawing to
+    :data:`ui.draw.paint.ICONS`, Stadium its 3x3 array)."""
 
     icon = StringProperty("")
 
@@ -59,25 +60,11 @@ class IconBadge(Widget):
         self.bind(pos=self._redraw_soon, size=self._redraw_soon, icon=self._redraw_soon)
 
     def _redraw(self, *_: object) -> None:
-        from kivy.graphics import Color, RoundedRectangle
-
-        from ui.theme import BACK, GOLD
-
         self.canvas.clear()
         s = min(self.width, self.height)
         x, y = self.center_x - s / 2, self.center_y - s / 2
         with self.canvas:
-            if self.icon == "stadium":
-                cell = s / 3
-                for row in range(3):
-                    for col in range(3):
-                        Color(*(GOLD if (row + col) % 2 == 0 else BACK))
-                        RoundedRectangle(
-                            pos=(x + col * cell + cell * 0.12, y + row * cell + cell * 0.06),
-                            size=(cell * 0.76, cell * 0.88),
-                            radius=[cell * 0.1],
-                        )
-            elif self.icon:
+            if self.icon:
                 paint.icon(self.icon, x, y, s)
 
 

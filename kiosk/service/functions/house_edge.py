@@ -18,22 +18,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from kiosk.analysis import stadium_par, turbo_par
+from kiosk.analysis.families import par_family
 from kiosk.bounded_read import read_bounded_text
-from kiosk.games import nine_card_bonus, stadium_paytables
-from kiosk.games.paytable import table_names
-from kiosk.games.registry import STADIUM_ID
-from kiosk.games.stadium import TITLE as STADIUM_TITLE
-from kiosk.games.turbo_edition import load_edition
+from kiosk.games import nine_card_bonus
+from kiosk.games.registry import family_of
 
 CACHE_FORMAT = 1
 #: the most the edge cache may hold (a few hundred entries)
 CACHE_LIMIT = 1 << 20
-_STADIUM_LABELS = {
-    stadium_paytables.ANTE_PLAY: "Ante and Play (ante bonus)",
-    stadium_paytables.PAIRS_PLUS: "Pairs Plus",
-    stadium_paytables.SIX_CARD_BONUS: "6-Card Bonus",
-}
 
 
 @dataclass(frozen=True)
@@ -49,38 +41,15 @@ class WagerTables:
 
 def edition_title(edition: str) -> str:
     """The edition's title."""
-    return STADIUM_TITLE if edition == STADIUM_ID else load_edition(edition).title
+    return family_of(edition).title(edition)
 
 
 def wager_tables(edition: str) -> tuple[WagerTables, ...]:
     """Every wager of ``edition`` that has a choice of pay table, with the choices."""
-    if edition == STADIUM_ID:
-        return tuple(
-            WagerTables(
-                edition,
-                wager,
-                _STADIUM_LABELS[wager],
-                table_names(stadium_paytables.kind(wager)),
-                stadium_paytables.DEFAULTS[wager],
-            )
-            for wager in stadium_paytables.WAGERS
-        )
-    ed = load_edition(edition)
-    out = [
-        WagerTables(edition, w.id, w.label, tuple(t.name for t in w.paytables), w.default)
-        for w in ed.wagers
-    ]
-    bonus = (*nine_card_bonus.available(), nine_card_bonus.OFF)
-    out.append(
-        WagerTables(
-            edition,
-            nine_card_bonus.KIND,
-            ed.nine_card_bonus_label,
-            bonus,
-            ed.nine_card_bonus_default,
-        )
+    return tuple(
+        WagerTables(edition, c.wager, c.label, c.tables, c.default)
+        for c in family_of(edition).paytable_choices(edition)
     )
-    return tuple(out)
 
 
 class HouseEdges:
@@ -105,33 +74,8 @@ class HouseEdges:
         return Fraction(self._cache[key])
 
     def _plan(self, edition: str, wager: str, table: str) -> tuple[str, Callable[[], Fraction]]:
-        if edition == STADIUM_ID:
-            t = stadium_paytables.load_table(wager, table)
-            basis = repr((wager, sorted(t.pays.items())))
-            if wager == stadium_paytables.ANTE_PLAY:
-                return _key(basis), lambda: stadium_par.ante_play_par(t).house_edge
-            return _key(basis), lambda: stadium_par.side_wager_par(t).house_edge
-        ed = load_edition(edition)
-        if wager == nine_card_bonus.KIND:
-            b = nine_card_bonus.load_table(table)
-            basis = repr((wager, b.pays, b.straight_flush_8, b.straight_flush_9))
-            return (
-                _key(basis),
-                lambda: (
-                    turbo_par.nine_card_bonus_par(
-                        b, ed.nine_card_bonus_label, ed.suit_name
-                    ).house_edge
-                ),
-            )
-        w = ed.wager(wager)
-        if w is None:
-            raise ValueError(f"{edition} has no wager {wager!r}")
-        icon_table = w.paytable(table)
-        if w.mandatory:
-            basis = repr(("mandatory", icon_table.tiers, ed.raise_rule))
-            return _key(basis), lambda: turbo_par.mandatory_wager_par(ed, w, icon_table).house_edge
-        basis = repr(("icon", icon_table.tiers))
-        return _key(basis), lambda: turbo_par.icon_wager_par(w, icon_table).house_edge
+        basis, compute = par_family(edition).edge_plan(edition, wager, table)
+        return _key(basis), compute
 
     def _load(self) -> dict[str, str]:
         if self.cache_file is None:

@@ -1,0 +1,33 @@
+"""Which events are logged, metered or end an escrow: decided once, by class."""
+
+from __future__ import annotations
+
+from kiosk.store import journal
+from kiosk.terminal import event_sets
+from kiosk.terminal import events as e
+
+
+def test_the_event_log_keeps_the_kinds_it_always_kept() -> None:
+    assert journal.LOGGED_KINDS is event_sets.LOGGED_KINDS
+    always = {
+        "PoweredUp", "CriticalMemoryError", "StorageFull", "RamCleared", "ConfigChanged",
+        "PeriodMetersReset", "BillStacked", "BillReturned", "TicketRedeemed", "CashoutStarted",
+        "VoucherPrinted", "VoucherFailed", "HandpayLocked", "HandpayReset", "TiltRaised",
+        "TiltCleared", "DoorChanged", "EnableChanged", "ServiceChanged", "DeviceBaselineRecorded",
+    }  # fmt: skip
+    assert always == event_sets.LOGGED_KINDS
+
+
+def test_the_escrow_endings_read_back_at_power_up_are_logged() -> None:
+    assert event_sets.ESCROW_ENDINGS <= event_sets.LOGGED
+    assert event_sets.kind_names(event_sets.ESCROW_ENDINGS) == (
+        "BillReturned",
+        "BillStacked",
+        "TicketRedeemed",
+    )
+    assert event_sets.is_logged(e.BillStacked(at=1)) and not event_sets.is_logged(
+        e.CardsDealt(at=1)
+    )
+    assert event_sets.moves_meters(e.RoundSettled(at=1)) and not event_sets.moves_meters(
+        e.TiltCleared(at=1)
+    )
