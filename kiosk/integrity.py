@@ -3,7 +3,7 @@
 The *program files* are every file under the installed packages ``kiosk``, ``rng``, ``ui`` and
 ``proto`` (sources, layouts, edition and pay-table data, schemas), except the interpreter's
 caches (``__pycache__`` directories, ``.pyc``/``.pyo`` files).  Each is named by its path
-relative to the directory holding its package, with ``/`` separators (``kiosk/cli.py``), and
+relative to the directory holding its package, with ``/`` separators (``kiosk/cli/run.py``), and
 files are taken in the order of those names (Python's ``str`` order, i.e. by code point).
 
 - The **manifest** lists, per file, the SHA-256 of its bytes, its size and its name

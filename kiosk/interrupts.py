@@ -11,7 +11,7 @@ it where stopping is clean instead:
   the terminal, its devices and its host stop in order (the journal closed) as when the
   window is closed.
 
-Either way the command ends with :data:`~kiosk.cli_guard.EXIT_INTERRUPTED` (decision 0011).
+Either way the command ends with :data:`~kiosk.cli.guard.EXIT_INTERRUPTED` (decision 0011).
 """
 
 from __future__ import annotations

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.host import pki
 from kiosk.host.db import SqliteHostDb
 from kiosk.host.server import HostServer, HostSettings
-from kiosk.host.wiring import HostEndpoint
+from kiosk.hostlink import pki
+from kiosk.hostlink.wiring import HostEndpoint
 
 
 @dataclass

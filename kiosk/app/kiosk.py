@@ -16,7 +16,7 @@ from kiosk.app.duties import TerminalDuties
 from kiosk.app.serial_wiring import SerialPorts
 from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
-from kiosk.host.wiring import HostEndpoint
+from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
 from kiosk.terminal.config import TerminalConfig
 

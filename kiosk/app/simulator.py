@@ -18,8 +18,6 @@ from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 
-#: Notes the panel can insert, in cents.
-NOTES = (100, 500, 2_000, 10_000)
 MAIN_DOOR = "main"
 
 

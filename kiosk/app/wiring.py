@@ -16,13 +16,13 @@ from typing import Protocol
 from kiosk.app.serial_wiring import SerialDeviceSet
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.devices.ports import BillValidatorPort, PrinterPort
-from kiosk.host.link import HostLink
-from kiosk.host.wiring import HostEndpoint, HostWiring
+from kiosk.hostlink.link import HostLink
+from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.service.lock import TerminalLock
 from kiosk.store.faults import StoreError, store_fault
+from kiosk.store.lock import TerminalLock
 from kiosk.store.port import sqlite_journal
 from kiosk.terminal.config import TerminalConfig
 from rng import BackgroundCycler, Csprng
@@ -153,7 +153,7 @@ def build_terminal(
     """A terminal on ``data_dir`` with ``devices`` (not yet powered up).
 
     ``devices.check()`` runs before anything starts; then the data directory's lock is taken
-    (:class:`~kiosk.service.lock.TerminalBusyError` when another process is already its
+    (:class:`~kiosk.store.lock.TerminalBusyError` when another process is already its
     terminal), the devices are opened and the runtime is given its SQLite journal.
     """
     data_dir = Path(data_dir)

@@ -1,1 +1,4 @@
-"""The slot-accounting host link: the terminal's client side and the reference host."""
+"""The reference accounting host: gRPC server, its records (SQLite/PostgreSQL), bounds, stores.
+
+The terminal's side of the link is :mod:`kiosk.hostlink`.
+"""

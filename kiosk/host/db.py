@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk.host import stores
-from kiosk.host.anchor import JournalHead
 from kiosk.host.bounds import Limits
 from kiosk.host.stores import STORES_SCHEMA
+from kiosk.hostlink.anchor import JournalHead
 
 SCHEMA = (
     """

@@ -12,7 +12,7 @@ Nothing a terminal says is believed beyond what it owns: every request is checke
 host's own bounds first (:mod:`kiosk.host.bounds`; refused whole with one line, nothing stored),
 voucher reports move only the reporter's vouchers (:mod:`kiosk.host.db`), and each report's
 journal head becomes the terminal's acknowledged anchor, returned in every Hello
-(:mod:`kiosk.host.anchor`, :mod:`kiosk.host.stores`).
+(:mod:`kiosk.hostlink.anchor`, :mod:`kiosk.host.stores`).
 """
 
 from __future__ import annotations
@@ -29,22 +29,18 @@ from typing import Any, NoReturn
 import grpc
 
 from kiosk import integrity
-from kiosk.host import bounds, messages
-from kiosk.host.anchor import JournalHead
+from kiosk.host import bounds
 from kiosk.host.bounds import BoundsError, Limits
-from kiosk.host.command_kinds import HostCommandKind
 from kiosk.host.db import HostDb, HostDbError, Message, now_ms
-from kiosk.host.pki import Credentials
+from kiosk.hostlink import messages
+from kiosk.hostlink.anchor import JournalHead
+from kiosk.hostlink.channel import KEEPALIVE
+from kiosk.hostlink.command_kinds import HostCommandKind
+from kiosk.hostlink.pki import Credentials
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
 #: every kind of host command (the HostCommand.body oneof)
 COMMAND_KINDS = tuple(HostCommandKind)
-KEEPALIVE = [
-    ("grpc.keepalive_time_ms", 10_000),
-    ("grpc.keepalive_timeout_ms", 5_000),
-    ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
-    ("grpc.keepalive_permit_without_calls", 1),
-]
 
 
 def host_command(command_id: int, kind: str, body: dict[str, Any]) -> host_pb2.HostCommand:

@@ -24,7 +24,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kiosk.host.anchor import JournalHead
+from kiosk.hostlink.anchor import JournalHead
 
 if TYPE_CHECKING:
     from kiosk.host.db import Message, _Tx

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.presentation.money import dollars
 from kiosk.terminal.config import TerminalConfig
-from kiosk.textui.money import dollars
 
 #: Casino chip values in cents, smallest first; a terminal offers those its settings allow.
 STANDARD_CHIPS = (25, 100, 500, 2_500, 10_000, 50_000, 100_000)

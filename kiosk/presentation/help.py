@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from kiosk.games.base import GameRules
 from kiosk.presentation.families import PayTable, table_family
 from kiosk.presentation.i18n import text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.words import GameWords
 from kiosk.terminal.config import TerminalConfig
-from kiosk.textui.money import dollars
 
 __all__ = ["HelpPage", "PayTable", "help_page"]
 

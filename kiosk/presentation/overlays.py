@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kiosk.presentation.i18n import text
+from kiosk.presentation.money import dollars
 from kiosk.terminal.state import Lockup, TerminalState
 from kiosk.terminal.tilts import TiltCode
-from kiosk.textui.money import dollars
 
 #: Interleaved 2 of 5: narrow (0) / wide (1) elements of each digit.
 _I2OF5 = (

@@ -10,12 +10,12 @@ from typing import Any
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import game_text, text
+from kiosk.presentation.money import dollars
+from kiosk.presentation.played_game import game_of
 from kiosk.presentation.spots import ResultLine, result_line, spot_labels
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal.state import RoundState
-from kiosk.textui.money import dollars
-from kiosk.textui.show import game_of
 
 SEAT = 0
 

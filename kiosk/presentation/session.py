@@ -14,21 +14,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.clock import wall_clock_ms
 from kiosk.presentation.chips import chip_values
 from kiosk.presentation.families import table_family
 from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.i18n import check_language, text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.overlays import LockupView, VoucherView, lockup_view, voucher_view
 from kiosk.presentation.recall import RecallView, recall_view
 from kiosk.presentation.table import SEAT, TableView, table_view
 from kiosk.presentation.words import GameWords
-from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from kiosk.textui.money import dollars
 
 NOTICE_MS = 4_000
 #: idle time (no credits, no touch) after which the attract mode returns

@@ -11,8 +11,8 @@ from kiosk.games.base import GameRules, WagerResult, WagerSpot
 from kiosk.presentation.chips import Chip
 from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.words import GameWords
-from kiosk.textui.money import dollars
 
 
 @dataclass(frozen=True)

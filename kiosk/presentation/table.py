@@ -16,6 +16,7 @@ from kiosk.presentation.chips import Chip, chips
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import text
+from kiosk.presentation.money import dollars
 from kiosk.presentation.spots import SpotView, spot_views
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
@@ -23,7 +24,6 @@ from kiosk.terminal import commands as c
 from kiosk.terminal.core import COMMAND_RULES
 from kiosk.terminal.records import SeatBetRecord, SeatResult
 from kiosk.terminal.state import Phase, RoundState, TerminalState
-from kiosk.textui.money import dollars
 
 SEAT = 0
 IN_ROUND = frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING})

@@ -21,17 +21,17 @@ import contextlib
 import os
 import queue
 import sqlite3
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk import __version__
+from kiosk.clock import wall_clock_ms
 from kiosk.devices.money_record import MoneyRecord
 from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, Voucher
-from kiosk.host.anchor import JournalHead, anchor_problem, hash_at
-from kiosk.host.ports import HostPort, HostUnavailableError
+from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at
+from kiosk.hostlink.ports import HostPort, HostUnavailableError
 from kiosk.runtime import reconcile, ticket_in
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
@@ -84,11 +84,6 @@ DeckFactory = Callable[[frozenset[int]], DeckLike]
 #: maps a step's events (and the state after them) to messages owed to the accounting host,
 #: which are committed in the same transaction (store-and-forward outbox)
 HostMessages = Callable[[list[e.Event], TerminalState], list[tuple[str, dict[str, Any]]]]
-
-
-def wall_clock_ms() -> int:
-    """Epoch milliseconds (events are stamped with it; no rule depends on it)."""
-    return time.time_ns() // 1_000_000
 
 
 @dataclass
@@ -266,7 +261,7 @@ class TerminalRuntime:
 
     def check_host_anchor(self, epoch: int, seq: int, digest: bytes) -> str | None:
         """Lock up when this store is not in line with the host's acknowledged journal head
-        (kiosk/host/anchor.py); the reason, or None.  Run on the terminal's thread: the host
+        (kiosk/hostlink/anchor.py); the reason, or None.  Run on the terminal's thread: the host
         link posts it at connect."""
         acknowledged = JournalHead(epoch, seq, digest)
         own_seq = self.journal.head()[0]

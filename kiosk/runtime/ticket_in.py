@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 
 from kiosk.devices.ports import TicketInserted
-from kiosk.host.ports import HostPort, HostUnavailableError
+from kiosk.hostlink.ports import HostPort, HostUnavailableError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.core import TerminalCore

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from kiosk.runtime.terminal import wall_clock_ms
+from kiosk.clock import wall_clock_ms
 from kiosk.service import audit_log
 from kiosk.service.backends import ReadOnlyError, ServiceTerminal
 from kiosk.terminal import commands as c

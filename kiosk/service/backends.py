@@ -17,11 +17,12 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
-from kiosk.service.lock import TerminalBusyError, TerminalLock
+from kiosk.clock import wall_clock_ms
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.signer.client import signer_for
 from kiosk.store.critmem import StoreSigner
 from kiosk.store.journal import DB_NAME, Journal, Projections, StoreError
+from kiosk.store.lock import TerminalBusyError, TerminalLock
 from kiosk.store.reader import current_state, open_readonly
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e

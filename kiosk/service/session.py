@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.runtime.terminal import wall_clock_ms
+from kiosk.clock import wall_clock_ms
 from kiosk.service import audit_log
 from kiosk.service.access import AccessDeniedError, PinStore, Role
 from kiosk.service.backends import ReadOnlyError, ServiceTerminal

@@ -4,5 +4,5 @@
 - :mod:`kiosk.signer.core`: the sans-IO request handling (what is signed, what is refused);
 - :mod:`kiosk.signer.state`: the key and the anchor on disk (fsync'd before every answer);
 - :mod:`kiosk.signer.server` / :mod:`kiosk.signer.client`: the Unix socket and the kiosk's side;
-- :mod:`kiosk.signer.cli`: ``turbokiosk signer init|serve|status``.
+- :mod:`kiosk.cli.signer`: ``turbokiosk signer init|serve|status``.
 """

@@ -74,7 +74,7 @@ def rebuild(journal: Journal) -> tuple[TerminalState, TerminalState]:
 
 def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
     """Audit a data directory read-only (its signer: ``--signer``'s, else the development one)."""
-    from kiosk.service.lock import holder
+    from kiosk.store.lock import holder
 
     report = AuditReport()
     try:

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from kiosk.games.base import GameRules
+from kiosk.presentation.money import dollars
+from kiosk.presentation.played_game import game_of
 from kiosk.terminal import events as e
 from kiosk.terminal.state import RoundState, TerminalState
 from kiosk.textui.families import text_family
-from kiosk.textui.money import dollars
 from kiosk.textui.show import (
     clock_time,
     dealer_lines,
     decision_text,
     first_deal_lines,
-    game_of,
     offer_text,
     result_lines,
     seat_hand_lines,

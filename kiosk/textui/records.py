@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.cards import names
+from kiosk.presentation.money import dollars
 from kiosk.store.journal import Journal, JournalRow, StoreError
 from kiosk.store.reader import open_readonly
 from kiosk.terminal.state import RoundState, TerminalState
-from kiosk.textui.money import dollars
 from kiosk.textui.show import local_time, round_lines
 
 #: meters counted in cents; every other meter is a count

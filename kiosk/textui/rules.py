@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from kiosk.games.base import GameRules
+from kiosk.presentation.money import dollars
 from kiosk.terminal.config import TerminalConfig
 from kiosk.textui.families import text_family
-from kiosk.textui.money import dollars
 
 
 def rules_lines(game: GameRules, config: TerminalConfig) -> list[str]:

@@ -11,18 +11,21 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-from kiosk.app.wiring import Terminal
+from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.presentation.money import dollars, parse_dollars
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from kiosk.textui.money import dollars, parse_dollars
 from kiosk.textui.narrate import Narrator, deadline_text
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.show import offer_text, positions_text, round_lines, title_of, wagers_text
 from kiosk.textui.wording import ODD_CENTS, bet_refusal, refusal
+from rng import BackgroundCycler
 
 #: typed decision -> the game's choice
 DECISIONS = {"raise": "raise", "noraise": "no_raise", "play": "play", "fold": "fold"}
@@ -41,10 +44,34 @@ class TextCommand:
     run: Callable[[PlaySession, list[str]], None]
 
 
+class SimulatedDevices(Protocol):
+    """The in-process devices a text session works (the player's notes, the printed voucher)."""
+
+    @property
+    def validator(self) -> InProcessBillValidator: ...
+
+    @property
+    def printer(self) -> InProcessPrinter: ...
+
+
+class PlayedTerminal(Protocol):
+    """What a text session plays on: a wired terminal with in-process devices (the composition
+    root, :func:`kiosk.app.wiring.build_terminal`, makes one)."""
+
+    @property
+    def runtime(self) -> TerminalRuntime: ...
+
+    @property
+    def simulated(self) -> SimulatedDevices: ...
+
+    @property
+    def cycler(self) -> BackgroundCycler: ...
+
+
 class PlaySession:
     """A player (and attendant) at a terminal, in text."""
 
-    def __init__(self, terminal: Terminal, write: Callable[[str], None]) -> None:
+    def __init__(self, terminal: PlayedTerminal, write: Callable[[str], None]) -> None:
         self.terminal = terminal
         self.rt = terminal.runtime
         self.write = write

@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
-from functools import cache
 
 from kiosk.cards import names
 from kiosk.games import poker3
 from kiosk.games.base import DecisionOffer, GameRules, WagerResult
-from kiosk.games.registry import load_game
+from kiosk.presentation.money import dollars, signed_dollars
+from kiosk.presentation.played_game import game_of
 from kiosk.terminal.records import SeatResult
 from kiosk.terminal.state import RoundState
 from kiosk.textui.families import text_family
-from kiosk.textui.money import dollars, signed_dollars
 
 #: what a player types for each decision choice
 TYPED_CHOICE: Mapping[str, str] = {"no_raise": "noraise"}
@@ -39,19 +38,6 @@ def odds_text(odds: Fraction | str) -> str:
     """``Fraction(3, 2)`` or ``"3/2"`` -> ``"3:2"`` (``"1:1"`` for even money)."""
     value = Fraction(odds)
     return f"{value.numerator}:{value.denominator}"
-
-
-@cache
-def _load(edition: str, paytables: tuple[tuple[str, str], ...]) -> GameRules | None:
-    try:
-        return load_game(edition, dict(paytables))
-    except (ValueError, OSError):  # an edition or table this software no longer ships
-        return None
-
-
-def game_of(rnd: RoundState) -> GameRules | None:
-    """The rules a round was played under, or None when they can no longer be loaded."""
-    return _load(rnd.edition, tuple(sorted(rnd.paytables.items())))
 
 
 def spot_label(game: GameRules | None, spot: str) -> str:

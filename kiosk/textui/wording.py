@@ -13,9 +13,9 @@ import re
 
 from kiosk.games.base import GameRules
 from kiosk.games.registry import edition_ids
+from kiosk.presentation.money import dollars
 from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.state import Phase, TerminalState
-from kiosk.textui.money import dollars
 
 #: how the help explains odd cents (kiosk.games.base.pay: stake + stake * n // d)
 ODD_CENTS = (

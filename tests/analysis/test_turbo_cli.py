@@ -6,7 +6,7 @@ import json
 import pytest
 
 from kiosk import cli
-from kiosk.analysis import cli_par_sheet
+from kiosk.cli import par_sheet as cli_par_sheet
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.peripherals import start_simulated_peripherals
-from kiosk.host import pki
+from kiosk.hostlink import pki
 from tests.cli.conftest import turbokiosk
 from tests.host.process import host_process
 

@@ -21,7 +21,7 @@ def test_the_scan_covers_every_layer_and_skips_only_the_family_modules() -> None
         "kiosk/presentation/table.py",
         "kiosk/textui/show.py",
         "kiosk/service/functions/house_edge.py",
-        "kiosk/analysis/cli_par_sheet.py",
+        "kiosk/cli/par_sheet.py",
         "ui/app.py",
     ):
         assert layer_file in scanned

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from kiosk.paths import DATA_DIR_ENV, default_data_dir
+from kiosk.presentation.money import dollars, parse_dollars, signed_dollars
 from kiosk.store.journal import JournalRow
 from kiosk.terminal import events as e
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.meters import Meters
 from kiosk.terminal.state import TerminalState
-from kiosk.textui.money import dollars, parse_dollars, signed_dollars
 from kiosk.textui.records import event_details, events_json, is_money, meters_json, meters_text
 from kiosk.textui.show import array_lines, odds_text
 

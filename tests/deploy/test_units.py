@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.cli_run import add_arguments
+from kiosk.cli.run import add_arguments
 from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
 
 pytestmark = pytest.mark.deploy

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.devices.link import Delivered, LinkDown, LinkEvent, LinkUp
-from kiosk.host.ports import TicketValidation
+from kiosk.hostlink.ports import TicketValidation
 
 
 class Clock:

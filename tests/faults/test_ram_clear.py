@@ -12,7 +12,7 @@ import pytest
 
 from kiosk.app.wiring import build_terminal
 from kiosk.cli import main
-from kiosk.host.messages import HostMessageMapper, outbox_message
+from kiosk.hostlink.messages import HostMessageMapper, outbox_message
 from kiosk.signer.client import LocalSigner, development_dir
 from kiosk.store.audit import audit
 from kiosk.store.journal import DB_NAME, OutboxRow

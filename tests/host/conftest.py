@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.host import pki
 from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.host.link import HostLink
 from kiosk.host.server import HostServer, HostSettings
-from kiosk.host.wiring import HostEndpoint, HostWiring
+from kiosk.hostlink import pki
+from kiosk.hostlink.link import HostLink
+from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers

@@ -11,8 +11,8 @@ from concurrent import futures
 
 import grpc
 
-from kiosk.host import pki
-from kiosk.host.server import KEEPALIVE
+from kiosk.hostlink import pki
+from kiosk.hostlink.channel import KEEPALIVE
 
 METHOD = "/turbokiosk.bench.Echo/Echo"
 

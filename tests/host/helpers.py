@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.host.db import HostDb
-from kiosk.host.messages import event_body
+from kiosk.hostlink.messages import event_body
 from kiosk.store.journal import Journal
 from kiosk.terminal import events as e
 from kiosk.terminal.config import TerminalConfig

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.host import pki
 from kiosk.host.db import SqliteHostDb
+from kiosk.hostlink import pki
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state
 from kiosk.terminal import events as e

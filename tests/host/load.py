@@ -21,8 +21,8 @@ from typing import Any
 
 import grpc
 
-from kiosk.host import pki
-from kiosk.host.pki import SERVER_NAME
+from kiosk.hostlink import pki
+from kiosk.hostlink.pki import SERVER_NAME
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
 ECHO = "/turbokiosk.bench.Echo/Echo"

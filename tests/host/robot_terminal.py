@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.host import pki
-from kiosk.host.ports import HostUnavailableError
-from kiosk.host.wiring import HostEndpoint
+from kiosk.hostlink import pki
+from kiosk.hostlink.ports import HostUnavailableError
+from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.robot import Robot
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e

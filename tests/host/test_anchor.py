@@ -7,7 +7,7 @@ import random
 import shutil
 from collections.abc import Callable
 
-from kiosk.host.anchor import JournalHead, anchor_problem
+from kiosk.hostlink.anchor import JournalHead, anchor_problem
 from kiosk.robot import Robot
 from kiosk.signer.client import development_dir
 from tests.host.conftest import HostRig, TerminalRig

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.host import pki
+from kiosk.hostlink import pki
 from tests.host.conftest import Pki
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.host.anchor import JournalHead
-from kiosk.host.client import HostClient
 from kiosk.host.db import HostDb, SqliteHostDb
+from kiosk.hostlink.anchor import JournalHead
+from kiosk.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
 from tests.host.conftest import HostRig, Pki
 
@@ -156,7 +156,7 @@ def test_a_head_behind_the_anchor_is_an_alarm_and_does_not_move_it(
 
 
 def test_an_outbox_ram_cleared_message_reaches_the_wire_with_its_hash() -> None:
-    from kiosk.host.messages import outbox_message, received
+    from kiosk.hostlink.messages import outbox_message, received
     from kiosk.store.journal import OutboxRow
 
     body = {

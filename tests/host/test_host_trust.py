@@ -11,9 +11,9 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.bounds import MAX_BATCH, Limits
-from kiosk.host.client import HostClient
 from kiosk.host.db import HostDb, SqliteHostDb
 from kiosk.host.server import HostServer, HostSettings
+from kiosk.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
 from tests.host.conftest import HostRig, Pki, TerminalRig, records_factory
 
@@ -284,7 +284,7 @@ def test_the_database_holds_the_voucher_rules_itself(rig: TrustRig) -> None:
 def test_a_terminal_whose_reports_are_refused_stops_play_until_they_are_accepted(
     tmp_path: Path, pki_set: Pki, make_terminal: Callable[..., TerminalRig]
 ) -> None:
-    from kiosk.host.link import REFUSED_REASON
+    from kiosk.hostlink.link import REFUSED_REASON
 
     strict = TrustRig(pki_set, lambda: SqliteHostDb(tmp_path / "host.sqlite3"))
     strict.limits = Limits(largest_bill=100)  # no note above $1 is believed

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from kiosk import integrity
-from kiosk.host.client import HostClient
-from kiosk.host.link import HOST_DISABLED_REASON, LINK_LOST_REASON
-from kiosk.host.messages import outbox_message
+from kiosk.hostlink.client import HostClient
+from kiosk.hostlink.link import HOST_DISABLED_REASON, LINK_LOST_REASON
+from kiosk.hostlink.messages import outbox_message
 from kiosk.robot import Robot
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from kiosk import integrity
-from kiosk.host.wiring import HostEndpoint
+from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.robot import Robot
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from kiosk.cli import main
-from kiosk.host.client import HostClient
 from kiosk.host.db import HostDb, HostDbError, Message, PostgresHostDb, SqliteHostDb, now_ms
-from kiosk.host.ports import HostUnavailableError
+from kiosk.hostlink.client import HostClient
+from kiosk.hostlink.ports import HostUnavailableError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase

@@ -5,9 +5,9 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from kiosk.host import pki
-from kiosk.host.client import HostClient
-from kiosk.host.ports import HostUnavailableError
+from kiosk.hostlink import pki
+from kiosk.hostlink.client import HostClient
+from kiosk.hostlink.ports import HostUnavailableError
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 from tests.host.conftest import HostRig, Pki
 

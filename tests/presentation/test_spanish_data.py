@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
 from kiosk.games import nine_card_bonus, poker3
 from kiosk.games.registry import edition_ids, load_game
 from kiosk.games.turbo import TurboRules
@@ -12,7 +13,6 @@ from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.words import GameWords, translations
 from kiosk.terminal.config import TerminalConfig
 from tests.presentation.conftest import Table
-from ui.tour import STADIUM_CARDS, TURBO_CARDS
 
 
 def test_a_spanish_turbo_round_names_everything_in_spanish(table: Table) -> None:

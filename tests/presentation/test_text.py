@@ -6,12 +6,12 @@ import string
 
 import pytest
 
+from kiosk.app.tour import STADIUM_CARDS
 from kiosk.presentation import i18n
 from kiosk.presentation.overlays import interleaved_2_of_5, validation_text
 from kiosk.presentation.recall import recall_view
 from kiosk.presentation.session import clock_text
 from tests.presentation.conftest import Table
-from ui.tour import STADIUM_CARDS
 
 
 def _fields(text: str) -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
 from kiosk.games.registry import load_game
 from kiosk.presentation.chips import chip_text, chip_values
 from kiosk.presentation.help import help_page
@@ -11,7 +12,6 @@ from kiosk.presentation.table import allowed
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import TerminalConfig
 from tests.presentation.conftest import Table
-from ui.tour import STADIUM_CARDS, TURBO_CARDS
 
 
 def test_chip_values_follow_the_denomination_and_the_limits() -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.host import cli, server
-from kiosk.host.command_kinds import HostCommandKind, oneof_fields
+from kiosk.cli import host as cli
+from kiosk.host import server
+from kiosk.hostlink.command_kinds import HostCommandKind, oneof_fields
 from proto.turbokiosk.v1 import host_pb2
 
 

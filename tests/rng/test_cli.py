@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from kiosk.cli import main
-from rng import cli as rng_cli
+from kiosk.cli import rng as rng_cli
 from rng.generator import Csprng
 from tests.rng.helpers import shake_reader
 

@@ -11,9 +11,9 @@ import pytest
 
 from kiosk.service.access import FACTORY_PINS, AccessDeniedError, PinStore, Role
 from kiosk.service.backends import InProcessTerminal, ReadOnlyError, ReadOnlyTerminal
-from kiosk.service.lock import TerminalLock
 from kiosk.store.audit import audit
 from kiosk.store.journal import Journal, body_hash, canonical
+from kiosk.store.lock import TerminalLock
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.config import TerminalConfig

@@ -1,4 +1,5 @@
-"""Headless screenshots of every service page, reached by touches (``ui.service.screenshots``).
+"""Headless screenshots of every service page, reached by touches
+(``kiosk.app.service_screenshots``).
 
 Slow (about two minutes of software-rendered frames): ``tox -e slow``.
 """
@@ -61,7 +62,7 @@ PAGES = (
 @pytest.mark.slow
 def test_every_service_page_is_drawn(tmp_path: Path) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "ui.service.screenshots", str(tmp_path)],
+        [sys.executable, "-m", "kiosk.app.service_screenshots", str(tmp_path)],
         cwd=REPO,
         capture_output=True,
         text=True,

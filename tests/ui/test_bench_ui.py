@@ -36,7 +36,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 def _ui_bench(size: str) -> dict[str, Any]:
     run = subprocess.run(
-        [sys.executable, "-m", "ui.bench", "--size", size],
+        [sys.executable, "-m", "kiosk.app.bench", "--size", size],
         cwd=REPO,
         env=ENV,
         capture_output=True,

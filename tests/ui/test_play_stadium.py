@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.app.tour import STADIUM_CARDS
 from kiosk.terminal.config import EditionConfig, TerminalConfig
 from tests.ui.conftest import is_card_white, is_felt
-from ui.tour import STADIUM_CARDS
 
 
 def test_stadium_game_from_note_to_voucher(kiosk: Any) -> None:

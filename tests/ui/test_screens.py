@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.app.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
 from kiosk.presentation.faces import face
 from kiosk.terminal import commands as c
 from tests.ui.conftest import is_felt
-from ui.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
 from ui.widgets.controls import SpotBase
 
 

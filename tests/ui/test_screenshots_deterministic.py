@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from kiosk.app.kiosk import build_app
+from kiosk.app.tour import tour_terminal
 from tests.cli.conftest import turbokiosk
 from ui.driver import Driver
 from ui.screens.attract import BLINK_SECONDS
-from ui.tour import tour_terminal
 
 
 def _attract_and_voucher(data_dir: Path) -> tuple[bytes, bytes, str]:

@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.app.simulator import NOTES, DeviceSimulator
+#: Notes the panel can insert, in cents.
+NOTES = (100, 500, 2_000, 10_000)
+
+
+class DeviceSimulator(Protocol):
+    """What the panel works (:class:`kiosk.app.simulator.DeviceSimulator` in the kiosk): each
+    action answers one line for the panel's log."""
+
+    def door_open(self) -> bool: ...
+
+    def paper_in(self) -> bool: ...
+
+    def host_enabled(self) -> bool: ...
+
+    def insert_note(self, value: int) -> str: ...
+
+    def toggle_door(self) -> str: ...
+
+    def toggle_paper(self) -> str: ...
+
+    def toggle_host(self) -> str: ...
+
+    def attendant_key(self) -> str: ...
 
 
 class SimulatorPanel(BoxLayout):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
+from kiosk.presentation.money import dollars
 from kiosk.service.access import Role
 from kiosk.service.functions.base import (
     Context,
@@ -16,7 +17,6 @@ from kiosk.service.functions.base import (
 )
 from kiosk.terminal import commands as c
 from kiosk.terminal.records import Handpay, Tilt
-from kiosk.textui.money import dollars
 
 
 def status(ctx: Context, args: Mapping[str, Any]) -> Outcome:

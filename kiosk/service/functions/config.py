@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.games.registry import edition_ids
+from kiosk.presentation.money import dollars, parse_dollars
 from kiosk.service.access import Role
 from kiosk.service.functions.base import Context, Outcome, ServiceError, ServiceFunction
 from kiosk.service.functions.house_edge import HouseEdges, edition_title, percent, wager_tables
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import ConfigError, TerminalConfig, from_dict, to_dict
 from kiosk.terminal.state import Phase, TerminalState
-from kiosk.textui.money import dollars, parse_dollars
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.devices.ports import BillValidatorTestMode, PrinterTestPrint
+from kiosk.presentation.money import dollars
 from kiosk.service.access import Role
 from kiosk.service.backends import ServiceTerminal
 from kiosk.service.functions.base import Context, Outcome, ServiceError, ServiceFunction, arg_int
-from kiosk.textui.money import dollars
 
 #: meters shown with the device status, as counters
 DEVICE_COUNTERS = (

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from kiosk import cards
 from kiosk.app.wiring import InProcessDeviceSet, Terminal
+from kiosk.clock import wall_clock_ms
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.store.port import sqlite_journal
 from kiosk.terminal import commands as c

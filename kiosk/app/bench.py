@@ -1,4 +1,4 @@
-"""Speed of the kiosk on this machine's renderer: ``python -m ui.bench --size WxH``.
+"""Speed of the kiosk on this machine's renderer: ``python -m kiosk.app.bench --size WxH``.
 
 Prints one JSON object: frames per second during the deal animation (with the product's 60 fps
 cap, and uncapped to show the headroom), the same for an empty Kivy window drawing one
@@ -24,7 +24,7 @@ GAMES = 6  # deals timed per setting
 
 def _deal_fps(driver: Any, tour: Any, rounds: int) -> list[float]:
     """Frames drawn per second from the touch on DEAL to the last card turned over."""
-    from ui.tour import STADIUM_CARDS, TURBO_CARDS
+    from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
 
     app = driver.app
     results = []
@@ -138,9 +138,9 @@ def measure(size: tuple[int, int]) -> dict[str, Any]:
     from kivy.clock import Clock
 
     from kiosk.app.kiosk import build_app
+    from kiosk.app.tour import tour_terminal
     from ui import memory
     from ui.driver import Driver
-    from ui.tour import tour_terminal
 
     figures: dict[str, Any] = {"size": f"{size[0]}x{size[1]}"}
     with tempfile.TemporaryDirectory(prefix="turbokiosk-bench-") as tmp:
@@ -179,7 +179,7 @@ def measure(size: tuple[int, int]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m ui.bench --size WxH``: the figures as JSON on standard output."""
+    """``python -m kiosk.app.bench --size WxH``: the figures as JSON on standard output."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="800x480")
     args = parser.parse_args(argv)

@@ -26,7 +26,7 @@ MAX_SNAPSHOT_EVERY = 1_000_000
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``turbokiosk soak``."""
-    from kiosk.cli_args import float_type, int_type
+    from kiosk.cli.args import float_type, int_type
 
     parser.add_argument("--data-dir", type=Path, required=True, help="terminal data directory")
     parser.add_argument("--games", type=int_type(0, MAX_GAMES), required=True, help="games to play")
@@ -52,8 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Power up (recovering whatever a power cut left), then play ``--games`` games."""
-    from kiosk.cli_args import check_data_dir
-    from kiosk.cli_guard import CommandLineError
+    from kiosk.cli.args import check_data_dir
+    from kiosk.cli.guard import CommandLineError
     from kiosk.games.registry import edition_ids
 
     known = edition_ids()

@@ -1,8 +1,8 @@
 """Screenshots of every service page, from a scripted visit by touches (headless).
 
-``python -m ui.service.screenshots OUT [--size WxH]`` writes ``OUT/WxH/NN-name.png`` and prints
-the files; the visit enters each role with its factory PIN (and changes it), and calls every
-function from the touchscreen.
+``python -m kiosk.app.service_screenshots OUT [--size WxH]`` writes ``OUT/WxH/NN-name.png``
+and prints the files; the visit enters each role with its factory PIN (and changes it), and
+calls every function from the touchscreen.
 """
 
 from __future__ import annotations
@@ -189,10 +189,10 @@ def take(out: Path, size: tuple[int, int] = (800, 480)) -> list[Path]:
 
     env.prepare(size, headless=True)
     from kiosk.app.kiosk import build_app
+    from kiosk.app.tour import tour_terminal
     from ui import capture
     from ui.driver import Driver
     from ui.service import install
-    from ui.tour import tour_terminal
 
     written: list[Path] = []
     folder = out / f"{size[0]}x{size[1]}"
@@ -214,7 +214,7 @@ def take(out: Path, size: tuple[int, int] = (800, 480)) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m ui.service.screenshots OUT [--size WxH]``."""
+    """``python -m kiosk.app.service_screenshots OUT [--size WxH]``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--size", default="800x480")

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kiosk.cli_args import check_data_dir
+from kiosk.cli.args import check_data_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,8 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the screenshots and list them."""
+    from kiosk.app.screenshots import SIZES, take
     from ui.env import parse_size
-    from ui.screenshots import SIZES, take
 
     try:
         sizes = [parse_size(s) for s in args.size] if args.size else list(SIZES)

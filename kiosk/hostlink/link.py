@@ -2,7 +2,7 @@
 
 Two background threads talk to the host; neither touches the terminal core, which is
 single-threaded: whatever must change the terminal is posted to the runtime
-(:meth:`TerminalRuntime.post`) and runs at its next ``pump()``.
+(:meth:`LinkedRuntime.post`, :mod:`kiosk.hostlink.runtime_port`) and runs at its next ``pump()``.
 
 - **sender**: says hello, then drains the outbox (its own connection to the journal) oldest
   first in batches, and forgets a batch only after the host has answered that it committed it.
@@ -34,11 +34,12 @@ from typing import Any
 import grpc
 
 from kiosk import integrity
-from kiosk.host.anchor import JournalHead, anchor_problem, hash_at, read_head
-from kiosk.host.client import HostClient
-from kiosk.host.command_kinds import HostCommandKind
-from kiosk.host.messages import meters_body, outbox_message, snapshot_message
-from kiosk.runtime.terminal import TerminalRuntime, wall_clock_ms
+from kiosk.clock import wall_clock_ms
+from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at, read_head
+from kiosk.hostlink.client import HostClient
+from kiosk.hostlink.command_kinds import HostCommandKind
+from kiosk.hostlink.messages import meters_body, outbox_message, snapshot_message
+from kiosk.hostlink.runtime_port import LinkedRuntime
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
 from proto.turbokiosk.v1 import host_pb2
@@ -80,7 +81,7 @@ class HostLink:
 
     def __init__(
         self,
-        runtime: TerminalRuntime,
+        runtime: LinkedRuntime,
         client: HostClient,
         *,
         batch_size: int = 200,

@@ -31,11 +31,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.cli_args import check_bindable, float_type, int_type, listen_address
-from kiosk.cli_guard import EXIT_FAILED, CommandLineError
-from kiosk.host import pki
+from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
+from kiosk.cli.guard import EXIT_FAILED, CommandLineError
 from kiosk.host.bounds import BoundsError, Limits
-from kiosk.host.command_kinds import HostCommandKind
 from kiosk.host.db import (
     RELEASE_QUIET_MINUTES,
     VOUCHER_STATES,
@@ -44,6 +42,8 @@ from kiosk.host.db import (
     now_ms,
     open_db,
 )
+from kiosk.hostlink import pki
+from kiosk.hostlink.command_kinds import HostCommandKind
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 CA_DIR_ENV = "TURBOKIOSK_CA_DIR"

@@ -97,7 +97,7 @@ def event_body(ev: e.Event, state: TerminalState) -> tuple[str, dict[str, Any]] 
     if isinstance(ev, e.PeriodMetersReset):
         return "period_meters_reset", {"by": ev.by}
     if isinstance(ev, e.RamCleared):
-        # the host names a store by its creation time (kiosk/host/anchor.py); the signer's
+        # the host names a store by its creation time (kiosk/hostlink/anchor.py); the signer's
         # epoch number travels beside it
         body = {"previous_epoch": ev.previous_store, "previous_seq": ev.previous_seq}
         body |= {"previous_hash": ev.previous_hash, "signer_epoch": ev.epoch}

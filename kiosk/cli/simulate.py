@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from kiosk.analysis import simulate
-from kiosk.analysis.cli_par_sheet import add_paytable_argument, paytable_choices
 from kiosk.analysis.families import par_family
 from kiosk.analysis.model import fraction_json
-from kiosk.cli_args import int_type
+from kiosk.cli.args import int_type
+from kiosk.cli.par_sheet import add_paytable_argument, paytable_choices
 from kiosk.games.base import RuleError
 from kiosk.games.paytable import PaytableError
 

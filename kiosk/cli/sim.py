@@ -69,7 +69,7 @@ def _device_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Sub-commands of ``turbokiosk sim``."""
-    from kiosk.cli_args import float_type, int_type
+    from kiosk.cli.args import float_type, int_type
 
     sub = parser.add_subparsers(dest="sim_command", metavar="DEVICE", required=True)
     bv = sub.add_parser("bill-validator", help="simulated bill and voucher validator")
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(reply)
         return 0 if reply.startswith("ok") else 1
-    from kiosk.cli_args import check_data_dir
+    from kiosk.cli.args import check_data_dir
 
     check_data_dir(args.state_dir, write=True, option="--state-dir")  # before anything is made
     state_dir: Path = args.state_dir

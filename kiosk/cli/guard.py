@@ -116,8 +116,8 @@ def run_guarded(prog: str, command: Callable[[], int]) -> int:
 def _known(exc: Exception) -> tuple[str, int] | None:
     """The line and exit status of a failure the command line knows, else None."""
     # imported here: a technician's `turbokiosk par-sheet` does not load the store
-    from kiosk.service.lock import TerminalBusyError
     from kiosk.store.journal import StoreError
+    from kiosk.store.lock import TerminalBusyError
 
     if isinstance(exc, TerminalBusyError):
         return one_line(str(exc)), EXIT_BUSY

@@ -1,9 +1,10 @@
-"""Screenshots of every screen at every supported size, from the scripted visit (:mod:`ui.tour`).
+"""Screenshots of every screen at every supported size, from the scripted visit
+(:mod:`kiosk.app.tour`).
 
 Run through ``turbokiosk screenshots --out docs/screenshots`` (headless; a few minutes).  The
-visit is deterministic: the clocks stand still (``ui.tour.TOUR_EPOCH_MS``, times shown in UTC),
-validation numbers come from a fixed seed and attract mode's invitation is held bright, so
-taking the screenshots again changes no file unless a screen changed.
+visit is deterministic: the clocks stand still (``kiosk.app.tour.TOUR_EPOCH_MS``, times shown
+in UTC), validation numbers come from a fixed seed and attract mode's invitation is held
+bright, so taking the screenshots again changes no file unless a screen changed.
 """
 
 from __future__ import annotations
@@ -47,9 +48,9 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
     time.tzset()
     env.prepare(size, headless=True)
     from kiosk.app.kiosk import build_app
+    from kiosk.app.tour import tour_terminal, visit
     from ui import capture
     from ui.driver import Driver
-    from ui.tour import tour_terminal, visit
 
     written: list[Path] = []
     folder = out / f"{size[0]}x{size[1]}"

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.host.client import HostClient
-from kiosk.host.link import AdjustableClock, HostLink
-from kiosk.host.messages import HostMessageMapper
-from kiosk.host.pki import SERVER_NAME, Credentials
-from kiosk.runtime.terminal import TerminalRuntime
+from kiosk.hostlink.client import HostClient
+from kiosk.hostlink.link import AdjustableClock, HostLink
+from kiosk.hostlink.messages import HostMessageMapper
+from kiosk.hostlink.pki import SERVER_NAME, Credentials
+from kiosk.hostlink.runtime_port import LinkedRuntime
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,9 @@ class HostWiring:
         self.mapper = HostMessageMapper()
 
     def runtime_options(self) -> dict[str, Any]:
-        """Keyword arguments for :class:`TerminalRuntime`."""
+        """Keyword arguments for the terminal runtime (``TerminalRuntime``)."""
         return {"host": self.client, "host_messages": self.mapper, "clock": self.clock}
 
-    def link(self, runtime: TerminalRuntime, **options: Any) -> HostLink:
+    def link(self, runtime: LinkedRuntime, **options: Any) -> HostLink:
         """The runtime's host link (not started)."""
         return HostLink(runtime, self.client, set_time=self.clock.set, **options)

@@ -33,10 +33,10 @@ from kiosk.service.access import AccessDeniedError, PinStore, Role
 from kiosk.service.backends import InProcessTerminal, ReadOnlyTerminal, ServiceTerminal
 from kiosk.service.functions import FUNCTIONS
 from kiosk.service.functions.base import ServiceError
-from kiosk.service.lock import TerminalBusyError
 from kiosk.service.session import CONSOLE_ENTRY, ServiceSession
 from kiosk.service.shell import ServiceShell, UsageError, command_of
 from kiosk.store.journal import StoreError
+from kiosk.store.lock import TerminalBusyError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DENIED, EXIT_BUSY = 0, 1, 2, 3, 4
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from kiosk.cli_args import int_type
+from kiosk.cli.args import int_type
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state

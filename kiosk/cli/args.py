@@ -16,7 +16,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.cli_guard import CommandLineError
+from kiosk.cli.guard import CommandLineError
 
 #: The highest TCP port.
 MAX_PORT = 65535

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from kiosk.cli_args import output_file
+from kiosk.cli.args import output_file
 from rng.deck import Deck
 from rng.errors import RngFailure
 from rng.generator import Csprng

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.cli_args import check_data_dir, output_path, peer_address
-from kiosk.cli_guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.args import check_data_dir, output_path, peer_address
+from kiosk.cli.guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
 from kiosk.interrupts import AppInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.presentation.i18n import LANGUAGES
@@ -160,8 +160,8 @@ def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:
     """(serial ports of real devices, remote host endpoint) from the options, each or None."""
     from kiosk.app.serial_wiring import SerialPorts
     from kiosk.devices.pairing import DEFAULT_KEY_DIR, key_path, load_pairing_key
-    from kiosk.host.pki import Credentials, PkiError, common_name
-    from kiosk.host.wiring import HostEndpoint
+    from kiosk.hostlink.pki import Credentials, PkiError, common_name
+    from kiosk.hostlink.wiring import HostEndpoint
 
     hardware = None
     if args.validator_port or args.printer_port:

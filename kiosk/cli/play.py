@@ -12,8 +12,8 @@ import sys
 from collections.abc import Iterator
 
 from kiosk.app.wiring import build_terminal
-from kiosk.cli_args import check_data_dir
-from kiosk.cli_guard import EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.args import check_data_dir
+from kiosk.cli.guard import EXIT_INTERRUPTED, CommandLineError
 from kiosk.games.registry import edition_ids
 from kiosk.interrupts import LineInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of

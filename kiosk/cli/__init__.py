@@ -4,7 +4,7 @@ Each sub-command lives in its own module, which provides ``add_arguments(parser)
 ``run(args) -> int``.  Modules are imported only when their command runs, so a technician's
 ``turbokiosk meters`` never pays for importing Kivy.
 
-Errors follow one contract (:mod:`kiosk.cli_guard`, decision 0011): one line on standard error
+Errors follow one contract (:mod:`kiosk.cli.guard`, decision 0011): one line on standard error
 and a non-zero exit status, never a traceback.
 """
 
@@ -21,23 +21,23 @@ from kiosk import __version__
 
 # command name -> (module providing add_arguments/run, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "par-sheet": ("kiosk.analysis.cli_par_sheet", "exact par sheet of an edition"),
-    "simulate": ("kiosk.analysis.cli_simulate", "simulate games to confirm the par sheet"),
-    "rng": ("rng.cli", "RNG evidence: raw output dump, dealt decks, self-tests"),
-    "play": ("kiosk.textui.cli_play", "play the full game in a terminal (text)"),
-    "meters": ("kiosk.textui.cli_meters", "the terminal's lifetime and period meters"),
-    "recall": ("kiosk.textui.cli_recall", "the last games, card by card"),
-    "events": ("kiosk.textui.cli_events", "the event log, newest first"),
-    "audit": ("kiosk.textui.cli_audit", "verify the journal and the meters (exit 0 iff ok)"),
-    "soak": ("kiosk.cli_soak", "robot play with invariant checks after every game"),
-    "sim": ("kiosk.devices.sim.cli", "simulated bill validator and printer on a serial port"),
-    "devices": ("kiosk.devices.cli", "pair a bill validator or printer with this terminal"),
-    "run": ("kiosk.app.cli_run", "the touchscreen kiosk (simulated devices by default)"),
-    "screenshots": ("kiosk.app.cli_screenshots", "screenshots of every screen at both sizes"),
-    "service": ("kiosk.service.cli", "service menu for attendants, technicians and operators"),
-    "host": ("kiosk.host.cli", "the accounting host: CA, certificates, serve, records, commands"),
-    "software": ("kiosk.cli_software", "software signature, manifest and seeded HMAC"),
-    "signer": ("kiosk.signer.cli", "the terminal's signer: key, anchor, Unix socket server"),
+    "par-sheet": ("kiosk.cli.par_sheet", "exact par sheet of an edition"),
+    "simulate": ("kiosk.cli.simulate", "simulate games to confirm the par sheet"),
+    "rng": ("kiosk.cli.rng", "RNG evidence: raw output dump, dealt decks, self-tests"),
+    "play": ("kiosk.cli.play", "play the full game in a terminal (text)"),
+    "meters": ("kiosk.cli.meters", "the terminal's lifetime and period meters"),
+    "recall": ("kiosk.cli.recall", "the last games, card by card"),
+    "events": ("kiosk.cli.events", "the event log, newest first"),
+    "audit": ("kiosk.cli.audit", "verify the journal and the meters (exit 0 iff ok)"),
+    "soak": ("kiosk.cli.soak", "robot play with invariant checks after every game"),
+    "sim": ("kiosk.cli.sim", "simulated bill validator and printer on a serial port"),
+    "devices": ("kiosk.cli.devices", "pair a bill validator or printer with this terminal"),
+    "run": ("kiosk.cli.run", "the touchscreen kiosk (simulated devices by default)"),
+    "screenshots": ("kiosk.cli.screenshots", "screenshots of every screen at both sizes"),
+    "service": ("kiosk.cli.service", "service menu for attendants, technicians and operators"),
+    "host": ("kiosk.cli.host", "the accounting host: CA, certificates, serve, records, commands"),
+    "software": ("kiosk.cli.software", "software signature, manifest and seeded HMAC"),
+    "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
 }
 
 
@@ -55,7 +55,7 @@ def _load(name: str) -> CommandModule:
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     """The top-level parser (its errors one line); only the sub-command named is imported."""
-    from kiosk.cli_guard import OneLineParser
+    from kiosk.cli.guard import OneLineParser
 
     parser = OneLineParser(prog="turbokiosk", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"turbokiosk {__version__}")
@@ -70,7 +70,7 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``turbokiosk`` console script: :func:`_main` under the error contract."""
-    from kiosk.cli_guard import run_guarded
+    from kiosk.cli.guard import run_guarded
 
     return run_guarded("turbokiosk", lambda: _main(argv))
 

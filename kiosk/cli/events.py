@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from kiosk.cli.recall import _positive
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.store.journal import LOGGED_KINDS, Journal
-from kiosk.textui.cli_recall import _positive
 from kiosk.textui.records import events_json, events_text, run_on_store
 
 

@@ -1,10 +1,10 @@
 """The terminal's gRPC client of the accounting host (mutual TLS).
 
 :class:`HostClient` is thread-safe (one channel, shared stubs).  It implements
-:class:`~kiosk.host.ports.HostPort` for the synchronous requests (validation numbers and
+:class:`~kiosk.hostlink.ports.HostPort` for the synchronous requests (validation numbers and
 ticket-in), turning every failure to reach the host in time into
-:class:`~kiosk.host.ports.HostUnavailableError` so the caller can fall back safely; the
-store-and-forward calls are used by :class:`kiosk.host.link.HostLink`.
+:class:`~kiosk.hostlink.ports.HostUnavailableError` so the caller can fall back safely; the
+store-and-forward calls are used by :class:`kiosk.hostlink.link.HostLink`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Iterable
 
 import grpc
 
-from kiosk.host.pki import SERVER_NAME, Credentials
-from kiosk.host.ports import HostUnavailableError, TicketValidation
-from kiosk.host.server import KEEPALIVE
+from kiosk.hostlink.channel import KEEPALIVE
+from kiosk.hostlink.pki import SERVER_NAME, Credentials
+from kiosk.hostlink.ports import HostUnavailableError, TicketValidation
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
 

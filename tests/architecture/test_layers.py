@@ -1,0 +1,120 @@
+"""The import rules of docs/architecture.md, checked by import-linter (pyproject.toml
+``[tool.importlinter]``) on the real tree, and shown to catch a deliberate violation in a copy.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.architecture import import_graph
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("kiosk", "ui", "rng")
+
+
+def lint_imports(root: Path, *contracts: str) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the tree at ``root`` (its own pyproject.toml, no cache written),
+    limited to ``contracts`` (ids) when some are named."""
+    code = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    only = [arg for contract in contracts for arg in ("--contract", contract)]
+    return subprocess.run(
+        [sys.executable, "-c", code, "--no-cache", "--no-logo", *only],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root), "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def copy_tree(destination: Path) -> Path:
+    """The product's packages and pyproject.toml copied to ``destination``."""
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, destination / package, ignore=skip)
+    shutil.copy2(ROOT / "pyproject.toml", destination / "pyproject.toml")
+    return destination
+
+
+def test_every_import_contract_is_kept() -> None:
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "bad_import", "contract", "chain"),
+    [
+        # presentation reaching up into the text UI (the money formatting of before)
+        (
+            "kiosk/presentation/money.py",
+            "from kiosk.textui import show",
+            "layers",
+            "kiosk.presentation.money -> kiosk.textui.show",
+        ),
+        # a lower layer reaching for the composition root
+        (
+            "kiosk/textui/session.py",
+            "from kiosk.app import wiring",
+            "layers",
+            "kiosk.textui.session -> kiosk.app.wiring",
+        ),
+        # the host link depending on the runtime class instead of its protocol
+        (
+            "kiosk/hostlink/link.py",
+            "from kiosk.runtime import terminal",
+            "layers",
+            "kiosk.hostlink.link -> kiosk.runtime.terminal",
+        ),
+        # the terminal's link reaching into the reference host's database
+        (
+            "kiosk/hostlink/client.py",
+            "from kiosk.host import db",
+            "terminal-not-host",
+            "kiosk.hostlink.client -> kiosk.host.db",
+        ),
+        # Kivy below the ui layer
+        (
+            "kiosk/presentation/table.py",
+            "import kivy",
+            "no-kivy-below-ui",
+            "kiosk.presentation.table -> kivy",
+        ),
+    ],
+)
+def test_a_deliberate_violation_is_caught(
+    tmp_path: Path, module: str, bad_import: str, contract: str, chain: str
+) -> None:
+    tree = copy_tree(tmp_path)
+    target = tree / module
+    target.write_text(
+        target.read_text(encoding="utf-8") + f"\n{bad_import}  # noqa\n", encoding="utf-8"
+    )
+    result = lint_imports(tree, contract)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Contracts: 0 kept, 1 broken." in result.stdout, result.stdout
+    broken = result.stdout.split("Broken contracts", 1)[1]
+    assert chain in broken, result.stdout
+    # the same tree without the injected line is clean: the contract, not the copy, failed
+    target.write_text(
+        target.read_text(encoding="utf-8").replace(f"\n{bad_import}  # noqa\n", ""),
+        encoding="utf-8",
+    )
+    assert lint_imports(tree, contract).returncode == 0
+
+
+def test_the_measured_graph_has_no_upward_edge_or_package_cycle(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The graph script of the report agrees with the contracts (ranks of docs/architecture.md)."""
+    assert import_graph.main(["import_graph", str(ROOT)]) == 0
+    out = capsys.readouterr().out
+    assert "upward package edges: 0" in out, out
+    assert "cycles between packages: 1\n   kiosk.signer <-> kiosk.store" in out, out
