@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1920, 1080))
 
@@ -62,7 +63,7 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
 
         def shot(name: str) -> None:
             driver.frames(2)
-            written.append(capture.save_png(folder / f"{name}.png", driver.frame()))
+            written.append(capture.save_png(folder / f"{name}.png", still_frame(driver)))
 
         try:
             visit(driver, tour, shot)
@@ -70,3 +71,22 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
             driver.close()
             tour.terminal.runtime.close()
     return written
+
+
+#: how long a screenshot waits for the screen to stop moving (a list's scroll settling)
+STILL_SECONDS = 10.0
+
+
+def still_frame(driver: Any) -> Any:
+    """The screen once two frames in a row are the same: what moves with time (a scroll
+    view's kinetic settling, run by Kivy's clock) has come to rest, however loaded the
+    machine (a frame taken while it moved differed from one run to the next)."""
+    frame = driver.frame()
+    deadline = time.monotonic() + STILL_SECONDS
+    while time.monotonic() < deadline:
+        driver.frames(1)
+        again = driver.frame()
+        if again.data == frame.data:
+            return again
+        frame = again
+    raise RuntimeError(f"the screen kept moving for {STILL_SECONDS:.0f} s")
