@@ -28,6 +28,7 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import NoTransition, Screen
 
+from kiosk.presentation.help_pictures import help_pictures
 from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
 from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
 from kiosk.presentation.table import TableView
@@ -44,11 +45,20 @@ from ui.theme import FELT
 from ui.widgets.layers import CachedLayer, FlyLayer
 from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
 from ui.widgets.simulator import SimulatorPanel
+from ui.widgets.win import WinLayer
 
-__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "load_kv"]
+__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "WinLayer", "load_kv"]
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
-KV_FILES = ("controls.kv", "root.kv", "screens.kv", "tables.kv", "overlays.kv")
+KV_FILES = (
+    "controls.kv",
+    "felt.kv",
+    "root.kv",
+    "screens.kv",
+    "tables.kv",
+    "overlays.kv",
+    "win.kv",
+)
 VOUCHER_SHOWN_SECONDS = 10.0
 IN_ROUND = frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING})
 
@@ -154,6 +164,8 @@ class KioskApp(App):
         self.reminder_picker = ReminderPicker()
         root.ids.sim.simulator = self.simulator
         root.ids.fly.on_landed = self._card_landed
+        self.win_layer = root.ids.win
+        self.win_layer.on_meters = self._win_meters
         Window.bind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
         return root
 
@@ -164,6 +176,7 @@ class KioskApp(App):
         for event in (self._step_event, self._voucher_event):
             if event is not None:
                 event.cancel()
+        self.win_layer.stop()
         Window.unbind(on_resize=self._resize, on_key_down=self._key, on_flip=self._flipped)
 
     def on_start(self) -> None:
@@ -252,11 +265,11 @@ class KioskApp(App):
         view = self.view()
         self._follow(view)
         self._navigate(view)
-        self.credit_text, self.wager_text, self.win_text = (
-            view.credit_text,
-            view.wager_text,
-            view.win_text,
-        )
+        on_table = isinstance(self.root.ids.sm.current_screen, TableScreen)
+        covered = s.lockup() is not None or not on_table
+        self.win_layer.follow(view, self.revealed is not None, covered, self.speed)
+        self.wager_text = view.wager_text
+        self._win_meters(*self.win_layer.meters(view.credit_text, view.win_text))
         self.won = view.won
         self.title_text = view.title
         self.edition_icon = view.tile_icon
@@ -269,6 +282,15 @@ class KioskApp(App):
         elif isinstance(screen, MenuScreen):
             screen.show(s.editions(), view.can_change_game)
         self._overlays()
+
+    def _win_meters(self, credit_text: str, win_text: str) -> None:
+        """The credit and win meters as the win presentation shows them."""
+        self.credit_text, self.win_text = credit_text, win_text
+
+    @property
+    def presenting(self) -> bool:
+        """Whether a win is being presented (its banner up, its meters rolling)."""
+        return bool(self.win_layer.active)
 
     def _card_landed(self) -> None:
         """A dealt card is in place: when the deal pauses or ends, the cards join the table
@@ -393,8 +415,7 @@ class KioskApp(App):
         elif action == "table":
             sm.current = self._table_name()
         elif action == "help":
-            help_screen = sm.get_screen("help")
-            help_screen.show(s.help())
+            self._show_help()
             sm.current = "help"
         elif action == "history":
             self._history_index = 0
@@ -428,6 +449,11 @@ class KioskApp(App):
             raise ValueError(f"unknown player action {action!r}")
         self.refresh()
 
+    def _show_help(self) -> None:
+        s = self.session
+        pictures = help_pictures(s.rt.core.game(), s.language)
+        self.root.ids.sm.get_screen("help").show(s.help(), pictures)
+
     def _show_history(self) -> None:
         s = self.session
         games = s.history(10)
@@ -447,7 +473,7 @@ class KioskApp(App):
         for name in _table_names():
             sm.get_screen(name).language_changed()
         if sm.current == "help":
-            sm.get_screen("help").show(self.session.help())
+            self._show_help()
         elif sm.current == "history":
             self._show_history()
 

@@ -63,8 +63,13 @@ class Driver:
             EventLoop.idle()
 
     def settle(self, timeout: float = 15.0) -> None:
-        """Wait until the deal animation and the voucher's slide have finished."""
-        self.wait(lambda: not self.app.dealing and not self._sliding(), timeout, "the table")
+        """Wait until the deal animation, the win presentation and the voucher's slide have
+        finished."""
+        self.wait(
+            lambda: not self.app.dealing and not self.app.presenting and not self._sliding(),
+            timeout,
+            "the table",
+        )
         self.frames(2)
 
     def _sliding(self) -> bool:

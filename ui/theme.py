@@ -36,6 +36,13 @@ SLOT_EDGE = hex_rgba("#5f9378")
 SLOT_CHOSEN = hex_rgba("#3c5a2a")
 SELECT = hex_rgba("#ffd54a")
 SIM = hex_rgba("#ff8f00")
+#: the win banner's panel, and the felt's printed lines and glow of a winning spot
+WIN_PANEL = hex_rgba("#06281a")
+PRINT = hex_rgba("#e9d9a6", 0.8)
+PRINT_FAINT = hex_rgba("#e9d9a6", 0.22)
+SPOT = hex_rgba("#07452a")
+SPOT_WIN = hex_rgba("#0e5530")
+WIN_GLOW = hex_rgba("#7dffb0")
 
 #: lockup panel colour by severity
 SEVERITY = {

@@ -74,19 +74,25 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
 
 
 #: how long a screenshot waits for the screen to stop moving (a list's scroll settling)
-STILL_SECONDS = 10.0
+STILL_SECONDS = 15.0
+#: how long the screen must stay unchanged to count as still: Kivy's scroll views fade their
+#: bar out half a second after a scroll, over half a second
+STILL_FOR_SECONDS = 1.2
 
 
 def still_frame(driver: Any) -> Any:
-    """The screen once two frames in a row are the same: what moves with time (a scroll
-    view's kinetic settling, run by Kivy's clock) has come to rest, however loaded the
-    machine (a frame taken while it moved differed from one run to the next)."""
+    """The screen once it has stayed the same for :data:`STILL_FOR_SECONDS`: what moves with
+    real time (a scroll to the help's pay tables, a scroll bar fading) has come to rest,
+    however loaded the machine (a frame taken while it moved differed from one run to the
+    next)."""
     frame = driver.frame()
-    deadline = time.monotonic() + STILL_SECONDS
+    since = time.monotonic()
+    deadline = since + STILL_SECONDS
     while time.monotonic() < deadline:
         driver.frames(1)
         again = driver.frame()
-        if again.data == frame.data:
-            return again
-        frame = again
+        if again.data != frame.data:
+            frame, since = again, time.monotonic()
+        elif time.monotonic() - since >= STILL_FOR_SECONDS:
+            return frame
     raise RuntimeError(f"the screen kept moving for {STILL_SECONDS:.0f} s")

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kiosk import cards
 from kiosk.app.wiring import InProcessDeviceSet, Terminal
@@ -125,6 +126,28 @@ def tour_terminal(
 Shot = Callable[[str], None]
 
 
+def _win_banner(d: Any, touch: str, name: str, shot: Shot) -> None:
+    """Touch ``touch`` (the decision that ends the round), shoot the win banner once the meters
+    have rolled up, then touch the banner away and wait for the table."""
+    layer = d.app.win_layer
+    layer.hold_banner = True  # the banner waits for the picture
+    try:
+        d.tap(touch)
+        d.wait(lambda: layer.active and layer.rolled_up, 20, "the win rolled up")
+        shot(name)
+        d.tap("win_banner")
+    finally:
+        layer.hold_banner = False
+    d.settle()
+
+
+def _help_part(d: Any, part: str, name: str, shot: Shot) -> None:
+    """Scroll the help screen to its pay tables or its worked example, and shoot it."""
+    d.app.root.ids.sm.get_screen("help").show_part(part)
+    d.frames(3)
+    shot(name)
+
+
 def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     """Every screen, in a player's order; ``shot(name)`` is called on each."""
     from ui.driver import Driver
@@ -153,13 +176,14 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.wait(lambda: app.view().offer is not None, what="the Double offer")
     d.settle()
     shot("04-turbo-double-offer")
-    d.tap("take")
-    d.settle()
+    _win_banner(d, "take", "24-turbo-win-banner", shot)
     shot("05-turbo-result")
 
     # help and recall
     d.tap("help")
     shot("06-help-turbo")
+    _help_part(d, "pays", "25-help-turbo-pays", shot)
+    _help_part(d, "example", "26-help-turbo-example", shot)
     d.tap("back")
     d.tap("history")
     shot("07-history-turbo")
@@ -183,17 +207,21 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.wait(lambda: app.view().offer is not None, what="Play or Fold")
     d.settle()
     shot("10-stadium-play-or-fold")
-    d.tap("take")
-    d.settle()
+    _win_banner(d, "take", "27-stadium-win-banner", shot)
     shot("11-stadium-result")
     d.tap("help")
     shot("12-help-stadium")
+    _help_part(d, "pays", "28-help-stadium-pays", shot)
+    _help_part(d, "example", "29-help-stadium-example", shot)
     d.tap("back")
 
     # the player's language
     d.tap("language")
     d.tap("history")
     shot("13-history-stadium-es")
+    d.tap("back")
+    d.tap("help")
+    _help_part(d, "example", "30-help-stadium-example-es", shot)
     d.tap("back")
     d.tap("games")
     d.tap("game:turbo-hockey")

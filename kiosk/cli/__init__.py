@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("kiosk.cli.host", "the accounting host: CA, certificates, serve, records, commands"),
     "software": ("kiosk.cli.software", "software signature, manifest and seeded HMAC"),
     "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
+    "table": ("kiosk.cli.table", "the table controller: serve a multi-seat table, its recall"),
 }
 
 

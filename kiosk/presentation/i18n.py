@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 
 from kiosk.games.paytable import LANGUAGES
+from kiosk.presentation.i18n_show import SHOW_TEXTS
 
 __all__ = [
     "CATALOGUES",
@@ -333,7 +334,10 @@ _ES: dict[str, str] = {
     "err_no_decision": "No hay ninguna decisión pendiente",
 }
 
-CATALOGUES: Mapping[str, Mapping[str, str]] = {"en": _EN, "es": _ES}
+CATALOGUES: Mapping[str, Mapping[str, str]] = {
+    "en": {**_EN, **SHOW_TEXTS["en"]},
+    "es": {**_ES, **SHOW_TEXTS["es"]},
+}
 
 #: Spanish for the game words the code defines (poker hands, results, suits, Stadium's names).
 _ES_GAME: Mapping[str, str] = {

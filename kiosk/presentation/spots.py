@@ -25,6 +25,7 @@ class ResultLine:
     won: bool
     push: bool
     detail: str = ""  # the outcome without the words the amount already says ("One pair")
+    paid: int = 0  # cents the line paid back (0 when it lost)
 
     @property
     def text(self) -> str:
@@ -50,6 +51,8 @@ class SpotView:
     kind_label: str = ""  # Stadium blind spots: "Pairs Plus" / "6-Card Bonus"
     line_label: str = ""  # Stadium blind spots: "Row 1" / "Column 1"
     chip_colour: str = ""  # colour of the chip drawn on the spot ("" when empty)
+    extra_label: str = ""  # the decision wager riding on this spot ("Double", "Play"), if any
+    extra_amount: int = 0  # cents of that decision wager
 
 
 def odds_text(odds: Fraction) -> str:
@@ -70,6 +73,11 @@ def pays_text(game: GameRules, spot: WagerSpot) -> str:
 
 def _extra_label(game: GameRules, spot: str, words: GameWords) -> str:
     return table_family(game).extra_label(game, spot, words)
+
+
+def decision_spot(game: GameRules) -> tuple[str, str] | None:
+    """(main spot, decision wager) of a game whose decision wager has its own printed spot."""
+    return table_family(game).decision_spot(game)
 
 
 def host_spot(game: GameRules, result_spot: str) -> str:
@@ -101,7 +109,7 @@ def result_line(
     inner = _LOSE_WITH.match(outcome)
     if inner is not None:
         detail = words(inner[1])
-    return ResultLine(label, words(outcome), amount, won, push, detail)
+    return ResultLine(label, words(outcome), amount, won, push, detail, paid)
 
 
 #: outcomes that say no more than WIN / LOSE / PUSH
@@ -136,6 +144,7 @@ def spot_views(
     by_spot: dict[str, list[ResultLine]] = {}
     for r in results:
         by_spot.setdefault(host_spot(game, r.spot), []).append(result_line(game, r, words, labels))
+    decision = decision_spot(game)
     views = []
     for spot in game.spots:
         amount = wagers.get(spot.id, 0)
@@ -160,6 +169,12 @@ def spot_views(
                 kind_label=kind_label,
                 line_label=line_label,
                 chip_colour=chip_colour(rack, amount + (extra[1] if extra_text and extra else 0)),
+                extra_label=(
+                    _extra_label(game, decision[1], words)
+                    if decision is not None and decision[0] == spot.id
+                    else ""
+                ),
+                extra_amount=extra[1] if extra_text and extra is not None else 0,
             )
         )
     return tuple(views)

@@ -18,6 +18,7 @@ from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import text
 from kiosk.presentation.money import dollars
 from kiosk.presentation.spots import SpotView, spot_views
+from kiosk.presentation.win import WinView, win_view
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal import commands as c
@@ -84,6 +85,7 @@ class TableView:
     can_change_game: bool
     lines_text: str = ""  # Stadium: the blind row and column wagers' result, on every tab
     tile_icon: str = ""  # the game's icon in the title bar ("football", "stadium")
+    win: WinView | None = None  # the round's win, once shown (the win presentation)
 
 
 def allowed(state: TerminalState, command: type[c.Command]) -> bool:
@@ -202,6 +204,9 @@ def table_view(
     lockups = bool(state.lockups())
     won = result_shown and paid > 0
     banner = _banner(language, seat_result, result_shown)
+    spots = spot_views(game, wagers, extra, results, language, rack)
+    winning = tuple(spot.id for spot in spots if spot.highlight == "win")
+    game_number = rnd.game_number if rnd is not None else 0
     return TableView(
         family=game.family,
         edition=state.selected_edition,
@@ -214,7 +219,7 @@ def table_view(
         wager_text=dollars(stake_total),
         win_text=dollars(win),
         chips=rack,
-        spots=spot_views(game, wagers, extra, results, language, rack),
+        spots=spots,
         first=_slots(cards, 0, first_n, shown, suit),
         own=_slots(cards, first_n, own_n, shown, suit),
         dealer=_slots(cards, first_n + own_n, game.second_deal_shared, shown, suit),
@@ -244,6 +249,19 @@ def table_view(
         can_cash_out=not busy and state.credits[SEAT] > 0 and allowed(state, c.CashOut),
         can_change_game=not busy and not lockups and allowed(state, c.SelectEdition),
         lines_text=_lines_text(game, results, language),
+        win=(
+            win_view(
+                paid,
+                seat_result.stake,
+                seat_result.handpay,
+                game_number,
+                credits,
+                winning,
+                language,
+            )
+            if seat_result is not None and result_shown
+            else None
+        ),
         tile_icon=family.tile_icon(game),
     )
 

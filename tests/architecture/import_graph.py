@@ -30,6 +30,7 @@ RANK: dict[str, int] = {
     "kiosk.hostlink": 5,
     "kiosk.runtime": 6,
     "kiosk.host": 6,
+    "kiosk.table": 6,
     "kiosk.presentation": 7,
     "kiosk.textui": 8,
     "kiosk.robot": 8,

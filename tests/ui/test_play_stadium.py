@@ -70,4 +70,5 @@ def test_fold_when_the_countdown_runs_out(kiosk_factory: Any) -> None:
     rnd = rt.state.round
     assert rnd is not None and rnd.choices == {0: "fold"} and rnd.automatic == {0: True}
     assert rt.state.credits == [1500]
-    assert d.widget("spot:ante").result_text == "LOSE Fold"
+    assert d.widget("spot:ante").result_text == "LOSE"
+    assert d.widget("decision_spot").amount_text == ""  # no chips went to Play

@@ -8,7 +8,7 @@ from kiosk.app.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
 from kiosk.presentation.faces import face
 from kiosk.terminal import commands as c
 from tests.ui.conftest import is_felt
-from ui.widgets.controls import SpotBase
+from ui.felt import FeltSpot, LineSpot
 
 
 def _darker(before: tuple[float, float, float], after: tuple[float, float, float]) -> bool:
@@ -80,7 +80,7 @@ def test_touch_targets_are_finger_sized(kiosk: Any) -> None:
     k.tap("game:stadium-3cp", "tab:lines")
     names = ["deal", "clear", "repeat", "cash_out", "help", "history", "games", "language"]
     widgets = [d.widget(n) for n in names] + [d.widget("chip:500"), d.widget("position:4")]
-    widgets += [w for w in k.app.root.walk() if isinstance(w, SpotBase) and w.x >= 0]
+    widgets += [w for w in k.app.root.walk() if isinstance(w, FeltSpot | LineSpot) and w.x >= 0]
     for widget in widgets:
         assert min(widget.size) >= 40, (getattr(widget, "tk_name", ""), widget.size)
 

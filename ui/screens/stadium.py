@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.widget import Widget
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.families.stadium_felt import StadiumHandFelt, StadiumLinesFelt
+from ui.felt import Felt, Spot
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
-from ui.widgets.controls import HeaderLabel, LineSpotButton, SpotBase, SpotButton
 
 
 class StadiumScreen(TableScreen):
@@ -35,49 +35,17 @@ class StadiumScreen(TableScreen):
             card.face_down = view.dealer_face_down
         self.fill(dealer, view.dealer, animate, speed)
 
-    def spot_containers(self) -> list[Widget]:
-        """The own-hand column and the rows-and-columns grid."""
-        return [self.ids.hand_spots, self.ids.line_spots]
+    def felts(self) -> list[Felt]:
+        """The hand's felt and the rows-and-columns felt (:class:`StadiumHandFelt`,
+        :class:`StadiumLinesFelt`)."""
+        hand: StadiumHandFelt = self.ids.hand_felt
+        lines: StadiumLinesFelt = self.ids.lines_felt
+        return [hand, lines]
 
-    def _build_spots(self, spots: object) -> None:
-        super()._build_spots(spots)  # type: ignore[arg-type]
-        grid = self.ids.line_spots
-        grid.clear_widgets()
-        buttons = {b.spot.id: b for b in self._spots.values() if b.spot is not None and b.spot.line}
-        columns = [(w, kind) for kind in ("row", "col") for w in ("pairs_plus", "six_card_bonus")]
-        for wager, kind in columns:
-            sample = next((b.spot for b in buttons.values() if b.spot.id.startswith(wager)), None)
-            header = HeaderLabel(text="")
-            header.tk_header = (sample.kind_label if sample else wager, kind)
-            grid.add_widget(header)
-        for number in (1, 2, 3):
-            for wager, kind in columns:
-                grid.add_widget(buttons[f"{wager}_{kind}_{number}"])
-        self.update_line_captions()
-
-    def language_changed(self) -> None:
-        """The grid's captions now, the spots at the next show."""
-        self.update_line_captions()
-        super().language_changed()
-
-    def update_line_captions(self) -> None:
-        """Header cells of the grid ("Pairs Plus / rows") in the player's language."""
-        t = self._app().t
-        for child in self.ids.line_spots.children:
-            header = getattr(child, "tk_header", None)
-            if header is not None:
-                child.text = f"{header[0]}\n{t['rows' if header[1] == 'row' else 'columns']}"
-
-    def make_spot(self, spot: SpotView) -> SpotBase:
-        """Hand spots in their column; blind line spots wait for the grid."""
-        if spot.line:
-            button: SpotBase = LineSpotButton()
-            # the grid is filled in line order by _build_spots
-            button.spot = spot
-            return button
-        button = SpotButton()
-        self.ids.hand_spots.add_widget(button)
-        return button
+    def make_spot(self, spot: SpotView) -> Spot:
+        """Blind lines on their printed arrays, the hand's wagers on the table."""
+        felt: Felt = self.ids.lines_felt if spot.line else self.ids.hand_felt
+        return felt.add_spot(spot)
 
     def touch_position(self, cell: CardView) -> None:
         """A touch on an array position chooses it for the hand (or releases it)."""

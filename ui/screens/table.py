@@ -1,4 +1,5 @@
-"""What both table screens share: the chip rack, the buttons, the decision prompt, the spots."""
+"""What both table screens share: the chip rack, the buttons, the decision prompt, the spots
+(printed on each family's felt: :mod:`ui.felt`)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,14 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.widget import Widget
 
 from kiosk.presentation.chips import Chip
 from kiosk.presentation.faces import CardFace
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.felt import Felt, Spot
 from ui.widgets.card import CardView
 from ui.widgets.chip import ChipButton
-from ui.widgets.controls import SpotBase
 
 
 class TableFooter(BoxLayout):
@@ -45,7 +45,7 @@ class TableScreen(Screen):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._rack: tuple[Chip, ...] = ()
-        self._spots: dict[str, SpotBase] = {}
+        self._spots: dict[str, Spot] = {}
         self._spot_edition = ""
 
     # --- filling in -------------------------------------------------------------------------
@@ -68,7 +68,9 @@ class TableScreen(Screen):
             self._build_spots(view.spots)
             self._spot_edition = view.edition
         for spot in view.spots:
-            self._spots[spot.id].show(spot, view.can_bet)
+            self._spots[spot.id].show(spot, view.can_bet, view.chips)
+        for felt in self.felts():
+            felt.show_decision(view.spots, view.chips)
         self.show_cards(view, animate, speed)
 
     def show_cards(self, view: TableView, animate: bool, speed: float) -> None:
@@ -110,22 +112,22 @@ class TableScreen(Screen):
 
     def _build_spots(self, spots: Sequence[SpotView]) -> None:
         self._spots.clear()
-        for container in self.spot_containers():
-            container.clear_widgets()
+        for felt in self.felts():
+            felt.clear()
         for spot in spots:
             button = self.make_spot(spot)
             button.bind(on_release=self._spot_touched)
             self._spots[spot.id] = button
 
-    def spot_containers(self) -> list[Widget]:
-        """The layouts the spots are put in."""
+    def felts(self) -> list[Felt]:
+        """The felts the spots are printed on."""
         raise NotImplementedError
 
-    def make_spot(self, spot: SpotView) -> SpotBase:
-        """A button for ``spot``, added to its container."""
+    def make_spot(self, spot: SpotView) -> Spot:
+        """The printed spot of ``spot``, on its felt."""
         raise NotImplementedError
 
-    def spot_button(self, spot_id: str) -> SpotBase:
+    def spot_button(self, spot_id: str) -> Spot:
         """The button of a spot (tests touch it)."""
         return self._spots[spot_id]
 
@@ -138,6 +140,6 @@ class TableScreen(Screen):
     def _chip_touched(self, button: ChipButton) -> None:
         self._app().player("chip", int(button.value))
 
-    def _spot_touched(self, button: SpotBase) -> None:
+    def _spot_touched(self, button: Spot) -> None:
         if button.spot is not None:
             self._app().player("spot", button.spot.id)

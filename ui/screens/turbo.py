@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from kivy.properties import StringProperty
-from kivy.uix.widget import Widget
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.families.turbo_felt import TurboFelt
+from ui.felt import Felt, Spot
 from ui.screens.table import TableScreen
 from ui.widgets.card import CardView
-from ui.widgets.controls import SpotBase, SpotButton
 
 
 class TurboScreen(TableScreen):
@@ -27,12 +27,12 @@ class TurboScreen(TableScreen):
         self.fill(community, view.first, animate, speed, view.icon)
         self.fill(own, view.own, animate, speed, view.icon)
 
-    def spot_containers(self) -> list[Widget]:
-        """One column of spots."""
-        return [self.ids.spots]
+    def felts(self) -> list[Felt]:
+        """The Turbo felt (:class:`TurboFelt`, laid out by this screen's rule in tables.kv)."""
+        felt: TurboFelt = self.ids.felt
+        return [felt]
 
-    def make_spot(self, spot: SpotView) -> SpotBase:
-        """A full-width spot in the column."""
-        button = SpotButton()
-        self.ids.spots.add_widget(button)
-        return button
+    def make_spot(self, spot: SpotView) -> Spot:
+        """The spot printed on the felt."""
+        felt: Felt = self.ids.felt
+        return felt.add_spot(spot)

@@ -13,11 +13,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kiosk.games.base import GameRules, WagerSpot
 from kiosk.games.paytable import Translations
 from kiosk.presentation.i18n import game_text, text
+
+if TYPE_CHECKING:  # the pictures' records; the module itself asks this one for the family
+    from kiosk.presentation.help_pictures import HelpPictures
 
 #: the per-family modules of the shipped families
 BUILTIN = ("kiosk.presentation.families.turbo", "kiosk.presentation.families.stadium")
@@ -142,6 +145,15 @@ class TableFamily:
     def help(self, game: GameRules, language: str, words: GameWordsLike) -> HelpContent:
         """The rules and pay tables (this base: the spots' names)."""
         return HelpContent(tuple(self.spot_label(game, s, words) for s in game.spots), ())
+
+    def decision_spot(self, game: GameRules) -> tuple[str, str] | None:
+        """(main spot, decision wager) when a decision wager rides on a spot of its own
+        printed beside the main one (the felt), else None."""
+        return None
+
+    def help_pictures(self, game: GameRules, language: str) -> HelpPictures | None:
+        """The help's pictures: pay tables drawn, a worked example (None: text only)."""
+        return None
 
     def icon_count_text(self, game: GameRules, count: int, words: GameWordsLike) -> str:
         """``"5 footballs"`` for a game with icons, else ""."""

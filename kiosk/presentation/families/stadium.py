@@ -18,6 +18,7 @@ from kiosk.presentation.families import (
     TableFamily,
     register,
 )
+from kiosk.presentation.help_pictures import HelpPictures
 from kiosk.presentation.i18n import game_text, text
 from kiosk.presentation.spots import odds_range, odds_text
 
@@ -88,6 +89,16 @@ class StadiumTable(TableFamily):
     def host_spot(self, game: GameRules, result_spot: str) -> str:
         """The play wager and the ante bonus are shown on the ante."""
         return ANTE if result_spot in (PLAY, ANTE_BONUS) else result_spot
+
+    def decision_spot(self, game: GameRules) -> tuple[str, str] | None:
+        """Play, beside the ante."""
+        return ANTE, PLAY
+
+    def help_pictures(self, game: GameRules, language: str) -> HelpPictures | None:
+        """A hand drawn on every pay row, a round worked out."""
+        from kiosk.presentation.families import stadium_help  # it reads this module's hands
+
+        return stadium_help.pictures(_rules(game), language)
 
     def pays_text(self, game: GameRules, spot: WagerSpot) -> str:
         """The ante's 1:1 and bonus range, a side wager's range."""

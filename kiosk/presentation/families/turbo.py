@@ -18,6 +18,7 @@ from kiosk.presentation.families import (
     TableFamily,
     register,
 )
+from kiosk.presentation.help_pictures import HelpPictures
 from kiosk.presentation.i18n import game_text, text
 from kiosk.presentation.spots import odds_range, odds_text
 
@@ -86,6 +87,16 @@ class TurboTable(TableFamily):
             pays += [Fraction(p) for p in (table.straight_flush_8, table.straight_flush_9) if p]
             return odds_range(pays)
         return ""
+
+    def decision_spot(self, game: GameRules) -> tuple[str, str] | None:
+        """The raise, beside the mandatory wager."""
+        return _rules(game).edition.main.id, RAISE
+
+    def help_pictures(self, game: GameRules, language: str) -> HelpPictures | None:
+        """Icon tables with the icon and its count, a round worked out."""
+        from kiosk.presentation.families import turbo_help
+
+        return turbo_help.pictures(_rules(game), language)
 
     def offer_labels(
         self, game: GameRules, words: GameWordsLike, take: str, decline: str, amount: str

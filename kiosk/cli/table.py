@@ -1,0 +1,132 @@
+"""``turbokiosk table ...``: the table controller (docs/table.md).
+
+    turbokiosk table serve --edition stadium-3cp [--mode one-deck|seat-shuffles] [--auto-deal S]
+    turbokiosk table recall GAME
+
+``serve`` runs the controller of table ``--table-id`` (default ``T1``) on its journal
+``DATA_DIR/table-<id>.sqlite3`` (``--data-dir``, default ``var/table``), over mutual TLS with the
+CA certificate and the server certificate ``--cert-name`` (default ``host``) of ``--pki-dir``
+(default ``var/host/pki``, from ``turbokiosk host init-ca``/``issue-cert``); seats hold
+certificates named ``seat-<n>``.  Without a dealer terminal, ``--auto-deal S`` opens a round S
+seconds after the last one ended and confirms a settled one after S seconds.  ``recall``
+prints a finished round's record from the journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import signal
+from pathlib import Path
+
+from kiosk.cli.args import check_bindable, float_type, listen_address
+from kiosk.cli.guard import CommandLineError
+from kiosk.games.base import RuleError
+from kiosk.hostlink import pki
+
+DEFAULT_LISTEN = "127.0.0.1:50071"
+SECONDS = float_type(0.1, 3600)
+_TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
+
+
+def table_id(text: str) -> str:
+    if not _TABLE_ID.match(text):
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 to 32 letters, digits, '.', '_' or '-'")
+    return text
+
+
+def game_number(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) < 2**63:
+        raise argparse.ArgumentTypeError(f"{text!r}: a game number is 1 or more")
+    return int(text)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The sub-commands."""
+    parser.add_argument("--table-id", type=table_id, default="T1")
+    parser.add_argument("--data-dir", type=Path, default=Path("var/table"), metavar="DIR")
+    sub = parser.add_subparsers(dest="table_command", metavar="COMMAND", required=True)
+    serve = sub.add_parser("serve", help="run the table controller until SIGTERM or Ctrl-C")
+    serve.add_argument("--edition", required=True, help="the game (an edition id)")
+    serve.add_argument("--mode", choices=("one-deck", "seat-shuffles"), default="one-deck")
+    serve.add_argument("--pki-dir", type=Path, default=Path("var/host/pki"), metavar="DIR")
+    serve.add_argument("--cert-name", default="host")
+    serve.add_argument("--listen", type=listen_address, default=DEFAULT_LISTEN)
+    serve.add_argument("--betting-seconds", type=SECONDS, default=15.0)
+    serve.add_argument("--decision-seconds", type=SECONDS, default=10.0)
+    serve.add_argument("--auto-deal", type=SECONDS, default=None, metavar="SECONDS")
+    recall = sub.add_parser("recall", help="a finished round: every seat's wagers, cards, result")
+    recall.add_argument("game", type=game_number)
+
+
+def _journal_path(args: argparse.Namespace) -> Path:
+    return Path(args.data_dir) / f"table-{args.table_id}.sqlite3"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the sub-command."""
+    if args.table_command == "serve":
+        return _serve(args)
+    return _recall(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from kiosk.runtime.deck import RngDeckFactory
+    from kiosk.table.controller import TableController
+    from kiosk.table.core import DealMode, TableConfig, TableConfigError
+    from kiosk.table.server import TableServer
+    from rng import Csprng
+
+    config = TableConfig(
+        args.table_id,
+        args.edition,
+        mode=DealMode(args.mode),
+        betting_ms=round(args.betting_seconds * 1000),
+        decision_ms=round(args.decision_seconds * 1000),
+    )
+    try:
+        creds = pki.credentials(args.pki_dir, args.cert_name)
+    except pki.PkiError as exc:
+        raise CommandLineError(f"--pki-dir: {exc}") from exc
+    check_bindable(args.listen)
+    rng = Csprng()
+    if rng.failure is not None:
+        raise CommandLineError(f"the RNG failed its self-tests: {rng.failure}", 3)
+    Path(args.data_dir).mkdir(parents=True, exist_ok=True)
+    try:
+        controller = TableController(config, _journal_path(args), RngDeckFactory(rng))
+    except (RuleError, TableConfigError) as exc:
+        raise CommandLineError(f"--edition {args.edition}: {exc}") from exc
+    auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
+    server = TableServer(controller, creds, args.listen, auto_deal_ms=auto).start()
+
+    def stop(_signum: int, _frame: object) -> None:
+        server.server.stop(0.5)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(f"table {args.table_id}: serving on {server.address}", flush=True)
+    server.server.wait_for_termination()
+    server.stop(0)
+    controller.close()
+    print(f"table {args.table_id}: stopped", flush=True)
+    return 0
+
+
+def _recall(args: argparse.Namespace) -> int:
+    from kiosk.table.journal import TableJournal
+
+    path = _journal_path(args)
+    if not path.is_file():
+        raise CommandLineError(f"no journal of table {args.table_id} at {path}")
+    journal = TableJournal(path, args.table_id)
+    try:
+        record = journal.recall(args.game)
+    finally:
+        journal.close()
+    if record is None:
+        raise CommandLineError(f"game {args.game} is not a finished round of {args.table_id}")
+    print(json.dumps(dataclasses.asdict(record), indent=2, sort_keys=True))
+    return 0

@@ -1,0 +1,102 @@
+"""What the table controller is asked to do, and the typed refusals (in the manner of h11).
+
+Every refusal leaves the table unchanged.  :class:`DuplicateReportError` is not a failure: the
+same report (a seat's wager or decision for the same game number) is already journaled, so a
+retry or a reconnect never doubles it; the controller answers it with the journaled record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.table.events import Bet
+
+
+class TableCommandError(Exception):
+    """A command the table refuses; the message says why."""
+
+
+class IllegalCommandError(TableCommandError):
+    """The command is not legal in the table's phase."""
+
+
+class InvalidArgumentError(TableCommandError):
+    """The command names another table, an unknown or absent seat, a bad bet or bad cards."""
+
+
+class StaleReportError(TableCommandError):
+    """A report for a game number that is not the table's current round."""
+
+
+class DuplicateReportError(TableCommandError):
+    """The identical report is already journaled (idempotent retry: nothing to do)."""
+
+
+class ReportMismatchError(TableCommandError):
+    """A report for (table, game number, seat) that differs from the one already journaled."""
+
+
+@dataclass(frozen=True)
+class Join:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Leave:
+    seat: int
+
+
+@dataclass(frozen=True)
+class OpenRound:
+    """The dealer's "New Game": the betting countdown starts."""
+
+
+@dataclass(frozen=True)
+class ReportWager:
+    table_id: str
+    game_number: int
+    seat: int
+    bet: Bet
+
+
+@dataclass(frozen=True)
+class ReportDecision:
+    table_id: str
+    game_number: int
+    seat: int
+    choice: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed: closes the betting countdown or the decision window at their deadlines."""
+
+
+@dataclass(frozen=True)
+class CardsDrawn:
+    """Cards for the draw :meth:`TableCore.draws_needed` asked for, in its order."""
+
+    cards: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class CloseRound:
+    """The dealer's "Confirm": the settled round is closed."""
+
+
+@dataclass(frozen=True)
+class VoidRound:
+    reason: str
+
+
+Command = (
+    Join
+    | Leave
+    | OpenRound
+    | ReportWager
+    | ReportDecision
+    | Tick
+    | CardsDrawn
+    | CloseRound
+    | VoidRound
+)

@@ -1,0 +1,231 @@
+"""What happened at a table: frozen records, journaled in order, folded into the state.
+
+Every event names the table's game number where it belongs to a round; :func:`encode` and
+:func:`decode` turn an event into the journal's JSON body and back (exactly: a decoded event
+equals the one encoded).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Union
+
+
+@dataclass(frozen=True)
+class Bet:
+    """One seat's wagers (spot -> cents, sorted by spot) and Stadium positions."""
+
+    wagers: tuple[tuple[str, int], ...]
+    positions: tuple[int, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """All cents of the bet."""
+        return sum(stake for _, stake in self.wagers)
+
+
+@dataclass(frozen=True)
+class SeatOffer:
+    """The decision offered to a seat after the first deal."""
+
+    seat: int
+    choices: tuple[str, ...]
+    default: str
+    take: str
+    extra_wager: int
+
+
+@dataclass(frozen=True)
+class WagerOutcome:
+    """How one wager of a seat ended (odds as a fraction ``odds_num/odds_den``)."""
+
+    spot: str
+    stake: int
+    paid: int
+    outcome: str
+    odds_num: int = 0
+    odds_den: int = 1
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """Every wager result of one seat, from the pure game rules."""
+
+    seat: int
+    choice: str | None
+    cards: tuple[int, ...]
+    wagers: tuple[WagerOutcome, ...]
+
+    @property
+    def stake(self) -> int:
+        """All cents the seat wagered, decision wager included."""
+        return sum(w.stake for w in self.wagers)
+
+    @property
+    def paid(self) -> int:
+        """All cents returned to the seat."""
+        return sum(w.paid for w in self.wagers)
+
+
+@dataclass(frozen=True)
+class SeatJoined:
+    at: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    at: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class RoundOpened:
+    at: int
+    game_number: int
+    betting_deadline: int
+
+
+@dataclass(frozen=True)
+class WagerAccepted:
+    at: int
+    game_number: int
+    seat: int
+    bet: Bet
+
+
+@dataclass(frozen=True)
+class BetsClosed:
+    at: int
+    game_number: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FirstDealt:
+    at: int
+    game_number: int
+    cards: tuple[int, ...]
+    offers: tuple[SeatOffer, ...]
+    decision_deadline: int
+
+
+@dataclass(frozen=True)
+class DecisionMade:
+    at: int
+    game_number: int
+    seat: int
+    choice: str
+
+
+@dataclass(frozen=True)
+class DecisionsClosed:
+    """The decision window ended: ``defaulted`` seats got the offer's default."""
+
+    at: int
+    game_number: int
+    defaulted: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class SecondDealt:
+    at: int
+    game_number: int
+    shared: tuple[int, ...]
+    seat_cards: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
+class RoundSettled:
+    at: int
+    game_number: int
+    outcomes: tuple[SeatOutcome, ...]
+
+
+@dataclass(frozen=True)
+class RoundClosed:
+    at: int
+    game_number: int
+
+
+@dataclass(frozen=True)
+class RoundVoided:
+    """The round cannot be finished: every seat gets back all it wagered (``returns``)."""
+
+    at: int
+    game_number: int
+    reason: str
+    returns: tuple[tuple[int, int], ...]
+
+
+Event = (
+    SeatJoined
+    | SeatLeft
+    | RoundOpened
+    | WagerAccepted
+    | BetsClosed
+    | FirstDealt
+    | DecisionMade
+    | DecisionsClosed
+    | SecondDealt
+    | RoundSettled
+    | RoundClosed
+    | RoundVoided
+)
+
+KINDS: dict[str, type[Any]] = {cls.__name__: cls for cls in typing.get_args(Event)}
+
+
+class EventDecodeError(ValueError):
+    """A journal body that is not a table event."""
+
+
+def encode(event: Event) -> tuple[str, str]:
+    """The event's kind and canonical JSON body."""
+    body = json.dumps(dataclasses.asdict(event), sort_keys=True, separators=(",", ":"))
+    return type(event).__name__, body
+
+
+def decode(kind: str, body: str) -> Event:
+    """The event a journal row holds; :class:`EventDecodeError` if it holds none."""
+    cls = KINDS.get(kind)
+    if cls is None:
+        raise EventDecodeError(f"unknown table event kind {kind!r}")
+    try:
+        event: Event = build(cls, json.loads(body))
+    except (TypeError, ValueError, KeyError) as exc:
+        raise EventDecodeError(f"bad {kind} body: {exc}") from exc
+    return event
+
+
+def build(tp: Any, value: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(value, dict):
+            raise TypeError(f"{tp.__name__} needs an object")
+        hints = typing.get_type_hints(tp)
+        return tp(**{f.name: build(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if not isinstance(value, list):
+            raise TypeError("a tuple needs a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(build(args[0], v) for v in value)
+        if len(args) != len(value):
+            raise TypeError("tuple of the wrong length")
+        return tuple(build(a, v) for a, v in zip(args, value, strict=True))
+    if origin in (Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return build(inner, value)
+    if tp in (int, str):
+        if type(value) is not tp:
+            raise TypeError(f"expected {tp.__name__}, got {value!r}")
+        return value
+    raise TypeError(f"cannot decode {tp!r}")

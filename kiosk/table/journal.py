@@ -1,0 +1,138 @@
+"""The table's journal: one SQLite file (WAL, ``synchronous=FULL``), hash-chained like the
+terminal's (:mod:`kiosk.store.journal`).
+
+Tables
+------
+``journal``  every table event in order; ``hash`` is SHA-256 over the previous row's hash, the
+             row's sequence number, kind and body, so a changed, missing or reordered row breaks
+             the chain (:class:`JournalChainError` on open).
+``recall``   every finished round (seats' wagers, cards, decisions, results or the void's
+             returns), written in the transaction of the event that finished it.
+``meta``     the table id the journal belongs to.
+
+One :meth:`TableJournal.append` is one transaction: after a kill either all of a step is there
+or none of it.  Every SQLite or file-system fault is a :class:`~kiosk.store.faults.StoreError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from kiosk.store.faults import StoreError, store_fault
+from kiosk.table import events as e
+from kiosk.table.core import RoundRecord
+
+GENESIS = b"\x00" * 32
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS journal (
+    seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, kind TEXT NOT NULL, body TEXT NOT NULL,
+    hash BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS recall (game_number INTEGER PRIMARY KEY, body TEXT NOT NULL);
+"""
+
+
+class JournalChainError(StoreError):
+    """The journal's hash chain or a row's body does not verify: the table must not run."""
+
+
+def chain(prev: bytes, seq: int, kind: str, body: str) -> bytes:
+    """The hash of row ``seq`` after a row hashed ``prev``."""
+    h = hashlib.sha256(prev)
+    h.update(seq.to_bytes(8, "big"))
+    h.update(kind.encode() + b"\x00" + body.encode())
+    return h.digest()
+
+
+class TableJournal:
+    """The journal of one table, at ``path``."""
+
+    def __init__(self, path: Path, table_id: str) -> None:
+        self.path = path
+        try:
+            # one user at a time, from any thread: the server runs every step under its lock
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(_SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE key='table_id'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('table_id', ?)", (table_id,))
+            last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1")
+            head = last.fetchone()
+        except sqlite3.Error as exc:
+            raise store_fault(f"opening the table journal {path}", exc) from exc
+        if row is not None and row[0] != table_id:
+            raise StoreError(f"{path} is the journal of table {row[0]!r}, not {table_id!r}")
+        self._head: tuple[int, bytes] = (head[0], bytes(head[1])) if head else (0, GENESIS)
+
+    @property
+    def head(self) -> tuple[int, bytes]:
+        """The last row's sequence number and hash."""
+        return self._head
+
+    def append(self, events: Sequence[e.Event], finished: Sequence[RoundRecord] = ()) -> None:
+        """Journal a step's events (and the rounds they finish) in one transaction."""
+        seq, prev = self._head
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            for event in events:
+                kind, body = e.encode(event)
+                seq += 1
+                prev = chain(prev, seq, kind, body)
+                self.db.execute(
+                    "INSERT INTO journal VALUES (?, ?, ?, ?, ?)", (seq, event.at, kind, body, prev)
+                )
+            for record in finished:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO recall VALUES (?, ?)",
+                    (record.game_number, _canonical(dataclasses.asdict(record))),
+                )
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise store_fault("writing the table journal", exc) from exc
+        self._head = (seq, prev)
+
+    def events(self) -> Iterator[e.Event]:
+        """Every journaled event in order, each row's hash checked."""
+        prev, expected = GENESIS, 1
+        try:
+            rows = self.db.execute("SELECT seq, kind, body, hash FROM journal ORDER BY seq")
+            for seq, kind, body, digest in rows:
+                if seq != expected or chain(prev, seq, kind, body) != bytes(digest):
+                    raise JournalChainError(f"table journal row {seq} breaks the hash chain")
+                try:
+                    yield e.decode(kind, body)
+                except e.EventDecodeError as exc:
+                    raise JournalChainError(f"table journal row {seq}: {exc}") from exc
+                prev, expected = bytes(digest), seq + 1
+        except sqlite3.Error as exc:
+            raise store_fault("reading the table journal", exc) from exc
+
+    def recall(self, game_number: int) -> RoundRecord | None:
+        """The recall of a finished round, or None."""
+        try:
+            row = self.db.execute(
+                "SELECT body FROM recall WHERE game_number = ?", (game_number,)
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise store_fault("reading the table recall", exc) from exc
+        if row is None:
+            return None
+        record: RoundRecord = e.build(RoundRecord, json.loads(row[0]))
+        return record
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _canonical(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))

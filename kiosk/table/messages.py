@@ -1,0 +1,122 @@
+"""The table protocol's messages (``proto/turbokiosk/v1/table.proto``) to and from the core.
+
+:func:`command_of` turns what a seat sends into a core command (refusing another table, an
+empty message or a malformed bet with :class:`~kiosk.table.commands.InvalidArgumentError`);
+:func:`step_for_seat` turns a journaled event into what one seat is told of it (``None`` when
+the event is not that seat's business: another seat's wager, decision or cards).
+"""
+
+from __future__ import annotations
+
+from kiosk.table import commands as c
+from kiosk.table import events as e
+from proto.turbokiosk.v1 import table_pb2 as pb
+
+#: the largest stake one report may name, in cents (a bound on malformed input, not a limit)
+MAX_CENTS = 10**9
+
+
+def command_of(request: pb.SeatRequest, table_id: str) -> c.Command:
+    """The core command a seat's message asks for."""
+    kind = request.WhichOneof("body")
+    if kind is None:
+        raise c.InvalidArgumentError("an empty seat message")
+    body = getattr(request, kind)
+    if body.table_id != table_id:
+        raise c.InvalidArgumentError(f"this is table {table_id!r}, not {body.table_id!r}")
+    if kind == "join":
+        return c.Join(body.seat)
+    if kind == "leave":
+        return c.Leave(body.seat)
+    if kind == "decision":
+        return c.ReportDecision(body.table_id, body.game_number, body.seat, body.choice)
+    spots = [w.spot for w in body.wagers]
+    if len(set(spots)) != len(spots):
+        raise c.InvalidArgumentError("a bet names each spot once")
+    if not all(0 < w.cents <= MAX_CENTS for w in body.wagers):
+        raise c.InvalidArgumentError(f"a stake is 1..{MAX_CENTS} cents")
+    bet = e.Bet(
+        tuple(sorted((w.spot, w.cents) for w in body.wagers)), tuple(int(p) for p in body.positions)
+    )
+    return c.ReportWager(body.table_id, body.game_number, body.seat, bet)
+
+
+def _wagers(bet: e.Bet) -> list[pb.Wager]:
+    return [pb.Wager(spot=spot, cents=cents) for spot, cents in bet.wagers]
+
+
+def step_for_seat(
+    event: e.Event, seq: int, table_id: str, seat: int, now_ms: int = 0
+) -> pb.SeatResponse | None:
+    """What ``seat`` is told of journal row ``seq`` (``None``: nothing)."""
+    if isinstance(event, e.SeatJoined | e.SeatLeft):
+        return None
+    out = pb.SeatResponse(
+        table_id=table_id, game_number=event.game_number, seat=seat, journal_seq=seq
+    )
+    if isinstance(event, e.RoundOpened):
+        out.round_opened.CopyFrom(
+            pb.RoundOpened(betting_deadline_ms=event.betting_deadline, now_ms=now_ms)
+        )
+    elif isinstance(event, e.WagerAccepted):
+        if event.seat != seat:
+            return None
+        out.wager_accepted.CopyFrom(
+            pb.WagerAccepted(wagers=_wagers(event.bet), positions=event.bet.positions)
+        )
+    elif isinstance(event, e.BetsClosed):
+        out.bets_closed.CopyFrom(pb.BetsClosed(seats=event.seats))
+    elif isinstance(event, e.FirstDealt):
+        dealt = pb.FirstDealt(
+            cards=event.cards, decision_deadline_ms=event.decision_deadline, now_ms=now_ms
+        )
+        for offer in event.offers:
+            if offer.seat == seat:
+                dealt.offer.CopyFrom(
+                    pb.Offer(
+                        choices=offer.choices,
+                        default_choice=offer.default,
+                        take=offer.take,
+                        extra_wager_cents=offer.extra_wager,
+                    )
+                )
+        out.first_dealt.CopyFrom(dealt)
+    elif isinstance(event, e.DecisionMade):
+        if event.seat != seat:
+            return None
+        out.decision_accepted.CopyFrom(pb.DecisionAccepted(choice=event.choice))
+    elif isinstance(event, e.DecisionsClosed):
+        default = dict(event.defaulted).get(seat)
+        out.decisions_closed.CopyFrom(
+            pb.DecisionsClosed(choice=default or "", defaulted=default is not None)
+        )
+    elif isinstance(event, e.SecondDealt):
+        mine = dict(event.seat_cards).get(seat, ())
+        out.second_dealt.CopyFrom(pb.SecondDealt(seat_cards=mine, shared_cards=event.shared))
+    elif isinstance(event, e.RoundSettled):
+        outcome = next((o for o in event.outcomes if o.seat == seat), None)
+        if outcome is None:
+            return None
+        out.seat_settled.CopyFrom(
+            pb.SeatSettled(
+                results=[
+                    pb.WagerResult(
+                        spot=w.spot,
+                        stake_cents=w.stake,
+                        paid_cents=w.paid,
+                        outcome=w.outcome,
+                        odds_numerator=w.odds_num,
+                        odds_denominator=w.odds_den,
+                    )
+                    for w in outcome.wagers
+                ],
+                stake_cents=outcome.stake,
+                paid_cents=outcome.paid,
+            )
+        )
+    elif isinstance(event, e.RoundClosed):
+        out.round_closed.CopyFrom(pb.RoundClosed())
+    else:
+        returned = dict(event.returns).get(seat, 0)
+        out.round_voided.CopyFrom(pb.RoundVoided(reason=event.reason, returned_cents=returned))
+    return out

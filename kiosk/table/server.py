@@ -1,0 +1,281 @@
+"""The table controller served over gRPC with mutual TLS (``TableService``, a stream per seat).
+
+A seat's identity is the common name of its client certificate, ``seat-<n>``, issued by the
+same CA tooling as the host link (:mod:`kiosk.hostlink.pki`); a stream that joins as another
+seat is refused.  Every command runs under one lock on the :class:`TableController`, which
+journals its events; only then are they put on the connected seats' queues (each seat gets
+:func:`~kiosk.table.messages.step_for_seat` of each).  A repeated report is answered with the
+record already journaled; a refused one with ``Refused``.  A stream that ends is the seat
+leaving: its wagers stay in the round and get the default decision at the timer.  A ticker
+thread runs the timers on the controller's clock (epoch milliseconds by default, so the
+deadlines a journal holds still mean the same instants after a restart or a reboot).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from concurrent import futures
+from typing import Any
+
+import grpc
+
+from kiosk.clock import wall_clock_ms
+from kiosk.hostlink.channel import KEEPALIVE
+from kiosk.hostlink.pki import Credentials
+from kiosk.table import commands as c
+from kiosk.table import events as e
+from kiosk.table.controller import TableController
+from kiosk.table.core import Phase
+from kiosk.table.messages import command_of, step_for_seat
+from proto.turbokiosk.v1 import table_pb2 as pb
+from proto.turbokiosk.v1 import table_pb2_grpc
+
+#: the largest message a seat may send, in bytes
+MAX_REQUEST_BYTES = 64 * 1024
+
+SEAT_PREFIX = "seat-"
+
+
+class _Seats:
+    """The queues of the connected seats (one stream per seat)."""
+
+    def __init__(self) -> None:
+        self.queues: dict[int, queue.Queue[pb.SeatResponse | None]] = {}
+
+
+class TableServicer(table_pb2_grpc.TableServiceServicer):
+    """The seats' streams on one controller."""
+
+    def __init__(self, table: TableServer) -> None:
+        self.table = table
+
+    def Seat(  # noqa: N802 (the generated servicer's name)
+        self, request_iterator: Iterator[pb.SeatRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.SeatResponse]:
+        seat = self._seat_of(context)
+        first = next(request_iterator, None)
+        if first is None or first.WhichOneof("body") != "join" or first.join.seat != seat:
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"this stream is seat {seat}'s")
+            raise AssertionError("abort returned")  # pragma: no cover
+        try:
+            outbox = self.table.connect(seat, first)
+        except c.TableCommandError as exc:  # another table, or the table is full
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
+            raise AssertionError("abort returned") from exc  # pragma: no cover
+        reader = threading.Thread(
+            target=self.table.read_reports, args=(seat, outbox, request_iterator), daemon=True
+        )
+        reader.start()
+        while context.is_active():
+            try:
+                step = outbox.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if step is None:
+                break
+            yield step
+
+    def _seat_of(self, context: grpc.ServicerContext) -> int:
+        names: Any = context.auth_context().get("x509_common_name")
+        name = bytes(names[0]).decode() if names else ""
+        number = name.removeprefix(SEAT_PREFIX)
+        if not name.startswith(SEAT_PREFIX) or not number.isdigit():
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"{name!r} is not a seat's name")
+        return int(number)
+
+
+class TableServer:
+    """A controller on a gRPC port with mutual TLS, its timers on a ticker thread."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        credentials: Credentials,
+        address: str = "127.0.0.1:0",
+        *,
+        clock: Callable[[], int] = wall_clock_ms,
+        tick_seconds: float = 0.02,
+        auto_deal_ms: int | None = None,
+    ) -> None:
+        """``auto_deal_ms``: press the dealer's buttons that long after each round's end and
+        each settlement (a table without a dealer terminal)."""
+        self.controller = controller
+        self.auto_deal_ms = auto_deal_ms
+        self._phase_since = (controller.state.phase, clock())
+        self.table_id = controller.state.config.table_id
+        self.clock = clock
+        self.tick_seconds = tick_seconds
+        self._lock = threading.Lock()
+        self._seats = _Seats()
+        self._round_steps: list[tuple[int, e.Event]] = []
+        last = controller.state.round
+        if last is not None:  # a restarted controller: the round in progress, read once
+            self._round_steps = [
+                (seq, event)
+                for seq, event in enumerate(controller.journal.events(), 1)
+                if getattr(event, "game_number", None) == last.game_number
+            ]
+        self._stopping = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="table-ticker", daemon=True)
+        self.server = grpc.server(
+            futures.ThreadPoolExecutor(max_workers=64, thread_name_prefix="table-rpc"),
+            options=[*KEEPALIVE, ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)],
+        )
+        table_pb2_grpc.add_TableServiceServicer_to_server(  # type: ignore[no-untyped-call]
+            TableServicer(self), self.server
+        )
+        server_credentials = grpc.ssl_server_credentials(
+            [(credentials.key, credentials.cert)],
+            root_certificates=credentials.ca,
+            require_client_auth=True,
+        )
+        self.port = self.server.add_secure_port(address, server_credentials)
+        if self.port == 0:
+            raise OSError(f"cannot listen on {address}")
+        self.address = f"{address.rsplit(':', 1)[0]}:{self.port}"
+
+    def start(self) -> TableServer:
+        with self._lock:
+            self._publish(self.controller.resume(self.clock()))
+        self.server.start()
+        self._ticker.start()
+        return self
+
+    def stop(self, grace: float = 0.5) -> None:
+        self._stopping.set()
+        with self._lock:
+            for outbox in self._seats.queues.values():
+                outbox.put(None)
+        self.server.stop(grace).wait()
+        self._ticker.join()
+
+    # -- the dealer's buttons -------------------------------------------------------------
+
+    def open_round(self) -> list[e.Event]:
+        return self.execute(c.OpenRound())
+
+    def close_round(self) -> list[e.Event]:
+        return self.execute(c.CloseRound())
+
+    def execute(self, cmd: c.Command) -> list[e.Event]:
+        """Run ``cmd`` on the controller and tell the seats (after it is journaled)."""
+        with self._lock:
+            events = self.controller.execute(cmd, self.clock())
+            self._publish(events)
+            return events
+
+    # -- the seats --------------------------------------------------------------------------
+
+    def connect(self, seat: int, join: pb.SeatRequest) -> queue.Queue[pb.SeatResponse | None]:
+        """A seat's stream opened: its queue, with the steps of the round in progress."""
+        outbox: queue.Queue[pb.SeatResponse | None] = queue.Queue()
+        with self._lock:
+            old = self._seats.queues.pop(seat, None)
+            if old is not None:
+                old.put(None)  # a seat has one stream: the newer wins
+            self._publish(self.controller.execute(command_of(join, self.table_id), self.clock()))
+            self._seats.queues[seat] = outbox
+            for seq, event in self._current_round():
+                step = step_for_seat(event, seq, self.table_id, seat, self.clock())
+                if step is not None:
+                    outbox.put(step)
+        return outbox
+
+    def read_reports(
+        self,
+        seat: int,
+        outbox: queue.Queue[pb.SeatResponse | None],
+        requests: Iterator[pb.SeatRequest],
+    ) -> None:
+        """Carry out a seat's reports until its stream ends; then the seat has left (unless a
+        newer stream of the same seat took over)."""
+        try:
+            for request in requests:
+                self._report(seat, outbox, request)
+        except grpc.RpcError:
+            pass
+        finally:
+            with self._lock:
+                if self._seats.queues.get(seat) is outbox:
+                    del self._seats.queues[seat]
+                    outbox.put(None)
+                    if not self._stopping.is_set():
+                        self._publish(self.controller.execute(c.Leave(seat), self.clock()))
+
+    def _report(
+        self, seat: int, outbox: queue.Queue[pb.SeatResponse | None], request: pb.SeatRequest
+    ) -> None:
+        game = 0
+        with self._lock:
+            try:
+                cmd = command_of(request, self.table_id)
+                game = getattr(cmd, "game_number", 0)
+                if getattr(cmd, "seat", seat) != seat:
+                    raise c.InvalidArgumentError(f"this stream is seat {seat}'s")
+                try:
+                    self._publish(self.controller.execute(cmd, self.clock()))
+                except c.DuplicateReportError:
+                    for step in self._journaled_answer(seat, cmd):
+                        outbox.put(step)
+            except c.TableCommandError as exc:
+                refused = pb.Refused(reason=str(exc))
+                outbox.put(
+                    pb.SeatResponse(
+                        table_id=self.table_id, game_number=game, seat=seat, refused=refused
+                    )
+                )
+
+    def _journaled_answer(self, seat: int, cmd: c.Command) -> list[pb.SeatResponse]:
+        """The journaled record a repeated report gets again."""
+        kind = e.WagerAccepted if isinstance(cmd, c.ReportWager) else e.DecisionMade
+        out = []
+        for seq, event in self._current_round():
+            if isinstance(event, kind) and event.seat == seat:
+                step = step_for_seat(event, seq, self.table_id, seat)
+                if step is not None:
+                    out.append(step)
+        return out
+
+    def _current_round(self) -> list[tuple[int, e.Event]]:
+        """The journaled steps of the round in progress (kept as they are published)."""
+        rnd = self.controller.state.round
+        if rnd is None:
+            return []
+        return [
+            (seq, event)
+            for seq, event in self._round_steps
+            if getattr(event, "game_number", None) == rnd.game_number
+        ]
+
+    def _publish(self, events: list[e.Event]) -> None:
+        """Put journaled events on every connected seat's queue (called under the lock)."""
+        head = self.controller.journal.head[0]
+        now = self.clock()
+        for seq, event in enumerate(events, head - len(events) + 1):
+            if isinstance(event, e.RoundOpened):
+                self._round_steps = []
+            if not isinstance(event, e.SeatJoined | e.SeatLeft):
+                self._round_steps.append((seq, event))
+            for seat, outbox in self._seats.queues.items():
+                step = step_for_seat(event, seq, self.table_id, seat, now)
+                if step is not None:
+                    outbox.put(step)
+
+    def _tick(self) -> None:
+        while not self._stopping.wait(self.tick_seconds):
+            self.execute(c.Tick())
+            if self.auto_deal_ms is not None:
+                self._deal_automatically(self.auto_deal_ms)
+
+    def _deal_automatically(self, pause_ms: int) -> None:
+        """Open a round after ``pause_ms`` idle, confirm a settled one after ``pause_ms``."""
+        phase, now = self.controller.state.phase, self.clock()
+        if phase is not self._phase_since[0]:
+            self._phase_since = (phase, now)
+        elif now - self._phase_since[1] >= pause_ms:
+            if phase is Phase.IDLE:
+                self.open_round()
+            elif phase is Phase.SETTLED:
+                self.close_round()

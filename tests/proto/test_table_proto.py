@@ -1,0 +1,54 @@
+"""The table protocol: every report and every step carries its idempotency key, and every step
+of a round the controller journals has a message a seat can receive."""
+
+from __future__ import annotations
+
+from kiosk.table import events as e
+from proto.turbokiosk.v1 import table_pb2
+
+KEY = ("table_id", "game_number", "seat")
+
+#: table event -> the SeatResponse body that tells a seat about it
+STEP_MESSAGES = {
+    e.RoundOpened: "round_opened",
+    e.WagerAccepted: "wager_accepted",
+    e.BetsClosed: "bets_closed",
+    e.FirstDealt: "first_dealt",
+    e.DecisionMade: "decision_accepted",
+    e.DecisionsClosed: "decisions_closed",
+    e.SecondDealt: "second_dealt",
+    e.RoundSettled: "seat_settled",
+    e.RoundClosed: "round_closed",
+    e.RoundVoided: "round_voided",
+}
+#: seat comings and goings are answered by the stream itself, not by a step message
+SEAT_EVENTS = {e.SeatJoined, e.SeatLeft}
+
+
+def test_reports_and_steps_carry_table_game_and_seat() -> None:
+    for message in (table_pb2.ReportWager, table_pb2.ReportDecision, table_pb2.SeatResponse):
+        fields = message.DESCRIPTOR.fields_by_name
+        assert all(name in fields for name in KEY), message.DESCRIPTOR.name
+
+
+def test_every_round_event_has_a_step_message() -> None:
+    bodies = {f.name for f in table_pb2.SeatResponse.DESCRIPTOR.oneofs_by_name["body"].fields}
+    kinds = set(e.KINDS.values())
+    assert set(STEP_MESSAGES) | SEAT_EVENTS == kinds
+    assert set(STEP_MESSAGES.values()) <= bodies
+    assert bodies - set(STEP_MESSAGES.values()) == {"refused"}
+
+
+def test_a_wager_report_round_trips() -> None:
+    report = table_pb2.SeatRequest(
+        wager=table_pb2.ReportWager(
+            table_id="T1",
+            game_number=7,
+            seat=3,
+            wagers=[table_pb2.Wager(spot="ante", cents=500)],
+            positions=[0, 4, 8],
+        )
+    )
+    back = table_pb2.SeatRequest.FromString(report.SerializeToString())
+    assert back == report and back.WhichOneof("body") == "wager"
+    assert (back.wager.table_id, back.wager.game_number, back.wager.seat) == ("T1", 7, 3)
