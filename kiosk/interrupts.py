@@ -78,13 +78,16 @@ class AppInterrupt(_Handler):
 
     A Ctrl-C while the kiosk is still starting is remembered and stops the app as soon as its
     loop runs (:meth:`arm` is called once Kivy's clock may be imported); a second Ctrl-C before
-    the app runs is the usual :class:`KeyboardInterrupt` (a start that hangs can be left).
+    the app runs is the usual :class:`KeyboardInterrupt` (a start that hangs can be left).  Once
+    the app has been told to stop, further Ctrl-Cs are ignored: the stop (journal, devices,
+    host) finishes in order.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self._armed = False
         self._scheduled = False
+        self._stopping = False  # the app was told to stop: the kiosk is stopping in order
 
     def arm(self) -> None:
         """Kivy may be imported from now on: a Ctrl-C so far (or later) stops the app."""
@@ -92,7 +95,19 @@ class AppInterrupt(_Handler):
         if self.requested:
             self._schedule_stop()
 
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        super().__exit__(kind, value, traceback)
+        if self._stopping:  # stopped in order on a Ctrl-C: one more must not kill the exit
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if self._stopping:  # a further Ctrl-C would cut the orderly stop short: it waits
+            return
         if self.requested and not self._scheduled_and_running():
             raise KeyboardInterrupt  # a second Ctrl-C while starting: unwind what was started
         self.requested = True
@@ -113,6 +128,7 @@ class AppInterrupt(_Handler):
             if app is None:  # not running yet
                 Clock.schedule_once(stop, 0.05)
             else:
+                self._stopping = True
                 app.stop()
 
         Clock.schedule_once(stop, 0)

@@ -15,10 +15,10 @@ from kivy.animation import Animation
 from kivy.app import App
 from kivy.base import EventLoop
 from kivy.core.window import Window
-from kivy.tests.common import UnitTestTouch
 from kivy.uix.widget import Widget
 
 from ui import capture
+from ui.touch import ScriptedTouch
 from ui.widgets.named import find
 
 
@@ -94,10 +94,10 @@ class Driver:
         """Touch down and up at the widget's centre."""
         self.ready()
         x, y = widget.to_window(*widget.center)
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
+        touch = ScriptedTouch(x, y)
+        touch.down()
         self.frames(1)
-        touch.touch_up()
+        touch.up()
         self.frames(2)
 
     def tap(self, name: str) -> None:
@@ -108,10 +108,10 @@ class Driver:
     def tap_at(self, x: float, y: float) -> None:
         """Touch the window at (x, y)."""
         self.ready()
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
+        touch = ScriptedTouch(x, y)
+        touch.down()
         self.frames(1)
-        touch.touch_up()
+        touch.up()
         self.frames(2)
 
     @property

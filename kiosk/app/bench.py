@@ -59,7 +59,8 @@ def _touch_to_frame(driver: Any, samples: int) -> list[float]:
     from kivy.base import EventLoop
     from kivy.core.window import Window
     from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
-    from kivy.tests.common import UnitTestTouch
+
+    from ui.touch import ScriptedTouch
 
     driver.tap("games")
     driver.tap("game:turbo-football")
@@ -91,10 +92,10 @@ def _touch_to_frame(driver: Any, samples: int) -> list[float]:
         EventLoop.idle()
         before = shown[-1][1]
         cx, cy = spot.to_window(*spot.center)
-        touch = UnitTestTouch(cx, cy)
+        touch = ScriptedTouch(cx, cy)
         start = time.perf_counter()
-        touch.touch_down()
-        touch.touch_up()
+        touch.down()
+        touch.up()
         while not any(at > start and pixels != before for at, pixels in shown):
             if time.perf_counter() - start > 2:
                 raise AssertionError("the touch never showed")

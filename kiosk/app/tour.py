@@ -8,6 +8,7 @@ real terminal — its journal, its devices, its lockups.  Play never uses this d
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,10 @@ TURBO_CARDS = "Js 4h 9d As Qs 8s 3s 2c Td"
 STADIUM_CARDS = "Qs 3h 9c 5d Qd 2s Jh 8h 7c Kc 6d 4s"
 #: a big TD for the handpay screenshot
 HANDPAY_CARDS = "Ks Qs Js As Ts 9s 8s 7s 6s"
+#: the fixed instant of a deterministic visit (screenshots): 2026-06-01 12:00:00 UTC
+TOUR_EPOCH_MS = 1_780_315_200_000
+#: the seed of a deterministic visit's validation numbers
+TOUR_SEED = 13
 
 
 class ScriptedDeck:
@@ -65,10 +70,11 @@ class TourTerminal:
     terminal: Terminal
     script: str = ""
     offset_ms: int = 0
+    fixed: bool = False  # time stands still at TOUR_EPOCH_MS (moved on only by later())
 
     def player_clock(self) -> int:
         """Epoch milliseconds, moved on by :meth:`later`."""
-        return wall_clock_ms() + self.offset_ms
+        return (TOUR_EPOCH_MS if self.fixed else wall_clock_ms()) + self.offset_ms
 
     def later(self, seconds: int) -> None:
         """Let time pass for the player's session."""
@@ -76,14 +82,27 @@ class TourTerminal:
 
 
 def tour_terminal(
-    data_dir: Path, config: TerminalConfig = TOUR_CONFIG, clock: Callable[[], int] | None = None
+    data_dir: Path,
+    config: TerminalConfig = TOUR_CONFIG,
+    clock: Callable[[], int] | None = None,
+    *,
+    fixed: bool = False,
 ) -> TourTerminal:
     """A powered-up terminal on ``data_dir`` with in-process devices and a scripted deck
-    (``clock``: epoch milliseconds, the wall clock by default)."""
+    (``clock``: epoch milliseconds, the wall clock by default).
+
+    ``fixed`` (the screenshots): the terminal's and the player's clocks stand still at
+    :data:`TOUR_EPOCH_MS` until :meth:`TourTerminal.later`, and validation numbers come from
+    :data:`TOUR_SEED`, so the same visit draws the same pixels every time.
+    """
     rng = Csprng()
     holder = TourTerminal.__new__(TourTerminal)
     holder.script = ""
     holder.offset_ms = 0
+    holder.fixed = fixed
+    randbelow = random.Random(TOUR_SEED).randrange if fixed else rng.randbelow
+    if fixed:
+        clock = holder.player_clock
     validator = InProcessBillValidator(data_dir / "devices")
     printer = InProcessPrinter(data_dir / "devices")
     runtime = TerminalRuntime(
@@ -92,7 +111,7 @@ def tour_terminal(
         deck_factory=lambda excluded: ScriptedDeck(holder.script, excluded),
         validator=validator,
         printer=printer,
-        validation_numbers=LocalValidationNumbers(rng.randbelow),
+        validation_numbers=LocalValidationNumbers(randbelow),
         config=config,
         rng_health=lambda: rng.failure,
         clock=clock if clock is not None else wall_clock_ms,

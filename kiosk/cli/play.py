@@ -19,6 +19,7 @@ from kiosk.interrupts import LineInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.terminal.config import ConfigError
 from kiosk.textui.session import PlaySession
+from kiosk.textui.wording import not_enabled
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +60,7 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
         try:
             session.start(args.edition)
         except ConfigError as exc:
-            print(f"turbokiosk play: {exc}", file=sys.stderr)
+            print(f"turbokiosk play: --edition: {not_enabled(str(exc))}", file=sys.stderr)
             return 2
         interactive = sys.stdin.isatty()
         lines = interrupt.lines(_prompted_lines() if interactive else sys.stdin)

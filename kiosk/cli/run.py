@@ -7,14 +7,15 @@ their own programs on pseudo-terminals and talks to them over the serial protobu
 player's screen (F2 toggles it), and reports to the reference accounting host started in the
 same process (``--no-host`` runs without it).  F3 is the service key.  Headless machines set
 ``SDL_VIDEODRIVER=offscreen`` (the tests and the screenshot command do); with no display at all
-(no ``DISPLAY``, ``WAYLAND_DISPLAY`` or ``SDL_VIDEODRIVER``) the command refuses to start.
-Ctrl-C stops the kiosk in order (exit status 130).
+(no ``DISPLAY``, ``WAYLAND_DISPLAY`` or ``SDL_VIDEODRIVER``), or one that does not answer, the
+command refuses to start (:mod:`ui.display`).  It starts by printing one line: the window, the
+data directory, the keys and how to stop (:mod:`kiosk.app.startup`).  Ctrl-C stops the kiosk in
+order (exit status 130).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -99,8 +100,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     except ValueError as exc:
         print(f"turbokiosk run: {exc}", file=sys.stderr)
         return 2
-    if not args.no_simulator and not args.fullscreen:
-        size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
+    player = size
     if args.host is not None:
         try:
             peer_address(args.host)
@@ -111,9 +111,19 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     except ValueError as exc:
         print(f"turbokiosk run: {exc}", file=sys.stderr)
         return 2
-    check_display()
+    where = check_display()
     data_dir = check_data_dir(data_dir_of(args), write=True)
+    simulator = hardware is None and not args.no_simulator
+    if simulator and not args.fullscreen:  # the SIMULATOR column beside the player's screen
+        size = (round(size[0] * (env.BASE_SIZE[0] + env.SIM_COLUMN) / env.BASE_SIZE[0]), size[1])
     env.prepare(size, fullscreen=args.fullscreen)
+    from kiosk.app.startup import open_and_announce
+    from ui.display import DisplayError
+
+    try:
+        open_and_announce(where, player, data_dir, hardware, simulator=simulator)
+    except DisplayError as exc:
+        raise CommandLineError(str(exc), EXIT_FAILED) from None
     from kiosk.app.kiosk import start_kiosk
     from kiosk.app.watchdog import feed_from_kivy_clock
 
@@ -135,19 +145,15 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     )
 
 
-#: What tells SDL where to draw: an X or Wayland display, or a video driver named outright
-#: (``kmsdrm`` on the terminal, ``offscreen`` headless).
-DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+def check_display() -> str:
+    """Where the window will go (:func:`ui.display.choose_video_driver`);
+    :class:`CommandLineError` when nothing names a display (the kiosk would run unseen)."""
+    from ui.display import DisplayError, choose_video_driver
 
-
-def check_display() -> None:
-    """:class:`CommandLineError` when nothing names a display (the kiosk would run unseen)."""
-    if not any(os.environ.get(name, "").strip() for name in DISPLAY_VARIABLES):
-        raise CommandLineError(
-            "no display: DISPLAY, WAYLAND_DISPLAY and SDL_VIDEODRIVER are unset "
-            "(SDL_VIDEODRIVER=kmsdrm on the terminal's screen, offscreen to run headless)",
-            EXIT_FAILED,
-        )
+    try:
+        return choose_video_driver()
+    except DisplayError as exc:
+        raise CommandLineError(str(exc), EXIT_FAILED) from None
 
 
 def field_terminal(args: argparse.Namespace) -> tuple[Any, Any]:

@@ -16,6 +16,7 @@ from kiosk.app.wiring import build_terminal
 from kiosk.paths import add_signer_argument
 from kiosk.robot import InvariantError, Robot
 from kiosk.store.journal import StoreError
+from kiosk.textui.wording import enable_hint
 
 #: The most games one soak run plays (days at the robot's few hundred games a second).
 MAX_GAMES = 100_000_000
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     for edition in args.edition or ():
         if edition not in enabled:  # known, but this terminal's configuration does not offer it
             terminal.close()
-            print(f"soak: {edition!r} is not enabled on this terminal", file=sys.stderr)
+            hint = enable_hint(edition)
+            print(f"soak: {edition!r} is not enabled on this terminal; {hint}", file=sys.stderr)
             return 2
     robot = Robot(
         terminal.runtime,

@@ -148,7 +148,9 @@ class DriverBase:
 
     def _check_connect(self) -> None:
         if not self._ever_up and self.clock() - self._started >= self.connect_grace:
-            self._condition(self.link_tilt, True, f"{self.device_name} not connected")
+            reason = f"{self.device_name} not connected"
+            where = getattr(self.channel, "port_problem", None)  # a serial link names its port
+            self._condition(self.link_tilt, True, f"{reason}: {where()}" if where else reason)
 
     def _take_reports(self) -> list[c.Command]:
         out, self._reports = self._reports, []

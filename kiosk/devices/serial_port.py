@@ -113,6 +113,15 @@ class SerialLine:
                 port.close()
 
 
+def port_problem(path: str) -> str | None:
+    """Why the serial port ``path`` cannot be used now (missing, not ours), or None."""
+    if not os.path.exists(path):
+        return f"{path} does not exist"
+    if not os.access(path, os.R_OK | os.W_OK):
+        return f"{path} is not readable and writable by this user"
+    return None
+
+
 class LinkChannel:
     """A link to one device over a serial port, run by a background thread."""
 
@@ -161,6 +170,16 @@ class LinkChannel:
             out = dict(vars(self.link.stats))
             out.update({f"frames_{k}": v for k, v in vars(self.link.decoder.stats).items()})
         return out
+
+    def port_problem(self) -> str:
+        """Why no device answers, naming the port (for the lockup): missing, not ours, cannot
+        be opened, or open with nothing answering."""
+        missing = port_problem(self.path)
+        if missing is not None:
+            return missing
+        if not self.line.is_open:
+            return f"{self.path} cannot be opened ({self.line_error or 'not yet'})"
+        return f"no answer on {self.path}"
 
     def close(self) -> None:
         """Stop the thread and close the port."""

@@ -97,7 +97,7 @@ class PlayerSession:
         self.reminder_minutes = 0
         self._reminder_at: int | None = None
         self.reminder_due = False
-        self.last_activity = clock()
+        self.last_activity = clock() - ATTRACT_AFTER_MS  # no player since power-up: attract
         self.revision = 0  # bumped on every committed step: the screen redraws
         self._voucher: dict[str, Any] | None = None
         self.rt.subscribe(self._on_events)

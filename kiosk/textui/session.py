@@ -24,6 +24,7 @@ from kiosk.terminal.state import Phase
 from kiosk.textui.narrate import Narrator, deadline_text
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.show import offer_text, positions_text, round_lines, title_of, wagers_text
+from kiosk.textui.wording import ODD_CENTS, bet_refusal, refusal
 from rng import BackgroundCycler
 
 #: typed decision -> the game's choice
@@ -93,7 +94,7 @@ class PlaySession:
             try:
                 self.rt.execute(c.SelectEdition(edition))
             except CommandError as exc:
-                self.write(f"! {exc}")
+                self.write(f"! {refusal(exc)}")
         self.write(f"Game: {self._title()}. Type 'help' for the commands, rules and pays.")
         self.show_status()
 
@@ -123,7 +124,7 @@ class PlaySession:
         except UsageError as exc:
             self.write(f"? {exc}")
         except CommandError as exc:
-            self.write(f"! {exc}")
+            self.write(f"! {refusal(exc)}")
         except StoreError:  # nothing of the command happened; the terminal locked itself up
             s = self.rt.state
             title = "STORAGE FULL" if s.storage_full and not s.critical else "CRITICAL MEMORY ERROR"
@@ -212,7 +213,7 @@ class PlaySession:
                 self.write(f"  {command.usage:<{width}}  {command.help}")
         self.write(f"  {'quit':<{width}}  leave (credits stay on the terminal)")
         self.write("")
-        for line in rules_lines(self.rt.core.game(), self.rt.state.config):
+        for line in [*rules_lines(self.rt.core.game(), self.rt.state.config), ODD_CENTS]:
             for part in textwrap.wrap(line, width=100, subsequent_indent="    "):
                 self.write(part)
 
@@ -254,6 +255,10 @@ class PlaySession:
                 f"no wager spot {spot!r} in {game.title}; spots: "
                 + ", ".join(s.id for s in game.spots)
             )
+        problem = bet_refusal(self.rt.state, game, spot, amount)
+        if problem is not None:  # what the deal would refuse is refused now
+            self.write(f"! {problem}")
+            return
         self.rt.execute(c.PlaceWager(spot=spot, amount=amount))
         self.write(self.status_line())
 

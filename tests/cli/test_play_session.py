@@ -83,7 +83,7 @@ def test_the_timer_takes_the_default_on_the_next_line_and_recall_flags_it(
     player.clock.advance(2)
     out = player.say("play")  # typed too late: the timer has already folded
     assert "  Decision: chose fold  AUTOMATIC: the timer ran out" in out
-    assert "! Decide is not allowed while result" in out
+    assert "! there is no decision to make: the round is over" in out
     (record,) = Journal(player.data_dir, readonly=True).recall(1)
     assert record["automatic"] == {"0": True}
     assert "      chose fold  AUTOMATIC: the timer ran out" in round_lines(
@@ -95,14 +95,15 @@ def test_illegal_commands_print_the_refusal_and_change_nothing(player: Player) -
     player.say("bill 20", "bet first_down 5")
     head = player.runtime.journal.head()
     pending = dict(player.runtime.state.pending_wagers[0])
-    assert player.say("bet first_down 0.10") == (
-        "! a wager is a whole number of credits of 25 cents"
-    )
-    assert player.say("bet first_down 100") == "! first_down: the most on one spot is 10000 cents"
-    assert player.say("raise") == "! Decide is not allowed while wagering"
+    assert player.say("bet first_down 0.10") == ("! a wager is a whole number of credits of $0.25")
+    assert player.say("bet first_down 100") == "! first_down: the most on one spot is $100.00"
+    assert player.say("raise") == "! there is no decision to make: deal first"
     assert player.say("positions 1 2 3") == "? Turbo Football has no positions to choose"
     assert player.say("bet ante 5").startswith("? no wager spot 'ante' in Turbo Football")
-    assert player.say("game stadium-3cp") == "! SelectEdition is not allowed while wagering"
+    assert player.say("game stadium-3cp") == (
+        "! your wagers are on this game: deal, or take them back with 'clear', before "
+        "choosing another game"
+    )
     assert player.say("bill twenty").startswith("? not an amount in dollars")
     assert player.say("dance").startswith("? unknown command 'dance'")
     assert player.runtime.journal.head() == head
@@ -113,7 +114,7 @@ def test_lockups_stop_play_until_the_attendant(player: Player) -> None:
     player.say("bill 20")
     assert player.say("door open") == "main door opened."
     assert player.say("bet first_down 5") == (
-        "! PlaceWager is not allowed: terminal locked (door_open)"
+        "! not now: the terminal is locked (door open); 'status' says why"
     )
     assert "note returned: terminal locked: door_open" in player.say("bill 5")
     player.say("door close")
@@ -150,7 +151,9 @@ def test_game_lists_and_selects_editions(player: Player) -> None:
     listing = player.say("game").splitlines()
     assert listing[0] == " * Turbo Football (turbo-football)"
     assert "   Stadium Three Card Poker (stadium-3cp)" in listing
-    assert player.say("game nope") == "! editions: 'nope' is not enabled on this terminal"
+    assert (
+        player.say("game nope") == "! there is no game 'nope'; 'game' lists this terminal's games"
+    )
 
 
 def test_a_round_interrupted_by_quitting_resumes_in_the_next_session(player: Player) -> None:
@@ -160,7 +163,7 @@ def test_a_round_interrupted_by_quitting_resumes_in_the_next_session(player: Pla
     again = Player(player.data_dir)
     shown = again.start("turbo-football")  # asked for, but the Stadium round comes first
     assert again.runtime.state.phase is Phase.DECISION
-    assert "! SelectEdition is not allowed while decision" in shown
+    assert "! finish this round before choosing another game" in shown
     assert "  Play offered for $5.00: play or fold (default fold)" in shown
     assert "decide by" in shown
     again.script = "Qs 7h 2d"
