@@ -182,3 +182,29 @@ def test_a_win_too_wide_for_its_spot_shows_its_amount_whole(kiosk: Any) -> None:
         assert label.texture_size[0] <= label.width + 0.5, label.text
     main = d.widget("spot:first_down")
     assert main.shown_result == main.result_text == "GANA $2.00"  # a win that fits says so
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_turbo_spot_names_stay_clear_of_their_stake_and_result(sized: Any, language: str) -> None:
+    """A name on two lines ("Gol de Campo") over its result ("GANA $7.00"), in both languages:
+    the name, the stake or result and the spot never overlap, nothing leaves the spot."""
+    k, d, app = sized, sized.driver, sized.app
+    k.device("note", 10_000)
+    d.wait(lambda: d.screen == "menu")
+    k.tap("game:turbo-football")
+    if language == "es":
+        k.tap("language")
+    felt = app.root.ids.sm.current_screen.ids.felt
+    k.tap("chip:100", "spot:first_down", "spot:field_goal", "spot:long_pass", "spot:td")
+    k.deal_next(TURBO_CARDS)
+    k.tap("deal")
+    d.wait(lambda: app.view().offer is not None, what="the Double offer")
+    d.settle()
+    k.tap("decline")
+    d.settle()
+    spots = [w for w in felt.walk() if isinstance(w, FeltSpot)]
+    assert spots and all(s.result_text for s in spots if s.amount_text)
+    assert d.widget("spot:field_goal").label == (
+        "Gol de Campo" if language == "es" else "Field Goal"
+    )
+    _check_layout([*spots, d.widget("decision_spot")], felt, app.u)

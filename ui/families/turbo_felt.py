@@ -3,17 +3,28 @@ wager (Double, Raise...) printed beside it (look in ``kv/felt.kv``)."""
 
 from __future__ import annotations
 
+from kivy.properties import NumericProperty
+
 from kiosk.presentation.spots import SpotView
-from ui.felt import DecisionSpot, Felt, FeltSpot
+from ui.felt import DecisionSpot, Felt, FeltSpot, PrintedSpot
 
 
 class TurboFelt(Felt):
-    """Printed spots for every wager of an edition."""
+    """Printed spots for every wager of an edition: the main row as tall as its names need,
+    the side wagers' rows share the rest."""
+
+    main_height = NumericProperty(0)
 
     def clear(self) -> None:
         """No spots (a new edition is laid out)."""
         self.ids.side.clear_widgets()
         self.ids.main.clear_widgets()
+        self.main_height = 0
+
+    def _fit_main(self, *_: object) -> None:
+        self.main_height = max(
+            (c.needed for c in self.ids.main.children if isinstance(c, PrintedSpot)), default=0
+        )
 
     def add_spot(self, spot: SpotView) -> FeltSpot:
         """The printed spot of ``spot``: the mandatory main wager at the front, the others above
@@ -24,6 +35,9 @@ class TurboFelt(Felt):
             decision = DecisionSpot()
             decision.tk_name = "decision_spot"
             self.ids.main.add_widget(decision)
+            for printed in (button, decision):
+                printed.bind(needed=self._fit_main)
+            self._fit_main()
         else:
             self.ids.side.add_widget(button)
         return button

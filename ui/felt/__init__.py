@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
@@ -60,6 +66,7 @@ class PrintedSpot(FloatLayout):
     highlight = StringProperty("")
     stack = ListProperty([])
     mandatory = BooleanProperty(False)
+    needed = NumericProperty(0)  # the height its name and its stake's line need
 
     def on_result_text(self, *_: object) -> None:
         self.fit_result()
