@@ -110,6 +110,7 @@ def dump(app: Any) -> dict[str, Any]:
         "guide": view.guide_text,
         "lockup": lockup.title if lockup is not None else None,
         "lockup_reason": lockup.reason if lockup is not None else None,
+        "lockup_detail": lockup.detail_text if lockup is not None else None,
         "voucher": voucher.amount_text if voucher is not None else None,
         "language": app.session.language,
         "size": list(Window.size),
