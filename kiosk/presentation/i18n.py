@@ -198,6 +198,7 @@ _EN: dict[str, str] = {
     "err_denomination": "Wagers are whole credits of {amount}",
     "err_locked": "The terminal is locked",
     "err_no_decision": "There is no decision to make",
+    "err_not_now": "That cannot be done now",
 }
 
 _ES: dict[str, str] = {
@@ -372,6 +373,7 @@ _ES: dict[str, str] = {
     "err_denomination": "Las apuestas son créditos enteros de {amount}",
     "err_locked": "El terminal está bloqueado",
     "err_no_decision": "No hay ninguna decisión pendiente",
+    "err_not_now": "Eso no se puede hacer ahora",
 }
 
 CATALOGUES: Mapping[str, Mapping[str, str]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kiosk.clock import wall_clock_ms
@@ -61,6 +61,11 @@ class Notice:
     until: int  # epoch ms
 
 
+def _words(key: str, **params: str) -> Callable[[str], str]:
+    """A notice's words in whichever language the player picks (now or later)."""
+    return lambda language: text(language, key, **params)
+
+
 def player_error(language: str, message: str) -> str:
     """A terminal refusal in the player's words (and language), amounts in dollars."""
     for pattern, key in _ERRORS:
@@ -68,7 +73,7 @@ def player_error(language: str, message: str) -> str:
         if match is not None:
             amount = dollars(int(match[1])) if match.groups() else ""
             return text(language, key, amount=amount)
-    return message
+    return text(language, "err_not_now")  # never the terminal's own words ("Deal ... while idle")
 
 
 def clock_text(ms: int) -> str:
@@ -93,6 +98,7 @@ class PlayerSession:
         self.language = check_language(language)
         self.chip = 0
         self.notice: Notice | None = None
+        self._notice_words: Callable[[str], str] | None = None
         self.session_started: int | None = None
         self.reminder_minutes = 0
         self._reminder_at: int | None = None
@@ -108,15 +114,13 @@ class PlayerSession:
         self.revision += 1
         for event in events:
             if isinstance(event, e.BillStacked | e.TicketRedeemed):
-                self._say(text(self.language, "note_in", amount=dollars(event.value)), "credit")
+                self._say(_words("note_in", amount=dollars(event.value)), "credit")
                 self.last_activity = self.clock()
                 if self.session_started is None:
                     self.start_session()
             elif isinstance(event, e.BillReturned):
-                amount = dollars(event.value)
-                self._say(
-                    text(self.language, "note_returned", amount=amount, reason=event.reason), "info"
-                )
+                words = _words("note_returned", amount=dollars(event.value), reason=event.reason)
+                self._say(words, "info")
             elif isinstance(event, e.CashoutStarted):
                 self._voucher = {
                     "value": event.value,
@@ -131,12 +135,14 @@ class PlayerSession:
                 self._end_session_if_empty()
             elif isinstance(event, e.VoucherFailed):
                 self._voucher = None
-                self._say(text(self.language, "voucher_failed", reason=event.reason), "error")
+                self._say(_words("voucher_failed", reason=event.reason), "error")
             elif isinstance(event, e.HandpayReset):
                 self._end_session_if_empty()
 
-    def _say(self, message: str, kind: str) -> None:
-        self.notice = Notice(message, kind, self.clock() + NOTICE_MS)
+    def _say(self, words: Callable[[str], str], kind: str) -> None:
+        """Show a notice; ``words`` gives it in a language, so a change of language re-words it."""
+        self.notice = Notice(words(self.language), kind, self.clock() + NOTICE_MS)
+        self._notice_words = words
         self.revision += 1
 
     # --- the player's session ----------------------------------------------------------------
@@ -199,6 +205,8 @@ class PlayerSession:
     def set_language(self, language: str) -> None:
         """The player's language for every text on screen."""
         self.language = check_language(language)
+        if self.notice is not None and self._notice_words is not None:
+            self.notice = replace(self.notice, text=self._notice_words(self.language))
         self.revision += 1
 
     # --- the event loop ----------------------------------------------------------------------
@@ -293,7 +301,8 @@ class PlayerSession:
         try:
             self.rt.execute(command)
         except CommandError as exc:
-            self._say(player_error(self.language, str(exc)), "error")
+            message = str(exc)
+            self._say(lambda lang: player_error(lang, message), "error")
             return False
         except StoreError:
             return False  # the terminal locked itself up (critical); the lockup shows why
@@ -347,7 +356,7 @@ class PlayerSession:
         rnd = self.rt.state.round
         offer = rnd.offers.get(SEAT) if rnd is not None else None
         if offer is None:
-            self._say(text(self.language, "err_no_decision"), "error")
+            self._say(_words("err_no_decision"), "error")
             return False
         decision = offer.decision
         choice = decision.take if take else next(x for x in decision.choices if x != decision.take)
@@ -359,7 +368,8 @@ class PlayerSession:
         try:
             self.rt.cash_out()
         except CommandError as exc:
-            self._say(player_error(self.language, str(exc)), "error")
+            message = str(exc)
+            self._say(lambda lang: player_error(lang, message), "error")
             return False
         except StoreError:
             return False
