@@ -47,7 +47,11 @@ def kill_at_random(path: Path, edition: str, mode: DealMode, rnd: random.Random)
 
 @pytest.mark.parametrize(
     ("edition", "mode"),
-    [(STADIUM, DealMode.SHARED), (TURBO, DealMode.SHARED), (TURBO, DealMode.STADIUM)],
+    [  # one table in the default run; the others in `tox -e slow` (the default run's time)
+        pytest.param(STADIUM, DealMode.SHARED, marks=pytest.mark.slow),
+        pytest.param(TURBO, DealMode.SHARED, marks=pytest.mark.slow),
+        (TURBO, DealMode.STADIUM),
+    ],
 )
 def test_a_controller_killed_at_random_instants_recovers(
     tmp_path: Path, edition: str, mode: DealMode

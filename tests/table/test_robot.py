@@ -28,8 +28,9 @@ SUMMARY = re.compile(
 @pytest.mark.parametrize(
     ("edition", "mode"),
     [
-        ("stadium-3cp", "one-deck"),
-        ("turbo-football", "one-deck"),
+        # one table in the default run; the others in `tox -e slow` (the default run's time)
+        pytest.param("stadium-3cp", "one-deck", marks=pytest.mark.slow),
+        pytest.param("turbo-football", "one-deck", marks=pytest.mark.slow),
         ("turbo-football", "seat-shuffles"),
     ],
 )
