@@ -36,7 +36,7 @@ from kiosk.hostlink import messages
 from kiosk.hostlink.anchor import JournalHead
 from kiosk.hostlink.channel import KEEPALIVE
 from kiosk.hostlink.command_kinds import HostCommandKind
-from kiosk.hostlink.pki import Credentials
+from kiosk.hostlink.pki import Credentials, listen_mutual_tls
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
 #: every kind of host command (the HostCommand.body oneof)
@@ -332,15 +332,7 @@ class HostServer:
         host_pb2_grpc.add_HostServiceServicer_to_server(  # type: ignore[no-untyped-call]
             self.servicer, self.server
         )
-        server_credentials = grpc.ssl_server_credentials(
-            [(credentials.key, credentials.cert)],
-            root_certificates=credentials.ca,
-            require_client_auth=True,
-        )
-        self.port = self.server.add_secure_port(address, server_credentials)
-        if self.port == 0:
-            raise OSError(f"cannot listen on {address}")
-        self.address = f"{address.rsplit(':', 1)[0]}:{self.port}"
+        self.port, self.address = listen_mutual_tls(self.server, address, credentials)
 
     def start(self) -> HostServer:
         """Start serving."""

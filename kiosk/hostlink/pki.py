@@ -20,6 +20,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import grpc
 from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -385,3 +386,19 @@ def ensure_pki(
         if not (pki_dir / f"{name}.crt").exists() or not (pki_dir / f"{name}.key").exists():
             issue_cert(ca_dir, name, pki_dir, server=server)
     return ca_dir
+
+
+def listen_mutual_tls(
+    server: grpc.Server, address: str, credentials: Credentials
+) -> tuple[int, str]:
+    """Listen on ``address`` with mutual TLS (a client certificate from the same CA required);
+    the port bound and the address to reach it (``host:0`` binds any free port)."""
+    server_credentials = grpc.ssl_server_credentials(
+        [(credentials.key, credentials.cert)],
+        root_certificates=credentials.ca,
+        require_client_auth=True,
+    )
+    port = server.add_secure_port(address, server_credentials)
+    if port == 0:
+        raise OSError(f"cannot listen on {address}")
+    return port, f"{address.rsplit(':', 1)[0]}:{port}"

@@ -23,7 +23,7 @@ import grpc
 
 from kiosk.clock import wall_clock_ms
 from kiosk.hostlink.channel import KEEPALIVE
-from kiosk.hostlink.pki import Credentials
+from kiosk.hostlink.pki import Credentials, listen_mutual_tls
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.controller import TableController
@@ -128,15 +128,7 @@ class TableServer:
         table_pb2_grpc.add_TableServiceServicer_to_server(  # type: ignore[no-untyped-call]
             TableServicer(self), self.server
         )
-        server_credentials = grpc.ssl_server_credentials(
-            [(credentials.key, credentials.cert)],
-            root_certificates=credentials.ca,
-            require_client_auth=True,
-        )
-        self.port = self.server.add_secure_port(address, server_credentials)
-        if self.port == 0:
-            raise OSError(f"cannot listen on {address}")
-        self.address = f"{address.rsplit(':', 1)[0]}:{self.port}"
+        self.port, self.address = listen_mutual_tls(self.server, address, credentials)
 
     def start(self) -> TableServer:
         with self._lock:
