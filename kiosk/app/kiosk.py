@@ -268,6 +268,19 @@ def link_status(terminal: Terminal) -> dict[str, bool | None]:
     }
 
 
+def _links_tilted(terminal: Terminal, names: list[str]) -> bool:
+    """Whether every device link in ``names`` is down with its "not connected" tilt raised
+    (a missing port: waiting longer shows nothing new); the host link never counts."""
+    if not names or "host" in names:
+        return False
+    tilts = terminal.runtime.state.tilts
+    for name in names:
+        code = getattr(getattr(terminal, name.replace("bill_", ""), None), "link_tilt", None)
+        if code is None or str(getattr(code, "value", code)) not in tilts:
+            return False
+    return True
+
+
 def _dump_when_settled(
     app: Any, terminal: Terminal, path: Path, stop: bool, started: float | None
 ) -> None:
@@ -283,7 +296,11 @@ def _dump_when_settled(
         nonlocal waited
         waited += dt
         links = link_status(terminal)
-        linking = any(up is False for up in links.values()) and waited < LINK_WAIT_SECONDS
+        waiting = [name for name, up in links.items() if up is False]
+        if not _links_tilted(terminal, waiting):
+            linking = bool(waiting) and waited < LINK_WAIT_SECONDS
+        else:
+            linking = False  # every link still down has said why on the lockup: show it now
         if app.dealing or linking:
             return True  # keep polling
         extra: dict[str, Any] = {"links": links}
