@@ -52,7 +52,11 @@ section = "2"
 title = "b"
 requirement = "r"
 how = "h"
-tests = ["tests/x/test_a.py::test_two", "tests/x/test_a.py::TestB::test_d", "tests/x/nope.py::test_one"]
+tests = [
+  "tests/x/test_a.py::test_two",
+  "tests/x/test_a.py::TestB::test_d",
+  "tests/x/nope.py::test_one",
+]
 status = "met"
 [[requirement]]
 section = "3"
