@@ -132,6 +132,7 @@ def test_every_operator_field_has_its_limit():
 )
 def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, args, message):
     out = tmp_path / "bundle"
+    code: int | str | None
     try:
         code = main(["lab-package", "--out", str(out), *args])
     except SystemExit as exc:  # argparse's own errors leave through SystemExit

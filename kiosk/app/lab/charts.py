@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import matplotlib
 
@@ -20,7 +20,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 PAGE = (11.69, 8.27)  # A4 landscape, inches
-STYLE = {
+STYLE: dict[str, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 8,
     "svg.hashsalt": "turbokiosk-lab-package",
@@ -140,7 +140,7 @@ def _outcomes_page(sheet: Mapping[str, Any]) -> Figure:
 def _edges_page(sheet: Mapping[str, Any], by_table: Sequence[Mapping[str, Any]]) -> Figure:
     wagers = sorted({row["wager"] for row in by_table})
     strategies = [
-        (w["label"], w["house_edge_float"], w["house_edge_full_information"]["float"])
+        (w["label"], w["house_edge_float"], w["house_edge_full_information"]["estimate"])
         for w in sheet["wagers"].values()
         if isinstance(w.get("house_edge_full_information"), Mapping)
     ]
@@ -171,7 +171,9 @@ def _edges_page(sheet: Mapping[str, Any], by_table: Sequence[Mapping[str, Any]])
             [f"{n}: optimal own-cards" for n in names], [100 * v for v in optimal], color="#8a2be2"
         )
         ax.barh(
-            [f"{n}: seeing every card" for n in names], [100 * v for v in full], color="#cc9999"
+            [f"{n}: seeing every card (estimate)" for n in names],
+            [100 * v for v in full],
+            color="#cc9999",
         )
         ax.invert_yaxis()
         ax.set_xlabel("house edge (%)")
@@ -219,7 +221,7 @@ def write_pdf(
 ) -> int:
     """Write the par-sheet PDF; the number of pages."""
     pages = 0
-    with plt.rc_context(STYLE), PdfPages(path, metadata=METADATA) as pdf:
+    with plt.rc_context(cast(Any, STYLE)), PdfPages(path, metadata=METADATA) as pdf:
         cover = [
             f"TurboKiosk {identification['version']}",
             f"software manifest SHA-256: {identification['manifest_sha256']}",
