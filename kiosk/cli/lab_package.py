@@ -33,10 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--games",
-        type=int_type(100, 10_000_000),
+        type=int_type(1_000, 10_000_000),
         default=20_000,
         metavar="N",
-        help="games of each simulation confirmation (100..10,000,000)",
+        help="games of each simulation confirmation (1,000..10,000,000; fewer is no confirmation)",
     )
     parser.add_argument(
         "--rng-decks",

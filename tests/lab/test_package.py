@@ -20,8 +20,10 @@ from kiosk.cli import main
 from kiosk.service.functions.config import FIELDS
 
 EDITION = "icon-v2"
-OPTIONS = bundle.BundleOptions((EDITION,), games=300, rng_runs=evidence.RngRuns(300, 3000))
-QUICK = bundle.BundleOptions((EDITION,), games=300, rng_runs=evidence.RngRuns(300, 3000), pdf=False)
+OPTIONS = bundle.BundleOptions((EDITION,), games=1000, rng_runs=evidence.RngRuns(300, 3000))
+QUICK = bundle.BundleOptions(
+    (EDITION,), games=1000, rng_runs=evidence.RngRuns(300, 3000), pdf=False
+)
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +71,7 @@ def test_a_reduced_bundle_is_complete(built):
     runs = json.loads(a["simulations.json"])["runs"]
     assert [r["edition"] for r in runs] == [EDITION]
     assert all(w["standard_error"] > 0 for w in runs[0]["wagers"])
+    assert runs[0]["within_3_standard_errors"]
     rng = json.loads(a["rng/evidence.json"])
     assert rng["known_answer_tests"] and all(k["passed"] for k in rng["known_answer_tests"])
     assert rng["power_up_self_test"] == "passed"

@@ -7,6 +7,7 @@ creation date in the metadata, and pages drawn only from the package's JSON data
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -18,6 +19,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 PAGE = (11.69, 8.27)  # A4 landscape, inches
 STYLE: dict[str, Any] = {
@@ -93,11 +95,11 @@ def _summary_page(sheet: Mapping[str, Any]) -> Figure:
         wrapped = "\n".join(textwrap.fill(s, 160) for s in strategies)
         fig.text(0.05, 0.53, "Strategy (optimal)\n" + wrapped, fontsize=8, va="top")
     labels = [w["label"] for _wid, w in wagers]
-    edge_ax = fig.add_axes((0.07, 0.08, 0.4, 0.3))
+    edge_ax = fig.add_axes((0.12, 0.08, 0.36, 0.3))
     edge_ax.barh(labels, [100 * w["house_edge_float"] for _wid, w in wagers], color="#8a2be2")
     edge_ax.set_xlabel("house edge (%)")
     edge_ax.invert_yaxis()
-    hit_ax = fig.add_axes((0.57, 0.08, 0.4, 0.3))
+    hit_ax = fig.add_axes((0.58, 0.08, 0.38, 0.3))
     hit_ax.barh(labels, [100 * w["hit_frequency_float"] for _wid, w in wagers], color="#2e8b57")
     hit_ax.set_xlabel("hit frequency (%)")
     hit_ax.invert_yaxis()
@@ -120,7 +122,7 @@ def _outcomes_page(sheet: Mapping[str, Any]) -> Figure:
     )
     for ax, w in zip(axes.flat, wagers, strict=False):
         lines = [o for o in w["outcomes"] if o["probability_float"] > 0]
-        names = [f"{textwrap.shorten(o['outcome'], 30)} [{o['pays']}]" for o in lines]
+        names = [f"{textwrap.shorten(o['outcome'], 44)} [{o['pays']}]" for o in lines]
         values = [o["probability_float"] for o in lines]
         colours = [
             "#2e8b57" if not o["pays"].startswith("-") and o["pays"] != "0/1" else "#b22222"
@@ -128,6 +130,7 @@ def _outcomes_page(sheet: Mapping[str, Any]) -> Figure:
         ]
         ax.barh(names, values, color=colours)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.invert_yaxis()
         ax.tick_params(axis="y", labelsize=6)
         ax.set_title(f"{w['label']} ({w['paytable']})", fontsize=9)
@@ -138,7 +141,8 @@ def _outcomes_page(sheet: Mapping[str, Any]) -> Figure:
 
 
 def _edges_page(sheet: Mapping[str, Any], by_table: Sequence[Mapping[str, Any]]) -> Figure:
-    wagers = sorted({row["wager"] for row in by_table})
+    counts = Counter(row["wager"] for row in by_table)
+    wagers = sorted(w for w, n in counts.items() if n > 1)  # a wager with one table: its page 1
     strategies = [
         (w["label"], w["house_edge_float"], w["house_edge_full_information"]["estimate"])
         for w in sheet["wagers"].values()
