@@ -149,7 +149,7 @@ def _edges_page(sheet: Mapping[str, Any], by_table: Sequence[Mapping[str, Any]])
         if isinstance(w.get("house_edge_full_information"), Mapping)
     ]
     panels = len(wagers) + (1 if strategies else 0)
-    fig, axes = plt.subplots(1, max(panels, 1), figsize=PAGE, squeeze=False)
+    fig, axes = plt.subplots(max(panels, 1), 1, figsize=PAGE, squeeze=False)
     fig.suptitle(
         f"{sheet['title']}: house edge by pay table and by strategy",
         x=0.05,
@@ -159,11 +159,12 @@ def _edges_page(sheet: Mapping[str, Any], by_table: Sequence[Mapping[str, Any]])
     )
     for ax, wager in zip(axes.flat, wagers, strict=False):
         rows = [r for r in by_table if r["wager"] == wager]
-        ax.barh(
+        bars = ax.barh(
             [r["paytable"] + (" (default)" if r["default"] else "") for r in rows],
             [100 * r["house_edge_float"] for r in rows],
             color=["#8a2be2" if r["default"] else "#9999cc" for r in rows],
         )
+        ax.bar_label(bars, labels=[_pct(r["house_edge_float"]) for r in rows], fontsize=6)
         ax.invert_yaxis()
         ax.tick_params(axis="y", labelsize=6)
         ax.set_xlabel("house edge (%)")
