@@ -78,8 +78,6 @@ def run(args: argparse.Namespace) -> int:
     except (bundle.BundleError, matrix.MatrixError) as exc:
         print(f"turbokiosk lab-package: error: {exc}", file=sys.stderr)
         return 2
-    print(
-        f"wrote {len(built.files)} files to {built.out} (par-sheets.pdf: {built.pdf_pages}"
-        " pages); check with: sha256sum -c SHA256SUMS"
-    )
+    pdf = f" (par-sheets.pdf: {built.pdf_pages} pages)" if built.pdf_pages else " (no PDF)"
+    print(f"wrote {len(built.files)} files to {built.out}{pdf}; check: sha256sum -c SHA256SUMS")
     return 0

@@ -21,16 +21,15 @@ from kiosk.service.functions.config import FIELDS
 
 EDITION = "icon-v2"
 OPTIONS = bundle.BundleOptions((EDITION,), games=1000, rng_runs=evidence.RngRuns(300, 3000))
-QUICK = bundle.BundleOptions(
-    (EDITION,), games=1000, rng_runs=evidence.RngRuns(300, 3000), pdf=False
-)
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One reduced bundle without its PDF (the default run's end to end)."""
+    """One reduced bundle without its PDF, by the command (the default run's end to end)."""
     out = tmp_path_factory.mktemp("lab") / "a"
-    return bundle.build(out, QUICK, today=lambda: datetime.date(2026, 11, 26)).out
+    argv = ["lab-package", "--out", str(out), "--edition", EDITION, "--games", "1000"]
+    assert main([*argv, "--rng-decks", "300", "--no-pdf", "--quiet"]) == 0
+    return out
 
 
 @pytest.fixture(scope="module")
