@@ -9,6 +9,7 @@ whole bundle is.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -62,6 +63,13 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"turbokiosk lab-package: error: unknown edition {unknown[0]!r}"
             f" (known: {', '.join(known)})",
+            file=sys.stderr,
+        )
+        return 2
+    if not args.no_pdf and importlib.util.find_spec("matplotlib") is None:
+        print(
+            "turbokiosk lab-package: error: the PDF needs matplotlib: install the lab extra"
+            " (pip install 'turbokiosk[lab]', or deploy/tox -e lab), or use --no-pdf",
             file=sys.stderr,
         )
         return 2

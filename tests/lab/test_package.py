@@ -11,7 +11,6 @@ import hashlib
 import json
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
 from kiosk import integrity
@@ -96,6 +95,8 @@ def test_the_bundle_manifest_matches_its_files(built):
 
 @pytest.mark.lab
 def test_the_pdf_opens_with_its_pages(with_pdf):
+    import pypdfium2 as pdfium  # the lab extra (tox -e lab); the default run needs none of it
+
     pdf = pdfium.PdfDocument(with_pdf / "par-sheets.pdf")
     # cover, then per edition: summary, outcomes, edges by pay table; then the simulations
     assert len(pdf) == 1 + 3 * len(OPTIONS.editions) + 1
