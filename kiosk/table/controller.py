@@ -18,7 +18,14 @@ from typing import Protocol
 
 from kiosk.table import commands as c
 from kiosk.table import events as e
-from kiosk.table.core import DrawPart, RoundRecord, TableConfig, TableCore, TableState
+from kiosk.table.core import (
+    DEALER_EVENTS,
+    DrawPart,
+    RoundRecord,
+    TableConfig,
+    TableCore,
+    TableState,
+)
 from kiosk.table.journal import TableJournal
 from rng import DeckError, DrbgError, RngFailure
 
@@ -79,6 +86,13 @@ class TableController:
         events = self.core.handle(cmd, now)
         self._commit(events)
         return events + self._draw_pending(now)
+
+    def record(self, events: list[e.Event]) -> list[e.Event]:
+        """Journal the Dealer Terminal's own events (PIN outcomes, audit records), then apply."""
+        if not all(type(ev) in DEALER_EVENTS for ev in events):
+            raise ValueError("only the dealer's PIN and audit events are recorded directly")
+        self._commit(events)
+        return events
 
     def _draw_pending(self, now: int) -> list[e.Event]:
         out: list[e.Event] = []
