@@ -198,7 +198,7 @@ COMMAND_PHASES: dict[type[Any], frozenset[Phase]] = {
     c.ReportDecision: frozenset({Phase.DECIDING}),
     c.Tick: _ALL,
     c.CardsDrawn: frozenset({Phase.BETS_CLOSED, Phase.DEALING}),
-    c.CloseRound: frozenset({Phase.SETTLED}),
+    c.CloseRound: frozenset({Phase.SETTLED, Phase.DEALING}),
     c.VoidRound: _ROUND_PHASES - {Phase.SETTLED},
     c.CloseBets: frozenset({Phase.BETTING}),
     c.LayPack: frozenset({Phase.BETS_CLOSED, Phase.DEALING}),
@@ -581,7 +581,7 @@ class TableCore:
         if self.state.phase is Phase.BETS_CLOSED:
             first = tuple(x for p in packs for x in p.cards)
             return out + self._first(rnd, first, now)
-        return out + self._second(rnd, self._second_parts(rnd, packs), now)
+        return out  # the dealer's Confirm settles the round
 
     def next_pack_after(self, slot: PackSlot) -> PackSlot | None:
         """The pack of the current deal after ``slot`` (None: ``slot`` completes the deal)."""
@@ -673,7 +673,18 @@ class TableCore:
         return rnd
 
     def _close(self, cmd: c.CloseRound, now: int) -> list[e.Event]:
-        return [e.RoundClosed(now, self._round().game_number)]
+        rnd = self._round()
+        if self.state.phase is Phase.DEALING:  # a physical source: Confirm settles the round
+            if self.config.card_source is CardSource.VIRTUAL or rnd.tilt is not None:
+                raise IllegalCommandError("the round is not ready to confirm")
+            slot = self.next_pack()
+            if slot is not None:
+                raise IllegalCommandError(f"pack {slot.pack} ({slot.location}) is not laid yet")
+            plan = {s.pack for s in self.pack_plan()}
+            packs = [p for p in rnd.packs if p.pack in plan]
+            settled = self._second(rnd, self._second_parts(rnd, packs), now)
+            return [*settled, e.RoundClosed(now, rnd.game_number)]
+        return [e.RoundClosed(now, rnd.game_number)]
 
     def _void(self, cmd: c.VoidRound, now: int) -> list[e.Event]:
         rnd = self._round()
