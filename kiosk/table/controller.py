@@ -77,13 +77,19 @@ class TableController:
         events = self._draw_pending(now)
         return events + self.execute(c.Tick(), now)
 
-    def execute(self, cmd: c.Command, now: int) -> list[e.Event]:
+    def execute(
+        self, cmd: c.Command, now: int, audit: e.DealerAudited | None = None
+    ) -> list[e.Event]:
         """Carry out ``cmd`` at ``now`` (ms): the events, journaled and applied.
 
         A refusal raises the core's typed error and changes nothing; a duplicate report raises
         :class:`~kiosk.table.commands.DuplicateReportError` (already journaled: acknowledge it).
+        ``audit``: the Dealer Terminal's record of the command, journaled in the same
+        transaction as its events.
         """
         events = self.core.handle(cmd, now)
+        if audit is not None:
+            events = [*events, audit]
         self._commit(events)
         return events + self._draw_pending(now)
 

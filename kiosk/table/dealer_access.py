@@ -120,17 +120,35 @@ class DealerAccess:
     ) -> None:
         self.kdf = kdf
         self.policy = policy or LockoutPolicy()
-        self._factory = {role: _pin_hash(pin, kdf) for role, pin in FACTORY_PINS.items()}
+        self._factory: dict[DealerRole, e.PinHash] = {}  # hashed at first need (0.2 s each)
 
     def record(self, state: TableState, role: DealerRole) -> DealerPin:
         """The role's journaled record, or its factory PIN (must change) when it has none."""
         held = state.pins.get(role.label)
-        return held if held is not None else DealerPin(self._factory[role], must_change=True)
+        if held is not None:
+            return held
+        if role not in self._factory:
+            self._factory[role] = _pin_hash(FACTORY_PINS[role], self.kdf)
+        return DealerPin(self._factory[role], must_change=True)
+
+    @staticmethod
+    def matches(record: DealerPin, pin: str) -> bool:
+        """Whether ``pin`` is the record's PIN (the memory-hard check, constant-time compare)."""
+        return _matches(record.pin, pin)
 
     def sign_in(
-        self, state: TableState, role: DealerRole, pin: str, by: str, now: int
+        self,
+        state: TableState,
+        role: DealerRole,
+        pin: str,
+        by: str,
+        now: int,
+        *,
+        matched: bool | None = None,
     ) -> SignInOutcome:
-        """Check ``role``'s PIN at ``now`` (ms); the outcome and the events that record it."""
+        """Check ``role``'s PIN at ``now`` (ms); the outcome and the events that record it.
+
+        ``matched``: the result of :meth:`matches` computed already (outside a lock)."""
         record = self.record(state, role)
         genesis: list[e.Event] = []
         if role.label not in state.pins:  # the factory record, journaled at its first use
@@ -142,7 +160,7 @@ class DealerAccess:
                 False, role, locked_until=record.locked_until, error="RoleLockedOut",
                 reason=reason, events=[*genesis, audit],
             )  # fmt: skip
-        if not _matches(record.pin, pin):
+        if not (_matches(record.pin, pin) if matched is None else matched):
             failures = record.failures + 1
             delay = self.policy.delay_after(failures)
             until = now + delay if delay else 0

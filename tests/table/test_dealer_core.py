@@ -54,7 +54,9 @@ def bets_closed(core: TableCore, seats: int = 2, log: list[e.Event] | None = Non
 
 
 def lay(core: TableCore, pack: int, cards: tuple[int, ...], **kw: object) -> list[e.Event]:
-    cmd = c.LayPack(1, pack, cards, int(kw.pop("presented_as", pack)), **kw)  # type: ignore[arg-type]
+    presented_as = kw.pop("presented_as", pack)
+    assert isinstance(presented_as, int)
+    cmd = c.LayPack(1, pack, cards, presented_as, **kw)  # type: ignore[arg-type]
     return step(core, cmd, 30 + pack)
 
 
@@ -213,6 +215,7 @@ def test_pause_holds_the_countdown_and_resume_gives_it_back() -> None:
     log = step(core, c.Join(0)) + step(core, c.OpenRound(), 0)
     (paused,) = step(core, c.PauseTable("spill on the layout", "dealer-1"), 400)
     log.append(paused)
+    assert isinstance(paused, e.TablePaused)
     assert paused.time_left == 600
     assert step(core, c.Tick(), 5000) == []  # no timer runs while paused
     for cmd in (c.ReportWager("T1", 1, 0, stadium_bet()), c.CloseBets(1), c.PauseTable("x")):
@@ -220,6 +223,7 @@ def test_pause_holds_the_countdown_and_resume_gives_it_back() -> None:
             core.handle(cmd, 5000)
     (resumed,) = step(core, c.ResumeTable("dealer-1"), 10_400)
     log.append(resumed)
+    assert isinstance(resumed, e.TableResumed)
     assert resumed.shift == 10_000 and resumed.betting_deadline == 11_000
     assert core.time_left(10_500) == 500
     log += step(core, c.ReportWager("T1", 1, 0, stadium_bet()), 10_900)

@@ -161,7 +161,7 @@ class ShufflerMachine:
             )
         )
 
-    def _fault(self, pack: int, kind: ShufflerFault.Kind.ValueType, detail: str) -> None:
+    def _fault(self, pack: int, kind: ShufflerFault.Kind, detail: str) -> None:
         self._send(
             ShufflerReport(
                 fault=ShufflerFault(game_number=self.game, pack=pack, kind=kind, detail=detail)
