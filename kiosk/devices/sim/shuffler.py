@@ -87,7 +87,7 @@ class ShufflerMachine:
                 self._present(self.pack + 1)
         elif kind == "read_again" and cmd.read_again.game_number == self.game:
             self.jammed = False
-            self._present(cmd.read_again.pack, again=True)
+            self._present(cmd.read_again.pack, reread=True)
         elif kind == "end_round" and cmd.end_round.game_number == self.game:
             self.pack = 0
 
@@ -121,7 +121,7 @@ class ShufflerMachine:
                 deck_read=DeckRead(game_number=game, shuffle=self.shuffle, cards=self.deck)
             )
         )
-        self._present(next_pack, again=True)
+        self._present(next_pack)
 
     def _spend(self, fault: str) -> bool:
         if fault in self.armed:
@@ -133,9 +133,10 @@ class ShufflerMachine:
         start = (pack - 1) * PACK_SIZE
         return self.deck[start : start + PACK_SIZE]
 
-    def _present(self, pack: int, *, again: bool = False) -> None:
+    def _present(self, pack: int, *, reread: bool = False) -> None:
+        """Present ``pack`` (a re-read presents it as it is: no armed fault is spent)."""
         self.pack = pack
-        if self.jammed or (not again and self._spend("jam")):
+        if self.jammed or (not reread and self._spend("jam")):
             self.jammed = True
             self._fault(pack, ShufflerFault.KIND_JAM, "cards jammed in the elevator")
             return
@@ -144,7 +145,9 @@ class ShufflerMachine:
             self._fault(pack, ShufflerFault.KIND_EMPTY, f"the deck ran out at pack {pack}")
             return
         number = pack
-        if self._spend("out-of-turn") and len(self._cards_of(pack + 1)) == PACK_SIZE:
+        if reread:
+            self.presented[pack] = tuple(cards)
+        elif self._spend("out-of-turn") and len(self._cards_of(pack + 1)) == PACK_SIZE:
             number, cards = pack + 1, self._cards_of(pack + 1)
         elif self._spend("misread"):
             cards = [*cards[:1], UNREADABLE, *cards[2:]]
