@@ -211,6 +211,7 @@ class TableServer:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
                     outbox.put(step)
+            self.desk.push_views()  # the seat is online now
         return outbox
 
     def read_reports(
