@@ -215,12 +215,13 @@ def test_a_manual_round_pause_resume_and_a_pin_lockout(pki_dir: Path, tmp_path: 
         table.sign_in(pb.DEALER_ROLE_SUPERVISOR, "5555", "8642")  # the other role still enters
         table.view(lambda v: v.seats_in == SEATS)
         table.ok(new_game=pb.NewGame())
+        table.view(lambda v: v.seats_bet == SEATS)  # a wager sent while paused is refused
         table.ok(pause=pb.PauseTable(reason="cards changed"))
         paused = table.view(lambda v: v.paused)
         assert paused.pause_reason == "cards changed" and paused.paused_time_left_ms > 0
         assert table.ask(close_bets=pb.CloseBets(game_number=1)).error == "IllegalCommandError"
         table.ok(resume=pb.ResumeTable())
-        view = table.view(lambda v: not v.paused and v.seats_bet == SEATS)
+        view = table.view(lambda v: not v.paused)
         table.ok(close_bets=pb.CloseBets(game_number=view.game_number))
         game = view.game_number
         table.ok(lay_pack=pb.LayPack(game_number=game, pack=1, cards=[0, 13, 26]))
