@@ -9,6 +9,7 @@ state and events; replaying the events rebuilds the same state.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -303,3 +304,47 @@ def test_dealer_pins_lock_out_and_are_journaled() -> None:
         "ok",
     ]
     assert sign_in(DealerRole.SUPERVISOR, "5555", 30_040)  # its own factory PIN
+
+
+def test_a_controller_restarted_mid_deal_keeps_the_packs_laid(tmp_path: Path) -> None:
+    """Packs, a tilt, a pause and the dealer's PINs are journaled: a controller reopened on
+    the same SQLite file has them, and the round goes on from the next pack."""
+    from kiosk.table.controller import TableController
+
+    cfg = dataclasses.replace(config(STADIUM), card_source=CardSource.MANUAL)
+    path = tmp_path / "table.sqlite3"
+
+    def no_deck(_: frozenset[int]) -> object:
+        raise AssertionError("a manual table draws nothing")
+
+    first = TableController(cfg, path, no_deck)  # type: ignore[arg-type]
+    for seat in (0, 1):
+        first.execute(c.Join(seat), 0)
+    first.execute(c.OpenRound(), 0)
+    for seat in (0, 1):
+        first.execute(c.ReportWager("T1", 1, seat, stadium_bet()), 10)
+    first.execute(c.CloseBets(1), 20)
+    first.execute(c.LayPack(1, 1, (0, 1, 2), 1), 30)
+    first.execute(c.LayPack(1, 2, (3, 4, 0), 2), 40)  # card 0 again: a tilt
+    first.execute(c.PauseTable("supervisor called", "dealer-1"), 45)
+    access = DealerAccess(FAST_KDF)
+    first.record(access.sign_in(first.state, DealerRole.SUPERVISOR, "5555", "dealer-1", 50).events)
+    before = repr(first.state)
+    first.close()
+
+    again = TableController(cfg, path, no_deck)  # type: ignore[arg-type]
+    try:
+        assert repr(again.state) == before
+        rnd = again.state.round
+        assert rnd is not None and rnd.tilt is not None and [p.pack for p in rnd.packs] == [1]
+        assert again.state.paused is not None and "supervisor" in again.state.pins
+        again.execute(c.ResumeTable("dealer-1"), 60)
+        again.execute(c.ReRead(1, 2, "dealer-1"), 61)
+        again.execute(c.LayPack(1, 2, (3, 4, 5), 2), 62)
+        events = again.execute(c.LayPack(1, 3, (6, 7, 8), 3), 63)
+        first_dealt = next(ev for ev in events if isinstance(ev, e.FirstDealt))
+        assert first_dealt.cards == tuple(range(9))
+        with pytest.raises(ValueError, match="only the dealer's"):
+            again.record([e.RoundClosed(70, 1)])
+    finally:
+        again.close()
