@@ -26,9 +26,11 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import AsyncIterator
 from concurrent import futures
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -83,7 +85,7 @@ async def seat(
     out: asyncio.Queue[pb.SeatRequest | None] = asyncio.Queue()
     out.put_nowait(pb.SeatRequest(join=pb.JoinTable(table_id="T1", seat=n)))
 
-    async def requests():  # type: ignore[no-untyped-def]
+    async def requests() -> AsyncIterator[pb.SeatRequest]:
         while (request := await out.get()) is not None:
             yield request
 
@@ -124,8 +126,8 @@ def deal(dealer: DealerClient, seats: int, rounds: int, seen: Seats) -> dict[int
     """Run ``rounds`` rounds as the dealer; game -> the instant Confirm was sent (ms)."""
     rng = random.Random(5)
 
-    def ok(**body: object) -> None:
-        result = dealer.request(timeout=60, **body)  # type: ignore[arg-type]
+    def ok(**body: Any) -> None:
+        result = dealer.request(timeout=60, **body)
         if not result.ok:
             raise RuntimeError(f"{result.error}: {result.reason}")
 
@@ -204,7 +206,7 @@ def serve_broadcast(pki_dir: Path, seats: int) -> None:
     creds = pki.credentials(pki_dir, "host")
     broadcaster = StampingBroadcaster()
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=seats + 16))
-    table_pb2_grpc.add_TableServiceServicer_to_server(broadcaster, server)  # type: ignore[no-untyped-call]
+    table_pb2_grpc.add_TableServiceServicer_to_server(broadcaster, server)
     port = server.add_secure_port(
         "127.0.0.1:0",
         grpc.ssl_server_credentials(
