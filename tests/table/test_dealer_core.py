@@ -348,3 +348,45 @@ def test_a_controller_restarted_mid_deal_keeps_the_packs_laid(tmp_path: Path) ->
             again.record([e.RoundClosed(70, 1)])
     finally:
         again.close()
+
+
+def test_the_dealers_view_shows_each_seats_state_and_the_next_pack() -> None:
+    from kiosk.table.dealer_view import table_view
+    from proto.turbokiosk.v1 import dealer_pb2 as pb
+
+    core = physical(CardSource.MANUAL)
+    for seat in (0, 1, 2):
+        step(core, c.Join(seat))
+    step(core, c.OpenRound())
+    step(core, c.ReportWager("T1", 1, 0, stadium_bet()), 10)
+    step(core, c.ReportWager("T1", 1, 1, stadium_bet()), 10)
+    view = table_view(core, 20, {0, 2})
+    states = {s.seat: (s.state, s.online) for s in view.seats}
+    assert states == {
+        0: (pb.SEAT_ROUND_STATE_BET, True),
+        1: (pb.SEAT_ROUND_STATE_BET, False),  # offline, its wager in the round
+        2: (pb.SEAT_ROUND_STATE_BETTING, True),
+    }
+    assert (view.phase, view.seats_bet, view.seats_in, view.betting_deadline_ms) == (
+        "betting",
+        2,
+        2,
+        1000,
+    )
+    step(core, c.CloseBets(1), 30)
+    view = table_view(core, 30, {0, 2}, presented=(1, (5, 6, 7)))
+    assert (view.next_step.pack, view.next_step.location) == (1, "array 1-3")
+    assert view.next_step.presented and list(view.next_step.cards) == [5, 6, 7]
+    assert (view.next_step.packs_in_deal, view.next_step.packs_in_round) == (3, 4)
+    for pack in (1, 2, 3):
+        lay(core, pack, (3 * pack - 3, 3 * pack - 2, 3 * pack - 1))
+    step(core, c.ReportDecision("T1", 1, 0, "play"), 40)
+    view = table_view(core, 40, {0, 2})
+    states = {s.seat: s.state for s in view.seats}
+    assert states[0] == pb.SEAT_ROUND_STATE_DECIDED and states[1] == pb.SEAT_ROUND_STATE_DECIDING
+    assert list(view.first_cards) == list(range(9)) and sorted(view.choices) == ["fold", "play"]
+    step(core, c.Tick(), 5000)
+    view = table_view(core, 5000, {0, 2})
+    states = {s.seat: s.state for s in view.seats}
+    assert states[1] == pb.SEAT_ROUND_STATE_TIMED_OUT and states[2] == pb.SEAT_ROUND_STATE_WATCHING
+    assert view.next_step.location == "dealer"
