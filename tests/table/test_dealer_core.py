@@ -382,11 +382,11 @@ def test_the_dealers_view_shows_each_seats_state_and_the_next_pack() -> None:
         lay(core, pack, (3 * pack - 3, 3 * pack - 2, 3 * pack - 1))
     step(core, c.ReportDecision("T1", 1, 0, "play"), 40)
     view = table_view(core, 40, {0, 2})
-    states = {s.seat: s.state for s in view.seats}
-    assert states[0] == pb.SEAT_ROUND_STATE_DECIDED and states[1] == pb.SEAT_ROUND_STATE_DECIDING
+    now = {s.seat: s.state for s in view.seats}
+    assert now[0] == pb.SEAT_ROUND_STATE_DECIDED and now[1] == pb.SEAT_ROUND_STATE_DECIDING
     assert list(view.first_cards) == list(range(9)) and sorted(view.choices) == ["fold", "play"]
     step(core, c.Tick(), 5000)
     view = table_view(core, 5000, {0, 2})
-    states = {s.seat: s.state for s in view.seats}
-    assert states[1] == pb.SEAT_ROUND_STATE_TIMED_OUT and states[2] == pb.SEAT_ROUND_STATE_WATCHING
+    last = {s.seat: s.state for s in view.seats}
+    assert last[1] == pb.SEAT_ROUND_STATE_TIMED_OUT and last[2] == pb.SEAT_ROUND_STATE_WATCHING
     assert view.next_step.location == "dealer"

@@ -182,9 +182,9 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
         jammed = table.view(lambda v: v.HasField("tilt"))
         assert "jammed" in jammed.tilt.reason and jammed.tilt.pack == 2
         table.ok(void_round=pb.VoidRoundRequest(game_number=game, reason="misdeal: jam"))
-        voided = table.view(lambda v: v.voided_reason == "misdeal: jam")
-        assert {s.state for s in voided.seats} == {pb.SEAT_ROUND_STATE_VOIDED}
-        assert all(s.returned_cents > 0 for s in voided.seats)
+        after = table.view(lambda v: v.voided_reason == "misdeal: jam")
+        assert {s.state for s in after.seats} == {pb.SEAT_ROUND_STATE_VOIDED}
+        assert all(s.returned_cents > 0 for s in after.seats)
         table.wait_robots(lambda r: r.stats.voided == 1)
         for robot in table.robots:
             assert robot.stats.at_stake == 0 and robot.stats.disagreements == 0
