@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 
 from kiosk.app.peripherals import spawn_simulator, wait_ready
@@ -31,7 +32,7 @@ from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource
 from kiosk.table.dealer_access import DealerAccess
-from kiosk.table.dealer_client import DealerClient
+from kiosk.table.dealer_client import DealerClient, DealerLinkError
 from kiosk.table.robot import RobotSeat
 from kiosk.table.server import TableServer
 from kiosk.table.shuffler_feed import ShufflerFeed
@@ -209,6 +210,12 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
 def test_a_manual_round_pause_resume_and_a_pin_lockout(pki_dir: Path, tmp_path: Path) -> None:
     table = Table(pki_dir, tmp_path, CardSource.MANUAL)
     try:
+        impostor = DealerClient(table.server.address, pki.credentials(pki_dir, "seat-0"))
+        with pytest.raises(DealerLinkError):
+            impostor.request(timeout=5, new_game=pb.NewGame())
+        assert impostor.error is not None
+        assert impostor.error.code() is grpc.StatusCode.PERMISSION_DENIED
+        impostor.close()
         for _ in range(2):
             assert table.ask(sign_in=pb.SignIn(role=pb.DEALER_ROLE_DEALER, pin="0000")).error == (
                 "PinRefused"
