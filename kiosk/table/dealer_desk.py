@@ -36,7 +36,6 @@ from kiosk.table.dealer_access import (
 )
 from kiosk.table.dealer_view import recalled, table_view
 from kiosk.table.shuffler_feed import LinkCameUp, ShufflerFeed
-from kiosk.table.shuffler_link import Fault
 from proto.turbokiosk.v1 import dealer_pb2 as pb
 from proto.turbokiosk.v1 import dealer_pb2_grpc
 
@@ -340,7 +339,8 @@ class DealerDesk:
             feed.send(feed.session.start_round(rnd.game_number, slot.pack))
 
     def tick(self) -> None:
-        """Take what the shuffler reported: a fault is a card tilt (under the lock)."""
+        """Take what the shuffler reported; a fault it reported is a card tilt as soon as the
+        round waits for a pack (a jam while the players decide stops the dealer's hand)."""
         feed = self.feed
         if feed is None:
             return
@@ -349,10 +349,14 @@ class DealerDesk:
             changed = True
             if isinstance(got, LinkCameUp):
                 self.resync()
-            elif isinstance(got, Fault) and got.game_number == self.table.current_game():
-                fault = c.SourceFault(got.game_number, got.pack, got.reason)
-                with contextlib.suppress(c.TableCommandError):  # no round waits for a pack
-                    self.table.execute_locked(fault)
+        fault, rnd = feed.session.fault, self.core.state.round
+        waiting = self.core.state.phase in (Phase.BETS_CLOSED, Phase.DEALING)
+        game = rnd.game_number if rnd is not None and rnd.tilt is None else None
+        if fault is not None and waiting and fault.game_number == game:
+            cmd = c.SourceFault(fault.game_number, fault.pack, fault.reason)
+            with contextlib.suppress(c.TableCommandError):
+                self.table.execute_locked(cmd)
+                changed = False  # the step pushed the views
         if changed:
             self.push_views()
 

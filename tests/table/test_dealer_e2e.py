@@ -6,7 +6,8 @@ seats on their own streams and a dealer stream with its ``dealer-1`` certificate
   close bets early, each pack laid as the shuffler presents it, Confirm, the recall with the
   shuffler's deck check; every robot recomputes its result and agrees;
 - a duplicate card from the shuffler stops the round with a tilt; a dealer may not re-read, the
-  supervisor does, and the round goes on; a jam stops it again and the supervisor voids it:
+  supervisor does, and the round goes on; a jam while the players decide stops it again (at
+  the dealer's hand) and the supervisor voids it:
   every robot gets its wagers back, the void and its audit record journaled together;
 - a manual round: the dealer enters the cards, a card already on the layout is refused; pause
   and resume; a PIN lock-out.
@@ -178,10 +179,16 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
         assert refused.error == "NotAllowed"
         table.sign_in(pb.DEALER_ROLE_SUPERVISOR, "5555", "1357")
         table.ok(reread=pb.ReRead(game_number=game, pack=1))
-        assert control(info["control"], "fault jam").startswith("ok")
         table.lay_presented(game, 1)
+        table.lay_presented(game, 2)
+        # the shuffler jams on the dealer's hand while the players decide: the tilt waits
+        # for the round to need that pack
+        table.view(lambda v: v.next_step.pack == 3 and v.next_step.presented)
+        assert control(info["control"], "fault jam").startswith("ok")  # for pack 4
+        table.ok(lay_pack=pb.LayPack(game_number=game, pack=3))
         jammed = table.view(lambda v: v.HasField("tilt"))
-        assert "jammed" in jammed.tilt.reason and jammed.tilt.pack == 2
+        assert "jammed" in jammed.tilt.reason and jammed.tilt.pack == 4
+        assert jammed.phase == "dealing"
         table.ok(void_round=pb.VoidRoundRequest(game_number=game, reason="misdeal: jam"))
         after = table.view(lambda v: v.voided_reason == "misdeal: jam")
         assert {s.state for s in after.seats} == {pb.SEAT_ROUND_STATE_VOIDED}
@@ -202,7 +209,7 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
         assert refusal and refusal[0].role == "dealer"
         record = table.controller.recall(game)
         assert record is not None and record.voided == "misdeal: jam"
-        assert [t.pack for t in record.tilts] == [1, 2]
+        assert [t.pack for t in record.tilts] == [1, 4]
     finally:
         table.close()
 
