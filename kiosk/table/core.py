@@ -562,11 +562,12 @@ class TableCore:
         out: list[e.Event] = []
         problem = None
         deck = cmd.deck
-        checked = deck is not None and any(
-            d.shuffle == deck.shuffle and d.passed for d in rnd.deck_checks
-        )
-        if deck is not None and not checked:
-            check = deck_check(deck, now, rnd.game_number)
+        check = deck_check(deck, now, rnd.game_number) if deck is not None else None
+        if check is not None and not any(  # each deck (shuffle and digest) is checked once
+            (d.shuffle, d.digest, d.passed) == (check.shuffle, check.digest, True)
+            for d in rnd.deck_checks
+        ):
+            assert deck is not None
             out.append(check)
             if not check.passed:
                 problem = (

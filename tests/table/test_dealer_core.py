@@ -390,3 +390,14 @@ def test_the_dealers_view_shows_each_seats_state_and_the_next_pack() -> None:
     last = {s.seat: s.state for s in view.seats}
     assert last[1] == pb.SEAT_ROUND_STATE_TIMED_OUT and last[2] == pb.SEAT_ROUND_STATE_WATCHING
     assert view.next_step.location == "dealer"
+
+
+def test_another_deck_under_the_same_shuffle_number_is_checked_again() -> None:
+    core = physical(CardSource.SHUFFLER)
+    bets_closed(core)
+    lay(core, 1, (51, 50, 49), deck=READ)
+    short = c.DeckReading(READ.shuffle, DECK[:-1])  # a restarted shuffler reusing the number
+    events = lay(core, 2, (48, 47, 46), deck=short)
+    check, tilt = events
+    assert isinstance(check, e.DeckChecked) and not check.passed
+    assert isinstance(tilt, e.CardTilted) and "fails its check" in tilt.reason
