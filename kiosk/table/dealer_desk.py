@@ -79,7 +79,7 @@ class DealerDesk:
         self.access = access
         self.feed = feed
         self.streams: list[DealerStream] = []
-        self._lay_pending: int | None = None
+        self._dirty = False
 
     @property
     def core(self) -> Any:
@@ -99,8 +99,20 @@ class DealerDesk:
                     self._audit_alone(stream, "disconnect", "ok", "")
             stream.outbox.put(None)
 
+    def changed(self) -> None:
+        """The table changed: the views go out at the next tick (under the lock).  A burst of
+        steps (a hundred seats' wagers) makes one view, not one per step, and no view is
+        built on the way from a step to the seats."""
+        self._dirty = True
+
+    def flush_views(self) -> None:
+        """Send the views if the table changed since the last (the ticker, under the lock)."""
+        if self._dirty:
+            self.push_views()
+
     def push_views(self) -> None:
         """Send every signed-in stream the table as it is now (called under the lock)."""
+        self._dirty = False
         signed = [s for s in self.streams if s.role is not None]
         if not signed:
             return
@@ -356,9 +368,8 @@ class DealerDesk:
             cmd = c.SourceFault(fault.game_number, fault.pack, fault.reason)
             with contextlib.suppress(c.TableCommandError):
                 self.table.execute_locked(cmd)
-                changed = False  # the step pushed the views
         if changed:
-            self.push_views()
+            self.changed()
 
     def deal_automatically(self) -> bool:
         """Lay the pack the shuffler presents (a table without a dealer); whether it did."""
