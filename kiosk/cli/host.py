@@ -390,6 +390,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.max_workers <= MAX_WORKERS:
         raise CommandLineError(f"--max-workers: from 1 to {MAX_WORKERS:,}, not {args.max_workers}")
     check_bindable(args.listen)  # one line, before the records are opened
+    web = host_web.prepare_beside(args, pki_dir(args))  # --web: its certificate and address
     connect(db_target(args)).close()  # unreachable records (PostgreSQL down): one line
     server = HostServer(
         open_db(db_target(args)),
@@ -404,8 +405,10 @@ def _serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)  # before the line that tells the world it is up
     signal.signal(signal.SIGINT, stop)
-    web = host_web.start_beside(args, pki_dir(args), db_target(args))
+    web = host_web.start_beside(args, web, db_target(args))
     print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
+    if web is not None:
+        print(f"host: dashboard on {web.url}", flush=True)
     server.wait()
     if web is not None:
         web.stop()

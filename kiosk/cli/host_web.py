@@ -100,16 +100,23 @@ def tls_files(pki_dir: Path, name: str) -> Any:
     return files
 
 
-def start_beside(args: argparse.Namespace, pki_dir: Path, target: str) -> Any:
-    """``host serve --web``: the dashboard in a thread of the host process (None without)."""
+def prepare_beside(args: argparse.Namespace, pki_dir: Path) -> Any:
+    """``host serve --web``, before the host starts: the certificate files and the bound
+    socket (one line when either is missing), or None without ``--web``."""
     if not args.web_listen:
+        return None
+    files = tls_files(pki_dir, args.web_cert_name)
+    return files, _bound(args.web_listen, "--web")
+
+
+def start_beside(args: argparse.Namespace, prepared: Any, target: str) -> Any:
+    """The dashboard in a thread of the host process (None without ``--web``)."""
+    if prepared is None:
         return None
     from kiosk.web.serve import WebServer
 
-    files = tls_files(pki_dir, args.web_cert_name)
-    server = WebServer(web_config(args, target), files, _bound(args.web_listen, "--web")).start()
-    print(f"host: dashboard on {server.url}", flush=True)
-    return server
+    files, sock = prepared
+    return WebServer(web_config(args, target), files, sock).start()
 
 
 def _bound(address: str, option: str) -> Any:

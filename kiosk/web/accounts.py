@@ -168,7 +168,7 @@ class Accounts:
         self.kdf = kdf or Kdf()
         self.idle_ms = idle_seconds * 1000
         self.max_ms = max_seconds * 1000
-        self._dummy = self.kdf.record(secrets.token_hex(16))  # unknown users cost the same
+        self._dummy = ""  # made on first need: an unknown user costs as much as a known one
         serial = "BIGSERIAL" if conn.postgres else "INTEGER"
         with conn.transaction() as tx:
             if conn.postgres:
@@ -225,6 +225,7 @@ class Accounts:
             (username,),
         )
         if not rows:
+            self._dummy = self._dummy or self.kdf.record(secrets.token_hex(16))
             password_matches(self._dummy, password[:MAX_PASSWORD])
             self._log(at, username, "sign_in", "refused", "", "unknown user", address)
             return SignIn(None, "wrong user name or password")
