@@ -42,7 +42,16 @@ from kiosk.web import live
 from kiosk.web.accounts import Accounts, Kdf, Session
 from kiosk.web.charts import Bar, bar_chart, dollars, hour_label
 from kiosk.web.commands import ACTIONS, CommandError, CommandQueue, HostRecordsQueue, checked
-from kiosk.web.floor import HOUR_MS, OFFLINE_AFTER_SECONDS, PERIODS, VOUCHER_STATES, Floor, now_ms
+from kiosk.web.floor import (
+    HOUR_MS,
+    MONEY_METERS,
+    OFFLINE_AFTER_SECONDS,
+    PERIODS,
+    VOUCHER_STATES,
+    Floor,
+    meter_order,
+    now_ms,
+)
 from kiosk.web.sql import Connection
 
 HERE = Path(__file__).parent
@@ -101,6 +110,7 @@ class Dashboard:
         env.filters["dollars"] = dollars
         env.filters["percent"] = lambda v: "-" if v is None else f"{v:.2f}%"
         env.globals["periods"] = PERIODS
+        env.globals["money_meters"] = MONEY_METERS
 
     def close(self) -> None:
         """Close the connections."""
@@ -308,7 +318,7 @@ async def meters_page(dash: Dashboard, request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         snapshots = dash.floor.latest_meters()
-        names = sorted({name for s in snapshots for name, _ in s.meters})
+        names = meter_order({name for s in snapshots for name, _ in s.meters})
         return {
             "snapshots": snapshots,
             "names": names,

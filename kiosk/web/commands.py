@@ -8,6 +8,7 @@ terminal's command stream, and the terminal's answer moves the row to ``done`` o
 
 from __future__ import annotations
 
+import secrets
 import threading
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -17,11 +18,13 @@ from kiosk.host.server import host_command
 from kiosk.hostlink.command_kinds import HostCommandKind
 from kiosk.web.floor import now_ms
 
-#: the dashboard's actions -> the host command kind
+#: the dashboard's actions -> the host command kind (authenticate: the software authentication
+#: with a fresh seed, compared by the host with the approved software's answer)
 ACTIONS = {
     "enable": HostCommandKind.SET_ENABLED,
     "disable": HostCommandKind.SET_ENABLED,
     "message": HostCommandKind.PLAYER_MESSAGE,
+    "authenticate": HostCommandKind.AUTHENTICATE_SOFTWARE,
 }
 MAX_TEXT = 200
 
@@ -47,6 +50,8 @@ class CommandRequest:
         """The host command's body."""
         if self.action == "message":
             return {"text": self.text, "seconds": 0}
+        if self.action == "authenticate":  # a fresh seed: the answer cannot be replayed
+            return {"seed": secrets.token_hex(32)}
         return {"enabled": self.action == "enable", "reason": self.text}
 
     def describe(self) -> str:
@@ -67,6 +72,8 @@ def checked(terminal_id: str, action: str, text: str, known: list[str]) -> Comma
         raise CommandError("a message needs its text")
     if action == "disable" and not text:
         raise CommandError("a disable needs a reason (the terminal shows it)")
+    if action == "authenticate" and text:
+        raise CommandError("a software authentication takes no text")
     request = CommandRequest(terminal_id, action, text)
     host_command(0, request.kind, request.body())  # the host's own check of the body
     return request

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.terminal.meters import CORE_METERS, MONEY_IN, MONEY_OUT
 from kiosk.web.sql import Connection
 
 HOUR_MS = 3_600_000
@@ -24,6 +25,8 @@ PERIODS = {
     "all": ("all time", 0),
 }
 VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed", "quarantined")
+#: meters counted in cents (the others count things: notes, games, doors...)
+MONEY_METERS = frozenset({"coin_in", "coin_out", "handpaid_jackpots", *MONEY_IN, *MONEY_OUT})
 #: terminal_alarms kinds shown as alarms besides those of severity 'alarm'
 TERMINAL_NOTICES = frozenset({"ram_cleared"})
 #: a terminal silent this long is offline (a working link says something every 5 s at most)
@@ -168,6 +171,12 @@ class CommandRecord:
     created_ms: int
     done_ms: int
     result: str
+
+
+def meter_order(names: set[str]) -> list[str]:
+    """The terminal's core meters in their order, then the others by name."""
+    core = [n for n in CORE_METERS if n in names]
+    return core + sorted(names - set(core))
 
 
 class Floor:

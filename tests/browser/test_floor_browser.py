@@ -16,7 +16,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import math
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -42,7 +44,9 @@ from cryptography.hazmat.primitives import serialization  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.expected_conditions import staleness_of  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from kiosk.cli import main  # noqa: E402
@@ -56,6 +60,7 @@ from kiosk.terminal import commands as c  # noqa: E402
 from kiosk.terminal import events as e  # noqa: E402
 from kiosk.terminal.state import Phase  # noqa: E402
 from tests.host.conftest import TerminalRig  # noqa: E402
+from tests.host.web_records import game  # noqa: E402
 
 PASSWORD = "correct horse battery"
 ROBOTS = ("TK-A", "TK-B")
@@ -95,11 +100,36 @@ def _add_user(db: Path, name: str, role: str) -> None:
         sys.stdin = saved
 
 
+def seed_history(db_path: Path, hours: int = 12) -> None:
+    """Earlier hours of play for the robots' terminals, recorded through the host's own API
+    (so that the charts have a day's shape; the current hour is the robots' live play)."""
+    db = SqliteHostDb(db_path)
+    rand = random.Random(17)
+    now = time.time_ns() // 1_000_000
+    try:
+        for terminal in ROBOTS:
+            db.hello(terminal, "0.1.0", "history", now - hours * 3_600_000)
+            batch = []
+            for hour in range(hours, 0, -1):
+                busy = 0.4 + 0.6 * abs(math.sin(hour / 4))  # a floor's daily swing
+                for i in range(int(40 * busy)):
+                    seq = hour * 1000 + i
+                    at = now - hour * 3_600_000 + i * 60_000
+                    stake = rand.choice((100, 200, 500, 1000))
+                    paid = rand.choice((0, 0, 0, stake, 2 * stake, 3 * stake))
+                    edition = rand.choice(("turbo-football", "stadium-3cp", "icon-v2"))
+                    batch.append(game(terminal, seq, at, edition, [(stake, paid)]))
+            db.record(terminal, batch, now)
+    finally:
+        db.close()
+
+
 @pytest.fixture(scope="module")
 def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FloorRig]:
     root = tmp_path_factory.mktemp("floor")
     rig = FloorRig(root, root / "pki", root / "host.sqlite3")
     pki.ensure_pki(rig.pki_dir, (*ROBOTS, "TK-C", "TK-D"))
+    seed_history(rig.db)
     for name, role in (("olive", "operator"), ("audrey", "auditor"), ("locky", "operator")):
         _add_user(rig.db, name, role)
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -187,8 +217,9 @@ def sign_in(driver: WebDriver, url: str, user: str, password: str) -> None:
     driver.delete_all_cookies()
     driver.get(f"{url}/login")
     driver.find_element(By.ID, "username").send_keys(user)
-    driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.ID, "sign-in").click()
+    field = driver.find_element(By.ID, "password")
+    field.send_keys(password + Keys.RETURN)
+    wait(driver, staleness_of(field))  # the answer's page has replaced the form
 
 
 def test_wrong_passwords_refuse_the_sign_in_then_lock_the_user(
@@ -321,6 +352,14 @@ def test_a_disable_command_reaches_the_terminal(floor: FloorRig, browser: WebDri
         wait(browser, lambda d: rig.link.connected)
         browser.get(f"{floor.url}/")
         wait(browser, lambda d: text(d, 'tr[data-terminal="TK-C"] td.link') == "online")
+        browser.find_element(By.ID, "authenticate-TK-C").click()
+        browser.find_element(By.ID, "review").click()
+        browser.find_element(By.ID, "confirm").click()
+        wait(browser, lambda d: text(d, "#command-state") == "done")
+        assert text(browser, "#command-result") == "match"  # the software the host approves
+        browser.get(f"{floor.url}/")
+        auth = 'tr[data-terminal="TK-C"] td.auth'
+        wait(browser, lambda d: text(d, auth).startswith("match · "))
         browser.find_element(By.ID, "disable-TK-C").click()
         browser.find_element(By.ID, "text").send_keys("count room")
         browser.find_element(By.ID, "review").click()
@@ -335,7 +374,7 @@ def test_a_disable_command_reaches_the_terminal(floor: FloorRig, browser: WebDri
         row = 'tr[data-terminal="TK-C"] td.play'
         wait(browser, lambda d: text(d, row) == "disabled: count room")
         browser.get(f"{floor.url}/audit")
-        assert "command 1: disable TK-C: count room" in text(browser, "#audit")
+        assert "command 2: disable TK-C: count room" in text(browser, "#audit")
         shoot(browser, "09-audit")
     journal = Journal(floor.root / "TK-C", readonly=True)
     try:

@@ -232,6 +232,7 @@ def test_the_pages_show_the_floor(app: SecurityHeaders, records: tuple[HostDb, s
     assert "communication_loss" in alarms and "no word from TK-SILENT" in alarms
     meters = c.get("/meters?period=24h").text
     assert "turbo-football" in meters and "$27.00" in meters  # floor coin-in
+    assert "<td>coin in</td><td class=\"num\">$20.00</td>" in meters  # TK-A in dollars
     assert c.get("/meters?period=decade").status_code == 400
     charts = c.get("/charts?hours=6").text
     assert charts.count("<svg") == 3 and charts.count('<rect class="bar"') == 18

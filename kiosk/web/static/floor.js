@@ -29,22 +29,43 @@ function updateTerminal(tr, t, now) {
   setText(cell(tr, "version"), t.software_version);
   const auth = cell(tr, "auth");
   auth.className = "auth " + (t.auth_result || "none");
-  setText(auth, t.auth_result || "not yet");
+  setText(auth, (t.auth_result || "not yet") + (t.auth_ms ? " · " + when(t.auth_ms) : ""));
   setText(cell(tr, "events"), String(t.events));
   setText(cell(tr, "alarms"), String(t.alarms));
 }
 
-function newRow(body, t) {
+function newRow(table, t) {
   const tr = document.createElement("tr");
   tr.dataset.terminal = t.terminal_id;
   for (const name of ["id", "link", "seen", "play", "version", "auth", "events", "alarms"]) {
     const td = document.createElement("td");
-    td.className = name;
+    td.className = name + (name === "events" || name === "alarms" ? " num" : "");
     tr.appendChild(td);
   }
   tr.firstChild.textContent = t.terminal_id;
-  body.appendChild(tr);
+  if (table.dataset.actions) {  // an operator's table: the command links
+    const td = document.createElement("td");
+    td.className = "cmds";
+    for (const action of table.dataset.actions.split(" ")) {
+      const a = document.createElement("a");
+      a.className = "cmd";
+      a.id = action + "-" + t.terminal_id;
+      a.href = "/terminals/" + encodeURIComponent(t.terminal_id) + "/command?action=" + action;
+      a.textContent = action;
+      td.appendChild(a);
+      td.appendChild(document.createTextNode(" "));
+    }
+    tr.appendChild(td);
+  }
+  table.tBodies[0].appendChild(tr);
   return tr;
+}
+
+function when(ms) {  // as the server writes it: 2026-11-26 14:05:09 (local time)
+  const d = new Date(ms);
+  const two = (n) => String(n).padStart(2, "0");
+  return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + " " +
+    two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds());
 }
 
 function onFloor(data) {
@@ -56,7 +77,7 @@ function onFloor(data) {
   const body = table.tBodies[0];
   for (const t of data.terminals) {
     let tr = body.querySelector('tr[data-terminal="' + CSS.escape(t.terminal_id) + '"]');
-    if (!tr) tr = newRow(body, t);
+    if (!tr) tr = newRow(table, t);
     updateTerminal(tr, t, data.now_ms);
   }
 }
@@ -74,7 +95,7 @@ function onAlarm(a) {
   li.className = "alarm new " + a.severity + " " + a.kind;
   li.dataset.key = a.key;
   const parts = [
-    ["at", new Date(a.at_ms).toLocaleString()],
+    ["at", when(a.at_ms)],
     ["kind", a.kind.replace(/_/g, " ")],
     ["terminal", a.terminal_id],
   ];
