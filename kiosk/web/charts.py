@@ -32,26 +32,29 @@ def dollars(cents: int) -> str:
     return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
 
-def _nice_top(value: int) -> int:
-    """A round axis maximum at or above ``value`` (1, 2 or 5 times a power of ten)."""
-    if value <= 0:
-        return 100
+def _nice_step(span: int) -> int:
+    """A round step (1, 2 or 5 times a power of ten) for about four ticks over ``span``."""
+    target = max(1, -(-span // 4))
     step = 1
     while True:
         for factor in (1, 2, 5):
-            if step * factor >= value:
+            if step * factor >= target:
                 return step * factor
         step *= 10
 
 
+def axis(values: Sequence[int]) -> tuple[int, int, int]:
+    """(bottom, top, step) of a value axis through zero, its ends on round steps."""
+    high, low = max([0, *values]), min([0, *values])
+    step = _nice_step(max(high - low, 100))
+    bottom = low // step * step
+    top = -(-high // step) * step
+    return bottom, max(top, bottom + step), step
+
+
 def bar_chart(title: str, bars: Sequence[Bar], css_class: str) -> Markup:
     """An SVG bar chart of money per bar, with a zero line, gridlines and labels."""
-    top = _nice_top(max((b.value for b in bars), default=0))
-    low = (
-        -_nice_top(-min((b.value for b in bars), default=0))
-        if any(b.value < 0 for b in bars)
-        else 0
-    )
+    low, top, step = axis([b.value for b in bars])
     span = top - low
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
@@ -63,8 +66,7 @@ def bar_chart(title: str, bars: Sequence[Bar], css_class: str) -> Markup:
         f' aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f'<text class="title" x="{LEFT}" y="18">{escape(title)}</text>',
     ]
-    for tick in range(5):
-        value = low + span * tick // 4
+    for value in range(low, top + 1, step):
         ty = y(value)
         parts.append(
             f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{ty:.1f}" y2="{ty:.1f}"/>'

@@ -116,7 +116,7 @@ def seed_history(db_path: Path, hours: int = 12) -> None:
                     seq = hour * 1000 + i
                     at = now - hour * 3_600_000 + i * 60_000
                     stake = rand.choice((100, 200, 500, 1000))
-                    paid = rand.choice((0, 0, 0, stake, 2 * stake, 3 * stake))
+                    paid = rand.choice((0, 0, 0, 0, stake, 2 * stake, 3 * stake))  # holds 1/7
                     edition = rand.choice(("turbo-football", "stadium-3cp", "icon-v2"))
                     batch.append(game(terminal, seq, at, edition, [(stake, paid)]))
             db.record(terminal, batch, now)

@@ -232,7 +232,7 @@ def test_the_pages_show_the_floor(app: SecurityHeaders, records: tuple[HostDb, s
     assert "communication_loss" in alarms and "no word from TK-SILENT" in alarms
     meters = c.get("/meters?period=24h").text
     assert "turbo-football" in meters and "$27.00" in meters  # floor coin-in
-    assert "<td>coin in</td><td class=\"num\">$20.00</td>" in meters  # TK-A in dollars
+    assert '<td>coin in</td><td class="num">$20.00</td>' in meters  # TK-A in dollars
     assert c.get("/meters?period=decade").status_code == 400
     charts = c.get("/charts?hours=6").text
     assert charts.count("<svg") == 3 and charts.count('<rect class="bar"') == 18
@@ -345,3 +345,16 @@ def test_the_floor_queries_on_postgresql(request: pytest.FixtureRequest) -> None
     finally:
         app.dashboard.close()
         db.close()
+
+
+def test_a_chart_draws_each_hour_on_round_ticks_through_zero() -> None:
+    from kiosk.web.charts import Bar, axis, bar_chart
+
+    assert axis([21150, -6100, 400]) == (-10000, 30000, 10000)
+    assert axis([]) == (0, 50, 50)
+    svg = str(bar_chart("Hold <per> hour", [Bar("13h", 2500), Bar("14h", -700)], "hold"))
+    assert svg.count('<rect class="bar"') == 2 and "Hold &lt;per&gt; hour" in svg
+    assert "-$7.00" in svg and ">$0.00<" in svg
+    zero = float(re.findall(r'class="axis"[^>]*y1="([0-9.]+)"', svg)[0])
+    tops = [float(y) for y in re.findall(r'<rect class="bar" x="[0-9.]+" y="([0-9.]+)"', svg)]
+    assert tops[0] < zero and tops[1] == zero  # the win above the zero line, the loss below
