@@ -33,6 +33,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
+pytest.importorskip("selenium", reason="selenium is in the 'browser' extra (tox -e browser)")
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 if CHROMIUM is None or DRIVER is None:  # pragma: no cover - the tox env installs them
     pytest.skip(
@@ -242,10 +243,8 @@ def test_wrong_passwords_refuse_the_sign_in_then_lock_the_user(
 def test_the_floor_updates_live_while_robots_play(floor: FloorRig, browser: WebDriver) -> None:
     sign_in(browser, floor.url, "olive", PASSWORD)
     wait(browser, lambda d: d.current_url.rstrip("/") == floor.url)
-    for name in ROBOTS:
-        wait(
-            browser, lambda d, n=name: d.find_elements(By.CSS_SELECTOR, f'tr[data-terminal="{n}"]')
-        )
+    rows = [f'tr[data-terminal="{name}"]' for name in ROBOTS]
+    wait(browser, lambda d: all(d.find_elements(By.CSS_SELECTOR, row) for row in rows))
     browser.execute_script("window.notReloaded = true")
     row = 'tr[data-terminal="TK-A"]'
     first = int(text(browser, f"{row} td.events"))

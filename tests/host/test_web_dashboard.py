@@ -32,10 +32,8 @@ def records(tmp_path: Path) -> Iterator[tuple[HostDb, str]]:
     db.close()
 
 
-def make_app(target: str, **options: object) -> SecurityHeaders:
-    config = DashboardConfig(
-        db=target, kdf=FAST_KDF, stream_seconds=0.3, tick_seconds=0.05, **options
-    )  # type: ignore[arg-type]
+def make_app(target: str) -> SecurityHeaders:
+    config = DashboardConfig(db=target, kdf=FAST_KDF, stream_seconds=0.3, tick_seconds=0.05)
     app = build_app(config)
     app.dashboard.accounts.add_user("olive", "operator", PASSWORD)
     app.dashboard.accounts.add_user("audrey", "auditor", PASSWORD)
