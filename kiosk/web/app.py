@@ -44,11 +44,11 @@ from kiosk.web.charts import Bar, bar_chart, dollars, hour_label
 from kiosk.web.commands import ACTIONS, CommandError, CommandQueue, HostRecordsQueue, checked
 from kiosk.web.floor import (
     HOUR_MS,
-    MONEY_METERS,
     OFFLINE_AFTER_SECONDS,
     PERIODS,
     VOUCHER_STATES,
     Floor,
+    is_money,
     meter_order,
     now_ms,
 )
@@ -107,10 +107,11 @@ class Dashboard:
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         env = self.templates.env
         env.filters["when"] = _when
+        env.filters["clock"] = lambda ms: time.strftime("%H:%M:%S", time.localtime(ms / 1000))
         env.filters["dollars"] = dollars
         env.filters["percent"] = lambda v: "-" if v is None else f"{v:.2f}%"
         env.globals["periods"] = PERIODS
-        env.globals["money_meters"] = MONEY_METERS
+        env.tests["money_meter"] = is_money
 
     def close(self) -> None:
         """Close the connections."""

@@ -173,6 +173,16 @@ class CommandRecord:
     result: str
 
 
+def is_money(name: str) -> bool:
+    """Whether a meter counts cents: the core money meters, each wager spot's in and out, each
+    game's in and out (``bills_in.100`` counts notes, ``game.E.P.played`` games)."""
+    if name in MONEY_METERS:
+        return True
+    if name.startswith(("wager_in.", "wager_out.")):
+        return True
+    return name.startswith("game.") and name.endswith((".in", ".out"))
+
+
 def meter_order(names: set[str]) -> list[str]:
     """The terminal's core meters in their order, then the others by name."""
     core = [n for n in CORE_METERS if n in names]

@@ -358,7 +358,7 @@ def test_a_disable_command_reaches_the_terminal(floor: FloorRig, browser: WebDri
         assert text(browser, "#command-result") == "match"  # the software the host approves
         browser.get(f"{floor.url}/")
         auth = 'tr[data-terminal="TK-C"] td.auth'
-        wait(browser, lambda d: text(d, auth).startswith("match · "))
+        wait(browser, lambda d: text(d, auth).startswith("match "))
         browser.find_element(By.ID, "disable-TK-C").click()
         browser.find_element(By.ID, "text").send_keys("count room")
         browser.find_element(By.ID, "review").click()

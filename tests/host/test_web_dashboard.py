@@ -356,3 +356,12 @@ def test_a_chart_draws_each_hour_on_round_ticks_through_zero() -> None:
     zero = float(re.findall(r'class="axis"[^>]*y1="([0-9.]+)"', svg)[0])
     tops = [float(y) for y in re.findall(r'<rect class="bar" x="[0-9.]+" y="([0-9.]+)"', svg)]
     assert tops[0] < zero and tops[1] == zero  # the win above the zero line, the loss below
+
+
+def test_money_meters_are_told_from_counts() -> None:
+    from kiosk.web.floor import is_money, meter_order
+
+    money = ["coin_in", "tickets_out", "wager_in.ante", "wager_out.bet a", "game.stadium.p.out"]
+    counts = ["bills_in.100", "bills_in_count", "game.stadium.p.played", "door_opens"]
+    assert all(is_money(n) for n in money) and not any(is_money(n) for n in counts)
+    assert meter_order({"zeta", "coin_out", "coin_in"}) == ["coin_in", "coin_out", "zeta"]

@@ -29,7 +29,8 @@ function updateTerminal(tr, t, now) {
   setText(cell(tr, "version"), t.software_version);
   const auth = cell(tr, "auth");
   auth.className = "auth " + (t.auth_result || "none");
-  setText(auth, (t.auth_result || "not yet") + (t.auth_ms ? " · " + when(t.auth_ms) : ""));
+  setText(auth, (t.auth_result || "not yet") + (t.auth_ms ? " " + when(t.auth_ms).slice(11) : ""));
+  auth.title = t.auth_ms ? when(t.auth_ms) : "";
   setText(cell(tr, "events"), String(t.events));
   setText(cell(tr, "alarms"), String(t.alarms));
 }
