@@ -214,6 +214,13 @@ def shoot(driver: WebDriver, name: str) -> None:
         driver.set_window_size(1440, 900)
 
 
+def follow(driver: WebDriver, element_id: str) -> None:
+    """Click a link or button and wait for the page it leads to."""
+    element = driver.find_element(By.ID, element_id)
+    element.click()
+    wait(driver, staleness_of(element))
+
+
 def sign_in(driver: WebDriver, url: str, user: str, password: str) -> None:
     driver.delete_all_cookies()
     driver.get(f"{url}/login")
@@ -351,21 +358,21 @@ def test_a_disable_command_reaches_the_terminal(floor: FloorRig, browser: WebDri
         wait(browser, lambda d: rig.link.connected)
         browser.get(f"{floor.url}/")
         wait(browser, lambda d: text(d, 'tr[data-terminal="TK-C"] td.link') == "online")
-        browser.find_element(By.ID, "authenticate-TK-C").click()
-        browser.find_element(By.ID, "review").click()
-        browser.find_element(By.ID, "confirm").click()
+        follow(browser, "authenticate-TK-C")
+        follow(browser, "review")
+        follow(browser, "confirm")
         wait(browser, lambda d: text(d, "#command-state") == "done")
         assert text(browser, "#command-result") == "match"  # the software the host approves
         browser.get(f"{floor.url}/")
         auth = 'tr[data-terminal="TK-C"] td.auth'
         wait(browser, lambda d: text(d, auth).startswith("match "))
-        browser.find_element(By.ID, "disable-TK-C").click()
+        follow(browser, "disable-TK-C")
         browser.find_element(By.ID, "text").send_keys("count room")
-        browser.find_element(By.ID, "review").click()
+        follow(browser, "review")
         assert "disable TK-C: count room" in text(browser, "#confirm-text")
         shoot(browser, "07-command-confirm")
         assert rig.runtime.state.disabled is None  # nothing sent before the confirmation
-        browser.find_element(By.ID, "confirm").click()
+        follow(browser, "confirm")
         wait(browser, lambda d: text(d, "#command-state") == "done")
         shoot(browser, "08-command-done")
         assert rig.runtime.state.disabled == "count room"
