@@ -58,6 +58,8 @@ HERE = Path(__file__).parent
 SESSION_COOKIE = "tk_session"
 LOGIN_COOKIE = "tk_login"
 MAX_FORM_BYTES = 16_384
+#: vouchers listed on the page, newest first (every one is in the CSV)
+VOUCHERS_SHOWN = 50
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
@@ -352,13 +354,13 @@ async def vouchers_page(dash: Dashboard, request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         return {
-            "vouchers": dash.floor.vouchers(state),
+            "vouchers": dash.floor.vouchers(state, last=VOUCHERS_SHOWN),
             "audit": dash.floor.voucher_audit(),
             "states": dash.floor.voucher_states(),
         }
 
     data = await run_in_threadpool(read)
-    return dash.page(request, "vouchers.html", session, state=state, **data)
+    return dash.page(request, "vouchers.html", session, state=state, shown=VOUCHERS_SHOWN, **data)
 
 
 async def alarms_page(dash: Dashboard, request: Request) -> Response:
