@@ -104,6 +104,7 @@ class Dashboard:
         self.write = Connection(config.db, read_only=False)  # first: it sets up WAL for SQLite
         self.read = Connection(config.db, read_only=True)
         self.floor = Floor(self.read, config.offline_after_seconds)
+        self.shared_floor = live.SharedFloor(self.floor, config.tick_seconds * 0.9)
         self.accounts = Accounts(self.write, config.kdf, config.idle_seconds, config.max_seconds)
         self.commands: CommandQueue = config.commands or HostRecordsQueue(config.db)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -491,7 +492,7 @@ async def events(dash: Dashboard, request: Request) -> Response:
         deadline = time.monotonic() + config.stream_seconds
         expires = session.expires_ms
         while True:
-            yield await run_in_threadpool(live.tick, dash.floor, cursor)
+            yield await run_in_threadpool(live.tick, dash.shared_floor, cursor)
             if time.monotonic() >= deadline:
                 return
             await asyncio.sleep(config.tick_seconds)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,15 +64,35 @@ def floor_event(floor: Floor, at: int) -> dict[str, Any]:
     }
 
 
+class SharedFloor:
+    """The ``floor`` event computed once per interval for every open stream (a floor of
+    thousands of terminals is one query a second however many browsers watch it)."""
+
+    def __init__(self, floor: Floor, max_age_seconds: float) -> None:
+        self.floor = floor
+        self.max_age = max_age_seconds
+        self._lock = threading.Lock()
+        self._made = -1e9
+        self._data: dict[str, Any] = {}
+
+    def get(self) -> dict[str, Any]:
+        """The newest ``floor`` event, made again when older than the interval."""
+        with self._lock:
+            if time.monotonic() - self._made >= self.max_age:
+                self._data = floor_event(self.floor, now_ms())
+                self._made = time.monotonic()
+            return self._data
+
+
 def message(event: str, data: dict[str, Any], event_id: str | None = None) -> str:
     """One Server-Sent Event."""
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}event: {event}\ndata: {json.dumps(data, sort_keys=True)}\n\n"
 
 
-def tick(floor: Floor, cursor: AlarmCursor) -> str:
+def tick(shared: SharedFloor, cursor: AlarmCursor) -> str:
     """The events of one round: the new alarms, then the floor."""
-    at = now_ms()
-    out = [message("alarm", a.as_json(), cursor.text()) for a in new_alarms(floor, cursor, at)]
-    out.append(message("floor", floor_event(floor, at), cursor.text()))
+    alarms = new_alarms(shared.floor, cursor, now_ms())
+    out = [message("alarm", a.as_json(), cursor.text()) for a in alarms]
+    out.append(message("floor", shared.get(), cursor.text()))
     return "".join(out)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -305,6 +306,13 @@ def test_the_feed_moves_its_cursor_on(records: tuple[HostDb, str]) -> None:
     assert live.new_alarms(floor, cursor, db.terminals()[0]["last_seen_ms"]) == []
     assert live.AlarmCursor.parse(cursor.text()) is not None
     assert live.AlarmCursor.parse("1,x") is None and live.AlarmCursor.parse("9" * 30 + ",1") is None
+    shared = live.SharedFloor(floor, max_age_seconds=0.2)
+    first_floor = shared.get()
+    db.hello("TK-NEW", "1.0", "sig", db.terminals()[0]["last_seen_ms"])
+    assert shared.get() is first_floor  # one query per interval for every stream
+    time.sleep(0.25)
+    assert [t["terminal_id"] for t in shared.get()["terminals"]][-1] == "TK-SILENT"
+    assert "TK-NEW" in {t["terminal_id"] for t in shared.get()["terminals"]}
 
 
 def test_the_floor_connection_writes_nothing(app: SecurityHeaders) -> None:
