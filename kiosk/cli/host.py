@@ -423,7 +423,6 @@ def _web(args: argparse.Namespace) -> int:
 
 
 def _web_user(args: argparse.Namespace) -> int:
-    connect(db_target(args)).close()
     return host_web.run_user(args, db_target(args))
 
 

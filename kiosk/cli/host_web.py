@@ -154,11 +154,17 @@ def run_web(args: argparse.Namespace, pki_dir: Path, target: str) -> int:
 
 def run_user(args: argparse.Namespace, target: str) -> int:
     """``host web-user add|list``."""
-    from kiosk.web.accounts import AccountError, Accounts
+    from kiosk.cli.host import connect
+    from kiosk.web.accounts import AccountError, Accounts, check_new_user
 
     password = ""
     if args.web_user_action == "add":
         password = _password(args.password_stdin)
+        try:  # before anything is opened or written
+            check_new_user(args.username, args.role, password)
+        except AccountError as exc:
+            raise CommandLineError(f"web-user add: {exc}") from None
+    connect(target).close()  # the host's records there; unreachable: one line
     conn = open_connection(target)
     try:
         accounts = Accounts(conn)

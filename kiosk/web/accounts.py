@@ -97,6 +97,23 @@ class Kdf:
         )
 
 
+def check_new_user(username: str, role: str, password: str) -> None:
+    """A new user's name, role and password, or :class:`AccountError` naming what is wrong."""
+    if not USERNAME.match(username):
+        raise AccountError(
+            f"user name {username!r}: 2 to 32 lower-case letters, digits, '.', '_' or '-',"
+            " starting with a letter"
+        )
+    if role not in ROLES:
+        raise AccountError(f"role {role!r}: one of {', '.join(ROLES)}")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(
+            f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters, not {len(password)}"
+        )
+    if password.strip() != password or not password.isprintable():
+        raise AccountError("a password has no leading or trailing blanks nor control characters")
+
+
 def password_matches(record: str, password: str) -> bool:
     """Whether ``password`` is the one ``record`` was made from (constant-time comparison)."""
     data = json.loads(record)
@@ -181,21 +198,7 @@ class Accounts:
 
     def add_user(self, username: str, role: str, password: str, at: int | None = None) -> None:
         """Add a user; :class:`AccountError` names what is wrong."""
-        if not USERNAME.match(username):
-            raise AccountError(
-                f"user name {username!r}: 2 to 32 lower-case letters, digits, '.', '_' or '-',"
-                " starting with a letter"
-            )
-        if role not in ROLES:
-            raise AccountError(f"role {role!r}: one of {', '.join(ROLES)}")
-        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-            raise AccountError(
-                f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters, not {len(password)}"
-            )
-        if password.strip() != password or not password.isprintable():
-            raise AccountError(
-                "a password has no leading or trailing blanks nor control characters"
-            )
+        check_new_user(username, role, password)
         at = now_ms() if at is None else at
         record = self.kdf.record(password)
         with self.conn.transaction() as tx:

@@ -52,6 +52,10 @@ def test_web_user_add_refuses_bad_input_in_one_line(
         assert add_user(monkeypatch, db, *argv, password=password) == 2, argv
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
+    fresh = tmp_path / "fresh.sqlite3"
+    assert add_user(monkeypatch, fresh, "bob", "--role", "auditor", password="short") == 2
+    assert not fresh.exists()  # refused before anything was opened
+    capsys.readouterr()
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["host", "web-user", "add", "--db", str(db), "bob", "--role", "auditor"]) == 2
     assert "no terminal to ask the password on" in capsys.readouterr().err
@@ -137,3 +141,29 @@ def test_the_dashboard_over_tls_disables_a_real_terminal(
             rig.pump_until(lambda: "disabled: count room" in web.get("/").text)
     finally:
         rig.close()
+
+
+def test_host_web_serves_alone_and_stops_on_sigterm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = tmp_path / "h"
+    assert main(["host", "init-ca", "--host-dir", str(d)]) == 0
+    assert main(["host", "issue-cert", "--host-dir", str(d), "--server", "host"]) == 0
+    assert add_user(monkeypatch, d / "host.sqlite3", "olive", "--role", "auditor") == 0
+    command = [sys.executable, "-m", "kiosk", "host", "web", "--host-dir", str(d)]
+    process = subprocess.Popen(
+        [*command, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().decode()
+        assert line.startswith("web: dashboard on https://127.0.0.1:"), line
+        tls = ssl.create_default_context(cafile=str(d / "pki" / "ca.crt"))
+        with httpx2.Client(base_url=line.split()[3], verify=tls, timeout=10) as web:
+            assert web.get("/").headers["location"] == "/login"
+            assert 'name="password"' in web.get("/login").text
+    finally:
+        process.terminate()
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 0 and out.decode() == "web: stopped\n", err.decode()
+    assert err.decode() == ""
