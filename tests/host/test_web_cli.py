@@ -143,6 +143,7 @@ def test_the_dashboard_over_tls_disables_a_real_terminal(
         rig.close()
 
 
+@pytest.mark.slow  # a second process start (~1.5 s); the default run has the serve --web one
 def test_host_web_serves_alone_and_stops_on_sigterm(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
