@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli import host_web
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli.guard import EXIT_FAILED, CommandLineError
 from kiosk.host.bounds import BoundsError, Limits
@@ -190,6 +191,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the largest note a terminal may report stacked (cents)",
     )
 
+    host_web.add_web_options(p, "--web", None)  # the floor dashboard beside the host
+
+    host_web.add_parsers(sub, common, _common(suppress=True))
+
     p = sub.add_parser("terminals", parents=[common], help="terminals the host knows")
     p.add_argument("--json", action="store_true")
 
@@ -321,6 +326,8 @@ def run(args: argparse.Namespace) -> int:
             "events": _events,
             "vouchers": _vouchers,
             "send": _send,
+            "web": _web,
+            "web-user": _web_user,
         }[args.host_command]
         return action(args)
     except (pki.PkiError, HostDbError, BoundsError) as exc:
@@ -383,6 +390,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.max_workers <= MAX_WORKERS:
         raise CommandLineError(f"--max-workers: from 1 to {MAX_WORKERS:,}, not {args.max_workers}")
     check_bindable(args.listen)  # one line, before the records are opened
+    web = host_web.prepare_beside(args, pki_dir(args))  # --web: its certificate and address
     connect(db_target(args)).close()  # unreachable records (PostgreSQL down): one line
     server = HostServer(
         open_db(db_target(args)),
@@ -397,11 +405,25 @@ def _serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)  # before the line that tells the world it is up
     signal.signal(signal.SIGINT, stop)
+    web = host_web.start_beside(args, web, db_target(args))
     print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
+    if web is not None:
+        print(f"host: dashboard on {web.url}", flush=True)
     server.wait()
+    if web is not None:
+        web.stop()
     server.stop(0)
     print("host: stopped", flush=True)
     return 0
+
+
+def _web(args: argparse.Namespace) -> int:
+    connect(db_target(args)).close()  # the host's tables there; unreachable records: one line
+    return host_web.run_web(args, pki_dir(args), db_target(args))
+
+
+def _web_user(args: argparse.Namespace) -> int:
+    return host_web.run_user(args, db_target(args))
 
 
 def _open(args: argparse.Namespace) -> HostDb:

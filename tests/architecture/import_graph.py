@@ -32,6 +32,7 @@ RANK: dict[str, int] = {
     "kiosk.host": 6,
     "kiosk.table": 6,
     "kiosk.presentation": 7,
+    "kiosk.web": 7,
     "kiosk.textui": 8,
     "kiosk.robot": 8,
     "kiosk.service": 9,
