@@ -143,9 +143,8 @@ class SasBridge:
     def request_validation_number(self, value: int) -> str:
         """The host's 18-digit number for a cash-out of ``value`` cents (57/58)."""
         with self._cond:
+            self.queue.push([NewException(X.SYSTEM_VALIDATION_REQUEST, volatile=True)])
             self._cashout, self._number = value, None
-        self.queue.push([NewException(X.SYSTEM_VALIDATION_REQUEST, volatile=True)])
-        with self._cond:
             self._cond.wait_for(lambda: self._number is not None, self.wait)
             number: str | None = self._taken_number()
             self._cashout = None
@@ -158,10 +157,9 @@ class SasBridge:
     def request_ticket(self, number: str) -> tuple[bool, int, str]:
         """The host's verdict on a ticket in escrow: (accepted, cents, reason) (67/70/71)."""
         with self._cond:
+            self._set_status(0x20, 0, number)  # waiting for long poll 71
+            self.queue.push([NewException(X.TICKET_INSERTED, volatile=True)])
             self._ticket, self._verdict = number, None
-        self._set_status(0x20, 0, number)  # waiting for long poll 71
-        self.queue.push([NewException(X.TICKET_INSERTED, volatile=True)])
-        with self._cond:
             self._cond.wait_for(lambda: self._verdict is not None, self.wait)
             verdict = self._taken_verdict()
             self._ticket = None
@@ -389,6 +387,7 @@ class SasLink:
             last_bill=int(self.queue.get_meta("last_bill", "0")),
             max_bet=state.config.table_max,
             selected_game=selected,
+            serial=state.config.terminal_id,
         )
 
     # --- the port ---------------------------------------------------------------------------

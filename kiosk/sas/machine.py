@@ -157,6 +157,8 @@ def paytable_id(edition: str) -> bytes:
 
 Handler = Callable[["SasMachine", LongPollFrame], bytes | None]
 
+_BILL_CODES = frozenset(wire.BILL_ACCEPTED_EXCEPTIONS.values()) | {wire.ExceptionCode.BILL_ACCEPTED}
+
 #: polls answered again from memory when repeated at once (they change something)
 REPLAYED = frozenset(
     {
@@ -297,7 +299,10 @@ class SasMachine:
         if pending is None:
             return Reply(bytes([wire.NO_ACTIVITY]))
         if self.real_time:
-            body = bytes([self.address, 0xFF, pending.code]) + pending.data
+            code = pending.code
+            if code in _BILL_CODES and pending.data:  # with its data, a note is 4F
+                code = wire.ExceptionCode.BILL_ACCEPTED
+            body = bytes([self.address, 0xFF, code]) + pending.data
             return Reply(with_crc(body), (pending.id,))
         return Reply(bytes([pending.code]), (pending.id,))
 
@@ -608,7 +613,7 @@ def _game_configuration(m: SasMachine, frame: LongPollFrame) -> bytes:
 
 
 def _version_and_serial(m: SasMachine, frame: LongPollFrame) -> bytes:
-    serial = m.serial_number.encode("ascii", "replace")[:40]
+    serial = (m.snapshot().serial or m.serial_number).encode("ascii", "replace")[:40]
     body = wire.SAS_VERSION + serial
     return m.respond(frame.command, bytes([len(body)]) + body)
 
@@ -654,8 +659,10 @@ def _redeem(m: SasMachine, frame: LongPollFrame) -> bytes:
         status, value, number = 0x83, 0, ""
         data = bytes([status]) + wire.meter_bcd(value, 5) + b"\x00"
         return m.respond(frame.command, bytes([len(data)]) + data)
-    m.validation.redeem(code, amount, number)
-    return _ticket_answer(m, frame.command)
+    status = m.validation.redeem(code, amount, number)
+    data = bytes([status]) + wire.meter_bcd(amount if status == 0x40 else 0, 5) + b"\x00"
+    data += wire.to_bcd(int(number), 9)
+    return m.respond(frame.command, bytes([len(data)]) + data)
 
 
 def _date_time(m: SasMachine, frame: LongPollFrame) -> bytes:
