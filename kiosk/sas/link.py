@@ -395,7 +395,7 @@ class SasLink:
     def start(self) -> None:
         """Open the port and answer polls on a thread of its own (PortError if it cannot)."""
         port = open_port(self.settings.port, self.mode)
-        self._loop = SasPortLoop(port, self.machine, self.mode, on_sent=self._sent)
+        self._loop = SasPortLoop(port, self.machine, self.mode, before_write=self._sent)
         self.machine.stats.started_at = time.monotonic()
         self._thread = threading.Thread(target=self._loop.run, name="sas-link", daemon=True)
         self._thread.start()

@@ -178,9 +178,12 @@ CREATE TABLE IF NOT EXISTS validations (
 class ExceptionQueue:
     """The SAS link's non-volatile store (thread-safe: one connection behind a lock)."""
 
-    def __init__(self, data_dir: Path, *, capacity: int = DEFAULT_CAPACITY) -> None:
+    def __init__(
+        self, data_dir: Path, *, capacity: int = DEFAULT_CAPACITY, keep: int = 1000
+    ) -> None:
         self.path = Path(data_dir) / FILE_NAME
         self.capacity = capacity
+        self.keep = keep  # reported rows kept for the record before the oldest are forgotten
         self._lock = threading.RLock()
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -334,18 +337,32 @@ class ExceptionQueue:
         return QueuedException(row[0], row[1], bytes(row[2]), bool(row[3]))
 
     def mark_sent(self, ids: Iterable[int]) -> None:
-        """The response carrying these exceptions was written to the port."""
+        """The response carrying these exceptions is about to be written to the port.
+
+        Committed *before* the write, without waiting for the disk (``synchronous=NORMAL``:
+        a killed process has handed the row to the kernel; only a power cut before the next
+        checkpoint or full commit could undo it, and then the exception is reported again,
+        never lost).  A kill before this commit leaves the exception queued, unwritten.
+        """
         chosen = list(ids)
         if not chosen:
             return
-        with self._lock, self._txn():
+        with self._lock:
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._mark_sent(chosen)
+            finally:
+                self._db.execute("PRAGMA synchronous=FULL")
+
+    def _mark_sent(self, chosen: list[int]) -> None:
+        with self._txn():
             self._db.executemany(
                 "UPDATE exceptions SET state = 'sent' WHERE id = ?", [(i,) for i in chosen]
             )
-            if max(chosen) % 256 == 0:
-                self._prune()
+            if max(chosen) - int(self.get_meta("base_id", "0")) > 2 * self.keep:
+                self._prune(self.keep)
 
-    def _prune(self, keep: int = 1000) -> None:
+    def _prune(self, keep: int) -> None:
         """Forget the oldest reported or dropped rows beyond ``keep``; the chain goes on from
         the last row forgotten (its hash and id kept as the chain's base)."""
         row = self._db.execute(

@@ -13,7 +13,7 @@ decision 0026).  ``auto`` picks GAP for a pty (``/dev/pts/*`` or a symlink to on
 for anything else.
 
 :class:`SasPortLoop` is the thread's body: wait for bytes (select, 2 ms), feed the machine,
-write each reply at once, then mark the exceptions it carried as sent; it measures the time
+mark the exceptions a reply carries as sent, then write it at once; it measures the time
 from a poll's last byte to the end of the reply's write (:class:`Latency`).
 """
 
@@ -112,12 +112,12 @@ class SasPortLoop:
         machine: SasMachine,
         mode: WakeupMode,
         *,
-        on_sent: Callable[[Reply], None],
+        before_write: Callable[[Reply], None],
     ) -> None:
         self.port = port
         self.machine = machine
         self.mode = mode
-        self.on_sent = on_sent
+        self.before_write = before_write
         self.latency = Latency()
         self.error: str | None = None
         self._decoder = ParmrkDecoder()
@@ -151,10 +151,10 @@ class SasPortLoop:
             else:
                 replies = self.machine.feed(data, now)
             for reply in replies:
+                self.before_write(reply)  # the exceptions it carries: marked sent first
                 try:
                     os.write(fd, reply.data)
                 except OSError as exc:
                     self.error = str(exc)
                     continue
                 self.latency.add(time.monotonic() - now)
-                self.on_sent(reply)

@@ -269,7 +269,7 @@ def test_date_and_time_read_and_set(rig: SasRig) -> None:
     date_time = to_bcd(12_25_2030, 4) + to_bcd(10_20_30, 3)
     assert rig.poll(wire.long_poll(ADDRESS, P.RECEIVE_DATE_TIME, date_time)) == bytes([ADDRESS])
     now = rig.long(P.SEND_CURRENT_DATE_TIME)
-    assert now[:4] == date_time[:4] and from_bcd(now[4:7]) - 10_20_30 in range(0, 3)
+    assert now[:4] == date_time[:4] and from_bcd(now[4:7]) - 10_20_30 in range(3)
     bad = to_bcd(13_45_2030, 4) + to_bcd(10_20_30, 3)
     assert rig.poll(wire.long_poll(ADDRESS, P.RECEIVE_DATE_TIME, bad)) == bytes([ADDRESS | 0x80])
 
