@@ -36,7 +36,7 @@ from kiosk.sas.machine import Reply, SasMachine, paytable_id
 from kiosk.sas.meters import GameEntry, MachineSnapshot
 from kiosk.sas.queue import ExceptionQueue, NewException, RowEffects
 from kiosk.sas.signature import BackgroundSignatures
-from kiosk.sas.transport import SasPortLoop, choose_mode, open_port
+from kiosk.sas.transport import PortError, SasPortLoop, choose_mode, open_port
 from kiosk.sas.wire import ExceptionCode as X
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
@@ -305,6 +305,7 @@ class SasLink:
             mode=self.mode,
         )
         self._loop: SasPortLoop | None = None
+        self.start_error: str | None = None
         self._thread: threading.Thread | None = None
         self._games_since_power_up = 0
         self._games_since_door = 0
@@ -394,7 +395,12 @@ class SasLink:
 
     def start(self) -> None:
         """Open the port and answer polls on a thread of its own (PortError if it cannot)."""
-        port = open_port(self.settings.port, self.mode)
+        try:
+            port = open_port(self.settings.port, self.mode)
+        except PortError as exc:
+            self.start_error = str(exc)
+            raise
+        self.start_error = None
         self._loop = SasPortLoop(port, self.machine, self.mode, before_write=self._sent)
         self.machine.stats.started_at = time.monotonic()
         self._thread = threading.Thread(target=self._loop.run, name="sas-link", daemon=True)
@@ -451,7 +457,7 @@ class SasLink:
             latency_p50_ms=None if p50 is None else p50 * 1000,
             latency_p99_ms=None if p99 is None else p99 * 1000,
             over_limit=loop.latency.over_limit if loop else 0,
-            port_error=loop.error if loop else None,
+            port_error=loop.error if loop else self.start_error,
         )
 
 

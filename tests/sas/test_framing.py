@@ -48,7 +48,8 @@ def test_gap_mode_address_byte_rule_and_quiet_line() -> None:
     out = _feed(rx, other + b"\x81", 2.0, False)
     assert out == [Dropped(DropReason.OTHER_ADDRESS, other.hex()), GeneralPoll(1)]
     # an unknown command: skipped until the line goes quiet
-    assert _feed(rx, b"\x01\xee\x81\x81", 3.0, False)[0].reason is DropReason.UNKNOWN_COMMAND  # type: ignore[union-attr]
+    first = _feed(rx, b"\x01\xee\x81\x81", 3.0, False)[0]
+    assert isinstance(first, Dropped) and first.reason is DropReason.UNKNOWN_COMMAND
     assert _feed(rx, b"\x81", 3.1, False) == [GeneralPoll(1)]
 
 
