@@ -32,7 +32,7 @@ from kiosk.sas import wire
 from kiosk.sas.bills import GatedValidator, ValidatorLike
 from kiosk.sas.events import effects_of
 from kiosk.sas.framing import WakeupMode
-from kiosk.sas.machine import Reply, SasMachine, paytable_id
+from kiosk.sas.machine import SasMachine, paytable_id
 from kiosk.sas.meters import GameEntry, MachineSnapshot
 from kiosk.sas.queue import ExceptionQueue, NewException, RowEffects
 from kiosk.sas.signature import BackgroundSignatures
@@ -401,13 +401,10 @@ class SasLink:
             self.start_error = str(exc)
             raise
         self.start_error = None
-        self._loop = SasPortLoop(port, self.machine, self.mode, before_write=self._sent)
+        self._loop = SasPortLoop(port, self.machine, self.mode)
         self.machine.stats.started_at = time.monotonic()
         self._thread = threading.Thread(target=self._loop.run, name="sas-link", daemon=True)
         self._thread.start()
-
-    def _sent(self, reply: Reply) -> None:
-        self.queue.mark_sent(reply.exceptions)
 
     def stop(self) -> None:
         """Stop answering and close the port and the store (idempotent)."""

@@ -2,11 +2,12 @@
 
 :class:`SasMachine` owns no port, thread or clock.  The transport feeds it what the line
 carried (:meth:`SasMachine.feed`, with the wakeup bits when the port gives them) and writes
-each :class:`Reply`; a reply that carried exceptions names them (``exceptions``) so the
-transport can mark them sent once the bytes are written.  Everything it reads comes from the
-current :class:`~kiosk.sas.meters.MachineSnapshot` (the terminal's journaled state) and the
-:class:`~kiosk.sas.queue.ExceptionQueue`; everything it changes on the terminal goes through
-:class:`Controls` (which post commands to the terminal's own thread).
+each :class:`Reply` at once.  An exception is marked sent in the queue when the reply that
+carries it is made (``Reply.exceptions`` names it), just before the transport writes it.
+Everything it reads comes from the current :class:`~kiosk.sas.meters.MachineSnapshot` (the
+terminal's journaled state) and the :class:`~kiosk.sas.queue.ExceptionQueue`; everything it
+changes on the terminal goes through :class:`Controls` (which post commands to the terminal's
+own thread).
 
 The long polls are one table, :data:`LONG_POLLS` (command -> handler).  A handler returns the
 reply, or None for *no answer* — which is also the answer to a long poll that is not in the
@@ -49,7 +50,7 @@ class PollError(Exception):
 
 @dataclass(frozen=True)
 class Reply:
-    """Bytes to write, and the queued exceptions they carry (to mark sent once written)."""
+    """Bytes to write, and the queued exceptions they carry (already marked sent)."""
 
     data: bytes
     exceptions: tuple[int, ...] = ()
@@ -298,6 +299,9 @@ class SasMachine:
         self.stats.answered += 1
         if pending is None:
             return Reply(bytes([wire.NO_ACTIVITY]))
+        # marked sent now, before the reply is written: a second general poll in the same
+        # burst gets the next exception, and a kill after this never repeats it
+        self.queue.mark_sent([pending.id])
         if self.real_time:
             code = pending.code
             if code in _BILL_CODES and pending.data:  # with its data, a note is 4F

@@ -14,8 +14,9 @@ memory: :meth:`ExceptionQueue.take_events` queues the exceptions of journal rows
 cursor and moves the cursor *in the same transaction*, so a SIGKILL before it leaves the
 rows to be read again at start-up, and one after it leaves them queued exactly once.  A row
 leaves the queue when the response that carried it has been written to the port
-(:meth:`ExceptionQueue.mark_sent`, committed just before the write, so a kill at any instant
-neither repeats it nor loses it; decision 0026 gives the one window left).
+(:meth:`ExceptionQueue.mark_sent`, committed when the reply is made, just before it is
+written, so a kill at any instant neither repeats it nor loses it; decision 0026 gives the one
+window left).
 
 **Prioritised and bounded.**  The next exception is the oldest of the highest priority
 (:data:`PRIORITY`: money and handpays, then faults, then doors and menus, then the rest).  At

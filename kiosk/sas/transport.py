@@ -13,7 +13,7 @@ decision 0026).  ``auto`` picks GAP for a pty (``/dev/pts/*`` or a symlink to on
 for anything else.
 
 :class:`SasPortLoop` is the thread's body: wait for bytes (select, 2 ms), feed the machine,
-mark the exceptions a reply carries as sent, then write it at once; it measures the time
+write each reply at once (its exceptions already marked sent by the machine); it measures the time
 from a poll's last byte to the end of the reply's write (:class:`Latency`).
 """
 
@@ -24,7 +24,6 @@ import select
 import termios
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import serial
 
 from kiosk.sas import wire
 from kiosk.sas.framing import ParmrkDecoder, WakeupMode
-from kiosk.sas.machine import Reply, SasMachine
+from kiosk.sas.machine import SasMachine
 
 
 class PortError(Exception):
@@ -111,13 +110,10 @@ class SasPortLoop:
         port: serial.Serial,
         machine: SasMachine,
         mode: WakeupMode,
-        *,
-        before_write: Callable[[Reply], None],
     ) -> None:
         self.port = port
         self.machine = machine
         self.mode = mode
-        self.before_write = before_write
         self.latency = Latency()
         self.error: str | None = None
         self._decoder = ParmrkDecoder()
@@ -151,7 +147,6 @@ class SasPortLoop:
             else:
                 replies = self.machine.feed(data, now)
             for reply in replies:
-                self.before_write(reply)  # the exceptions it carries: marked sent first
                 try:
                     os.write(fd, reply.data)
                 except OSError as exc:

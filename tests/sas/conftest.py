@@ -38,12 +38,11 @@ class SasRig:
         return self.link.machine.feed(data, self.now)
 
     def poll(self, data: bytes) -> bytes | None:
-        """One poll; the reply's bytes (marked sent, as the port loop does) or None."""
+        """One poll; the reply's bytes or None."""
         replies = self.send(data)
         assert len(replies) <= 1, replies
         if not replies:
             return None
-        self.link.queue.mark_sent(replies[0].exceptions)
         return replies[0].data
 
     def long(self, command: int, data: bytes = b"") -> bytes:

@@ -288,3 +288,10 @@ def test_real_time_event_reporting(rig: SasRig) -> None:
     assert rig.poll(wire.long_poll(ADDRESS, P.ENABLE_REAL_TIME_EVENTS, b"\x00")) == bytes([ADDRESS])
     rig.play("bet first_down 5", "deal", "noraise")
     assert rig.drain() == []  # game started/ended are real-time events only
+
+
+def test_general_polls_in_one_burst_get_different_exceptions(rig: SasRig) -> None:
+    rig.drain()
+    rig.play("door open", "door close")
+    replies = rig.send(wire.general_poll(ADDRESS) * 3)
+    assert [r.data for r in replies] == [b"\x11", b"\x12", b"\x00"]
