@@ -402,9 +402,37 @@ class SasLink:
             raise
         self.start_error = None
         self._loop = SasPortLoop(port, self.machine, self.mode)
+        self._loop.on_second = self._housekeeping
         self.machine.stats.started_at = time.monotonic()
         self._thread = threading.Thread(target=self._loop.run, name="sas-link", daemon=True)
         self._thread.start()
+
+    def _housekeeping(self) -> None:
+        """Once a second on the port's thread: publish the figures, take a new address."""
+        kept = int(self.queue.get_meta("address", "0"))
+        if kept and kept != self.machine.address:
+            with contextlib.suppress(ValueError):
+                self.machine.set_address(kept)
+        status = self.status()
+        figures = {
+            "address": status.address,
+            "mode": status.mode,
+            "port": status.port,
+            "polls_per_second": round(status.polls_per_second, 1),
+            "last_poll_at": None
+            if status.last_poll_age is None
+            else int(time.time() * 1000 - status.last_poll_age * 1000),
+            "general_polls": status.general_polls,
+            "long_polls": status.long_polls,
+            "errors": status.errors,
+            "real_time": status.real_time,
+            "latency_p50_ms": status.latency_p50_ms,
+            "latency_p99_ms": status.latency_p99_ms,
+            "over_limit": status.over_limit,
+            "port_error": status.port_error,
+            "updated_at": int(time.time() * 1000),
+        }
+        self.queue.set_json("stats", figures, durable=False)
 
     def stop(self) -> None:
         """Stop answering and close the port and the store (idempotent)."""

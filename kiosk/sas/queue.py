@@ -227,10 +227,18 @@ class ExceptionQueue:
             row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return default if row is None else str(row[0])
 
-    def set_meta(self, key: str, value: str) -> None:
-        """Keep a setting (committed before this returns)."""
-        with self._lock, self._txn():
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+    def set_meta(self, key: str, value: str, *, durable: bool = True) -> None:
+        """Keep a setting (committed before this returns; on disk too unless ``durable`` is
+        False, for figures that are only informative)."""
+        with self._lock:
+            if not durable:
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with self._txn():
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+            finally:
+                if not durable:
+                    self._db.execute("PRAGMA synchronous=FULL")
 
     @property
     def cursor(self) -> int:
@@ -444,6 +452,6 @@ class ExceptionQueue:
             return {}
         return value if isinstance(value, dict) else {}
 
-    def set_json(self, key: str, value: dict[str, object]) -> None:
+    def set_json(self, key: str, value: dict[str, object], *, durable: bool = True) -> None:
         """Keep a JSON object under ``key``."""
-        self.set_meta(key, json.dumps(value, sort_keys=True))
+        self.set_meta(key, json.dumps(value, sort_keys=True), durable=durable)

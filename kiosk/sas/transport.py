@@ -24,6 +24,7 @@ import select
 import termios
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,6 +117,7 @@ class SasPortLoop:
         self.mode = mode
         self.latency = Latency()
         self.error: str | None = None
+        self.on_second: Callable[[], None] | None = None  # housekeeping, once a second
         self._decoder = ParmrkDecoder()
         self._stop = threading.Event()
 
@@ -126,10 +128,14 @@ class SasPortLoop:
     def run(self) -> None:
         """Until :meth:`stop`: read, answer, mark sent."""
         fd = self.port.fileno()
+        next_second = time.monotonic() + 1
         while not self._stop.is_set():
             try:
                 ready, _, _ = select.select([fd], [], [], 0.002)
                 now = time.monotonic()
+                if now >= next_second and self.on_second is not None:
+                    next_second = now + 1
+                    self.on_second()
                 if not ready:
                     self.machine.expire(now)
                     continue

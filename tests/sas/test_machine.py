@@ -295,3 +295,18 @@ def test_general_polls_in_one_burst_get_different_exceptions(rig: SasRig) -> Non
     rig.play("door open", "door close")
     replies = rig.send(wire.general_poll(ADDRESS) * 3)
     assert [r.data for r in replies] == [b"\x11", b"\x12", b"\x00"]
+
+
+def test_service_menu_shows_the_link_and_sets_the_address(rig: SasRig) -> None:
+    from kiosk.sas import status
+
+    data_dir = rig.terminal.runtime.data_dir
+    assert status.read_status(data_dir)["address"] is None  # the settings' address, not kept
+    status.set_address(data_dir, 42)
+    rig.link._housekeeping()  # what the running link does once a second
+    assert rig.link.machine.address == 42
+    shown = status.read_status(data_dir)
+    assert shown["address"] == 42 and shown["queue_depth"] == rig.link.queue.depth()
+    assert "polls_per_second" in shown and "errors" in shown
+    assert rig.poll(wire.general_poll(ADDRESS)) is None  # the old address is not answered
+    assert rig.poll(wire.general_poll(42)) is not None
