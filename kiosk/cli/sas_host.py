@@ -68,9 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", required=True, type=int_type(1, 127), help="SAS address")
     parser.add_argument(
         "--wakeup",
-        choices=("auto", "parity", "marked"),
+        choices=("auto", "parity", "gap"),
         default="auto",
-        help="wakeup bit: mark parity on a UART, FF 00 marking on a pty (auto: by the port)",
+        help="wakeup bit: mark parity on a UART, address-byte framing on a pty (auto: by the port)",
     )
     parser.add_argument(
         "--interval-ms",

@@ -6,10 +6,11 @@ SAS marks the first byte of every poll (the address byte) with a ninth, *wakeup*
   and the rest with *space* parity (``PARENB | CMSPAR``, ``PARODD`` for mark), draining the
   output between the two so the parity change falls between those bytes.  The machine's
   answer carries no wakeup bit and is read as it comes.
-- **A pseudo-terminal** (``WakeupMode.MARKED``, tests and simulators): there is no ninth bit,
-  so the host writes what a UART set to ``PARMRK`` would hand the machine: the address byte as
-  ``FF 00 address`` (a byte with a parity error), and every other ``FF`` as ``FF FF``.  The
-  gaming machine's reader (:mod:`kiosk.sas`) reads both kinds of port the same way.
+- **A pseudo-terminal** (``WakeupMode.GAP``, tests and simulators): there is no ninth bit;
+  the gaming machine frames by the address-byte rule of :mod:`kiosk.sas.framing` (the first
+  byte after a quiet line is an address byte, a poll ends at its known length).  The host
+  writes each poll in one write, so its bytes never leave a gap, and waits for the answer or
+  its timeout before the next poll.
 """
 
 from __future__ import annotations
@@ -26,26 +27,17 @@ from kiosk.sas.wire import BAUD_RATE
 
 #: termios flag for stick (mark/space) parity; Linux value where the module lacks it
 CMSPAR = getattr(termios, "CMSPAR", 0o10000000000)
-#: what PARMRK puts before a byte received with a parity error (here: the wakeup bit)
-MARK_PREFIX = b"\xff\x00"
 
 
 class WakeupMode(Enum):
     """How the wakeup bit of the address byte reaches the machine."""
 
     PARITY = "parity"  # a real UART: mark parity for the address byte
-    MARKED = "marked"  # a pty: the address byte as FF 00 address, FF escaped as FF FF
+    GAP = "gap"  # a pty: plain bytes, framed by the machine's address-byte rule
 
 
 class LineError(Exception):
     """The port cannot be opened or used (the one line the host tool shows)."""
-
-
-def marked(frame: bytes) -> bytes:
-    """``frame`` as written to a pty: its first byte flagged ``FF 00``, other FFs doubled."""
-    rest = frame[1:].replace(b"\xff", b"\xff\xff")
-    first = frame[:1]
-    return MARK_PREFIX + first + rest if first else b""
 
 
 def _is_pty(fd: int) -> bool:
@@ -82,7 +74,7 @@ class HostLine:
         except LineError:
             os.close(self._fd)
             raise
-        self.mode = mode or (WakeupMode.MARKED if _is_pty(self._fd) else WakeupMode.PARITY)
+        self.mode = mode or (WakeupMode.GAP if _is_pty(self._fd) else WakeupMode.PARITY)
 
     def fileno(self) -> int:
         """The descriptor to wait on."""
@@ -95,8 +87,8 @@ class HostLine:
 
     def send(self, frame: bytes) -> None:
         """Write a poll: ``frame[0]`` with the wakeup bit, the rest without."""
-        if self.mode is WakeupMode.MARKED:
-            self._write(marked(frame))
+        if self.mode is WakeupMode.GAP:
+            self._write(frame)
             return
         self._set_parity(mark=True)
         self._write(frame[:1])
