@@ -299,9 +299,9 @@ def _poll(args: argparse.Namespace, line: HostLine, tickets: TicketDb | None, ma
         if args.follow:
             return False
         if args.duration:
-            return elapsed_s >= args.duration
+            return bool(elapsed_s >= args.duration)
         done = casino.idle and casino.stats["answers"] > 0
-        return done or elapsed_s >= args.timeout
+        return bool(done or elapsed_s >= args.timeout)
 
     try:
         run_host(line, casino, should_stop)
