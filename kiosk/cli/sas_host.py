@@ -13,12 +13,14 @@ answered; 2 for a bad argument; 130 after Ctrl-C (SIGTERM ends ``--follow`` with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import datetime as dt
 import json
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -32,6 +34,7 @@ from kiosk.sas.host.line import HostLine, LineError, WakeupMode
 from kiosk.sas.host.poller import HostPoller
 from kiosk.sas.host.runner import monotonic_ms, run_host
 from kiosk.sas.host.tickets import TicketDb, TicketDbError
+from kiosk.sas.host.timing import probe
 
 COLUMNS = ("at_ms", "kind", "source", "name", "value")
 
@@ -151,6 +154,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="without --follow/--duration: give up after S seconds (default 10)",
     )
+    parser.add_argument(
+        "--latency",
+        type=int_type(1, 10_000_000),
+        metavar="N",
+        help="instead of polling: time N general polls back to back (p50/p99 against 20 ms)",
+    )
     parser.add_argument("--format", choices=("table", "csv", "json"), default="table")
     parser.add_argument("--out", type=output_file, help="write there instead of standard output")
 
@@ -249,6 +258,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.tickets is not None:
             tickets = TicketDb(args.tickets, lambda: int(dt.datetime.now().timestamp() * 1000))
+        if args.latency is not None:
+            return _latency(args, line)
         machine = args.machine or f"{os.path.realpath(args.port)}#{args.address}"
         return _poll(args, line, tickets, machine)
     except TicketDbError as exc:
@@ -259,6 +270,48 @@ def run(args: argparse.Namespace) -> int:
         line.close()
         if tickets is not None:
             tickets.close()
+
+
+def _latency(args: argparse.Namespace, line: HostLine) -> int:
+    stats = probe(
+        line,
+        wire.general_poll(args.address),
+        1,
+        args.latency,
+        timeout_s=args.response_timeout_ms / 1000,
+    )
+    figures = stats.as_dict()
+    with _output(args) as stream:
+        if args.format == "json":
+            json.dump(figures, stream, indent=2)
+            stream.write("\n")
+        elif args.format == "csv":
+            writer = csv.writer(stream)
+            writer.writerow(figures)
+            writer.writerow(figures.values())
+        else:
+            for name, value in figures.items():
+                stream.write(
+                    f"{name:<14} {value:.3f}\n"
+                    if isinstance(value, float)
+                    else f"{name:<14} {value}\n"
+                )
+    if stats.answered == 0:
+        print(
+            f"turbokiosk sas host: no answer from address {args.address} on {args.port}",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    return 0
+
+
+@contextlib.contextmanager
+def _output(args: argparse.Namespace) -> Iterator[TextIO]:
+    if args.out is None:
+        yield sys.stdout
+        return
+    with open(args.out, "w", encoding="utf-8", newline="") as stream:
+        yield stream
 
 
 def _poll(args: argparse.Namespace, line: HostLine, tickets: TicketDb | None, machine: str) -> int:
@@ -273,13 +326,15 @@ def _poll(args: argparse.Namespace, line: HostLine, tickets: TicketDb | None, ma
         poller, machine, lambda: int(monotonic_ms() - start), tickets, args.system_id
     )
     _queue_actions(args, casino)
+    with _output(args) as stream:
+        return _poll_into(args, casino, line, stream, start)
+
+
+def _poll_into(
+    args: argparse.Namespace, casino: CasinoHost, line: HostLine, stream: TextIO, start: float
+) -> int:
     stop = _Stop()
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    stream: TextIO = (
-        open(args.out, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed in finally
-        if args.out
-        else sys.stdout
-    )
     writer = _Writer(stream, args.format)
     shown = 0
     next_sweep = start + (args.sweep_every or 0) * 1000
@@ -310,8 +365,6 @@ def _poll(args: argparse.Namespace, line: HostLine, tickets: TicketDb | None, ma
             signal.signal(s, handler)
         writer.write(casino.records[shown:])
         writer.finish(casino, args.address, args.port)
-        if stream is not sys.stdout:
-            stream.close()
     if stop.signal == signal.SIGINT:
         return EXIT_INTERRUPTED
     if casino.stats["answers"] == 0:
