@@ -39,6 +39,8 @@ from kiosk.sas.host.tickets import TicketDb
 from kiosk.sas.wire import ExceptionCode
 from kiosk.sas.wire import LongPoll as Code
 
+#: 57 cash-out type of a cashable ticket waiting for its number (0x80: nothing waiting)
+CASHOUT_PENDING = 0x00
 #: 70 ticket status: valid data of a ticket in escrow
 TICKET_DATA_VALID = 0x00
 #: 71 machine status: the ticket was stacked and credited (cashable, restricted, non-restricted)
@@ -136,6 +138,8 @@ class CasinoHost:
             return
         poll = event.poll
         if isinstance(event, NoResponse):
+            if poll is not None and poll.code == Code.ROM_SIGNATURE and not event.received:
+                return  # computed in the background: the answer comes to a general poll
             self.stats["timeouts"] += 1
             if poll is not None:
                 self.outstanding -= 1
@@ -181,7 +185,8 @@ class CasinoHost:
     def _follow_up(self, poll: HostPoll, fields: list[Field]) -> None:
         values = {f.name: f.value for f in fields}
         if poll.code == Code.SEND_PENDING_CASHOUT_INFORMATION:
-            self._validate_cashout(int(values.get("cashout_amount", 0)))
+            if values.get("cashout_type") == CASHOUT_PENDING:
+                self._validate_cashout(int(values.get("cashout_amount", 0)))
         elif poll.code == Code.SEND_ENHANCED_VALIDATION_INFORMATION:
             self._ticket_printed(values)
         elif poll.code == Code.SEND_TICKET_VALIDATION_DATA:

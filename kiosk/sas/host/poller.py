@@ -44,6 +44,8 @@ DEFAULT_RESPONSE_TIMEOUT_MS = 100
 DEFAULT_GAP_MS = 5
 #: The address whose general poll no machine answers: the host's sync poll.
 SYNC_ADDRESS = 0
+#: The ROM signature poll, which a machine may answer to a later general poll.
+ROM_SIGNATURE = 0x21
 #: The busy answer a machine may give to a long poll: its address and a zero.
 BUSY = 0x00
 
@@ -156,6 +158,7 @@ class HostPoller:
         self._last_sent: bytes = b""
         self._need_sync = False
         self._repeat_general = False
+        self._signature_poll: HostPoll | None = None  # a 21 the machine answers later
 
     # -- what the user asks for ----------------------------------------------------------------
     def ask(self, poll: HostPoll, *, first: bool = False) -> None:
@@ -213,6 +216,8 @@ class HostPoller:
         poll = waiting.transmit.poll
         if poll is None:
             self._repeat_general = True  # an unanswered general poll is repeated (implied NACK)
+        elif poll.code == ROM_SIGNATURE and not waiting.buffer:
+            self._signature_poll = poll  # computed in the background: comes to a general poll
         return [NoResponse(poll, bytes(waiting.buffer))]
 
     # -- the line --------------------------------------------------------------------------------
@@ -246,6 +251,8 @@ class HostPoller:
         buffer = bytes(waiting.buffer)
         latency = float(now_ms - waiting.transmit.sent_ms)
         poll = waiting.transmit.poll
+        if poll is None and self._signature_poll is not None and buffer[0] == self.address:
+            return self._late_signature(buffer, latency)
         if poll is None:  # general poll: one byte, the exception code
             code = buffer[0]
             if code != 0:
@@ -267,6 +274,21 @@ class HostPoller:
         total = _expected_length(poll.shape, buffer)
         if total is None or len(buffer) < total:
             return None
+        if not crc_ok(buffer):
+            return BadResponse(poll, buffer, "bad CRC")
+        return Response(poll, buffer, latency)
+
+    def _late_signature(self, buffer: bytes, latency: float) -> HostEvent | None:
+        """The answer to an earlier 21, given to a general poll once computed."""
+        poll = self._signature_poll
+        assert poll is not None
+        if len(buffer) < 2:
+            return None
+        if buffer[1] != ROM_SIGNATURE:
+            return BadResponse(None, buffer, f"answer to command {buffer[1]:#04x}")
+        if len(buffer) < poll.shape.length:
+            return None
+        self._signature_poll = None
         if not crc_ok(buffer):
             return BadResponse(poll, buffer, "bad CRC")
         return Response(poll, buffer, latency)

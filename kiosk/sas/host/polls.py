@@ -176,7 +176,8 @@ def _extended_meters(body: bytes) -> list[Field]:
     while index + 3 <= len(body):
         code = int.from_bytes(body[index : index + 2], "little")
         size = body[index + 2]
-        rows.append(Field(_meter_name(code), from_bcd(body[index + 3 : index + 3 + size])))
+        if size:  # size 0: a meter the machine does not keep
+            rows.append(Field(_meter_name(code), from_bcd(body[index + 3 : index + 3 + size])))
         index += 3 + size
     return rows
 

@@ -118,3 +118,19 @@ def test_long_polls_frames_are_the_wire_modules() -> None:
     assert parsed.command == 0x71 and parsed.data[2:7] == wire.to_bcd(2000, 5)
     for poll in polls.sweep():
         wire.parse_long_poll(poll.frame(127))  # every poll of a sweep is well formed
+
+
+def test_rom_signature_computed_later_comes_to_a_general_poll() -> None:
+    poller = _poller()
+    poller.ask(polls.rom_signature(0x1234))
+    sent = poller.tick(0)
+    assert sent is not None and sent.data == wire.long_poll(1, 0x21, b"\x34\x12")
+    assert poller.expire(100) == [NoResponse(polls.rom_signature(0x1234), b"")]
+    general = poller.tick(200)
+    assert general is not None and general.poll is None
+    answer = wire.response(1, 0x21, b"\xcd\xab")
+    (event,) = poller.receive(answer, 203)
+    assert isinstance(event, Response) and event.poll == polls.rom_signature(0x1234)
+    assert polls.decode(0x21, event.body) == [polls.Field("rom_signature", "abcd")]
+    poller.tick(400)
+    assert poller.receive(b"\x01", 401) == [ExceptionReceived(1, 1.0)]  # an exception again
