@@ -70,6 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", required=True, help="the serial port (or pty) of the machine")
     parser.add_argument("--address", required=True, type=int_type(1, 127), help="SAS address")
     parser.add_argument(
+        "--create-pty",
+        action="store_true",
+        help="create a pty and link its far end at --port, for a terminal to open (tests)",
+    )
+    parser.add_argument(
         "--wakeup",
         choices=("auto", "parity", "gap"),
         default="auto",
@@ -251,7 +256,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandLineError(f"--tickets {args.tickets}: is a directory, not a database file")
     mode = None if args.wakeup == "auto" else WakeupMode(args.wakeup)
     try:
-        line = HostLine(args.port, mode)
+        line = (
+            HostLine.create_pty(Path(args.port)) if args.create_pty else HostLine(args.port, mode)
+        )
     except LineError as exc:
         raise CommandLineError(f"--port {exc}") from None
     tickets: TicketDb | None = None

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pty
 import select
 import termios
 import time
 import tty
 from enum import Enum
+from pathlib import Path
 
 from kiosk.sas.wire import BAUD_RATE
 
@@ -49,12 +51,14 @@ def _is_pty(fd: int) -> bool:
 
 
 class HostLine:
-    """One serial port, opened by path, used by one SAS host."""
+    """One serial port, opened by path (or a pty the host creates), used by one SAS host."""
 
-    def __init__(self, path: str, mode: WakeupMode | None = None) -> None:
+    def __init__(self, path: str, mode: WakeupMode | None = None, *, fd: int | None = None) -> None:
         self.path = path
+        self._kept_slave: int | None = None
+        self._link: Path | None = None
         try:
-            self._fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+            self._fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK) if fd is None else fd
         except OSError as exc:
             raise LineError(f"{path}: {exc.strerror or exc}") from None
         try:
@@ -76,14 +80,44 @@ class HostLine:
             raise
         self.mode = mode or (WakeupMode.GAP if _is_pty(self._fd) else WakeupMode.PARITY)
 
+    @classmethod
+    def create_pty(cls, link: Path) -> HostLine:
+        """A new pty: the host keeps its master side, the machine opens ``link``.
+
+        The far side is held open too, so the line stays up while the machine's program is
+        restarted (a SIGKILL, a power cut); ``link`` is replaced atomically and removed by
+        :meth:`close` if it still points at this pty.
+        """
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        tmp = link.with_name(link.name + ".new")
+        try:
+            tmp.unlink(missing_ok=True)
+            tmp.symlink_to(os.ttyname(slave))
+            tmp.replace(link)
+        except OSError as exc:
+            os.close(master)
+            os.close(slave)
+            raise LineError(f"{link}: {exc.strerror or exc}") from None
+        line = cls(str(link), WakeupMode.GAP, fd=master)
+        line._kept_slave, line._link = slave, link
+        return line
+
     def fileno(self) -> int:
         """The descriptor to wait on."""
         return self._fd
 
     def close(self) -> None:
-        """Close the port."""
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
+        """Close the port (and a pty this line created, with its link)."""
+        if self._link is not None and self._kept_slave is not None:
+            with contextlib.suppress(OSError):
+                if os.readlink(self._link) == os.ttyname(self._kept_slave):
+                    self._link.unlink()
+        for fd in (self._fd, self._kept_slave):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
     def send(self, frame: bytes) -> None:
         """Write a poll: ``frame[0]`` with the wakeup bit, the rest without."""

@@ -1,9 +1,10 @@
 """A bare serial echo on a pseudo-terminal, in its own process: the latency baseline.
 
 ``python -m tests.sas.host.echo_pty LINK`` creates a pty, links its far end at ``LINK``, and
-writes back every byte it reads until SIGTERM.  The SAS latency benchmark times the same host
-loop against it and against a terminal's SAS port, so the ratio is the cost of the machine's
-work, not of ptys and processes.
+writes back every byte it reads until SIGTERM; ``--open PATH`` opens an existing port instead
+(the far end of a pty the host tool created with ``--create-pty``).  The SAS latency
+benchmark times the same host loop against it and against a terminal's SAS port, so the ratio
+is the cost of the machine's work, not of ptys and processes.
 """
 
 from __future__ import annotations
@@ -17,16 +18,22 @@ import tty
 from pathlib import Path
 
 
-def main(link: str) -> int:
+def main(argv: list[str]) -> int:
     """Echo until SIGTERM."""
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-    tty.setraw(master)
-    path = Path(link)
-    tmp = path.with_name(path.name + ".new")
-    tmp.unlink(missing_ok=True)
-    tmp.symlink_to(os.ttyname(slave))
-    tmp.replace(path)
+    path = Path(argv[-1])
+    if argv[0] == "--open":
+        master = os.open(path, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(master)
+        created = False
+    else:
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        tty.setraw(master)
+        tmp = path.with_name(path.name + ".new")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(os.ttyname(slave))
+        tmp.replace(path)
+        created = True
     stop = False
 
     def on_term(_signum: int, _frame: object) -> None:
@@ -42,9 +49,10 @@ def main(link: str) -> int:
             except OSError:
                 continue
             os.write(master, data)
-    path.unlink(missing_ok=True)
+    if created:
+        path.unlink(missing_ok=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1:]))

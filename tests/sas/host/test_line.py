@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from kiosk.sas.host.line import HostLine, LineError, WakeupMode
 from kiosk.sas.host.timing import percentile, probe
+from tests.sas.host.conftest import ROOT
 
 
 def test_pty_is_plain_bytes_and_probe_times_an_echo(echo_port: Path) -> None:
@@ -41,3 +44,23 @@ def test_percentile_nearest_rank() -> None:
     assert percentile(samples, 0.5) == 50.0
     assert percentile(samples, 0.99) == 99.0
     assert percentile([], 0.5) == 0.0
+
+
+def test_created_pty_far_end_opened_by_another_process(tmp_path: Path) -> None:
+    link = tmp_path / "sas"
+    line = HostLine.create_pty(link)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.sas.host.echo_pty", "--open", str(link)], cwd=ROOT
+    )
+    try:
+        assert line.mode is WakeupMode.GAP and link.is_symlink()
+        for _ in range(100):  # until the echo has opened its end (it flushes what came before)
+            if probe(line, b"\x81", 1, 1, timeout_s=0.1).answered:
+                break
+        stats = probe(line, b"\x81", 1, 100, timeout_s=2.0)
+        assert stats.answered == 100
+    finally:
+        proc.terminate()
+        proc.wait(5)
+        line.close()
+    assert not link.exists()
