@@ -403,7 +403,7 @@ class MeterCode(IntEnum):
 
 #: bytes a meter takes in a 2F response (table C-7: the four ticket-cents meters take 5)
 FIVE_BYTE_SELECTED_METERS = frozenset({0x0D, 0x0E, 0x0F, 0x10})
-#: bill denomination in cents -> (per-bill exception code, bill meter code)
+#: bill denomination in cents -> SAS bill denomination code (table C-6; bill meter 0x40 + code)
 BILL_DENOMINATION_CODES: dict[int, int] = {
     100: 0x00,
     200: 0x01,
@@ -418,6 +418,20 @@ BILL_DENOMINATION_CODES: dict[int, int] = {
     50000: 0x0A,
     100000: 0x0B,
 }
+#: bill denomination in cents -> its own "bill accepted" exception (others: BILL_ACCEPTED)
+BILL_ACCEPTED_EXCEPTIONS: dict[int, int] = {
+    100: 0x47,
+    500: 0x48,
+    1000: 0x49,
+    2000: 0x4A,
+    5000: 0x4B,
+    10000: 0x4C,
+    200: 0x4D,
+    50000: 0x4E,
+    20000: 0x50,
+}
+#: country code of the notes the terminal takes (SAS table C-5: US dollars)
+COUNTRY_CODE_USD = 0x00
 #: accounting denomination code for one credit = one cent (SAS table C-4)
 DENOMINATION_CODE_1_CENT = 0x01
 
