@@ -402,11 +402,15 @@ SWEEP_EXTENDED = (
     (0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0C, 0x0D, 0x0E, 0x24),
     (0x40, 0x42, 0x43, 0x44, 0x46, 0x47, 0x3E, 0x3F, 0x11, 0x12),
 )
+#: stacker polls a TurboKiosk terminal does not answer (read them with ``--poll 49``)
+STACKER_POLLS = frozenset(
+    {Code.SEND_NUMBER_OF_BILLS_IN_STACKER, Code.SEND_CREDIT_AMOUNT_OF_BILLS_IN_STACKER}
+)
 #: the type R polls of a meter sweep, in the order a casino system reads them
 SWEEP_R_POLLS = (
     Code.SEND_SAS_VERSION_AND_SERIAL,
     Code.SEND_MACHINE_INFORMATION,
-    *SINGLE_METERS,
+    *(c for c in SINGLE_METERS if c not in STACKER_POLLS),
     Code.SEND_GAMES_SINCE_POWER_UP,
     *MULTI_METERS,
     Code.SEND_HANDPAY_INFORMATION,
