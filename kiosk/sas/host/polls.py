@@ -327,25 +327,37 @@ def with_length(code: int, payload: bytes, label: str = "") -> HostPoll:
     return poll(code, bytes([len(payload)]) + payload, label)
 
 
+def _game_label(name: str, game: int) -> str:
+    """A poll's label: the machine's (game 0) plain, a game's with its number."""
+    return name if game == 0 else f"{name}_game_{game}"
+
+
 def selected_meters(game: int, codes: Sequence[int]) -> HostPoll:
     """Long poll 2F: up to 10 one-byte meter codes of ``game`` (0 = the whole machine)."""
-    return with_length(Code.SEND_SELECTED_METERS, to_bcd(game, 2) + bytes(codes))
+    label = _game_label("send_selected_meters", game)
+    return with_length(Code.SEND_SELECTED_METERS, to_bcd(game, 2) + bytes(codes), label)
 
 
 def extended_meters(game: int, codes: Sequence[int]) -> HostPoll:
     """Long poll 6F: up to 12 two-byte meter codes of ``game``."""
     payload = to_bcd(game, 2) + b"".join(c.to_bytes(2, "little") for c in codes)
-    return with_length(Code.SEND_EXTENDED_METERS, payload)
+    return with_length(
+        Code.SEND_EXTENDED_METERS, payload, _game_label("send_extended_meters", game)
+    )
 
 
 def game_configuration(game: int) -> HostPoll:
     """Long poll 53: the configuration of game ``game``."""
-    return poll(Code.SEND_GAME_N_CONFIGURATION, to_bcd(game, 2))
+    return poll(
+        Code.SEND_GAME_N_CONFIGURATION,
+        to_bcd(game, 2),
+        _game_label("send_game_configuration", game),
+    )
 
 
 def game_meters(game: int) -> HostPoll:
     """Long poll 52: coin in/out, jackpot and games played of game ``game``."""
-    return poll(Code.SEND_GAME_N_METERS, to_bcd(game, 2))
+    return poll(Code.SEND_GAME_N_METERS, to_bcd(game, 2), _game_label("send_game_meters", game))
 
 
 def rom_signature(seed: int) -> HostPoll:
