@@ -6,8 +6,10 @@ tickets and ticket in through ``--tickets DB``, handpay information).  What it r
 as it comes (``--format table`` or ``csv``) or as one JSON document at the end (``json``).
 
 Without ``--follow`` or ``--duration`` the command ends once every long poll it asked for is
-answered (or given up), at most ``--timeout`` seconds.  Exit status 0; 1 when the machine never
-answered; 2 for a bad argument; 130 after Ctrl-C (SIGTERM ends ``--follow`` with 0).
+answered (or given up), at most ``--timeout`` seconds.  SIGUSR1 reads every meter at once
+(a sweep on demand, e.g. ``kill -USR1`` from a script while it follows).  Exit status 0; 1
+when the machine never answered; 2 for a bad argument; 130 after Ctrl-C (SIGTERM ends
+``--follow`` with 0).
 """
 
 from __future__ import annotations
@@ -342,6 +344,8 @@ def _poll_into(
 ) -> int:
     stop = _Stop()
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    sweep_now = _Stop()  # SIGUSR1: read every meter now
+    previous[signal.SIGUSR1] = signal.signal(signal.SIGUSR1, sweep_now)
     writer = _Writer(stream, args.format)
     shown = 0
     next_sweep = start + (args.sweep_every or 0) * 1000
@@ -352,6 +356,9 @@ def _poll_into(
         if len(casino.records) > shown:
             writer.write(casino.records[shown:])
             shown = len(casino.records)
+        if sweep_now.signal is not None:
+            sweep_now.signal = None
+            casino.sweep(args.rom_seed)
         if args.sweep_every is not None and now >= next_sweep:
             next_sweep = now + args.sweep_every * 1000
             casino.sweep(args.rom_seed)

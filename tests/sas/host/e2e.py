@@ -9,7 +9,9 @@ cent.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import os
 import signal
@@ -21,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.games.registry import edition_ids
+from kiosk.sas.host import polls as host_polls
+from kiosk.sas.wire import MeterCode as M
 
 ROOT = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
@@ -68,6 +72,19 @@ class HostTool:
     def sweeps_done(self) -> int:
         """How many sweeps were read to their end (the ROM signature closes each)."""
         return sum(1 for r in self.records() if r["name"] == "rom_signature")
+
+    def sweep(self, settle: object = None, timeout: float = 20.0) -> None:
+        """Ask for a sweep now (SIGUSR1) and wait until it was read to its end; ``settle`` is
+        called while waiting (an in-process terminal pumps its runtime there)."""
+        done = self.sweeps_done()
+        self.proc.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + timeout
+        while self.sweeps_done() <= done:
+            assert time.monotonic() < deadline, "the sweep did not finish"
+            if callable(settle):
+                settle()
+            else:
+                time.sleep(0.05)
 
     def stop(self) -> tuple[int, str]:
         """SIGTERM; (exit status, standard error)."""
@@ -136,8 +153,17 @@ class TerminalProcess:
             self.proc.wait(30)
 
 
-def terminal_meters(data_dir: Path) -> dict[str, Any]:
-    """``turbokiosk meters --json`` of the terminal (running or stopped)."""
+def terminal_meters(data_dir: Path, *, in_process: bool = False) -> dict[str, Any]:
+    """``turbokiosk meters --json`` of the terminal (running or stopped); ``in_process`` runs
+    the same command's code here instead of in a new process."""
+    if in_process:
+        from kiosk.cli import main
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["meters", "--json", "--data-dir", str(data_dir)]) == 0
+        parsed: dict[str, Any] = json.loads(out.getvalue())
+        return parsed
     done = subprocess.run(
         [sys.executable, "-m", "kiosk", "meters", "--json", "--data-dir", str(data_dir)],
         cwd=ROOT, env=ENV, capture_output=True, text=True, check=True,
@@ -193,37 +219,39 @@ def expected_sas_meters(report: Mapping[str, Any]) -> dict[tuple[str, str], int]
         out[("send_bill_meters", f"bills_{dollars}")] = get(f"bills_in.{cents}")
         out[(f"send_bill_meter_{dollars}", f"bills_{dollars}")] = get(f"bills_in.{cents}")
     codes = {
-        "total_coin_in": get("coin_in"),
-        "total_coin_out": get("coin_out"),
-        "total_jackpot": get("handpaid_jackpots"),
-        "total_handpaid_cancelled_credits": get("handpaid_cancelled_credits"),
-        "total_cancelled_credits": cancelled,
-        "games_played": get("games_played"),
-        "games_won": get("games_won"),
-        "games_lost": get("games_lost"),
-        "total_credits_from_bills_accepted": get("bills_in"),
-        "current_credits": credits,
-        "total_cashable_ticket_in_cents": get("tickets_in"),
-        "total_cashable_ticket_out_cents": get("tickets_out"),
-        "total_cashable_ticket_in_count": get("tickets_in_count"),
-        "total_cashable_ticket_out_count": get("tickets_out_count"),
-        "total_ticket_in_credits": get("tickets_in"),
-        "total_ticket_out_credits": get("tickets_out"),
-        "total_won_credits": get("coin_out") + get("handpaid_jackpots"),
-        "total_handpaid_credits": get("handpaid_cancelled_credits") + get("handpaid_jackpots"),
-        "total_drop": drop,
-        "bills_in_stacker": -1,  # not kept: must not appear
-        "bills_1": get("bills_in.100"),
-        "bills_5": get("bills_in.500"),
-        "bills_10": get("bills_in.1000"),
-        "bills_20": get("bills_in.2000"),
-        "bills_50": get("bills_in.5000"),
-        "bills_100": get("bills_in.10000"),
+        M.TOTAL_COIN_IN: get("coin_in"),
+        M.TOTAL_COIN_OUT: get("coin_out"),
+        M.TOTAL_JACKPOT: get("handpaid_jackpots"),
+        M.TOTAL_HANDPAID_CANCELLED_CREDITS: get("handpaid_cancelled_credits"),
+        M.TOTAL_CANCELLED_CREDITS: cancelled,
+        M.GAMES_PLAYED: get("games_played"),
+        M.GAMES_WON: get("games_won"),
+        M.GAMES_LOST: get("games_lost"),
+        M.TOTAL_CREDITS_FROM_BILLS_ACCEPTED: get("bills_in"),
+        M.CURRENT_CREDITS: credits,
+        M.TOTAL_CASHABLE_TICKET_IN_CENTS: get("tickets_in"),
+        M.TOTAL_CASHABLE_TICKET_OUT_CENTS: get("tickets_out"),
+        M.TOTAL_CASHABLE_TICKET_IN_COUNT: get("tickets_in_count"),
+        M.TOTAL_CASHABLE_TICKET_OUT_COUNT: get("tickets_out_count"),
+        M.TOTAL_TICKET_IN_CREDITS: get("tickets_in"),
+        M.TOTAL_TICKET_OUT_CREDITS: get("tickets_out"),
+        M.TOTAL_WON_CREDITS: get("coin_out") + get("handpaid_jackpots"),
+        M.TOTAL_HANDPAID_CREDITS: get("handpaid_cancelled_credits") + get("handpaid_jackpots"),
+        M.TOTAL_DROP: drop,
+        M.BILLS_1: get("bills_in.100"),
+        M.BILLS_5: get("bills_in.500"),
+        M.BILLS_10: get("bills_in.1000"),
+        M.BILLS_20: get("bills_in.2000"),
+        M.BILLS_50: get("bills_in.5000"),
+        M.BILLS_100: get("bills_in.10000"),
     }
-    for poll in ("send_selected_meters", "send_extended_meters"):
-        for name, value in codes.items():
-            if value >= 0:
-                out[(poll, name)] = value
+    for poll, groups in (
+        ("send_selected_meters", host_polls.SWEEP_SELECTED),
+        ("send_extended_meters", host_polls.SWEEP_EXTENDED),
+    ):
+        for code in {code for group in groups for code in group}:
+            if code in codes:
+                out[(poll, M(code).name.lower())] = codes[code]
     return out
 
 
