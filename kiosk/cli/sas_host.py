@@ -20,6 +20,7 @@ import csv
 import datetime as dt
 import json
 import os
+import select
 import signal
 import sys
 from collections.abc import Iterator
@@ -149,6 +150,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--follow", action="store_true", help="keep polling until Ctrl-C or SIGTERM"
     )
     parser.add_argument(
+        "--commands",
+        action="store_true",
+        help="with --follow: read console commands on standard input, one a line (sweep, "
+        "enable, disable, enable-bills, disable-bills, handpay-reset, poll HEX, set-time ...)",
+    )
+    parser.add_argument(
         "--duration",
         type=float_type(0.1, 31_536_000),
         metavar="S",
@@ -248,8 +255,45 @@ def _queue_actions(args: argparse.Namespace, casino: CasinoHost) -> None:
         casino.sweep(args.rom_seed)
 
 
+#: console commands (``--commands``) -> the long poll each asks for
+CONSOLE: dict[str, int] = {
+    "enable": wire.LongPoll.STARTUP,
+    "disable": wire.LongPoll.SHUTDOWN,
+    "enable-bills": wire.LongPoll.ENABLE_BILL_ACCEPTOR,
+    "disable-bills": wire.LongPoll.DISABLE_BILL_ACCEPTOR,
+    "handpay-reset": wire.LongPoll.REMOTE_HANDPAY_RESET,
+}
+
+
+def console_command(line: str, casino: CasinoHost, rom_seed: int) -> str:
+    """Carry out one console line (``sweep``, ``enable``, ``poll 1A``, ``set-time now``...);
+    "" when done, else why not (the line is then ignored)."""
+    words = line.split()
+    if not words:
+        return ""
+    name, rest = words[0].lower(), words[1:]
+    try:
+        if name == "sweep" and not rest:
+            casino.sweep(rom_seed)
+        elif name in CONSOLE and not rest:
+            casino.ask(polls.poll(CONSOLE[name]))
+        elif name == "poll" and len(rest) == 1:
+            casino.ask(polls.poll(_hex_code(rest[0])))
+        elif name == "set-time" and len(rest) == 1:
+            t = _date_time(rest[0])
+            casino.ask(polls.set_date_time(t.year, t.month, t.day, t.hour, t.minute, t.second))
+        else:
+            known = ", ".join(["sweep", *CONSOLE, "poll HEX", "set-time now|ISO"])
+            return f"unknown command {line.strip()!r} (known: {known})"
+    except argparse.ArgumentTypeError as exc:
+        return str(exc)
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
     """Poll the machine; print or export what it says."""
+    if args.commands and not args.follow:
+        raise CommandLineError("--commands needs --follow")
     if args.sweep_every is not None and not (args.follow or args.duration):
         raise CommandLineError("--sweep-every needs --follow or --duration")
     if args.follow and args.duration:
@@ -314,6 +358,18 @@ def _latency(args: argparse.Namespace, line: HostLine) -> int:
     return 0
 
 
+def _read_console(casino: CasinoHost, rom_seed: int) -> bool:
+    """Console lines waiting on standard input (never blocks); False at its end."""
+    while select.select([sys.stdin], [], [], 0)[0]:
+        line = sys.stdin.readline()
+        if not line:  # end of input: no more commands, keep following
+            return False
+        problem = console_command(line, casino, rom_seed)
+        if problem:
+            casino.records.append(Record(0, "error", "console", "refused", problem))
+    return True
+
+
 @contextlib.contextmanager
 def _output(args: argparse.Namespace) -> Iterator[TextIO]:
     if args.out is None:
@@ -344,6 +400,7 @@ def _poll_into(
 ) -> int:
     stop = _Stop()
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    console_open = [bool(args.commands)]
     sweep_now = _Stop()  # SIGUSR1: read every meter now
     previous[signal.SIGUSR1] = signal.signal(signal.SIGUSR1, sweep_now)
     writer = _Writer(stream, args.format)
@@ -356,6 +413,8 @@ def _poll_into(
         if len(casino.records) > shown:
             writer.write(casino.records[shown:])
             shown = len(casino.records)
+        if console_open[0]:
+            console_open[0] = _read_console(casino, args.rom_seed)
         if sweep_now.signal is not None:
             sweep_now.signal = None
             casino.sweep(args.rom_seed)

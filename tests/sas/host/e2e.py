@@ -43,7 +43,9 @@ def _wait_for(what: str, check: Any, timeout: float, proc: subprocess.Popen[Any]
 class HostTool:
     """``turbokiosk sas host`` following one machine, its records in a CSV file."""
 
-    def __init__(self, work: Path, address: int, tickets: Path | None, *extra: str) -> None:
+    def __init__(
+        self, work: Path, address: int, tickets: Path | None, *extra: str, console: bool = False
+    ) -> None:
         self.link = work / f"sas-{address}.tty"
         self.out = work / f"host-{address}.csv"
         argv = [
@@ -53,7 +55,16 @@ class HostTool:
         ]  # fmt: skip
         if tickets is not None:
             argv += ["--tickets", str(tickets), "--machine", f"machine-{address}"]
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True)
+        if console:
+            argv.append("--commands")
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=ROOT,
+            env=ENV,
+            stdin=subprocess.PIPE if console else subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         _wait_for("sas host pty", self.link.exists, 20, self.proc)
 
     def records(self) -> list[dict[str, str]]:
@@ -72,6 +83,22 @@ class HostTool:
     def sweeps_done(self) -> int:
         """How many sweeps were read to their end (the ROM signature closes each)."""
         return sum(1 for r in self.records() if r["name"] == "rom_signature")
+
+    def command(self, line: str) -> None:
+        """One console line (the tool runs with ``--commands``)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, kind: str, name: str, timeout: float = 20.0) -> dict[str, str]:
+        """The first record of ``kind`` and ``name`` (waiting for it)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for record in self.records():
+                if record["kind"] == kind and record["name"] == name:
+                    return record
+            assert time.monotonic() < deadline, f"no {kind} {name} within {timeout} s"
+            time.sleep(0.05)
 
     def sweep(self, settle: object = None, timeout: float = 20.0) -> None:
         """Ask for a sweep now (SIGUSR1) and wait until it was read to its end; ``settle`` is
