@@ -30,7 +30,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class PollingHost:
-    """General polls to address 1 every few milliseconds; every exception byte kept."""
+    """General polls to address 1 every few milliseconds, each exception acknowledged with
+    the sync poll (the broadcast general poll, 80); every exception byte kept."""
 
     def __init__(self, master: int) -> None:
         self.master = master
@@ -47,18 +48,24 @@ class PollingHost:
                 self._drain(0.01)
                 continue
             os.write(self.master, b"\x81")
-            self._drain(0.02)
+            if self._drain(0.2):  # heard: acknowledge it with the sync poll (80)
+                os.write(self.master, b"\x80")
+            time.sleep(0.01)
 
-    def _drain(self, timeout: float) -> None:
+    def _drain(self, timeout: float) -> bool:
+        """Read the answer (waiting at most ``timeout``); whether an exception came."""
         ready, _, _ = select.select([self.master], [], [], timeout)
         if not ready:
-            return
+            return False
+        heard = False
         for byte in os.read(self.master, 4096):
             if byte:
                 self.received.append(byte)
                 self.zeros = 0
+                heard = True
             else:
                 self.zeros += 1
+        return heard
 
     def stop(self) -> None:
         self._stop.set()
