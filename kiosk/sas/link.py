@@ -326,8 +326,7 @@ class SasLink:
         """Follow ``runtime``'s journal from now on (call on the terminal's thread, before its
         power-up).  A new SAS store starts at the journal's head: history is not reported."""
         self.runtime = runtime
-        if not self.queue.get_meta("cursor"):
-            self.queue.set_meta("cursor", str(runtime.journal.head()[0]))
+        self.queue.start_cursor(runtime.journal.head()[0])
         runtime.subscribe(self._on_commit)
 
     # --- the terminal's thread ------------------------------------------------------------------
@@ -409,7 +408,7 @@ class SasLink:
 
     def _housekeeping(self) -> None:
         """Once a second on the port's thread: publish the figures, take a new address."""
-        kept = int(self.queue.get_meta("address", "0"))
+        kept = self.queue.stored_address()
         if kept and kept != self.machine.address:
             with contextlib.suppress(ValueError):
                 self.machine.set_address(kept)

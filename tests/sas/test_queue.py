@@ -69,6 +69,7 @@ def test_pruning_keeps_the_chain_verifiable(tmp_path: Path) -> None:
     queue = ExceptionQueue(tmp_path, keep=10)
     queue.push(NewException(X.SLOT_DOOR_OPENED) for _ in range(50))
     queue.mark_sent(range(1, 51))
+    queue.flush()
     assert queue.verify() == 10  # the 40 oldest forgotten, the chain goes on from them
     queue.push([NewException(X.SLOT_DOOR_CLOSED)])
     queue.close()
