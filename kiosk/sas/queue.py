@@ -12,18 +12,19 @@
 **Nothing lost, nothing repeated.**  Exceptions come from the terminal's journal, not from
 memory: :meth:`ExceptionQueue.take_events` queues the exceptions of journal rows after the
 cursor and moves the cursor *in the same transaction*, so a SIGKILL before it leaves the
-rows to be read again at start-up, and one after it leaves them queued exactly once.  A row
-leaves the queue when the response that carried it has been written to the port
-(:meth:`ExceptionQueue.mark_sent`, committed when the reply is made, just before it is
-written, so a kill at any instant neither repeats it nor loses it; decision 0026 gives the one
-window left).
+rows to be read again at start-up, and one after it leaves them queued exactly once.  An
+exception leaves the queue when the reply carrying it is made: its id is appended to
+``sas.sent`` (:meth:`ExceptionQueue.mark_sent`, one ``O_APPEND`` write) just before the reply
+is written, and folded into the store by the writer thread and at the next start-up; decision
+0026 gives the one window left.  The SAS thread reads the queue from memory and never waits
+for the disk (see :class:`ExceptionQueue`).
 
 **Prioritised and bounded.**  The next exception is the oldest of the highest priority
 (:data:`PRIORITY`: money and handpays, then faults, then doors and menus, then the rest).  At
 most ``capacity`` rows of priority 1 and below wait; past that the oldest of the lowest
 priority is dropped and one *exception buffer overflow* (70) is queued in its place.  Priority
-0 rows (handpays, tickets, validation) are never dropped.  Volatile rows (a validation request,
-a ticket inserted: things that mean nothing after a restart) are removed at start-up.
+0 rows (handpays, tickets, validation) are never dropped.  Volatile exceptions (a validation
+request, a ticket inserted: things that mean nothing after a restart) are kept in memory only.
 """
 
 from __future__ import annotations
