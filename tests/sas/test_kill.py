@@ -3,7 +3,8 @@
 A ``turbokiosk play --sas-port`` process opens and closes the main door line by line while a
 host thread general-polls it; the process is killed (SIGKILL) at random instants and started
 again on the same data directory.  At the end every exception the journal calls for has been
-received exactly once: the door events (11/12) and one AC power applied (17) per power-up.
+received exactly once: the door events (11/12) and one AC power applied (17) per power-up
+(`tox -e slow`: a real process restarted several times takes longer than the default run allows).
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ def kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
     assert Counter(host.received) == expected, (host.received, _sas_rows(data))
 
 
+@pytest.mark.slow  # 3 to 20 s on a loaded machine: tox -e slow
 def test_exception_queue_across_one_sigkill(tmp_path: Path) -> None:
     kill_campaign(tmp_path, kills=1, seed=16)
 
