@@ -326,7 +326,7 @@ class SasLink:
         """Follow ``runtime``'s journal from now on (call on the terminal's thread, before its
         power-up).  A new SAS store starts at the journal's head: history is not reported."""
         self.runtime = runtime
-        self.queue.start_cursor(runtime.journal.head()[0])
+        self.queue.start_cursor(runtime.journal.head()[0], self._epoch(runtime))
         runtime.subscribe(self._on_commit)
 
     # --- the terminal's thread ------------------------------------------------------------------
@@ -337,6 +337,9 @@ class SasLink:
             return
         state = runtime.state
         try:
+            epoch = self._epoch(runtime)
+            if epoch != self.queue.get_meta("journal_epoch"):  # a RAM clear: a new journal
+                self.queue.follow_new_journal(epoch)
             rows = list(runtime.journal.rows(after=self.queue.cursor))
         except Exception as exc:  # the store locked the terminal up; it says why
             log.warning("SAS link: journal not readable: %s", exc)
@@ -349,6 +352,11 @@ class SasLink:
         if rows:
             self.queue.take_events(effects)
         self._snapshot = self.build_snapshot(state)
+
+    @staticmethod
+    def _epoch(runtime: SasRuntime) -> str:
+        """The epoch of the terminal's store (a RAM clear starts a new one)."""
+        return str(runtime.journal.epoch())
 
     def _follow(self, event: e.Event) -> None:
         if isinstance(event, e.RoundStarted):

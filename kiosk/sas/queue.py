@@ -377,14 +377,28 @@ class ExceptionQueue:
             self._meta[key] = value
         self._later("meta", (key, value))
 
-    def start_cursor(self, seq: int) -> None:
-        """A new store follows the journal from row ``seq`` on (committed on return; nothing
-        if the store already has a cursor)."""
+    def start_cursor(self, seq: int, epoch: str) -> None:
+        """A new store follows the journal of ``epoch`` from row ``seq`` on (committed on
+        return; nothing if the store already follows one)."""
         with self._lock, self._txn():
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('cursor', ?)", (str(seq),))
-            stored = self._db.execute("SELECT value FROM meta WHERE key = 'cursor'").fetchone()
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('journal_epoch', ?)", (epoch,))
+            kept = dict(
+                self._db.execute(
+                    "SELECT key, value FROM meta WHERE key IN ('cursor', 'journal_epoch')"
+                ).fetchall()
+            )
         with self._mem:
-            self._meta["cursor"] = str(stored[0])
+            self._meta.update({str(k): str(v) for k, v in kept.items()})
+
+    def follow_new_journal(self, epoch: str) -> None:
+        """The terminal's store was replaced (a RAM clear: a new epoch, rows from 1 again):
+        follow the new journal from its first row (committed on return)."""
+        with self._lock, self._txn():
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('cursor', '0')")
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('journal_epoch', ?)", (epoch,))
+        with self._mem:
+            self._meta["cursor"], self._meta["journal_epoch"] = "0", epoch
 
     def stored_address(self) -> int:
         """The address kept in the store now (a technician may have set it from another

@@ -328,3 +328,14 @@ def test_service_menu_shows_the_link_and_sets_the_address(rig: SasRig) -> None:
     assert "polls_per_second" in shown and "errors" in shown
     assert rig.poll(wire.general_poll(ADDRESS)) is None  # the old address is not answered
     assert rig.poll(wire.general_poll(42)) is not None
+
+
+def test_a_ram_clear_is_followed_into_the_new_journal(rig: SasRig) -> None:
+    runtime = rig.terminal.runtime
+    rig.play("door open", "door close", "door open", "door close")
+    rig.drain()
+    old_head = runtime.journal.head()[0]
+    runtime.ram_clear(by="operator", reason="test")
+    assert runtime.journal.head()[0] < old_head  # a new journal, rows from 1 again
+    rig.play("door open")
+    assert rig.drain() == [X.MEMORY_ERROR_RESET, X.SLOT_DOOR_OPENED]
