@@ -326,7 +326,10 @@ class SasLink:
         """Follow ``runtime``'s journal from now on (call on the terminal's thread, before its
         power-up).  A new SAS store starts at the journal's head: history is not reported."""
         self.runtime = runtime
-        self.queue.start_cursor(runtime.journal.head()[0], self._epoch(runtime))
+        try:
+            self.queue.start_cursor(runtime.journal.head()[0], self._epoch(runtime))
+        except Exception as exc:  # a store that cannot be read: the terminal locks up and
+            log.warning("SAS link: journal not readable: %s", exc)  # says why; nothing to follow
         runtime.subscribe(self._on_commit)
 
     # --- the terminal's thread ------------------------------------------------------------------
