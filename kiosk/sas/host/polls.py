@@ -434,12 +434,15 @@ SWEEP_R_POLLS = (
 )
 
 
-def sweep(rom_seed: int = 0) -> list[HostPoll]:
-    """Every machine-wide poll of a meter sweep (the games' polls follow 56's answer)."""
+def sweep(rom_seed: int | None = None) -> list[HostPoll]:
+    """Every machine-wide poll of a meter sweep (the games' polls follow 56's answer); the
+    ROM signature (21, computed by the machine in the background) only with a seed."""
     found = [poll(code) for code in SWEEP_R_POLLS]
     found += [selected_meters(0, codes) for codes in SWEEP_SELECTED]
     found += [extended_meters(0, codes) for codes in SWEEP_EXTENDED]
-    found.append(rom_signature(rom_seed))
+    found.append(enhanced_validation(0x00))  # tickets printed whose 3D the host missed
+    if rom_seed is not None:
+        found.append(rom_signature(rom_seed))
     return found
 
 

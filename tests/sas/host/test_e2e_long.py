@@ -46,12 +46,15 @@ def _mismatches(
 
 
 def test_soak_every_long_poll_against_the_meters(tmp_path: Path) -> None:
-    host = HostTool(tmp_path, 1, tmp_path / "tickets.sqlite3", "--interval-ms", "100", console=True)
+    host = HostTool(
+        tmp_path, 1, tmp_path / "tickets.sqlite3", "--interval-ms", "100", "--rom-seed", "4660",
+        console=True,
+    )  # fmt: skip
     term = TerminalProcess(tmp_path / "term", host.link, 1)
     try:
         term.do("bill 10000")
         stats = term.do("robot 400 1602 0.05")
-        assert stats["cashouts"] > 10 and stats["handpays"] >= 1, stats
+        assert stats["cashouts"] > 10, stats  # handpays come below for sure
         # a handpay the host resets (94): a cash-out with no paper is a handpay
         term.do("bill 5000")
         term.do("paper out")
@@ -64,8 +67,8 @@ def test_soak_every_long_poll_against_the_meters(tmp_path: Path) -> None:
         term.do("door open")
         term.do("door close")
         host.command("sweep")
-        host.wait_for("meter", "rom_signature")
-        host.sweep()  # a second, read after everything above had settled
+        host.wait_for("meter", "rom_signature", timeout=120)
+        host.sweep(timeout=120)  # a second, read after everything above had settled
         report = terminal_meters(tmp_path / "term")
     finally:
         term.quit()
@@ -73,7 +76,16 @@ def test_soak_every_long_poll_against_the_meters(tmp_path: Path) -> None:
     assert status == 0, err
     read = host.last_values()
     assert not _mismatches(read, expected_sas_meters(report))
+    enabled = {
+        int(r["value"])
+        for r in host.records()
+        if r["source"] == "send_enabled_game_numbers" and r["name"] == "game"
+    }
+    assert len(enabled) >= 2
     for number, meters in game_meters(report).items():
+        if number not in enabled:
+            assert meters == {"in": 0, "out": 0, "played": 0}, number  # never offered
+            continue
         label = f"send_selected_meters_game_{number}"
         assert read[(label, "total_coin_in")] == str(meters["in"]), number
         assert read[(label, "total_coin_out")] == str(meters["out"]), number
