@@ -148,6 +148,8 @@ class Receiver:
         return []
 
     def _advance(self) -> list[Received]:
+        if len(self._buffer) < 2:
+            return []
         if self._expected is None:
             try:
                 self._expected = wire.request_length(self._buffer[1], bytes(self._buffer))
@@ -177,13 +179,10 @@ class Receiver:
     def _give_up(self, reason: DropReason, detail: str) -> list[Received]:
         """A message that cannot be understood: skip the rest of it."""
         collecting = self._state is _State.COLLECTING
-        self._buffer.clear()
-        self._expected = None
+        # skip the rest until the next wakeup byte (PARITY) or the line goes quiet (GAP)
+        self._buffer[:] = b"\x00\x00"
+        self._expected = 1 << 30
         self._state = _State.SKIPPING
-        if self.mode is WakeupMode.GAP:
-            # the rest of it comes as one burst: skip until the line goes quiet
-            self._expected = 1 << 30
-            self._buffer.extend(b"\x00\x00")
         return [Dropped(reason if collecting else DropReason.OTHER_ADDRESS, detail)]
 
 

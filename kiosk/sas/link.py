@@ -32,11 +32,11 @@ from kiosk.sas import wire
 from kiosk.sas.bills import GatedValidator, ValidatorLike
 from kiosk.sas.events import effects_of
 from kiosk.sas.framing import WakeupMode
-from kiosk.sas.machine import Reply, SasMachine, paytable_id
+from kiosk.sas.machine import SasMachine, paytable_id
 from kiosk.sas.meters import GameEntry, MachineSnapshot
 from kiosk.sas.queue import ExceptionQueue, NewException, RowEffects
 from kiosk.sas.signature import BackgroundSignatures
-from kiosk.sas.transport import SasPortLoop, choose_mode, open_port
+from kiosk.sas.transport import PortError, SasPortLoop, choose_mode, open_port
 from kiosk.sas.wire import ExceptionCode as X
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
@@ -143,9 +143,8 @@ class SasBridge:
     def request_validation_number(self, value: int) -> str:
         """The host's 18-digit number for a cash-out of ``value`` cents (57/58)."""
         with self._cond:
+            self.queue.push([NewException(X.SYSTEM_VALIDATION_REQUEST, volatile=True)])
             self._cashout, self._number = value, None
-        self.queue.push([NewException(X.SYSTEM_VALIDATION_REQUEST, volatile=True)])
-        with self._cond:
             self._cond.wait_for(lambda: self._number is not None, self.wait)
             number: str | None = self._taken_number()
             self._cashout = None
@@ -158,10 +157,9 @@ class SasBridge:
     def request_ticket(self, number: str) -> tuple[bool, int, str]:
         """The host's verdict on a ticket in escrow: (accepted, cents, reason) (67/70/71)."""
         with self._cond:
+            self._set_status(0x20, 0, number)  # waiting for long poll 71
+            self.queue.push([NewException(X.TICKET_INSERTED, volatile=True)])
             self._ticket, self._verdict = number, None
-        self._set_status(0x20, 0, number)  # waiting for long poll 71
-        self.queue.push([NewException(X.TICKET_INSERTED, volatile=True)])
-        with self._cond:
             self._cond.wait_for(lambda: self._verdict is not None, self.wait)
             verdict = self._taken_verdict()
             self._ticket = None
@@ -307,6 +305,7 @@ class SasLink:
             mode=self.mode,
         )
         self._loop: SasPortLoop | None = None
+        self.start_error: str | None = None
         self._thread: threading.Thread | None = None
         self._games_since_power_up = 0
         self._games_since_door = 0
@@ -389,20 +388,51 @@ class SasLink:
             last_bill=int(self.queue.get_meta("last_bill", "0")),
             max_bet=state.config.table_max,
             selected_game=selected,
+            serial=state.config.terminal_id,
         )
 
     # --- the port ---------------------------------------------------------------------------
 
     def start(self) -> None:
         """Open the port and answer polls on a thread of its own (PortError if it cannot)."""
-        port = open_port(self.settings.port, self.mode)
-        self._loop = SasPortLoop(port, self.machine, self.mode, on_sent=self._sent)
+        try:
+            port = open_port(self.settings.port, self.mode)
+        except PortError as exc:
+            self.start_error = str(exc)
+            raise
+        self.start_error = None
+        self._loop = SasPortLoop(port, self.machine, self.mode)
+        self._loop.on_second = self._housekeeping
         self.machine.stats.started_at = time.monotonic()
         self._thread = threading.Thread(target=self._loop.run, name="sas-link", daemon=True)
         self._thread.start()
 
-    def _sent(self, reply: Reply) -> None:
-        self.queue.mark_sent(reply.exceptions)
+    def _housekeeping(self) -> None:
+        """Once a second on the port's thread: publish the figures, take a new address."""
+        kept = int(self.queue.get_meta("address", "0"))
+        if kept and kept != self.machine.address:
+            with contextlib.suppress(ValueError):
+                self.machine.set_address(kept)
+        status = self.status()
+        figures = {
+            "address": status.address,
+            "mode": status.mode,
+            "port": status.port,
+            "polls_per_second": round(status.polls_per_second, 1),
+            "last_poll_at": None
+            if status.last_poll_age is None
+            else int(time.time() * 1000 - status.last_poll_age * 1000),
+            "general_polls": status.general_polls,
+            "long_polls": status.long_polls,
+            "errors": status.errors,
+            "real_time": status.real_time,
+            "latency_p50_ms": status.latency_p50_ms,
+            "latency_p99_ms": status.latency_p99_ms,
+            "over_limit": status.over_limit,
+            "port_error": status.port_error,
+            "updated_at": int(time.time() * 1000),
+        }
+        self.queue.set_json("stats", figures, durable=False)
 
     def stop(self) -> None:
         """Stop answering and close the port and the store (idempotent)."""
@@ -452,7 +482,7 @@ class SasLink:
             latency_p50_ms=None if p50 is None else p50 * 1000,
             latency_p99_ms=None if p99 is None else p99 * 1000,
             over_limit=loop.latency.over_limit if loop else 0,
-            port_error=loop.error if loop else None,
+            port_error=loop.error if loop else self.start_error,
         )
 
 

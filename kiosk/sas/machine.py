@@ -2,11 +2,12 @@
 
 :class:`SasMachine` owns no port, thread or clock.  The transport feeds it what the line
 carried (:meth:`SasMachine.feed`, with the wakeup bits when the port gives them) and writes
-each :class:`Reply`; a reply that carried exceptions names them (``exceptions``) so the
-transport can mark them sent once the bytes are written.  Everything it reads comes from the
-current :class:`~kiosk.sas.meters.MachineSnapshot` (the terminal's journaled state) and the
-:class:`~kiosk.sas.queue.ExceptionQueue`; everything it changes on the terminal goes through
-:class:`Controls` (which post commands to the terminal's own thread).
+each :class:`Reply` at once.  An exception is marked sent in the queue when the reply that
+carries it is made (``Reply.exceptions`` names it), just before the transport writes it.
+Everything it reads comes from the current :class:`~kiosk.sas.meters.MachineSnapshot` (the
+terminal's journaled state) and the :class:`~kiosk.sas.queue.ExceptionQueue`; everything it
+changes on the terminal goes through :class:`Controls` (which post commands to the terminal's
+own thread).
 
 The long polls are one table, :data:`LONG_POLLS` (command -> handler).  A handler returns the
 reply, or None for *no answer* — which is also the answer to a long poll that is not in the
@@ -49,7 +50,7 @@ class PollError(Exception):
 
 @dataclass(frozen=True)
 class Reply:
-    """Bytes to write, and the queued exceptions they carry (to mark sent once written)."""
+    """Bytes to write, and the queued exceptions they carry (already marked sent)."""
 
     data: bytes
     exceptions: tuple[int, ...] = ()
@@ -156,6 +157,8 @@ def paytable_id(edition: str) -> bytes:
 
 
 Handler = Callable[["SasMachine", LongPollFrame], bytes | None]
+
+_BILL_CODES = frozenset(wire.BILL_ACCEPTED_EXCEPTIONS.values()) | {wire.ExceptionCode.BILL_ACCEPTED}
 
 #: polls answered again from memory when repeated at once (they change something)
 REPLAYED = frozenset(
@@ -296,8 +299,14 @@ class SasMachine:
         self.stats.answered += 1
         if pending is None:
             return Reply(bytes([wire.NO_ACTIVITY]))
+        # marked sent now, before the reply is written: a second general poll in the same
+        # burst gets the next exception, and a kill after this never repeats it
+        self.queue.mark_sent([pending.id])
         if self.real_time:
-            body = bytes([self.address, 0xFF, pending.code]) + pending.data
+            code = pending.code
+            if code in _BILL_CODES and pending.data:  # with its data, a note is 4F
+                code = wire.ExceptionCode.BILL_ACCEPTED
+            body = bytes([self.address, 0xFF, code]) + pending.data
             return Reply(with_crc(body), (pending.id,))
         return Reply(bytes([pending.code]), (pending.id,))
 
@@ -608,7 +617,7 @@ def _game_configuration(m: SasMachine, frame: LongPollFrame) -> bytes:
 
 
 def _version_and_serial(m: SasMachine, frame: LongPollFrame) -> bytes:
-    serial = m.serial_number.encode("ascii", "replace")[:40]
+    serial = (m.snapshot().serial or m.serial_number).encode("ascii", "replace")[:40]
     body = wire.SAS_VERSION + serial
     return m.respond(frame.command, bytes([len(body)]) + body)
 
@@ -654,8 +663,10 @@ def _redeem(m: SasMachine, frame: LongPollFrame) -> bytes:
         status, value, number = 0x83, 0, ""
         data = bytes([status]) + wire.meter_bcd(value, 5) + b"\x00"
         return m.respond(frame.command, bytes([len(data)]) + data)
-    m.validation.redeem(code, amount, number)
-    return _ticket_answer(m, frame.command)
+    status = m.validation.redeem(code, amount, number)
+    data = bytes([status]) + wire.meter_bcd(amount if status == 0x40 else 0, 5) + b"\x00"
+    data += wire.to_bcd(int(number), 9)
+    return m.respond(frame.command, bytes([len(data)]) + data)
 
 
 def _date_time(m: SasMachine, frame: LongPollFrame) -> bytes:

@@ -47,6 +47,7 @@ class MachineSnapshot:
     last_bill: int = 0  # cents of the last note stacked, 0 for none
     max_bet: int = 0  # cents, the table maximum
     selected_game: int = 0  # the game number on show, 0 for none
+    serial: str = ""  # the terminal id (54's serial number)
     journal_seq: int = 0
 
     def meter(self, name: str) -> int:

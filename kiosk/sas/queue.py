@@ -14,7 +14,9 @@ memory: :meth:`ExceptionQueue.take_events` queues the exceptions of journal rows
 cursor and moves the cursor *in the same transaction*, so a SIGKILL before it leaves the
 rows to be read again at start-up, and one after it leaves them queued exactly once.  A row
 leaves the queue when the response that carried it has been written to the port
-(:meth:`ExceptionQueue.mark_sent`, committed right after the write).
+(:meth:`ExceptionQueue.mark_sent`, committed when the reply is made, just before it is
+written, so a kill at any instant neither repeats it nor loses it; decision 0026 gives the one
+window left).
 
 **Prioritised and bounded.**  The next exception is the oldest of the highest priority
 (:data:`PRIORITY`: money and handpays, then faults, then doors and menus, then the rest).  At
@@ -178,9 +180,12 @@ CREATE TABLE IF NOT EXISTS validations (
 class ExceptionQueue:
     """The SAS link's non-volatile store (thread-safe: one connection behind a lock)."""
 
-    def __init__(self, data_dir: Path, *, capacity: int = DEFAULT_CAPACITY) -> None:
+    def __init__(
+        self, data_dir: Path, *, capacity: int = DEFAULT_CAPACITY, keep: int = 1000
+    ) -> None:
         self.path = Path(data_dir) / FILE_NAME
         self.capacity = capacity
+        self.keep = keep  # reported rows kept for the record before the oldest are forgotten
         self._lock = threading.RLock()
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -222,10 +227,18 @@ class ExceptionQueue:
             row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return default if row is None else str(row[0])
 
-    def set_meta(self, key: str, value: str) -> None:
-        """Keep a setting (committed before this returns)."""
-        with self._lock, self._txn():
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+    def set_meta(self, key: str, value: str, *, durable: bool = True) -> None:
+        """Keep a setting (committed before this returns; on disk too unless ``durable`` is
+        False, for figures that are only informative)."""
+        with self._lock:
+            if not durable:
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with self._txn():
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+            finally:
+                if not durable:
+                    self._db.execute("PRAGMA synchronous=FULL")
 
     @property
     def cursor(self) -> int:
@@ -334,18 +347,32 @@ class ExceptionQueue:
         return QueuedException(row[0], row[1], bytes(row[2]), bool(row[3]))
 
     def mark_sent(self, ids: Iterable[int]) -> None:
-        """The response carrying these exceptions was written to the port."""
+        """The response carrying these exceptions is about to be written to the port.
+
+        Committed *before* the write, without waiting for the disk (``synchronous=NORMAL``:
+        a killed process has handed the row to the kernel; only a power cut before the next
+        checkpoint or full commit could undo it, and then the exception is reported again,
+        never lost).  A kill before this commit leaves the exception queued, unwritten.
+        """
         chosen = list(ids)
         if not chosen:
             return
-        with self._lock, self._txn():
+        with self._lock:
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._mark_sent(chosen)
+            finally:
+                self._db.execute("PRAGMA synchronous=FULL")
+
+    def _mark_sent(self, chosen: list[int]) -> None:
+        with self._txn():
             self._db.executemany(
                 "UPDATE exceptions SET state = 'sent' WHERE id = ?", [(i,) for i in chosen]
             )
-            if max(chosen) % 256 == 0:
-                self._prune()
+            if max(chosen) - int(self.get_meta("base_id", "0")) > 2 * self.keep:
+                self._prune(self.keep)
 
-    def _prune(self, keep: int = 1000) -> None:
+    def _prune(self, keep: int) -> None:
         """Forget the oldest reported or dropped rows beyond ``keep``; the chain goes on from
         the last row forgotten (its hash and id kept as the chain's base)."""
         row = self._db.execute(
@@ -425,6 +452,6 @@ class ExceptionQueue:
             return {}
         return value if isinstance(value, dict) else {}
 
-    def set_json(self, key: str, value: dict[str, object]) -> None:
+    def set_json(self, key: str, value: dict[str, object], *, durable: bool = True) -> None:
         """Keep a JSON object under ``key``."""
-        self.set_meta(key, json.dumps(value, sort_keys=True))
+        self.set_meta(key, json.dumps(value, sort_keys=True), durable=durable)

@@ -13,7 +13,7 @@ decision 0026).  ``auto`` picks GAP for a pty (``/dev/pts/*`` or a symlink to on
 for anything else.
 
 :class:`SasPortLoop` is the thread's body: wait for bytes (select, 2 ms), feed the machine,
-write each reply at once, then mark the exceptions it carried as sent; it measures the time
+write each reply at once (its exceptions already marked sent by the machine); it measures the time
 from a poll's last byte to the end of the reply's write (:class:`Latency`).
 """
 
@@ -32,7 +32,7 @@ import serial
 
 from kiosk.sas import wire
 from kiosk.sas.framing import ParmrkDecoder, WakeupMode
-from kiosk.sas.machine import Reply, SasMachine
+from kiosk.sas.machine import SasMachine
 
 
 class PortError(Exception):
@@ -111,15 +111,13 @@ class SasPortLoop:
         port: serial.Serial,
         machine: SasMachine,
         mode: WakeupMode,
-        *,
-        on_sent: Callable[[Reply], None],
     ) -> None:
         self.port = port
         self.machine = machine
         self.mode = mode
-        self.on_sent = on_sent
         self.latency = Latency()
         self.error: str | None = None
+        self.on_second: Callable[[], None] | None = None  # housekeeping, once a second
         self._decoder = ParmrkDecoder()
         self._stop = threading.Event()
 
@@ -130,10 +128,14 @@ class SasPortLoop:
     def run(self) -> None:
         """Until :meth:`stop`: read, answer, mark sent."""
         fd = self.port.fileno()
+        next_second = time.monotonic() + 1
         while not self._stop.is_set():
             try:
                 ready, _, _ = select.select([fd], [], [], 0.002)
                 now = time.monotonic()
+                if now >= next_second and self.on_second is not None:
+                    next_second = now + 1
+                    self.on_second()
                 if not ready:
                     self.machine.expire(now)
                     continue
@@ -157,4 +159,3 @@ class SasPortLoop:
                     self.error = str(exc)
                     continue
                 self.latency.add(time.monotonic() - now)
-                self.on_sent(reply)
