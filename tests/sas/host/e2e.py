@@ -273,9 +273,13 @@ def expected_sas_meters(report: Mapping[str, Any]) -> dict[tuple[str, str], int]
         M.BILLS_50: get("bills_in.5000"),
         M.BILLS_100: get("bills_in.10000"),
     }
+    out[("send_handpaid_cancelled_credits", "handpaid_cancelled_credits")] = get(
+        "handpaid_cancelled_credits"
+    )
     for poll, groups in (
         ("send_selected_meters", host_polls.SWEEP_SELECTED),
         ("send_extended_meters", host_polls.SWEEP_EXTENDED),
+        ("send_extended_meters_alt", host_polls.SWEEP_EXTENDED[:1]),
     ):
         for code in {code for group in groups for code in group}:
             if code in codes:
