@@ -6,8 +6,9 @@ general poll, waits for the answer, sends the next, ``SAS_BENCH_POLLS`` times (1
 default), timing the first byte of each answer (what SAS 6.02's 20 ms limit is about) and the
 last.  The baseline is the same loop in the same run against a bare echo in another process on
 the same kind of pty (the host keeps the master, the other process opens the far end).  The
-terminal meanwhile plays as fast as its robot can (notes, wagers, cash-outs, faults), so the
-SAS thread shares the interpreter with a busy terminal.  A smaller probe of long poll 1A
+terminal meanwhile plays as fast as its robot can (notes, wagers, decisions; no cash-outs,
+which would wait for a validation number this probe does not give), so the SAS thread shares
+the interpreter with a busy terminal.  A smaller probe of long poll 1A
 (current credits, an 8-byte answer) follows.  The figures are printed and stored in the
 benchmark's extra_info; docs/sas.md has the last run's.
 """
@@ -63,7 +64,7 @@ def test_general_poll_latency_while_playing(tmp_path: Path, benchmark: Any) -> N
     try:
         _warm_up(line)
         assert term.proc.stdin is not None
-        term.proc.stdin.write("robot 100000000 16 0.02\n")  # plays until it is killed
+        term.proc.stdin.write("play 100000000 16\n")  # plays until it is killed
         term.proc.stdin.flush()
         benchmark.pedantic(
             lambda: results.append(probe(line, wire.general_poll(1), 1, POLLS)),
