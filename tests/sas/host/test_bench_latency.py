@@ -103,6 +103,6 @@ def test_general_poll_latency_while_playing(tmp_path: Path, benchmark: Any) -> N
     benchmark.extra_info.update(figures)
     print("\nSAS latency:", figures)
     assert playing and games > 0, "the terminal did not play during the probe"
-    assert baseline.answered == POLLS
+    assert baseline.answered >= POLLS * 0.999  # a loaded machine delays even the echo
     assert sas.answered >= POLLS * 0.999, figures  # a late answer past 100 ms counts as lost
     assert sas.first_p50_ms < limit_ms, figures
