@@ -246,7 +246,7 @@ def expected_sas_meters(report: Mapping[str, Any]) -> dict[tuple[str, str], int]
     for dollars, cents in bills.items():
         out[("send_bill_meters", f"bills_{dollars}")] = get(f"bills_in.{cents}")
         out[(f"send_bill_meter_{dollars}", f"bills_{dollars}")] = get(f"bills_in.{cents}")
-    codes = {
+    codes: dict[int, int] = {
         M.TOTAL_COIN_IN: get("coin_in"),
         M.TOTAL_COIN_OUT: get("coin_out"),
         M.TOTAL_JACKPOT: get("handpaid_jackpots"),

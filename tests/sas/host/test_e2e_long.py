@@ -250,7 +250,7 @@ def test_bad_input_campaign(tmp_path: Path) -> None:
         assert _answer(line, good) == wire.response(1, 0x1A, wire.to_bcd(credits[0], 4))
         silent: list[tuple[str, bytes]] = [
             ("wrong CRC", with_crc(b"\x01\x01")[:-1] + b"\x00"),
-            ("wrong CRC on a redeem", bytearray(with_crc(b"\x01\x71\x01\xff")[:-1]) + b"\x99"),
+            ("wrong CRC on a redeem", with_crc(b"\x01\x71\x01\xff")[:-1] + b"\x99"),
             ("wrong address, long poll", wire.long_poll(2, 0x1A)),
             ("wrong address, general poll", wire.general_poll(2)),
             ("broadcast", wire.long_poll(0, 0x1A)),
@@ -262,7 +262,7 @@ def test_bad_input_campaign(tmp_path: Path) -> None:
         ]
         for name, frame in silent:
             time.sleep(0.02)  # the line quiet: the next byte is an address byte again
-            assert _answer(line, bytes(frame)) == b"", name
+            assert _answer(line, frame) == b"", name
             time.sleep(0.02)
         # unsolicited ticket and validation polls: answered, never a credit
         time.sleep(0.02)
