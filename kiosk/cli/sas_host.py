@@ -128,8 +128,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rom-seed",
         type=int_type(0, 0xFFFF),
-        default=0,
-        help="the seed of the sweep's ROM signature (21)",
+        help="a sweep also asks for the ROM signature (21) with this seed",
     )
     parser.add_argument(
         "--tickets",
@@ -265,7 +264,7 @@ CONSOLE: dict[str, int] = {
 }
 
 
-def console_command(line: str, casino: CasinoHost, rom_seed: int) -> str:
+def console_command(line: str, casino: CasinoHost, rom_seed: int | None) -> str:
     """Carry out one console line (``sweep``, ``enable``, ``poll 1A``, ``set-time now``...);
     "" when done, else why not (the line is then ignored)."""
     words = line.split()
@@ -358,7 +357,7 @@ def _latency(args: argparse.Namespace, line: HostLine) -> int:
     return 0
 
 
-def _read_console(casino: CasinoHost, rom_seed: int) -> bool:
+def _read_console(casino: CasinoHost, rom_seed: int | None) -> bool:
     """Console lines waiting on standard input (never blocks); False at its end."""
     while select.select([sys.stdin], [], [], 0)[0]:
         line = sys.stdin.readline()

@@ -578,7 +578,7 @@ def _validation_id(m: SasMachine, frame: LongPollFrame) -> bytes:
 
 def _ticket_record(m: SasMachine, ticket: PrintedTicket | None, index: int) -> bytes:
     if ticket is None:
-        return m.respond(P.SEND_ENHANCED_VALIDATION_INFORMATION, bytes(33))
+        return m.respond(P.SEND_ENHANCED_VALIDATION_INFORMATION, bytes(31))  # as long as a record
     number = ticket.validation_number.rjust(18, "0")[-18:]
     return m.respond(
         P.SEND_ENHANCED_VALIDATION_INFORMATION,

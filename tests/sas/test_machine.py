@@ -206,7 +206,7 @@ def test_system_validation_cash_out_and_enhanced_validation_record(rig: SasRig) 
     assert from_bcd(record[24:25]) == 1  # the validation system id: the number's first digits
     assert rig.long(P.SEND_ENHANCED_VALIDATION_INFORMATION, b"\x00") == record  # implied NACK
     assert rig.general() == X.NO_ACTIVITY
-    assert rig.long(P.SEND_ENHANCED_VALIDATION_INFORMATION, b"\x00") == bytes(33)  # all read
+    assert rig.long(P.SEND_ENHANCED_VALIDATION_INFORMATION, b"\x00") == bytes(31)  # all read
     back = rig.long(P.SEND_ENHANCED_VALIDATION_INFORMATION, b"\x01")  # look back: the newest
     assert back[1] == 1 and back[2:] == record[2:]
     assert rig.long(P.SEND_PENDING_CASHOUT_INFORMATION)[0] == 0x80  # none waiting
@@ -322,6 +322,7 @@ def test_service_menu_shows_the_link_and_sets_the_address(rig: SasRig) -> None:
     assert status.read_status(data_dir)["address"] is None  # the settings' address, not kept
     status.set_address(data_dir, 42)
     rig.link._housekeeping()  # what the running link does once a second
+    rig.link.queue.flush()  # the figures reach the store through its writer thread
     assert rig.link.machine.address == 42
     shown = status.read_status(data_dir)
     assert shown["address"] == 42 and shown["queue_depth"] == rig.link.queue.depth()

@@ -93,6 +93,8 @@ class CasinoHost:
         self._ticket_in_play: tuple[str, int] | None = None  # (number, cents) sent in 71
         self.outstanding = 0  # long polls asked and not yet answered or given up
         self._sweep_games = False
+        self._sweeping = False
+        self._sweeps = 0
         if tickets is not None and tickets.pending_at(machine):
             self.ask(polls.ticket_status_query())
 
@@ -107,9 +109,11 @@ class CasinoHost:
         for poll in poll_list:
             self.ask(poll)
 
-    def sweep(self, rom_seed: int = 0) -> None:
-        """Read every meter: the machine's, then each enabled game's (after 56 answers)."""
+    def sweep(self, rom_seed: int | None = None) -> None:
+        """Read every meter: the machine's, then each enabled game's (after 56 answers); a
+        ``sweep``/``done`` record follows once every poll asked is answered or given up."""
         self._sweep_games = True
+        self._sweeping = True
         self.ask_all(polls.sweep(rom_seed))
 
     @property
@@ -122,6 +126,10 @@ class CasinoHost:
         """Fold the poller's events into records and follow-up polls."""
         for event in events:
             self._handle(event)
+        if self._sweeping and self.outstanding == 0:
+            self._sweeping = False
+            self._sweeps += 1
+            self._record("sweep", "sweep", "done", self._sweeps)
 
     def _record(self, kind: str, source: str, name: str, value: int | str) -> None:
         self.records.append(Record(self._clock_ms(), kind, source, name, value))
@@ -214,7 +222,8 @@ class CasinoHost:
         system = int(values.get("validation_system_id", 0))
         cents = int(values.get("amount", 0))
         if not digits.strip("0") or cents <= 0:
-            return
+            return  # no unread record left
+        self.ask(polls.enhanced_validation(0x00), first=True)  # the next unread one, if any
         number = f"{system:02d}{digits}"
         self._record("ticket", "printed", number, cents)
         if self.tickets is not None:

@@ -192,8 +192,13 @@ class HostPoller:
         if self._waiting is not None or now_ms < self._quiet_until_ms:
             return None
         if self._queue:
-            poll = self._queue.popleft()
-            return self._send(poll.frame(self.address), poll, now_ms, self.response_timeout_ms)
+            frame = self._queue[0].frame(self.address)
+            if frame != self._last_sent:
+                poll = self._queue.popleft()
+                return self._send(frame, poll, now_ms, self.response_timeout_ms)
+            # the same long poll twice in a row asks the machine to repeat its last answer
+            # (implied NACK): a general poll between them makes the second a new question
+            return self._general(now_ms)
         if self._need_sync:  # acknowledge the last exception before the next general poll
             self._need_sync = False
             sync = bytes([GENERAL_POLL_FLAG | SYNC_ADDRESS])
@@ -201,11 +206,14 @@ class HostPoller:
             self._quiet_until_ms = now_ms + self.gap_ms
             return Transmit(sync, None, now_ms)
         if now_ms >= self._next_general_ms or self._repeat_general:
-            self._repeat_general = False
-            self._next_general_ms = now_ms + self.general_interval_ms
-            poll_byte = bytes([GENERAL_POLL_FLAG | self.address])
-            return self._send(poll_byte, None, now_ms, self.response_timeout_ms)
+            return self._general(now_ms)
         return None
+
+    def _general(self, now_ms: float) -> Transmit:
+        self._repeat_general = False
+        self._next_general_ms = now_ms + self.general_interval_ms
+        poll_byte = bytes([GENERAL_POLL_FLAG | self.address])
+        return self._send(poll_byte, None, now_ms, self.response_timeout_ms)
 
     def expire(self, now_ms: float) -> list[HostEvent]:
         """A poll whose answer is overdue: :class:`NoResponse` (or a partial answer's end)."""

@@ -338,11 +338,21 @@ def selected_meters(game: int, codes: Sequence[int]) -> HostPoll:
     return with_length(Code.SEND_SELECTED_METERS, to_bcd(game, 2) + bytes(codes), label)
 
 
-def extended_meters(game: int, codes: Sequence[int]) -> HostPoll:
-    """Long poll 6F: up to 12 two-byte meter codes of ``game``."""
+def extended_meters(game: int, codes: Sequence[int], *, alt: bool = False) -> HostPoll:
+    """Long poll 6F (``alt``: AF, every meter at its full width): up to 12 two-byte meter
+    codes of ``game``."""
     payload = to_bcd(game, 2) + b"".join(c.to_bytes(2, "little") for c in codes)
-    return with_length(
-        Code.SEND_EXTENDED_METERS, payload, _game_label("send_extended_meters", game)
+    code = Code.SEND_EXTENDED_METERS_ALT if alt else Code.SEND_EXTENDED_METERS
+    name = "send_extended_meters_alt" if alt else "send_extended_meters"
+    return with_length(code, payload, _game_label(name, game))
+
+
+def handpaid_cancelled_credits(game: int) -> HostPoll:
+    """Long poll 2D: the handpaid cancelled credits of ``game`` (0: the machine)."""
+    return poll(
+        Code.SEND_HANDPAID_CANCELLED_CREDITS,
+        to_bcd(game, 2),
+        _game_label("send_handpaid_cancelled_credits", game),
     )
 
 
@@ -434,12 +444,17 @@ SWEEP_R_POLLS = (
 )
 
 
-def sweep(rom_seed: int = 0) -> list[HostPoll]:
-    """Every machine-wide poll of a meter sweep (the games' polls follow 56's answer)."""
+def sweep(rom_seed: int | None = None) -> list[HostPoll]:
+    """Every machine-wide poll of a meter sweep (the games' polls follow 56's answer); the
+    ROM signature (21, computed by the machine in the background) only with a seed."""
     found = [poll(code) for code in SWEEP_R_POLLS]
     found += [selected_meters(0, codes) for codes in SWEEP_SELECTED]
     found += [extended_meters(0, codes) for codes in SWEEP_EXTENDED]
-    found.append(rom_signature(rom_seed))
+    found.append(extended_meters(0, SWEEP_EXTENDED[0], alt=True))
+    found.append(handpaid_cancelled_credits(0))
+    found.append(enhanced_validation(0x00))  # tickets printed whose 3D the host missed
+    if rom_seed is not None:
+        found.append(rom_signature(rom_seed))
     return found
 
 

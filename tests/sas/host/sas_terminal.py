@@ -11,7 +11,8 @@ the terminal's thread) are carried out while it waits.  ``--serial`` puts the bi
 and the printer on their simulators (other processes, sealed serial links): the validator then
 takes tickets.
 
-Commands: ``robot GAMES SEED [FAULT_RATE]``, ``bill CENTS``, ``ticket NUMBER``, ``cashout``,
+Commands: ``robot GAMES SEED [FAULT_RATE]``, ``play GAMES SEED`` (the robot without its
+cash-outs), ``bill CENTS``, ``ticket NUMBER``, ``cashout``,
 ``door open|close``, ``paper in|out``, ``attendant``, ``wait SECONDS``, ``state``, ``quit``.
 """
 
@@ -75,6 +76,27 @@ class Driver:
         robot.settle_lockups()
         return robot.stats.__dict__
 
+    def play(self, games: int, seed: int) -> dict[str, Any]:
+        """The robot's games without its cash-outs (each waits for the SAS host's number)."""
+        sim = self.terminal.simulated
+        robot = Robot(self.rt, sim.validator, sim.printer, random.Random(seed), fault_rate=0.0)
+        while robot.stats.games < games:
+            robot.settle_lockups()
+            robot.finish_round()
+            robot._fund()  # the robot's own steps, minus the cash-out
+            if robot._wager():
+                try:
+                    self.rt.execute(c.Deal())
+                except CommandError:
+                    self.rt.execute(c.ClearWagers())
+                    continue
+                robot.settle_lockups()
+                robot.finish_round()
+                robot.stats.games += 1
+            robot.check_invariants()
+            self.rt.pump()
+        return robot.stats.__dict__
+
     def bill(self, cents: int) -> dict[str, Any]:
         if self.peripherals is not None:
             self.peripherals.control("bill-validator", f"insert {cents}")
@@ -115,6 +137,8 @@ class Driver:
         if name == "robot":
             rate = float(args[2]) if len(args) > 2 else 0.02
             return self.robot(int(args[0]), int(args[1]), rate)
+        if name == "play":
+            return self.play(int(args[0]), int(args[1]))
         if name == "bill":
             return self.bill(int(args[0]))
         if name == "ticket":

@@ -64,7 +64,7 @@ def test_latency_probe_against_an_echo(echo_port: Path, capsys: pytest.CaptureFi
     )
     assert code == 0
     figures = json.loads(capsys.readouterr().out)
-    assert figures["answered"] == 20 and figures["over_limit"] == 0
+    assert figures["answered"] == 20 and figures["first_p50_ms"] > 0
 
 
 def test_nobody_on_the_line_exit_1(capsys: pytest.CaptureFixture[str]) -> None:

@@ -90,15 +90,18 @@ def test_ack_nack_busy_bad_crc_wrong_address() -> None:
     poller.tick(20)
     assert poller.receive(b"\x01\x00", 22) == [Busy(polls.poll(Code.SEND_COIN_IN))]
     poller.ask(polls.poll(Code.SEND_COIN_IN))
-    poller.tick(30)
+    between = poller.tick(30)  # the same poll again: a general poll first
+    assert between is not None and between.poll is None
+    poller.receive(b"\x00", 31)
+    assert poller.tick(36) is not None
     bad = bytearray(wire.response(1, 0x11, wire.to_bcd(5, 4)))
     bad[-1] ^= 0xFF
-    (event,) = poller.receive(bytes(bad), 32)
+    (event,) = poller.receive(bytes(bad), 38)
     assert isinstance(event, BadResponse) and event.reason == "bad CRC"
-    poller.ask(polls.poll(Code.SEND_COIN_IN))
-    poller.tick(40)
-    event, rest = poller.receive(b"\x02\x11", 41)
-    assert isinstance(event, BadResponse) and rest == LineNoise(b"\x11")
+    poller.ask(polls.poll(Code.SEND_CURRENT_CREDITS))
+    poller.tick(45)
+    event, rest = poller.receive(b"\x02\x1a", 46)
+    assert isinstance(event, BadResponse) and rest == LineNoise(b"\x1a")
 
 
 def test_bytes_nobody_asked_for_are_noise() -> None:
@@ -134,3 +137,17 @@ def test_rom_signature_computed_later_comes_to_a_general_poll() -> None:
     assert polls.decode(0x21, event.body) == [polls.Field("rom_signature", "abcd")]
     poller.tick(400)
     assert poller.receive(b"\x01", 401) == [ExceptionReceived(1, 1.0)]  # an exception again
+
+
+def test_the_same_long_poll_twice_gets_a_general_poll_between() -> None:
+    poller = _poller()
+    poller.ask(polls.enhanced_validation(0))
+    poller.ask(polls.enhanced_validation(0))
+    first = poller.tick(0)
+    assert first is not None and first.poll == polls.enhanced_validation(0)
+    assert poller.expire(100) == [NoResponse(polls.enhanced_validation(0), b"")]
+    between = poller.tick(105)
+    assert between is not None and between.poll is None  # a general poll
+    poller.receive(b"\x00", 106)
+    second = poller.tick(111)
+    assert second is not None and second.poll == polls.enhanced_validation(0)
