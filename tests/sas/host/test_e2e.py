@@ -48,6 +48,10 @@ def test_host_tool_reads_a_playing_terminal_to_the_cent(tmp_path: Path) -> None:
         cashed = driver.cashout()["cashed_out"]
         assert cashed > 0 and terminal.runtime.state.credits[0] == 0
         host.sweep(lambda: driver.pump(0.05))
+        for _ in range(200):  # every exception heard (one per general poll) before the host stops
+            if terminal.sas_link.queue.depth() == 0:
+                break
+            driver.pump(0.05)
         report = terminal_meters(tmp_path / "term", in_process=True)
     finally:
         terminal.close()
