@@ -23,6 +23,7 @@ from typing import Any
 
 from kiosk.cli.args import check_data_dir, output_path, peer_address
 from kiosk.cli.guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.sas_options import add_sas_arguments, sas_settings
 from kiosk.interrupts import AppInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.presentation.i18n import LANGUAGES
@@ -72,6 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="who this terminal is to the host (default: the certificate's common name)",
     )
+    add_sas_arguments(parser)
     parser.add_argument(
         "--dump-screen",
         type=output_path,
@@ -111,6 +113,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     except ValueError as exc:
         print(f"turbokiosk run: {exc}", file=sys.stderr)
         return 2
+    sas = sas_settings(args)
     where = check_display()
     data_dir = check_data_dir(data_dir_of(args), write=True)
     simulator = hardware is None and not args.no_simulator
@@ -142,6 +145,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
         started=STARTED,
         hardware=hardware,
         remote_host=remote_host,
+        sas=sas,
     )
 
 

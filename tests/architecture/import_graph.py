@@ -28,6 +28,7 @@ RANK: dict[str, int] = {
     "kiosk.signer": 4,
     "kiosk.devices": 5,
     "kiosk.hostlink": 5,
+    "kiosk.sas": 5,
     "kiosk.runtime": 6,
     "kiosk.host": 6,
     "kiosk.table": 6,
