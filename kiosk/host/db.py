@@ -150,6 +150,25 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Report:
+    """One terminal's batch, as a group commit records it (:meth:`HostDb.record_reports`)."""
+
+    terminal_id: str
+    messages: Sequence[Message]
+    at: int
+    head: JournalHead | None = None
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    """What one report's commit acknowledged."""
+
+    accepted: int
+    duplicates: int
+    acknowledged: JournalHead | None
+
+
+@dataclass(frozen=True)
 class Validation:
     """The answer to a ticket inserted at a terminal."""
 
@@ -258,59 +277,89 @@ class HostDb(ABC):
         meter epoch (0 without a head) and it becomes the acknowledged head
         (:mod:`kiosk.host.stores`) when the transaction commits.
         """
+        with self.transaction() as tx:
+            result = self._record_in(tx, terminal_id, messages, at, head)
+        _announce(tx)
+        return result
+
+    def record_reports(self, reports: Sequence[Report]) -> list[ReportResult]:
+        """Record many terminals' reports in **one** transaction (group commit).
+
+        Each report is recorded exactly as :meth:`record_report` would record it; the results
+        (in the order given) hold only once the one commit returned, so none is acknowledged
+        before it is durable.  Reports are taken in terminal order, so that two hosts'
+        groups on one PostgreSQL lock the terminals' rows in the same order.  If anything
+        raises, nothing of the group is recorded (the caller records them one by one).
+        """
+        order = sorted(range(len(reports)), key=lambda i: reports[i].terminal_id)
+        results: list[ReportResult | None] = [None] * len(reports)
+        with self.transaction() as tx:
+            for i in order:
+                r = reports[i]
+                results[i] = ReportResult(
+                    *self._record_in(tx, r.terminal_id, r.messages, r.at, r.head)
+                )
+        _announce(tx)
+        return [r for r in results if r is not None]
+
+    def _record_in(
+        self,
+        tx: _Tx,
+        terminal_id: str,
+        messages: Sequence[Message],
+        at: int,
+        head: JournalHead | None,
+    ) -> tuple[int, int, JournalHead | None]:
         accepted = duplicates = 0
         acknowledged = None
         epoch = head.epoch if head is not None else 0
-        with self.transaction() as tx:
-            self._seen(tx, terminal_id, at)
-            current = stores.enter_epoch(tx, terminal_id, epoch, messages, at)
-            for m in messages:
-                if m.kind == "meters":
-                    cur = tx.execute(
-                        "INSERT INTO meter_snapshots VALUES (?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (message_id) DO NOTHING",
-                        (
-                            m.message_id,
-                            terminal_id,
-                            m.journal_seq,
-                            m.at_ms,
-                            m.body.get("reason", ""),
-                            json.dumps(m.body.get("meters", {}), sort_keys=True),
-                            at,
-                        ),
-                    )
-                else:
-                    cur = tx.execute(
-                        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (message_id) DO NOTHING",
-                        (
-                            m.message_id,
-                            terminal_id,
-                            m.journal_seq,
-                            m.at_ms,
-                            m.kind,
-                            json.dumps(m.body, sort_keys=True),
-                            at,
-                        ),
-                    )
-                if cur.rowcount == 0:
-                    duplicates += 1
-                    continue
-                accepted += 1
-                if m.kind == "meters" and current:
-                    stores.compare_meters(tx, terminal_id, epoch, m, at)
-                elif m.kind in VOUCHER_KINDS:
-                    self._voucher_event(tx, terminal_id, m, at)
-                elif m.kind == "enable":
-                    tx.execute(
-                        "UPDATE terminals SET enabled = ?, disable_reason = ? "
-                        "WHERE terminal_id = ?",
-                        (int(bool(m.body.get("enabled"))), m.body.get("reason", ""), terminal_id),
-                    )
-            if head is not None:
-                stores.acknowledge(tx, terminal_id, head, current, at)
-                acknowledged = stores.anchor(tx, terminal_id)
-        _announce(tx)
+        self._seen(tx, terminal_id, at)
+        current = stores.enter_epoch(tx, terminal_id, epoch, messages, at)
+        for m in messages:
+            if m.kind == "meters":
+                cur = tx.execute(
+                    "INSERT INTO meter_snapshots VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (message_id) DO NOTHING",
+                    (
+                        m.message_id,
+                        terminal_id,
+                        m.journal_seq,
+                        m.at_ms,
+                        m.body.get("reason", ""),
+                        json.dumps(m.body.get("meters", {}), sort_keys=True),
+                        at,
+                    ),
+                )
+            else:
+                cur = tx.execute(
+                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (message_id) DO NOTHING",
+                    (
+                        m.message_id,
+                        terminal_id,
+                        m.journal_seq,
+                        m.at_ms,
+                        m.kind,
+                        json.dumps(m.body, sort_keys=True),
+                        at,
+                    ),
+                )
+            if cur.rowcount == 0:
+                duplicates += 1
+                continue
+            accepted += 1
+            if m.kind == "meters" and current:
+                stores.compare_meters(tx, terminal_id, epoch, m, at)
+            elif m.kind in VOUCHER_KINDS:
+                self._voucher_event(tx, terminal_id, m, at)
+            elif m.kind == "enable":
+                tx.execute(
+                    "UPDATE terminals SET enabled = ?, disable_reason = ? WHERE terminal_id = ?",
+                    (int(bool(m.body.get("enabled"))), m.body.get("reason", ""), terminal_id),
+                )
+        if head is not None:
+            stores.acknowledge(tx, terminal_id, head, current, at)
+            acknowledged = stores.anchor(tx, terminal_id)
         return accepted, duplicates, acknowledged
 
     def acknowledged_head(self, terminal_id: str) -> JournalHead | None:
@@ -715,6 +764,22 @@ class HostDb(ABC):
                 "UPDATE commands SET state = ?, result = ?, done_ms = ? WHERE command_id = ?",
                 (state, result, at, command_id),
             )
+
+    def claim_command(self, command_id: int, at: int) -> bool:
+        """Move a command ``pending`` -> ``sent`` for this host; False when another host (or an
+        earlier round) already did: the conditional update lets exactly one sender have it."""
+        with self.transaction() as tx:
+            cur = tx.execute(
+                "UPDATE commands SET state = 'sent', done_ms = ? "
+                "WHERE command_id = ? AND state = 'pending'",
+                (at, command_id),
+            )
+            return cur.rowcount == 1
+
+    def ping(self) -> None:
+        """A round trip to the records (the health check); raises when they are away."""
+        with self.transaction() as tx:
+            tx.execute("SELECT 1").fetchone()
 
     def command(self, command_id: int) -> dict[str, Any] | None:
         """One command's record."""
