@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.host import stores
+from kiosk.host import constraints, stores
 from kiosk.host.bounds import Limits
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
@@ -931,7 +931,7 @@ class SqliteHostDb(HostDb):
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._lock = threading.Lock()
-        self._conn.executescript(SCHEMA.format(serial="INTEGER"))
+        self._conn.executescript(SCHEMA.format(serial="INTEGER") + constraints.sqlite_schema())
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
@@ -966,6 +966,8 @@ class PostgresHostDb(HostDb):
             for statement in SCHEMA.format(serial="BIGSERIAL").split(";"):
                 if statement.strip():
                     tx.execute(statement)
+            for statement in constraints.postgres_statements():
+                tx.execute(statement)
 
     def _conn(self) -> Any:
         conn = getattr(self._local, "conn", None)

@@ -65,3 +65,36 @@ def test_a_failing_report_fails_alone_and_the_rest_of_its_group_is_recorded(
     assert calls[:2] == [1, 6]  # the five good reports and the bad one were one group...
     assert len(host_db.events(last=1_000)) == 11  # ...and the good ones were recorded after all
     assert committer.stats().reports == 6
+
+
+FORBIDDEN = (
+    "UPDATE vouchers SET state = 'issued' WHERE validation_number = '{n}'",  # out of redeemed
+    "UPDATE vouchers SET state = 'pending' WHERE validation_number = '{n}'",
+    "UPDATE vouchers SET holder = 'TK-OTHER' WHERE validation_number = '{n}'",
+    "UPDATE events SET body = '{{}}'",
+    "DELETE FROM events",
+    "DELETE FROM voucher_audit",
+)
+
+
+def test_the_database_itself_refuses_what_the_rules_forbid(host_db: HostDb) -> None:
+    number = host_db.issue_validation_number("TK-1", 500, 1_000)
+    printed = {"validation_number": number, "value_cents": 500}
+    unknown = {"validation_number": "9" * 18, "value_cents": 100}  # quarantined, audited
+    host_db.record_report(
+        "TK-1",
+        [
+            Message("TK-1:1:1:0", 1, 1, "voucher_printed", printed),
+            Message("TK-1:1:2:0", 2, 2, "voucher_printed", unknown),
+        ],
+        2_000,
+    )
+    assert host_db.validate_ticket("TK-1", number, 3_000).accepted
+    host_db.finish_ticket("TK-1", number, True, 4_000)
+    for sql in FORBIDDEN:
+        refused = pytest.raises(Exception, match=r"refused by the database|append-only")
+        with refused, host_db.transaction() as tx:
+            tx.execute(sql.format(n=number))
+    assert (host_db.voucher(number) or {})["state"] == "redeemed"
+    assert len(host_db.events(last=10)) == 2
+    assert len(host_db.voucher_audit()) == 1
