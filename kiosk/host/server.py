@@ -303,6 +303,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
     ) -> AsyncIterator[host_pb2.CommandsResponse]:
         terminal = await self._caller(context, request.terminal_id)
         q = self.dispatcher.attach(terminal)
+        await context.send_initial_metadata(())  # the terminal sees the stream is open
         try:
             while (cmd := await q.get()) is not None:
                 yield host_pb2.CommandsResponse(command=cmd)
