@@ -28,6 +28,8 @@ VOUCHER_MOVES = (
 APPEND_ONLY = ("events", "meter_snapshots", "voucher_audit", "terminal_alarms")
 VOUCHER_MOVE_REFUSED = "voucher state move refused by the database"
 APPEND_ONLY_REFUSED = "append-only table: rows are never changed or deleted"
+#: the PostgreSQL triggers' names (created when one is missing)
+POSTGRES_TRIGGERS = ("vouchers_moves", *(f"{table}_append_only" for table in APPEND_ONLY))
 
 
 def _allowed(old: str, new: str) -> str:

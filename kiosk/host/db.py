@@ -966,8 +966,13 @@ class PostgresHostDb(HostDb):
             for statement in SCHEMA.format(serial="BIGSERIAL").split(";"):
                 if statement.strip():
                     tx.execute(statement)
-            for statement in constraints.postgres_statements():
-                tx.execute(statement)
+            known = tx.execute(
+                "SELECT COUNT(*) FROM pg_trigger WHERE tgname = ANY(?)",
+                (list(constraints.POSTGRES_TRIGGERS),),
+            ).fetchone()[0]
+            if known < len(constraints.POSTGRES_TRIGGERS):  # a running host's tables not locked
+                for statement in constraints.postgres_statements():
+                    tx.execute(statement)
 
     def _conn(self) -> Any:
         conn = getattr(self._local, "conn", None)

@@ -29,6 +29,21 @@ from kiosk.hostlink import pki
 PREFIX = "TK-F"
 
 
+def start_logged(args: list[str], log: Path) -> subprocess.Popen[bytes]:
+    """A server process (``python ARGS``) whose standard error goes to ``log``; returns once it
+    printed its first line (it is serving)."""
+    with open(log, "ab") as err:
+        process = subprocess.Popen(
+            [sys.executable, *args],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+    assert process.stdout is not None
+    process.stdout.readline()
+    return process
+
+
 def names(n: int) -> list[str]:
     return [f"{PREFIX}{i:05d}" for i in range(n)]
 
