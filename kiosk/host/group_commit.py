@@ -7,6 +7,9 @@ after that commit returned are the futures resolved, so no report is acknowledge
 durable.  While one group commits the next one gathers, so the group grows with the load: one
 fsync carries as many reports as arrived during the previous one.
 
+A report whose call was cancelled (its deadline passed) before a writer took it is not
+recorded (the terminal sends it again); once taken, it can no longer be cancelled.
+
 If the group's transaction fails (a PostgreSQL deadlock with another host process, one
 malformed report, the database briefly away) nothing of it was recorded; each report is then
 recorded in its own transaction and only the ones that fail again get the error.
@@ -96,12 +99,15 @@ class GroupCommitter:
                 self._cond.wait(0.5)
             group: list[tuple[Report, Future[ReportResult]]] = []
             while self._queue and len(group) < self.max_reports:
-                group.append(self._queue.popleft())
+                report, future = self._queue.popleft()
+                if future.set_running_or_notify_cancel():  # else its call was cancelled
+                    group.append((report, future))
             return group
 
     def _run(self) -> None:
         while (group := self._take()) is not None:
-            self._commit(group)
+            if group:
+                self._commit(group)
 
     def _commit(self, group: list[tuple[Report, Future[ReportResult]]]) -> None:
         reports = [report for report, _ in group]
