@@ -112,7 +112,8 @@ class Terminal:
             channel = self.channels[self.current]
             try:
                 if self.args.echo:
-                    call: Any = channel.unary_stream(HOLD)(b"")
+                    hold: Any = channel.unary_stream(HOLD)
+                    call: Any = hold(b"")
                 else:
                     stub = host_pb2_grpc.HostServiceStub(channel)
                     call = stub.Commands(host_pb2.CommandsRequest(terminal_id=self.name))
