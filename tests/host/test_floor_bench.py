@@ -114,12 +114,13 @@ def test_paced_floor_against_echo(
             PostgresHostDb(url) if url else SqliteHostDb(tmp_path / backend / "host.sqlite3")
         )
         try:
-            check_records(db, run)
+            check_records(db, run)  # nothing lost or doubled, even when calls failed
         finally:
             db.close()
-        assert run.streams_open == terminals
-        assert not run.errors, run.errors
     print(f"floor {terminals} figures:", figures)
+    for backend in ("sqlite", "postgresql"):  # both measured before either is judged
+        assert figures[backend]["streams_open"] == terminals
+        assert not figures[backend]["errors"], (backend, figures[backend]["errors"])
 
 
 @pytest.mark.floor
