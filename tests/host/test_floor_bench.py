@@ -138,15 +138,18 @@ def test_failover_campaign_two_hosts_one_postgres(
     rng = random.Random(17)
 
     def kill_at_random(end: float) -> None:
-        spacing = KILL_SECONDS / KILLS
+        restart = 0.0  # how long the last restart took: the next wait makes room for it
         while len(kills) < KILLS and time.time() < end - 5:
-            time.sleep(rng.uniform(0.2, 2 * spacing - 0.2) if spacing > 0.4 else spacing)
+            spacing = (end - 5 - time.time()) / (KILLS - len(kills))
+            time.sleep(rng.uniform(0.1, max(0.2, 2 * (spacing - restart))))
             i = rng.randrange(2)
             process, address = hosts[i]
             process.send_signal(signal.SIGKILL)
             process.wait()
             kills.append(time.time())
+            began = time.time()
             restarted = start_host_at(tmp_path / f"host{i}", floor_pki, url, address)
+            restart = time.time() - began
             hosts[i] = (restarted, address)
 
     try:
