@@ -176,6 +176,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="database threads for the calls other than Report (the server itself is asyncio)",
     )
     p.add_argument(
+        "--writers",
+        type=int_type(1, 64),
+        default=None,
+        help="group-commit writer threads, each with its own connection (default 1)",
+    )
+    p.add_argument(
         "--progress-seconds",
         type=float_type(0, 3600),
         default=10.0,
@@ -403,6 +409,7 @@ def _serve(args: argparse.Namespace) -> int:
         settings=settings,
         max_workers=args.max_workers,
         progress_seconds=args.progress_seconds,
+        writers=args.writers,
     ).start()
 
     def stop(_signum: int, _frame: object) -> None:

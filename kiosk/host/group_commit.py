@@ -14,8 +14,10 @@ If the group's transaction fails (a PostgreSQL deadlock with another host proces
 malformed report, the database briefly away) nothing of it was recorded; each report is then
 recorded in its own transaction and only the ones that fail again get the error.
 
-SQLite serialises writers anyway (one writer); PostgreSQL takes several, each on its own
-connection.
+One writer is the default (the largest groups; several writers only contend for the
+interpreter: on the 2-core test machine 2,000 paced terminals on PostgreSQL had p50 1.4 s with
+one writer, 2.2 s with four); PostgreSQL can take several (``--writers``), each on its own
+connection; SQLite serialises them anyway.
 """
 
 from __future__ import annotations

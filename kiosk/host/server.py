@@ -39,7 +39,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from kiosk import integrity
 from kiosk.host import bounds
 from kiosk.host.bounds import BoundsError, Limits
-from kiosk.host.db import HostDb, HostDbError, Message, Report, SqliteHostDb, now_ms
+from kiosk.host.db import HostDb, HostDbError, Message, Report, now_ms
 from kiosk.host.group_commit import GroupCommitter
 from kiosk.hostlink import messages
 from kiosk.hostlink.anchor import JournalHead
@@ -403,8 +403,8 @@ class HostServer:
         db.limits = self.settings.limits
         self.progress_seconds = progress_seconds
         self.dispatcher = CommandDispatcher(db)
-        if writers is None:
-            writers = 1 if isinstance(db, SqliteHostDb) else 4
+        if writers is None:  # one writer: the largest groups, no GIL contention between writers
+            writers = 1
         self.committer = GroupCommitter(db, writers=writers)
         self.db_pool = futures.ThreadPoolExecutor(max_workers, thread_name_prefix="host-db")
         self.servicer = HostServicer(

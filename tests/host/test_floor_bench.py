@@ -40,6 +40,7 @@ KILLS = int(os.environ.get("FLOOR_KILLS", "50"))
 KILL_SECONDS = float(os.environ.get("FLOOR_KILL_SECONDS", "240"))
 SCALES = [int(n) for n in os.environ.get("FLOOR_TERMINALS", "1000,2000,5000,7000").split(",")]
 FAILOVER_TERMINALS = int(os.environ.get("FLOOR_FAILOVER_TERMINALS", "1000"))
+HOST_ARGS = tuple(os.environ.get("FLOOR_HOST_ARGS", "").split())
 BACKENDS = tuple(os.environ.get("FLOOR_BACKENDS", "sqlite,postgresql").split(","))
 
 
@@ -62,7 +63,7 @@ def start_host(
 ) -> tuple[subprocess.Popen[bytes], str]:
     address = f"127.0.0.1:{load.free_port()}"
     args = ["-m", "kiosk", "host", "serve", "--host-dir", str(host_dir), "--pki", str(pki_dir)]
-    args += ["--listen", address, "--progress-seconds", "10"]
+    args += ["--listen", address, "--progress-seconds", "10", *HOST_ARGS]
     if db is not None:
         args += ["--db", db]
     host_dir.mkdir(parents=True, exist_ok=True)
