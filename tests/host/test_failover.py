@@ -9,7 +9,9 @@ a command down the terminal's new stream and answers the standard health check.
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from kiosk.host.db import HostDb
 from kiosk.hostlink.pki import SERVER_NAME
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.robot import Robot
+from proto.turbokiosk.v1 import host_pb2
 from tests.host.conftest import HostRig, Pki, TerminalRig, records_factory
 from tests.host.helpers import disagreements
 
@@ -91,3 +94,35 @@ def test_a_terminal_fails_over_to_the_second_host_and_nothing_is_lost_or_doubled
     assert second.db is not None
     rig.pump_until(lambda: (second.db.command(command) or {}).get("state") == "done")  # type: ignore[union-attr]
     assert _serving(second, pki_set) == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_the_host_logs_its_throughput_and_queue_depth(
+    tmp_path: Path, pki_set: Pki, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kiosk.host.db import SqliteHostDb
+    from kiosk.host.server import HostServer
+    from kiosk.hostlink.client import HostClient
+
+    caplog.set_level(logging.INFO, logger="kiosk.host.progress")
+    server = HostServer(
+        SqliteHostDb(tmp_path / "host.sqlite3"),
+        pki_set.host(),
+        "127.0.0.1:0",
+        progress_seconds=0.2,
+    ).start()
+    client = HostClient(server.address, pki_set.terminal("TK-B"), "TK-B")
+    try:
+        client.hello("floor", "sig", 0)
+        for seq in range(1, 6):
+            message = host_pb2.TerminalMessage(message_id=f"TK-B:1:{seq}:0", journal_seq=seq)
+            message.bill_stacked.value_cents = 500
+            client.report([message])
+        deadline = time.monotonic() + 5
+        while not any("reports/s" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "no progress line"
+            time.sleep(0.05)
+    finally:
+        client.close()
+        server.stop(0)
+    line = next(r.getMessage() for r in caplog.records if "reports/s" in r.getMessage())
+    assert "queue depth" in line and "command streams" in line and "records ok" in line
