@@ -170,7 +170,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--meter-period", type=int_type(1, 86_400), default=60, help="seconds between snapshots"
     )
     p.add_argument("--voucher-expiry-days", type=int_type(1, 3650), default=30)
-    p.add_argument("--max-workers", type=int, default=512, help="RPC threads (> terminals)")
+    p.add_argument(
+        "--max-workers",
+        type=int,
+        default=16,
+        help="database threads for the calls other than Report (the server itself is asyncio)",
+    )
+    p.add_argument(
+        "--writers",
+        type=int_type(1, 64),
+        default=None,
+        help="group-commit writer threads, each with its own connection (default 1)",
+    )
+    p.add_argument(
+        "--progress-seconds",
+        type=float_type(0, 3600),
+        default=10.0,
+        help="log throughput and queue depth this often (0: never)",
+    )
     limits = Limits()
     p.add_argument(
         "--ticket-out-limit-cents",
@@ -381,6 +398,7 @@ def _serve(args: argparse.Namespace) -> int:
         largest_bill=args.largest_bill_cents,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("kiosk.host.progress").setLevel(logging.INFO)
     settings = HostSettings(
         meter_period_seconds=args.meter_period,
         voucher_expiry_days=args.voucher_expiry_days,
@@ -398,10 +416,12 @@ def _serve(args: argparse.Namespace) -> int:
         args.listen,
         settings=settings,
         max_workers=args.max_workers,
+        progress_seconds=args.progress_seconds,
+        writers=args.writers,
     ).start()
 
     def stop(_signum: int, _frame: object) -> None:
-        server.server.stop(1)
+        server.shutdown_soon(1)
 
     signal.signal(signal.SIGTERM, stop)  # before the line that tells the world it is up
     signal.signal(signal.SIGINT, stop)

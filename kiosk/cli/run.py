@@ -64,7 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     field.add_argument("--validator-key", type=Path, metavar="FILE", help="its own key file")
     field.add_argument("--printer-key", type=Path, metavar="FILE", help="its own key file")
-    field.add_argument("--host", metavar="HOST:PORT", help="the accounting host (mutual TLS)")
+    field.add_argument(
+        "--host",
+        metavar="HOST:PORT[,HOST:PORT...]",
+        help="the accounting host (mutual TLS); several: the link fails over to the next",
+    )
     field.add_argument("--host-ca", type=Path, metavar="PEM", help="the host link's CA")
     field.add_argument("--host-cert", type=Path, metavar="PEM", help="this terminal's certificate")
     field.add_argument("--host-key", type=Path, metavar="PEM", help="this terminal's private key")
@@ -105,7 +109,8 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     player = size
     if args.host is not None:
         try:
-            peer_address(args.host)
+            for address in args.host.split(","):
+                peer_address(address)
         except argparse.ArgumentTypeError as exc:
             raise CommandLineError(f"--host: {exc}") from None
     try:
