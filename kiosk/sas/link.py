@@ -326,8 +326,10 @@ class SasLink:
         """Follow ``runtime``'s journal from now on (call on the terminal's thread, before its
         power-up).  A new SAS store starts at the journal's head: history is not reported."""
         self.runtime = runtime
-        if not self.queue.get_meta("cursor"):
-            self.queue.set_meta("cursor", str(runtime.journal.head()[0]))
+        try:
+            self.queue.start_cursor(runtime.journal.head()[0], self._epoch(runtime))
+        except Exception as exc:  # a store that cannot be read: the terminal locks up and
+            log.warning("SAS link: journal not readable: %s", exc)  # says why; nothing to follow
         runtime.subscribe(self._on_commit)
 
     # --- the terminal's thread ------------------------------------------------------------------
@@ -338,6 +340,9 @@ class SasLink:
             return
         state = runtime.state
         try:
+            epoch = self._epoch(runtime)
+            if epoch != self.queue.get_meta("journal_epoch"):  # a RAM clear: a new journal
+                self.queue.follow_new_journal(epoch)
             rows = list(runtime.journal.rows(after=self.queue.cursor))
         except Exception as exc:  # the store locked the terminal up; it says why
             log.warning("SAS link: journal not readable: %s", exc)
@@ -350,6 +355,11 @@ class SasLink:
         if rows:
             self.queue.take_events(effects)
         self._snapshot = self.build_snapshot(state)
+
+    @staticmethod
+    def _epoch(runtime: SasRuntime) -> str:
+        """The epoch of the terminal's store (a RAM clear starts a new one)."""
+        return str(runtime.journal.epoch())
 
     def _follow(self, event: e.Event) -> None:
         if isinstance(event, e.RoundStarted):
@@ -409,7 +419,7 @@ class SasLink:
 
     def _housekeeping(self) -> None:
         """Once a second on the port's thread: publish the figures, take a new address."""
-        kept = int(self.queue.get_meta("address", "0"))
+        kept = self.queue.stored_address()
         if kept and kept != self.machine.address:
             with contextlib.suppress(ValueError):
                 self.machine.set_address(kept)

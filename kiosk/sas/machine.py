@@ -3,7 +3,8 @@
 :class:`SasMachine` owns no port, thread or clock.  The transport feeds it what the line
 carried (:meth:`SasMachine.feed`, with the wakeup bits when the port gives them) and writes
 each :class:`Reply` at once.  An exception is marked sent in the queue when the reply that
-carries it is made (``Reply.exceptions`` names it), just before the transport writes it.
+carries it is made (``Reply.exceptions`` names it), just before the transport writes it, and
+kept in memory until the host acknowledges it (below).
 Everything it reads comes from the current :class:`~kiosk.sas.meters.MachineSnapshot` (the
 terminal's journaled state) and the :class:`~kiosk.sas.queue.ExceptionQueue`; everything it
 changes on the terminal goes through :class:`Controls` (which post commands to the terminal's
@@ -12,10 +13,14 @@ own thread).
 The long polls are one table, :data:`LONG_POLLS` (command -> handler).  A handler returns the
 reply, or None for *no answer* — which is also the answer to a long poll that is not in the
 table, to a poll with a bad CRC, a wrong length, another address or malformed data
-(:class:`PollError`, counted by kind in :class:`LinkStats`).  A command repeated at once (the
-host's implied NACK: it did not hear the answer) is answered again from memory for the polls
-that change something (:data:`REPLAYED`), so a retried redemption or validation number is
-never applied twice.
+(:class:`PollError`, counted by kind in :class:`LinkStats`).
+
+**Implied acknowledgement** (SAS has no ACK from the host): an exception reported to a general
+poll is said again while the host keeps sending this machine's general poll (it did not hear
+the answer); any other message on the line — a poll to another address, the broadcast general
+poll ``80`` a single-machine host sends between its polls, a long poll — acknowledges it.  A
+long poll repeated at once is answered again from memory for the polls that change something
+(:data:`REPLAYED`), so a retried redemption or validation number is never applied twice.
 """
 
 from __future__ import annotations
@@ -109,6 +114,7 @@ class LinkStats:
     general_polls: int = 0
     long_polls: int = 0
     answered: int = 0
+    repeated: int = 0  # exceptions said again on an implied NACK
     unanswered: Counter[str] = field(default_factory=Counter)
     last_poll_at: float | None = None  # monotonic seconds
     started_at: float = 0.0
@@ -230,6 +236,8 @@ class SasMachine:
         self._last_request: bytes | None = None
         self._last_reply: bytes | None = None
         self._signature_seed: int | None = None
+        #: the last exception reported, until the host's next poll acknowledges it
+        self._unacked: bytes | None = None
 
     @property
     def address(self) -> int:
@@ -268,12 +276,19 @@ class SasMachine:
     def _act(self, item: object, now: float) -> Reply | None:
         if isinstance(item, Dropped):
             self.stats.unanswered[item.reason.value] += 1
+            if item.reason is DropReason.OTHER_ADDRESS:
+                self._unacked = None  # the host moved on: the last exception was heard
             return None
         if isinstance(item, GeneralPoll):
             self.stats.general_polls += 1
             self._count(now)
             self._last_request = None
+            if self._unacked is not None:  # the same poll again: it was not heard, say it again
+                self.stats.answered += 1
+                self.stats.repeated += 1
+                return Reply(self._unacked)
             return self._general_poll()
+        self._unacked = None  # any other poll acknowledges the last exception
         if isinstance(item, Broadcast):
             self.stats.unanswered[DropReason.BROADCAST.value] += 1
             if item.frame.command == P.RECEIVE_DATE_TIME:
@@ -299,16 +314,19 @@ class SasMachine:
         self.stats.answered += 1
         if pending is None:
             return Reply(bytes([wire.NO_ACTIVITY]))
-        # marked sent now, before the reply is written: a second general poll in the same
-        # burst gets the next exception, and a kill after this never repeats it
+        # marked sent now, before the reply is written, so a kill never repeats it; a host
+        # that did not hear it repeats its general poll and gets it again from memory
         self.queue.mark_sent([pending.id])
+        reply = self._exception_reply(pending.code, pending.data)
+        self._unacked = reply
+        return Reply(reply, (pending.id,))
+
+    def _exception_reply(self, code: int, data: bytes) -> bytes:
         if self.real_time:
-            code = pending.code
-            if code in _BILL_CODES and pending.data:  # with its data, a note is 4F
+            if code in _BILL_CODES and data:  # with its data, a note is 4F
                 code = wire.ExceptionCode.BILL_ACCEPTED
-            body = bytes([self.address, 0xFF, code]) + pending.data
-            return Reply(with_crc(body), (pending.id,))
-        return Reply(bytes([pending.code]), (pending.id,))
+            return with_crc(bytes([self.address, 0xFF, code]) + data)
+        return bytes([code])
 
     def _long_poll(self, frame: LongPollFrame) -> Reply | None:
         raw = bytes([frame.address, frame.command]) + frame.data

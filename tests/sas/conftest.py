@@ -52,9 +52,17 @@ class SasRig:
         return wire.parse_response(reply, command)
 
     def general(self) -> int:
+        """A general poll's exception; after one, the broadcast general poll (80) that a
+        single-machine host sends to acknowledge it (a poll to another address)."""
         reply = self.poll(wire.general_poll(ADDRESS))
         assert reply is not None and len(reply) == 1, reply
+        if reply[0]:
+            self.acknowledge()
         return reply[0]
+
+    def acknowledge(self) -> None:
+        """The sync poll: the general poll of the broadcast address, which no machine answers."""
+        assert self.send(b"\x80") == []
 
     def drain(self) -> list[int]:
         codes = []

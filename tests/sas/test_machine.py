@@ -125,7 +125,7 @@ def test_bad_input_gets_no_answer_and_changes_nothing(rig: SasRig) -> None:
     assert rig.poll(bytes([ADDRESS, 0x49])) is None  # a known poll this machine does not keep
     assert rig.poll(wire.long_poll(ADDRESS, P.SEND_CURRENT_DATE_TIME)[:1]) is None
     assert rig.poll(wire.long_poll(0, P.SHUTDOWN)) is None  # broadcast: never answered
-    garbage = random.Random(16).randbytes(20_000)
+    garbage = random.Random(16).randbytes(6_000)
     for start in range(0, len(garbage), 7):
         rig.send(garbage[start : start + 7])
     runtime.pump()
@@ -278,23 +278,41 @@ def test_real_time_event_reporting(rig: SasRig) -> None:
     rig.drain()
     assert rig.poll(wire.long_poll(ADDRESS, P.ENABLE_REAL_TIME_EVENTS, b"\x01")) == bytes([ADDRESS])
     rig.play("bill 20", "bet first_down 5", "deal", "noraise")
-    reply = rig.poll(wire.general_poll(ADDRESS)) or b""
-    data = wire.parse_response(reply, 0xFF)
+
+    def event() -> bytes:
+        reply = rig.poll(wire.general_poll(ADDRESS)) or b""
+        rig.acknowledge()
+        return wire.parse_response(reply, 0xFF)
+
+    data = event()
     assert data[0] == X.BILL_ACCEPTED and data[1:3] == b"\x00\x04" and from_bcd(data[3:7]) == 1
-    started = wire.parse_response(rig.poll(wire.general_poll(ADDRESS)) or b"", 0xFF)
+    started = event()
     assert started[0] == X.GAME_STARTED and from_bcd(started[1:3]) == 500
-    ended = wire.parse_response(rig.poll(wire.general_poll(ADDRESS)) or b"", 0xFF)
+    ended = event()
     assert ended[0] == X.GAME_ENDED
     assert rig.poll(wire.long_poll(ADDRESS, P.ENABLE_REAL_TIME_EVENTS, b"\x00")) == bytes([ADDRESS])
     rig.play("bet first_down 5", "deal", "noraise")
     assert rig.drain() == []  # game started/ended are real-time events only
 
 
-def test_general_polls_in_one_burst_get_different_exceptions(rig: SasRig) -> None:
+def test_implied_acknowledgement_of_an_exception(rig: SasRig) -> None:
     rig.drain()
     rig.play("door open", "door close")
+    # the host did not hear the answer and polls again: the same exception, again
     replies = rig.send(wire.general_poll(ADDRESS) * 3)
-    assert [r.data for r in replies] == [b"\x11", b"\x12", b"\x00"]
+    assert [r.data for r in replies] == [b"\x11", b"\x11", b"\x11"]
+    assert rig.link.machine.stats.repeated == 2
+    rig.acknowledge()  # a poll to another address: heard
+    assert rig.general() == X.SLOT_DOOR_CLOSED
+    # a long poll acknowledges too
+    rig.play("door open")
+    assert rig.poll(wire.general_poll(ADDRESS)) == b"\x11"
+    rig.long(P.SEND_CURRENT_CREDITS)
+    assert rig.general() == X.NO_ACTIVITY
+    # in a burst with the sync poll between, each general poll gets the next one
+    rig.play("door close", "door open")
+    burst = (wire.general_poll(ADDRESS) + b"\x80") * 3
+    assert [r.data for r in rig.send(burst)] == [b"\x12", b"\x11", b"\x00"]
 
 
 def test_service_menu_shows_the_link_and_sets_the_address(rig: SasRig) -> None:
@@ -310,3 +328,14 @@ def test_service_menu_shows_the_link_and_sets_the_address(rig: SasRig) -> None:
     assert "polls_per_second" in shown and "errors" in shown
     assert rig.poll(wire.general_poll(ADDRESS)) is None  # the old address is not answered
     assert rig.poll(wire.general_poll(42)) is not None
+
+
+def test_a_ram_clear_is_followed_into_the_new_journal(rig: SasRig) -> None:
+    runtime = rig.terminal.runtime
+    rig.play("door open", "door close", "door open", "door close")
+    rig.drain()
+    old_head = runtime.journal.head()[0]
+    runtime.ram_clear(by="operator", reason="test")
+    assert runtime.journal.head()[0] < old_head  # a new journal, rows from 1 again
+    rig.play("door open")
+    assert rig.drain() == [X.MEMORY_ERROR_RESET, X.SLOT_DOOR_OPENED]

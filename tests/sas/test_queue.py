@@ -69,9 +69,33 @@ def test_pruning_keeps_the_chain_verifiable(tmp_path: Path) -> None:
     queue = ExceptionQueue(tmp_path, keep=10)
     queue.push(NewException(X.SLOT_DOOR_OPENED) for _ in range(50))
     queue.mark_sent(range(1, 51))
+    queue.flush()
     assert queue.verify() == 10  # the 40 oldest forgotten, the chain goes on from them
     queue.push([NewException(X.SLOT_DOOR_CLOSED)])
     queue.close()
     again = ExceptionQueue(tmp_path, keep=10)
     assert again.verify() == 11
     assert _drain(again) == [X.SLOT_DOOR_CLOSED]
+
+
+def test_the_sent_log_wins_over_a_store_the_writer_never_reached(tmp_path: Path) -> None:
+    queue = ExceptionQueue(tmp_path)
+    queue.push([NewException(X.SLOT_DOOR_OPENED), NewException(X.SLOT_DOOR_CLOSED)])
+    first = queue.next(False)
+    assert first is not None
+    queue.mark_sent([first.id])
+    queue.close()
+    # as if the process was killed before its writer thread folded the mark into the store
+    with sqlite3.connect(tmp_path / "sas.sqlite3") as db:
+        db.execute("UPDATE exceptions SET state = 'queued'")
+    again = ExceptionQueue(tmp_path)
+    assert _drain(again) == [X.SLOT_DOOR_CLOSED]  # the one sent is not said again
+    assert (tmp_path / "sas.sent").stat().st_size == 8  # folded, then only the new mark
+
+
+def test_volatile_exceptions_never_reach_the_disk(tmp_path: Path) -> None:
+    queue = ExceptionQueue(tmp_path)
+    queue.push([NewException(X.SYSTEM_VALIDATION_REQUEST, volatile=True)])
+    assert queue.depth() == 1 and queue.history() == []
+    assert _drain(queue) == [X.SYSTEM_VALIDATION_REQUEST]
+    assert (tmp_path / "sas.sent").stat().st_size == 0
