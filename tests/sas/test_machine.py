@@ -322,6 +322,7 @@ def test_service_menu_shows_the_link_and_sets_the_address(rig: SasRig) -> None:
     assert status.read_status(data_dir)["address"] is None  # the settings' address, not kept
     status.set_address(data_dir, 42)
     rig.link._housekeeping()  # what the running link does once a second
+    rig.link.queue.flush()  # the figures reach the store through its writer thread
     assert rig.link.machine.address == 42
     shown = status.read_status(data_dir)
     assert shown["address"] == 42 and shown["queue_depth"] == rig.link.queue.depth()
