@@ -365,7 +365,7 @@ def _read_console(casino: CasinoHost, rom_seed: int | None) -> bool:
             return False
         problem = console_command(line, casino, rom_seed)
         if problem:
-            casino.records.append(Record(0, "error", "console", "refused", problem))
+            casino.note("error", "console", "refused", problem)
     return True
 
 
