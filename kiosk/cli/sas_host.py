@@ -357,16 +357,39 @@ def _latency(args: argparse.Namespace, line: HostLine) -> int:
     return 0
 
 
-def _read_console(casino: CasinoHost, rom_seed: int | None) -> bool:
-    """Console lines waiting on standard input (never blocks); False at its end."""
-    while select.select([sys.stdin], [], [], 0)[0]:
-        line = sys.stdin.readline()
-        if not line:  # end of input: no more commands, keep following
-            return False
-        problem = console_command(line, casino, rom_seed)
-        if problem:
-            casino.records.append(Record(0, "error", "console", "refused", problem))
-    return True
+class _Console:
+    """Console lines from standard input, read without blocking (the descriptor itself, so no
+    line waits in a buffer that ``select`` cannot see)."""
+
+    #: the longest line kept; a longer one is refused whole
+    MAX_LINE = 4096
+
+    def __init__(self, enabled: bool) -> None:
+        self.open = enabled
+        self._pending = b""
+
+    def read(self, casino: CasinoHost, rom_seed: int | None) -> None:
+        """Carry out every whole line that has arrived."""
+        if not self.open and not self._pending:
+            return
+        fd = sys.stdin.fileno()
+        while self.open and select.select([fd], [], [], 0)[0]:
+            data = os.read(fd, 4096)
+            if not data:  # end of input: no more commands (a last unended line is one)
+                self.open = False
+                if self._pending and not self._pending.endswith(b"\n"):
+                    self._pending += b"\n"
+            self._pending += data
+        while b"\n" in self._pending or len(self._pending) > self.MAX_LINE:
+            raw, _, self._pending = self._pending.partition(b"\n")
+            line = raw.decode("utf-8", errors="replace")
+            problem = (
+                "a console line of more than 4096 bytes"
+                if len(raw) > self.MAX_LINE
+                else console_command(line, casino, rom_seed)
+            )
+            if problem:
+                casino.note("error", "console", "refused", problem)
 
 
 @contextlib.contextmanager
@@ -399,7 +422,7 @@ def _poll_into(
 ) -> int:
     stop = _Stop()
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    console_open = [bool(args.commands)]
+    console = _Console(bool(args.commands))
     sweep_now = _Stop()  # SIGUSR1: read every meter now
     previous[signal.SIGUSR1] = signal.signal(signal.SIGUSR1, sweep_now)
     writer = _Writer(stream, args.format)
@@ -412,8 +435,7 @@ def _poll_into(
         if len(casino.records) > shown:
             writer.write(casino.records[shown:])
             shown = len(casino.records)
-        if console_open[0]:
-            console_open[0] = _read_console(casino, args.rom_seed)
+        console.read(casino, args.rom_seed)
         if sweep_now.signal is not None:
             sweep_now.signal = None
             casino.sweep(args.rom_seed)

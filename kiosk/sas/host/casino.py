@@ -131,6 +131,10 @@ class CasinoHost:
             self._sweeps += 1
             self._record("sweep", "sweep", "done", self._sweeps)
 
+    def note(self, kind: str, source: str, name: str, value: int | str) -> None:
+        """Add a record of the host's own (a console line refused, for instance)."""
+        self._record(kind, source, name, value)
+
     def _record(self, kind: str, source: str, name: str, value: int | str) -> None:
         self.records.append(Record(self._clock_ms(), kind, source, name, value))
 

@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
+from kiosk.cli.sas_host import console_command
+from kiosk.sas.host.casino import CasinoHost
+from kiosk.sas.host.poller import HostPoller
 
 
 def _exit_status(argv: list[str]) -> int:
@@ -79,3 +82,20 @@ def test_nobody_on_the_line_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     captured = capsys.readouterr()
     assert captured.err == f"turbokiosk sas host: no answer from address 1 on {port}\n"
     assert "no answer 2" in captured.out.splitlines()[-1] or "polls" in captured.out
+
+
+def test_console_lines() -> None:
+    poller = HostPoller(1)
+    casino = CasinoHost(poller, "m", lambda: 0)
+    assert console_command("sweep", casino, None) == ""
+    swept = poller.queued
+    assert swept > 40
+    assert console_command("  handpay-reset ", casino, None) == ""
+    assert console_command("poll 1a", casino, None) == ""
+    assert console_command("set-time 2026-11-26T14:00:00", casino, None) == ""
+    assert poller.queued == swept + 3
+    assert "unknown command" in console_command("reboot", casino, None)
+    assert "type R" in console_command("poll 21", casino, None)
+    assert "date and time" in console_command("set-time soon", casino, None)
+    assert console_command("", casino, None) == ""
+    assert poller.queued == swept + 3  # refused lines queue nothing

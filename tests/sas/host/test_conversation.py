@@ -254,3 +254,19 @@ def test_snapshot_changes_are_read_fresh(tmp_path: Path) -> None:
     assert line.values(Code.SEND_CURRENT_CREDITS) == {"current_credits": 9_999}
     assert wire.RESPONSE_LENGTH[Code.SEND_CURRENT_CREDITS] == 8
     line.close()
+
+
+def test_a_host_restarted_mid_redemption_asks_the_machine_first(
+    tmp_path: Path, tickets: TicketDb
+) -> None:
+    number = tickets.issue("a", 1_500, 42)
+    tickets.printed(number, "a", 1_500)
+    assert tickets.reserve(number, "m").accepted  # the old host process sent 71, then died
+    line = Wire(tmp_path, None)
+    line.bridge.ticket_done(number, 1_500, True)  # meanwhile the machine stacked it
+    line.host = CasinoHost(line.poller, "m", lambda: int(line.now), tickets, 42)  # restarted
+    assert line.host.outstanding == 1  # the 71 status query, before anything else
+    line.run(500)
+    assert tickets.get(number).state is TicketState.REDEEMED  # type: ignore[union-attr]
+    assert [a for _m, a, _c in tickets.log(number)][-1] == "redeemed"
+    line.close()

@@ -11,6 +11,7 @@ are in ``test_e2e_long.py`` (``tox -e sas``).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from kiosk.app.wiring import build_terminal
@@ -48,10 +49,11 @@ def test_host_tool_reads_a_playing_terminal_to_the_cent(tmp_path: Path) -> None:
         cashed = driver.cashout()["cashed_out"]
         assert cashed > 0 and terminal.runtime.state.credits[0] == 0
         host.sweep(lambda: driver.pump(0.05))
-        for _ in range(200):  # every exception heard (one per general poll) before the host stops
-            if terminal.sas_link.queue.depth() == 0:
-                break
+        link = terminal.sas_link
+        deadline = time.monotonic() + 20
+        while link.queue.next(False) is not None and time.monotonic() < deadline:  # low last
             driver.pump(0.05)
+        driver.pump(0.3)  # the last one's general poll answered and recorded
         report = terminal_meters(tmp_path / "term", in_process=True)
     finally:
         terminal.close()
@@ -65,14 +67,17 @@ def test_host_tool_reads_a_playing_terminal_to_the_cent(tmp_path: Path) -> None:
         if read.get(key) != str(value)
     }
     assert not wrong, wrong
-    assert report["lifetime"]["tickets_out"] == cashed
+    assert report["lifetime"]["tickets_out"] >= cashed  # the robot may have cashed out too
     codes = [int(r["value"]) for r in host.records() if r["kind"] == "exception"]
     for code in REPORTED:
         assert code in codes, f"{code!r} never reported"
     db = TicketDb(tickets, lambda: 0)
     try:
-        (ticket,) = db.all()
-        assert ticket.state is TicketState.PRINTED and ticket.amount_cents == cashed
-        assert ticket.issued_by == "machine-1"
+        printed = db.all()
+        assert {ticket.state for ticket in printed} == {TicketState.PRINTED}
+        assert {ticket.issued_by for ticket in printed} == {"machine-1"}
+        assert sum(ticket.amount_cents for ticket in printed) == report["lifetime"]["tickets_out"]
+        assert len(printed) == report["lifetime"]["tickets_out_count"]
+        assert printed[-1].amount_cents == cashed
     finally:
         db.close()

@@ -58,9 +58,16 @@ def test_soak_every_long_poll_against_the_meters(tmp_path: Path) -> None:
         # a handpay the host resets (94): a cash-out with no paper is a handpay
         term.do("bill 5000")
         term.do("paper out")
-        assert term.do("cashout")["handpay"] is not None
+        handpay = term.do("cashout")["handpay"]
+        assert handpay is not None
         host.command("handpay-reset")
-        host.wait_for("meter", "reset_code")
+        assert host.wait_for("meter", "reset_code")["value"] == "0"  # 0: reset
+        amounts = [
+            r["value"]
+            for r in host.records()
+            if r["source"] == "send_handpay_information" and r["name"] == "amount"
+        ]
+        assert str(handpay) in amounts  # 51 handpay pending made the host read 1B
         assert term.do("wait 0.5")["handpay"] is None
         term.do("paper in")
         term.do("bill 2000")
@@ -91,7 +98,10 @@ def test_soak_every_long_poll_against_the_meters(tmp_path: Path) -> None:
         assert read[(label, "total_coin_out")] == str(meters["out"]), number
         assert read[(label, "games_played")] == str(meters["played"]), number
         assert read[(f"send_game_configuration_game_{number}", "game_number")] == str(number)
+    assert read[("send_last_accepted_bill", "denomination_code")] == "4"  # the $20 note
+    assert read[("send_last_accepted_bill", "country_code")] == str(wire.COUNTRY_CODE_USD)
     lifetime = report["lifetime"]
+    assert read[("send_last_accepted_bill", "bill_meter")] == str(lifetime["bills_in.2000"])
     assert lifetime["handpaid_cancelled_credits"] > 0 and lifetime["tickets_out"] > 0
     assert lifetime["door_opens"] >= 1
     db = TicketDb(tmp_path / "tickets.sqlite3", lambda: 0)
