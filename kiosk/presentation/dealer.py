@@ -167,16 +167,16 @@ def countdown(snapshot: TableSnapshot) -> tuple[int | None, int]:
 
 
 def seat_view(line: SeatLine) -> SeatView:
-    """One seat's words and colour."""
+    """One seat's words (short enough for its line) and colour."""
     words, colour = SEAT_WORDS[line.state]
-    if line.choice and line.state in (SeatState.DECIDED, SeatState.TIMED_OUT, SeatState.SETTLED):
+    if line.choice and line.state in (SeatState.DECIDED, SeatState.TIMED_OUT):
         words = f"{words}: {line.choice.upper()}"
     if line.state is SeatState.SETTLED:
-        words = f"{words}, {'paid ' + dollars(line.paid) if line.paid else 'lost'}"
+        words = f"Paid {dollars(line.paid)}" if line.paid else "Lost"
     if line.state is SeatState.VOIDED:
-        words = f"{words} {dollars(line.returned)}"
+        words = f"Returned {dollars(line.returned)}"
     if not line.online:
-        words, colour = (f"Offline · {words}" if line.stake else "Offline"), "red"
+        words, colour = "Offline", "red"
     return SeatView(
         line.seat, f"Seat {line.seat}", words, colour, dollars(line.stake) if line.stake else ""
     )
@@ -255,7 +255,11 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
         source_text=SOURCE_WORDS.get(snapshot.card_source, snapshot.card_source),
         role_text=f"{role.value.capitalize()} signed in",
         phase=phase,
-        phase_title="PAUSED" if snapshot.paused else PHASE_TITLES.get(phase, phase.upper()),
+        phase_title="STOPPED"
+        if tilted
+        else "PAUSED"
+        if snapshot.paused
+        else PHASE_TITLES.get(phase, phase.upper()),
         instruction=instruction(snapshot),
         seconds_left=left,
         total_seconds=total,

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+#: cards in a pack (a shuffler's presentation, a manual entry)
+PACK_SIZE = 3
+
 
 class SeatState(Enum):
     """One seat as the dealer sees it in the round (``online`` says whether it is connected)."""
