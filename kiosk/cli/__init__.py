@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "events": ("kiosk.cli.events", "the event log, newest first"),
     "audit": ("kiosk.cli.audit", "verify the journal and the meters (exit 0 iff ok)"),
     "soak": ("kiosk.cli.soak", "robot play with invariant checks after every game"),
-    "sim": ("kiosk.cli.sim", "simulated bill validator and printer on a serial port"),
+    "sim": ("kiosk.cli.sim", "simulated bill validator, printer and shuffler on a serial port"),
     "devices": ("kiosk.cli.devices", "pair a bill validator or printer with this terminal"),
     "run": ("kiosk.cli.run", "the touchscreen kiosk (simulated devices by default)"),
     "screenshots": ("kiosk.cli.screenshots", "screenshots of every screen at both sizes"),
