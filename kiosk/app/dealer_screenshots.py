@@ -179,7 +179,7 @@ def take_here(out: Path, size: tuple[int, int]) -> list[Path]:
     with tempfile.TemporaryDirectory(prefix="turbokiosk-dealer-") as tmp:
         stands: list[Any] = []
         try:
-            virtual = Stand(Path(tmp) / "v", size, "virtual")
+            virtual = Stand(Path(tmp) / "v", size, "shuffler")
             stands.append(virtual)
             current = [virtual]
 

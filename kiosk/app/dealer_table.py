@@ -37,7 +37,7 @@ LOCK_MS = 30_000
 class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
     """One table's dealer port with scripted seats and cards."""
 
-    def __init__(self, card_source: str = "virtual", seats: int = 6) -> None:
+    def __init__(self, card_source: str = "shuffler", seats: int = 6) -> None:
         self.lock = threading.Lock()
         self.view = pb.TableView(
             table_id="T1",
@@ -182,6 +182,10 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
             if not seat.stake_cents:
                 seat.state = pb.SEAT_ROUND_STATE_WATCHING
         v.seats_bet = sum(1 for s in v.seats if s.stake_cents)
+        if v.card_source == "shuffler":
+            v.deck_check.CopyFrom(
+                pb.DeckCheck(shuffle=318, cards_read=52, passed=True, digest="5f0c2a9e41d7b3c8")
+            )
         self._step(1)
         return ""
 
@@ -245,6 +249,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
             shared_cards=v.shared_cards,
             voided_reason=voided,
             card_source=v.card_source,
+            deck_check=v.deck_check if v.HasField("deck_check") else None,
         )
         for seat in v.seats:
             if seat.stake_cents:
@@ -259,6 +264,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
         v.phase, v.voided_reason = "idle", voided
         v.ClearField("next_step")
         v.ClearField("tilt")
+        v.ClearField("deck_check")
 
     def _pause(self, request: pb.DealerRequest) -> str:
         v = self.view

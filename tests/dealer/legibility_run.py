@@ -85,11 +85,11 @@ def main(argv: list[str] | None = None) -> int:
             readings.extend(read(current[0].app, name))
 
         try:
-            for source in ("virtual", "manual"):
+            for source in ("shuffler", "manual"):
                 stand = Stand(Path(tmp) / source, size, source)
                 stands.append(stand)
                 current[:] = [stand]
-                (visit if source == "virtual" else _visit_manual)(stand, shot)
+                (visit if source == "shuffler" else _visit_manual)(stand, shot)
                 stand.close()
                 stands.remove(stand)
         finally:

@@ -53,8 +53,9 @@ class DealerDriver:
         return name
 
     def widget(self, name: str) -> Widget:
-        """The widget named ``name`` on the current page."""
-        self.frames(2)
+        """The widget named ``name`` on the current page (after a frame: the layout is up to
+        date)."""
+        self.frames(1)
         return find(self.app.root.current_screen, name)
 
     def text(self, name: str) -> str:
@@ -71,7 +72,7 @@ class DealerDriver:
         touch.down()
         self.frames(1)
         touch.up()
-        self.frames(2)
+        self.frames(1)
 
     def pin(self, role: str, pin: str) -> None:
         """Choose the role and type the PIN, then OK."""
