@@ -155,7 +155,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
         self.role = role
         return pb.DealerResult(request_id=rid, ok=True, role=role)
 
-    def _seats(self, state: int, only_bet: bool = False) -> None:
+    def _seats(self, state: pb.SeatRoundState, only_bet: bool = False) -> None:
         for seat in self.view.seats:
             if not only_bet or seat.stake_cents:
                 seat.state = state

@@ -246,7 +246,7 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
     if snapshot.next_step is not None and phase in ("bets_closed", "dealing"):
         s = snapshot.next_step
         step_text = f"Pack {s.pack} of {s.packs_in_round}: {location_title(s.location)}"
-    presented = ()
+    presented: tuple[CardFace, ...] = ()
     if step is not None and step.presented:
         presented = tuple(face(x) for x in step.cards)
     return DealerView(

@@ -13,6 +13,7 @@ from kiosk.cards import card
 from kiosk.hostlink import pki
 from kiosk.table import events as e
 from kiosk.table.core import CardSource
+from kiosk.table.dealer_records import TableSnapshot
 from tests.dealer.table import NAMES, SEATS, START, DealerTable
 
 
@@ -92,10 +93,11 @@ def test_manual_cards_a_refused_card_and_a_supervisor_void(make: object) -> None
     d.tap("dt:close_bets")
     packs = [("Qh", "9s", "4d"), ("Ks", "Kd", "7c"), ("Ah", "2h", "Js")]
     for number, pack in enumerate(packs, 1):
-        t.until(
-            f"pack {number} asked",
-            lambda s, n=number: s.next_step is not None and s.next_step.pack == n,
-        )
+
+        def asked(s: TableSnapshot, n: int = number) -> bool:
+            return s.next_step is not None and s.next_step.pack == n
+
+        t.until(f"pack {number} asked", asked)
         d.tap("dt:enter_cards")
         assert d.page == "cards"
         if number == 2:  # the Q of hearts is on the layout: refused, nothing entered
