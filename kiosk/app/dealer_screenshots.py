@@ -54,7 +54,7 @@ class Stand:
             got = self.link.snapshot()
             return got is not None and bare(got) == expected
 
-        self.driver.wait(arrived, 5.0, "the table's view")
+        self.driver.wait(arrived, 20.0, "the table's view")
         self.app.refresh(force=True)
         self.driver.frames(3)
 
@@ -108,7 +108,7 @@ def visit(stand: Stand, shot: Shot, manual: Stand | None = None) -> None:
     shot("10-dealer-hand")
     d.tap("dt:lay_pack")
     stand.settle()
-    shot("11-settled")
+    shot("11-confirm")
     d.tap("dt:confirm")
     d.tap("dt:new_game")
     table.bet(1, 1500)
@@ -209,10 +209,11 @@ def take(out: Path, sizes: Sequence[tuple[int, int]] = SIZES) -> list[Path]:
         command = [sys.executable, "-m", "kiosk.app.dealer_screenshots", str(out)]
         result = subprocess.run(
             [*command, "--size", f"{size[0]}x{size[1]}", "--here"],
-            check=True,
             capture_output=True,
             text=True,
         )
+        if result.returncode != 0:
+            raise RuntimeError(f"the screenshots at {size[0]}x{size[1]} failed:\n{result.stderr}")
         written += [Path(line) for line in result.stdout.split()]
     return written
 

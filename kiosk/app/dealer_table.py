@@ -217,27 +217,31 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
         v.packs.add(pack=lay.pack, location=v.next_step.location, cards=laid)
         if lay.pack <= 3:
             v.first_cards.extend(laid)
-        else:
-            v.shared_cards.extend(laid)
         self._step(lay.pack + 1)
         if lay.pack == 3:
             v.phase = "deciding"
             v.decision_deadline_ms = v.now_ms + 10_000
             self._seats(pb.SEAT_ROUND_STATE_DECIDING, only_bet=True)
             v.ClearField("next_step")
-        if lay.pack == 4:
-            v.phase = "settled"
+        if lay.pack == 4:  # physical cards: Confirm settles the round
+            v.ClearField("next_step")
+        return ""
+
+    def _settle(self) -> None:
+        v = self.view
+        if v.phase == "dealing":
+            v.shared_cards.extend(v.packs[-1].cards)
             for seat in v.seats:
                 if seat.stake_cents:
                     seat.state = pb.SEAT_ROUND_STATE_SETTLED
                     won = seat.choice == "play" and seat.seat % 2 == 0
                     seat.paid_cents = seat.stake_cents * 2 if won else 0
-        return ""
 
     def _confirm(self, _request: pb.DealerRequest) -> str:
         v = self.view
-        if v.phase != "settled":
+        if v.phase not in ("settled", "dealing") or v.HasField("next_step"):
             return "Nothing to confirm"
+        self._settle()
         self._finish("")
         return ""
 
@@ -248,6 +252,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
             first_cards=v.first_cards,
             shared_cards=v.shared_cards,
             voided_reason=voided,
+            packs=v.packs,
             card_source=v.card_source,
             deck_check=v.deck_check if v.HasField("deck_check") else None,
         )

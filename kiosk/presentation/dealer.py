@@ -134,6 +134,9 @@ def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
         return ()
     step = snapshot.next_step if snapshot.tilt is None else None
     waiting = step.location if step is not None else ""
+    laid: dict[str, tuple[int, ...]] = {}
+    for pack in snapshot.packs:  # physical cards: what each pack put where
+        laid[pack.location] = laid.get(pack.location, ()) + pack.cards
     places: list[tuple[str, tuple[int, ...], int]] = []
     if game.family == "stadium":
         for start in range(0, game.first_deal, 3):
@@ -143,6 +146,7 @@ def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
         places.append(("community", snapshot.first_cards, game.first_deal))
     if game.second_deal_shared:
         places.append(("dealer", snapshot.shared_cards, game.second_deal_shared))
+    places = [(name, laid.get(name, known) or known, count) for name, known, count in places]
     return tuple(
         PlaceView(
             location_title(name),
@@ -194,6 +198,18 @@ def bets_text(snapshot: TableSnapshot) -> str:
     return f"{bet} of {counted} {'seat has' if counted == 1 else 'seats have'} bet"
 
 
+def every_pack_laid(snapshot: TableSnapshot) -> bool:
+    """Physical cards: the last pack is laid and the controller waits for Confirm (which
+    settles the round)."""
+    return (
+        snapshot.phase == "dealing"
+        and snapshot.card_source != "virtual"
+        and snapshot.next_step is None
+        and snapshot.tilt is None
+        and bool(snapshot.packs)
+    )
+
+
 def instruction(snapshot: TableSnapshot) -> str:
     """What the dealer does now, in the dealer's words."""
     if snapshot.tilt is not None:
@@ -202,6 +218,8 @@ def instruction(snapshot: TableSnapshot) -> str:
         return "The table is paused. Press Resume to go on."
     phase = snapshot.phase
     step = snapshot.next_step
+    if every_pack_laid(snapshot):
+        return "Every pack is laid: check the layout against the screen, then press Confirm."
     if step is not None and phase in ("bets_closed", "dealing"):
         where = location_title(step.location)
         if snapshot.card_source == "manual":
@@ -234,7 +252,7 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
     buttons = DealerButtons(
         new_game=running and phase == "idle" and not snapshot.auto_deal,
         close_bets=running and phase == "betting",
-        confirm=running and phase == "settled",
+        confirm=running and (phase == "settled" or every_pack_laid(snapshot)),
         pause=not snapshot.paused and not tilted,
         resume=snapshot.paused,
         void=supervisor and phase in VOIDABLE,
@@ -259,6 +277,8 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
         if tilted
         else "PAUSED"
         if snapshot.paused
+        else "CONFIRM"
+        if every_pack_laid(snapshot)
         else PHASE_TITLES.get(phase, phase.upper()),
         instruction=instruction(snapshot),
         seconds_left=left,

@@ -18,11 +18,13 @@ from kiosk.table.dealer_link import DealerLink
 from kiosk.table.dealer_records import TableSnapshot
 from kiosk.table.robot import RobotSeat
 from kiosk.table.server import TableServer
+from kiosk.table.shuffler_feed import ShufflerFeed
 from kiosk.terminal.pins import KdfParams
 from rng import Csprng
 from tests.table.helpers import STADIUM, config
 from ui.dealer.app import DealerApp
 from ui.dealer.driver import DealerDriver
+from ui.driver import DriverError
 
 #: scrypt made cheap for tests (the production parameters are the service menu's)
 FAST_KDF = KdfParams(n=2**4, r=1, p=1)
@@ -35,7 +37,13 @@ class DealerTable:
     """A real controller with robot seats, and the DT on it."""
 
     def __init__(
-        self, pki_dir: Path, tmp: Path, source: CardSource, *, betting_ms: int = 20_000
+        self,
+        pki_dir: Path,
+        tmp: Path,
+        source: CardSource,
+        *,
+        betting_ms: int = 20_000,
+        feed: ShufflerFeed | None = None,
     ) -> None:
         cfg = dataclasses.replace(
             config(STADIUM), card_source=source, betting_ms=betting_ms, decision_ms=3_000
@@ -46,6 +54,7 @@ class DealerTable:
             self.controller,
             pki.credentials(pki_dir, "host"),
             dealer_access=DealerAccess(FAST_KDF),
+            card_feed=feed,
             tick_seconds=0.01,
         ).start()
         self.robots = [
@@ -71,7 +80,12 @@ class DealerTable:
             snap = self.link.snapshot()
             return snap is not None and check(snap)
 
-        self.driver.wait(seen, timeout, what)
+        try:
+            self.driver.wait(seen, timeout, what)
+        except DriverError as exc:
+            snap = self.link.snapshot()
+            page = self.app.pages["round"]
+            raise DriverError(f"{exc}; the DT says {page.message!r}; the view: {snap}") from exc
         self.app.refresh(force=True)
         self.driver.frames(2)
 

@@ -175,3 +175,21 @@ def test_turbo_layout_is_the_community_cards(edition: str) -> None:
     view = dealer_view(table(edition=edition, first_cards=cards("2s 3s")), Role.DEALER)
     assert [p.title for p in view.places] == ["Community cards"]
     assert len(view.places[0].cards) == 3
+
+
+def test_physical_cards_confirm_once_every_pack_is_laid() -> None:
+    from kiosk.table.dealer_records import LaidPack
+
+    packs = (
+        LaidPack(1, "array 1-3", cards("Qh 9s 4d")),
+        LaidPack(4, "dealer", cards("Jc 8c 5d")),
+    )
+    snap = table(
+        phase="dealing", card_source="shuffler", packs=packs, first_cards=cards("Qh 9s 4d")
+    )
+    view = dealer_view(snap, Role.DEALER)
+    assert view.buttons.confirm and view.phase_title == "CONFIRM"
+    assert [c.name if c else None for c in view.places[3].cards] == ["Jc", "8c", "5d"]
+    step = DealStep(4, 4, "dealer", presented=True, cards=cards("Jc 8c 5d"))
+    assert not dealer_view(replace(snap, next_step=step), Role.DEALER).buttons.confirm
+    assert not dealer_view(replace(snap, card_source="virtual"), Role.DEALER).buttons.confirm

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def make(pki_dir: Path, tmp_path: Path) -> Iterator[object]:
     made: list[DealerTable] = []
 
-    def build(source: CardSource, **kw: int) -> DealerTable:
+    def build(source: CardSource, **kw: Any) -> DealerTable:
         table = DealerTable(pki_dir, tmp_path / f"t{len(made)}", source, **kw)
         made.append(table)
         return table
@@ -149,3 +150,78 @@ def test_a_dealer_pin_lockout_on_the_terminal(make: object) -> None:
         ev for ev in t.controller.journal.events() if type(ev).__name__ == "DealerPinRefused"
     ]
     assert len(refused) >= 3
+
+
+@pytest.fixture
+def shuffler(tmp_path: Path) -> Iterator[tuple[dict[str, str], bytes]]:
+    """The shuffler simulator as a real program on its own pseudo-terminal."""
+    from kiosk.app.peripherals import spawn_simulator, wait_ready
+    from kiosk.devices.pairing import key_path, load_pairing_key
+
+    proc, ready = spawn_simulator("shuffler", tmp_path / "periph", extra=("--seed", "11"))
+    try:
+        info = wait_ready(proc, ready, 15)
+        yield info, load_pairing_key(key_path(tmp_path / "periph" / "keys", "shuffler"))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.slow
+def test_shuffler_packs_a_tilt_and_the_supervisors_reread_and_void(
+    make: Any, shuffler: tuple[dict[str, str], bytes]
+) -> None:
+    from kiosk.devices.sim.program import control
+    from kiosk.table.shuffler_feed import ShufflerFeed
+
+    info, key = shuffler
+    t: DealerTable = make(CardSource.SHUFFLER, feed=ShufflerFeed(info["port"], key))
+    d = t.driver
+    t.first_sign_in("dealer", "4444", "2468")
+    t.until("every seat online", lambda s: sum(x.online for x in s.seats) == SEATS)
+    d.tap("dt:new_game")
+    t.until("every robot's bet", lambda s: all(x.stake for x in s.seats))
+    d.tap("dt:close_bets")
+    for pack in (1, 2, 3, 4):
+
+        def presented(s: TableSnapshot, n: int = pack) -> bool:
+            step = s.next_step
+            return step is not None and step.pack == n and step.presented
+
+        t.until(f"pack {pack} presented", presented)
+        assert d.text("dt:step").startswith(f"Pack {pack} of 4")
+        d.tap("dt:lay_pack")
+    t.until("every pack laid", lambda s: s.next_step is None and len(s.packs) == 4)
+    assert "passed" in t.app.pages["round"].deck_text
+    assert d.text("dt:phase") == "CONFIRM"
+    rnd = t.controller.state.round
+    assert rnd is not None
+    assert _cards_on_screen(t) == [c for p in rnd.packs for c in p.cards]
+    d.tap("dt:confirm")
+    t.wait_robots(lambda r: r.stats.rounds == 1)
+    assert all(r.stats.disagreements == 0 for r in t.robots)
+    # a duplicate card: the round stops; the dealer calls the supervisor, who reads it again
+    assert control(info["control"], "fault duplicate").startswith("ok")
+    t.until("idle", lambda s: s.phase == "idle")
+    d.tap("dt:new_game")
+    t.until("every robot's bet", lambda s: s.phase == "betting" and all(x.stake for x in s.seats))
+    d.tap("dt:close_bets")
+    t.until("pack 1", lambda s: s.next_step is not None and s.next_step.presented)
+    d.tap("dt:lay_pack")
+    t.until("the tilt", lambda s: s.tilt is not None)
+    assert d.text("dt:tilt") == "CARD CHECK FAILED" and d.text("dt:phase") == "STOPPED"
+    assert d.widget("dt:lay_pack").disabled
+    d.tap("dt:tilt_void")  # the dealer's only choice: the supervisor
+    t.first_sign_in("supervisor", "5555", "1357")
+    d.tap("dt:reread")
+    t.until("pack 1 again", lambda s: s.tilt is None and s.next_step is not None)
+    # a jam on the next pack: the supervisor voids the round
+    assert control(info["control"], "fault jam").startswith("ok")
+    t.until("pack 1 presented", lambda s: s.next_step is not None and s.next_step.presented)
+    d.tap("dt:lay_pack")
+    t.until("the jam", lambda s: s.tilt is not None)
+    d.tap("dt:tilt_void")
+    d.tap("reason:Table fault")
+    d.tap("void:confirm")
+    t.until("the void", lambda s: s.phase == "idle" and s.voided == "Table fault")
+    t.wait_robots(lambda r: r.stats.voided == 1 and r.stats.at_stake == 0)
