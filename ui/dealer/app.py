@@ -211,14 +211,15 @@ class DealerApp(App):
         page.message, page.message_error = message, error
 
     def _do(self, request: Callable[[], Answer], done: str) -> bool:
+        before = self.link.revision
         answer = self._ask(request)
         if answer is None:
             return False
         if answer.ok:
             self._say(done)
+            self.link.wait_for(before, timeout=2.0)  # the view of the step it made
         else:
             self._say(answer.reason or answer.error or "Refused", error=True)
-        self.link.wait_for(self.link.revision - 1, timeout=0.5)
         self.refresh(force=True)
         return answer.ok
 
@@ -294,6 +295,7 @@ class DealerApp(App):
         entry = self.entry
         if entry is None or not entry.ready:
             return
+        before = self.link.revision
         answer = self._ask(lambda: self.link.lay_pack(self._game(), entry.pack, entry.cards))
         if answer is not None and not answer.ok:
             self.entry = replace(entry, message=answer.reason or "Refused", refused=True)
@@ -302,7 +304,7 @@ class DealerApp(App):
         self.entry = None
         self.root.current = "round"
         self._say(f"Pack {entry.pack} entered")
-        self.link.wait_for(self.link.revision - 1, timeout=0.5)
+        self.link.wait_for(before, timeout=2.0)
         self.refresh(force=True)
 
     def leave_cards(self) -> None:
