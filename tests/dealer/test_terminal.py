@@ -71,6 +71,14 @@ def test_a_whole_round_with_the_certified_deck_by_touches(make: object) -> None:
     assert any(
         f"Game {state.last_game}" in row.title for row in d.app.pages["recall"].ids.rounds.children
     )
+    d.tap("recall:back")
+    # the controller goes away: the DT says so, and a button does nothing but say it again
+    t.server.stop(0)
+    d.wait(lambda: bool(t.link.down), 10, "the link down")
+    d.frames(3)
+    assert d.text("dt:message").startswith(t.link.down)
+    d.tap("dt:new_game")
+    assert d.text("dt:message").startswith(t.link.down)
 
 
 def _cards_on_screen(t: DealerTable) -> list[int]:

@@ -143,6 +143,8 @@ class DealerApp(App):
     def refresh(self, force: bool = False) -> None:
         """Redraw the round page when the view or the countdown's second changed."""
         self.status = self.link.down
+        if self.link.down and self.root.current != "signin":
+            self._say(f"{self.link.down}: nothing can be done here until it is back", error=True)
         view = self.view()
         if view is None:
             return
