@@ -13,7 +13,7 @@ from kiosk.hostlink import pki
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource
-from kiosk.table.dealer_access import DealerAccess
+from kiosk.table.dealer_access import DealerAccess, DealerRole
 from kiosk.table.dealer_link import DealerLink
 from kiosk.table.dealer_records import TableSnapshot
 from kiosk.table.robot import RobotSeat
@@ -50,10 +50,11 @@ class DealerTable:
         )
         tmp.mkdir(parents=True, exist_ok=True)
         self.controller = TableController(cfg, tmp / "table.sqlite3", RngDeckFactory(Csprng()))
+        self.access = DealerAccess(FAST_KDF)
         self.server = TableServer(
             self.controller,
             pki.credentials(pki_dir, "host"),
-            dealer_access=DealerAccess(FAST_KDF),
+            dealer_access=self.access,
             card_feed=feed,
             tick_seconds=0.01,
         ).start()
@@ -105,6 +106,14 @@ class DealerTable:
                 d.tap(f"pin:{digit}")
             d.tap("pin:ok")
         assert d.page == "round", d.app.pages["signin"].message
+
+    def set_pin(self, role: DealerRole, pin: str) -> None:
+        """A role's own PIN journaled on the controller beforehand (its factory PIN changed)."""
+        with self.server.lock:
+            now = self.server.clock()
+            self.controller.record(
+                self.access.change_pin(self.controller.state, role, pin, "dealer-1", now)
+            )
 
     def close(self) -> None:
         self.driver.close()
