@@ -280,7 +280,9 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
         else "CONFIRM"
         if every_pack_laid(snapshot)
         else PHASE_TITLES.get(phase, phase.upper()),
-        instruction=instruction(snapshot),
+        instruction="Read the pack again, or void the round."
+        if tilted and supervisor
+        else instruction(snapshot),
         seconds_left=left,
         total_seconds=total,
         bets_text=bets_text(snapshot),

@@ -130,8 +130,10 @@ def test_a_tilt_stops_the_dealer_and_offers_the_supervisor_reread_or_void() -> N
     dealer = dealer_view(snap, Role.DEALER)
     assert dealer.tilt_title == "CARD CHECK FAILED" and dealer.phase_title == "STOPPED"
     assert not (dealer.buttons.reread or dealer.buttons.void or dealer.buttons.lay_pack)
+    assert dealer.instruction.startswith("Stop dealing. Call the supervisor")
     supervisor = dealer_view(snap, Role.SUPERVISOR)
     assert supervisor.buttons.reread and supervisor.buttons.void
+    assert supervisor.instruction == "Read the pack again, or void the round."
 
 
 def test_only_a_supervisor_voids_and_never_a_settled_round() -> None:
