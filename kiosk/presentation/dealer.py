@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from kiosk.games.registry import load_game
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.money import dollars
-from kiosk.table.dealer_records import RecallLine, Role, SeatLine, SeatState, TableSnapshot
+from kiosk.table.dealer_records import (
+    PACK_SIZE,
+    RecallLine,
+    Role,
+    SeatLine,
+    SeatState,
+    TableSnapshot,
+)
 
 #: the phases in which a round is open
 IN_ROUND = frozenset({"betting", "bets_closed", "deciding", "dealing", "settled"})
@@ -126,8 +133,9 @@ def edition_title(edition: str) -> str:
 
 
 def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
-    """The layout's places with the cards known on them: Stadium's array in its three
-    locations and the dealer's hand; Turbo's community cards."""
+    """The layout's places with the cards known on them, named as the controller's pack plan
+    names them: an array's locations ("array 1-3", ...) or the community cards, then the
+    dealer's hand."""
     try:
         game = load_game(snapshot.edition)
     except (ValueError, KeyError, OSError):
@@ -138,10 +146,10 @@ def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
     for pack in snapshot.packs:  # physical cards: what each pack put where
         laid[pack.location] = laid.get(pack.location, ()) + pack.cards
     places: list[tuple[str, tuple[int, ...], int]] = []
-    if game.family == "stadium":
-        for start in range(0, game.first_deal, 3):
-            title = f"array {start + 1}-{start + 3}"
-            places.append((title, snapshot.first_cards[start : start + 3], 3))
+    if game.first_deal > PACK_SIZE:  # the controller's pack plan: an array in packs of three
+        for start in range(0, game.first_deal, PACK_SIZE):
+            title = f"array {start + 1}-{start + PACK_SIZE}"
+            places.append((title, snapshot.first_cards[start : start + PACK_SIZE], PACK_SIZE))
     else:
         places.append(("community", snapshot.first_cards, game.first_deal))
     if game.second_deal_shared:
