@@ -155,6 +155,12 @@ def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
     if game.second_deal_shared:
         places.append(("dealer", snapshot.shared_cards, game.second_deal_shared))
     places = [(name, laid.get(name, known) or known, count) for name, known, count in places]
+    if step is not None and step.presented and not snapshot.paused:
+        # the pack the source presented, shown where it goes: the dealer lays these cards there
+        places = [
+            (name, cards or (step.cards if name == waiting else ()), count)
+            for name, cards, count in places
+        ]
     return tuple(
         PlaceView(
             location_title(name),

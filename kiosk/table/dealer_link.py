@@ -91,7 +91,7 @@ def snapshot_of(view: pb.TableView, windows: dict[str, int]) -> TableSnapshot:
     check = ""
     if view.HasField("deck_check"):
         d = view.deck_check
-        check = f"deck {d.shuffle}, {d.cards_read} cards, {'passed' if d.passed else 'FAILED'}"
+        check = f"{d.cards_read} cards, {'passed' if d.passed else 'FAILED'}"
     return TableSnapshot(
         table_id=view.table_id,
         edition=view.edition,

@@ -110,8 +110,9 @@ def test_deal_steps_by_card_source() -> None:
     ]
     assert [p.waiting for p in view.places] == [False, True, False, False]
     assert [c.name if c else None for c in view.places[0].cards] == ["Qh", "9s", "4d"]
-    assert view.places[1].cards == (None, None, None)
+    assert [c.name if c else None for c in view.places[1].cards] == ["Ks", "Kd", "7c"]
     assert [c.name for c in view.presented] == ["Ks", "Kd", "7c"]
+    assert view.places[2].cards == (None, None, None)
     waiting = dealer_view(
         replace(snap, card_source="shuffler", next_step=replace(step, presented=False)),
         Role.DEALER,
