@@ -227,7 +227,7 @@ def every_pack_laid(snapshot: TableSnapshot) -> bool:
 def instruction(snapshot: TableSnapshot) -> str:
     """What the dealer does now, in the dealer's words."""
     if snapshot.tilt is not None:
-        return "Stop dealing. Call the supervisor: read the pack again, or void the round."
+        return "Stop dealing. Call the supervisor: re-read the pack, or void the round."
     if snapshot.paused:
         return "The table is paused. Press Resume to go on."
     phase = snapshot.phase
@@ -294,7 +294,7 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
         else "CONFIRM"
         if every_pack_laid(snapshot)
         else PHASE_TITLES.get(phase, phase.upper()),
-        instruction="Read the pack again, or void the round."
+        instruction="Re-read the pack, or void the round."
         if tilted and supervisor
         else instruction(snapshot),
         seconds_left=left,

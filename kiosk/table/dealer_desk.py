@@ -36,7 +36,6 @@ from kiosk.table.dealer_access import (
 )
 from kiosk.table.dealer_view import recalled, table_view
 from kiosk.table.shuffler_feed import LinkCameUp, ShufflerFeed
-from kiosk.table.shuffler_link import Fault
 from proto.turbokiosk.v1 import dealer_pb2 as pb
 from proto.turbokiosk.v1 import dealer_pb2_grpc
 
@@ -80,7 +79,7 @@ class DealerDesk:
         self.access = access
         self.feed = feed
         self.streams: list[DealerStream] = []
-        self._lay_pending: int | None = None
+        self._dirty = False
 
     @property
     def core(self) -> Any:
@@ -100,8 +99,20 @@ class DealerDesk:
                     self._audit_alone(stream, "disconnect", "ok", "")
             stream.outbox.put(None)
 
+    def changed(self) -> None:
+        """The table changed: the views go out at the next tick (under the lock).  A burst of
+        steps (a hundred seats' wagers) makes one view, not one per step, and no view is
+        built on the way from a step to the seats."""
+        self._dirty = True
+
+    def flush_views(self) -> None:
+        """Send the views if the table changed since the last (the ticker, under the lock)."""
+        if self._dirty:
+            self.push_views()
+
     def push_views(self) -> None:
         """Send every signed-in stream the table as it is now (called under the lock)."""
+        self._dirty = False
         signed = [s for s in self.streams if s.role is not None]
         if not signed:
             return
@@ -340,7 +351,8 @@ class DealerDesk:
             feed.send(feed.session.start_round(rnd.game_number, slot.pack))
 
     def tick(self) -> None:
-        """Take what the shuffler reported: a fault is a card tilt (under the lock)."""
+        """Take what the shuffler reported; a fault it reported is a card tilt as soon as the
+        round waits for a pack (a jam while the players decide stops the dealer's hand)."""
         feed = self.feed
         if feed is None:
             return
@@ -349,12 +361,15 @@ class DealerDesk:
             changed = True
             if isinstance(got, LinkCameUp):
                 self.resync()
-            elif isinstance(got, Fault) and got.game_number == self.table.current_game():
-                fault = c.SourceFault(got.game_number, got.pack, got.reason)
-                with contextlib.suppress(c.TableCommandError):  # no round waits for a pack
-                    self.table.execute_locked(fault)
+        fault, rnd = feed.session.fault, self.core.state.round
+        waiting = self.core.state.phase in (Phase.BETS_CLOSED, Phase.DEALING)
+        game = rnd.game_number if rnd is not None and rnd.tilt is None else None
+        if fault is not None and waiting and fault.game_number == game:
+            cmd = c.SourceFault(fault.game_number, fault.pack, fault.reason)
+            with contextlib.suppress(c.TableCommandError):
+                self.table.execute_locked(cmd)
         if changed:
-            self.push_views()
+            self.changed()
 
     def deal_automatically(self) -> bool:
         """Lay the pack the shuffler presents (a table without a dealer); whether it did."""

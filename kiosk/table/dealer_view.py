@@ -95,7 +95,12 @@ def table_view(
     if rnd is None:
         last = state.recall[-1] if state.recall else None
         if last is not None and last.game_number == state.last_game and last.voided:
-            view.voided_reason = last.voided
+            view.voided_reason = last.voided  # until the next round: each seat's return
+            returned = dict(last.returns)
+            for row in view.seats:
+                if row.seat in returned:
+                    row.state = S.SEAT_ROUND_STATE_VOIDED
+                    row.returned_cents = returned[row.seat]
         return view
     view.betting_deadline_ms = rnd.betting_deadline
     view.decision_deadline_ms = rnd.decision_deadline

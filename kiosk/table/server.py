@@ -211,7 +211,7 @@ class TableServer:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
                     outbox.put(step)
-            self.desk.push_views()  # the seat is online now
+            self.desk.changed()  # the seat is online now
         return outbox
 
     def read_reports(
@@ -298,7 +298,7 @@ class TableServer:
                     outbox.put(step)
         if events:
             self.desk.after(events)
-            self.desk.push_views()
+            self.desk.changed()
 
     def _tick(self) -> None:
         while not self._stopping.wait(self.tick_seconds):
@@ -307,6 +307,7 @@ class TableServer:
                 self.desk.tick()
                 if self.auto_deal_ms is not None:
                     self._deal_automatically(self.auto_deal_ms)
+                self.desk.flush_views()
 
     def _deal_automatically(self, pause_ms: int) -> None:
         """Open a round after ``pause_ms`` idle, lay each pack a shuffler presents, confirm a

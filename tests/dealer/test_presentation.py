@@ -134,7 +134,7 @@ def test_a_tilt_stops_the_dealer_and_offers_the_supervisor_reread_or_void() -> N
     assert dealer.instruction.startswith("Stop dealing. Call the supervisor")
     supervisor = dealer_view(snap, Role.SUPERVISOR)
     assert supervisor.buttons.reread and supervisor.buttons.void
-    assert supervisor.instruction == "Read the pack again, or void the round."
+    assert supervisor.instruction == "Re-read the pack, or void the round."
 
 
 def test_only_a_supervisor_voids_and_never_a_settled_round() -> None:

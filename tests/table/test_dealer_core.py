@@ -9,6 +9,7 @@ state and events; replaying the events rebuilds the same state.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -303,3 +304,100 @@ def test_dealer_pins_lock_out_and_are_journaled() -> None:
         "ok",
     ]
     assert sign_in(DealerRole.SUPERVISOR, "5555", 30_040)  # its own factory PIN
+
+
+def test_a_controller_restarted_mid_deal_keeps_the_packs_laid(tmp_path: Path) -> None:
+    """Packs, a tilt, a pause and the dealer's PINs are journaled: a controller reopened on
+    the same SQLite file has them, and the round goes on from the next pack."""
+    from kiosk.table.controller import TableController
+
+    cfg = dataclasses.replace(config(STADIUM), card_source=CardSource.MANUAL)
+    path = tmp_path / "table.sqlite3"
+
+    def no_deck(_: frozenset[int]) -> object:
+        raise AssertionError("a manual table draws nothing")
+
+    first = TableController(cfg, path, no_deck)  # type: ignore[arg-type]
+    for seat in (0, 1):
+        first.execute(c.Join(seat), 0)
+    first.execute(c.OpenRound(), 0)
+    for seat in (0, 1):
+        first.execute(c.ReportWager("T1", 1, seat, stadium_bet()), 10)
+    first.execute(c.CloseBets(1), 20)
+    first.execute(c.LayPack(1, 1, (0, 1, 2), 1), 30)
+    first.execute(c.LayPack(1, 2, (3, 4, 0), 2), 40)  # card 0 again: a tilt
+    first.execute(c.PauseTable("supervisor called", "dealer-1"), 45)
+    access = DealerAccess(FAST_KDF)
+    first.record(access.sign_in(first.state, DealerRole.SUPERVISOR, "5555", "dealer-1", 50).events)
+    before = repr(first.state)
+    first.close()
+
+    again = TableController(cfg, path, no_deck)  # type: ignore[arg-type]
+    try:
+        assert repr(again.state) == before
+        rnd = again.state.round
+        assert rnd is not None and rnd.tilt is not None and [p.pack for p in rnd.packs] == [1]
+        assert again.state.paused is not None and "supervisor" in again.state.pins
+        again.execute(c.ResumeTable("dealer-1"), 60)
+        again.execute(c.ReRead(1, 2, "dealer-1"), 61)
+        again.execute(c.LayPack(1, 2, (3, 4, 5), 2), 62)
+        events = again.execute(c.LayPack(1, 3, (6, 7, 8), 3), 63)
+        first_dealt = next(ev for ev in events if isinstance(ev, e.FirstDealt))
+        assert first_dealt.cards == tuple(range(9))
+        with pytest.raises(ValueError, match="only the dealer's"):
+            again.record([e.RoundClosed(70, 1)])
+    finally:
+        again.close()
+
+
+def test_the_dealers_view_shows_each_seats_state_and_the_next_pack() -> None:
+    from kiosk.table.dealer_view import table_view
+    from proto.turbokiosk.v1 import dealer_pb2 as pb
+
+    core = physical(CardSource.MANUAL)
+    for seat in (0, 1, 2):
+        step(core, c.Join(seat))
+    step(core, c.OpenRound())
+    step(core, c.ReportWager("T1", 1, 0, stadium_bet()), 10)
+    step(core, c.ReportWager("T1", 1, 1, stadium_bet()), 10)
+    view = table_view(core, 20, {0, 2})
+    states = {s.seat: (s.state, s.online) for s in view.seats}
+    assert states == {
+        0: (pb.SEAT_ROUND_STATE_BET, True),
+        1: (pb.SEAT_ROUND_STATE_BET, False),  # offline, its wager in the round
+        2: (pb.SEAT_ROUND_STATE_BETTING, True),
+    }
+    assert (view.phase, view.seats_bet, view.seats_in, view.betting_deadline_ms) == (
+        "betting",
+        2,
+        2,
+        1000,
+    )
+    step(core, c.CloseBets(1), 30)
+    view = table_view(core, 30, {0, 2}, presented=(1, (5, 6, 7)))
+    assert (view.next_step.pack, view.next_step.location) == (1, "array 1-3")
+    assert view.next_step.presented and list(view.next_step.cards) == [5, 6, 7]
+    assert (view.next_step.packs_in_deal, view.next_step.packs_in_round) == (3, 4)
+    for pack in (1, 2, 3):
+        lay(core, pack, (3 * pack - 3, 3 * pack - 2, 3 * pack - 1))
+    step(core, c.ReportDecision("T1", 1, 0, "play"), 40)
+    view = table_view(core, 40, {0, 2})
+    now = {s.seat: s.state for s in view.seats}
+    assert now[0] == pb.SEAT_ROUND_STATE_DECIDED and now[1] == pb.SEAT_ROUND_STATE_DECIDING
+    assert list(view.first_cards) == list(range(9)) and sorted(view.choices) == ["fold", "play"]
+    step(core, c.Tick(), 5000)
+    view = table_view(core, 5000, {0, 2})
+    last = {s.seat: s.state for s in view.seats}
+    assert last[1] == pb.SEAT_ROUND_STATE_TIMED_OUT and last[2] == pb.SEAT_ROUND_STATE_WATCHING
+    assert view.next_step.location == "dealer"
+
+
+def test_another_deck_under_the_same_shuffle_number_is_checked_again() -> None:
+    core = physical(CardSource.SHUFFLER)
+    bets_closed(core)
+    lay(core, 1, (51, 50, 49), deck=READ)
+    short = c.DeckReading(READ.shuffle, DECK[:-1])  # a restarted shuffler reusing the number
+    events = lay(core, 2, (48, 47, 46), deck=short)
+    check, tilt = events
+    assert isinstance(check, e.DeckChecked) and not check.passed
+    assert isinstance(tilt, e.CardTilted) and "fails its check" in tilt.reason

@@ -6,7 +6,8 @@ seats on their own streams and a dealer stream with its ``dealer-1`` certificate
   close bets early, each pack laid as the shuffler presents it, Confirm, the recall with the
   shuffler's deck check; every robot recomputes its result and agrees;
 - a duplicate card from the shuffler stops the round with a tilt; a dealer may not re-read, the
-  supervisor does, and the round goes on; a jam stops it again and the supervisor voids it:
+  supervisor does, and the round goes on; a jam while the players decide stops it again (at
+  the dealer's hand) and the supervisor voids it:
   every robot gets its wagers back, the void and its audit record journaled together;
 - a manual round: the dealer enters the cards, a card already on the layout is refused; pause
   and resume; a PIN lock-out.
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 
 from kiosk.app.peripherals import spawn_simulator, wait_ready
@@ -31,7 +33,7 @@ from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource
 from kiosk.table.dealer_access import DealerAccess
-from kiosk.table.dealer_client import DealerClient
+from kiosk.table.dealer_client import DealerClient, DealerLinkError
 from kiosk.table.robot import RobotSeat
 from kiosk.table.server import TableServer
 from kiosk.table.shuffler_feed import ShufflerFeed
@@ -177,11 +179,20 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
         assert refused.error == "NotAllowed"
         table.sign_in(pb.DEALER_ROLE_SUPERVISOR, "5555", "1357")
         table.ok(reread=pb.ReRead(game_number=game, pack=1))
-        assert control(info["control"], "fault jam").startswith("ok")
         table.lay_presented(game, 1)
+        table.lay_presented(game, 2)
+        # the shuffler jams on the dealer's hand while the players decide: the tilt waits
+        # for the round to need that pack
+        table.view(lambda v: v.next_step.pack == 3 and v.next_step.presented)
+        assert control(info["control"], "fault jam").startswith("ok")  # for pack 4
+        table.ok(lay_pack=pb.LayPack(game_number=game, pack=3))
         jammed = table.view(lambda v: v.HasField("tilt"))
-        assert "jammed" in jammed.tilt.reason and jammed.tilt.pack == 2
+        assert "jammed" in jammed.tilt.reason and jammed.tilt.pack == 4
+        assert jammed.phase == "dealing"
         table.ok(void_round=pb.VoidRoundRequest(game_number=game, reason="misdeal: jam"))
+        after = table.view(lambda v: v.voided_reason == "misdeal: jam")
+        assert {s.state for s in after.seats} == {pb.SEAT_ROUND_STATE_VOIDED}
+        assert all(s.returned_cents > 0 for s in after.seats)
         table.wait_robots(lambda r: r.stats.voided == 1)
         for robot in table.robots:
             assert robot.stats.at_stake == 0 and robot.stats.disagreements == 0
@@ -198,7 +209,7 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
         assert refusal and refusal[0].role == "dealer"
         record = table.controller.recall(game)
         assert record is not None and record.voided == "misdeal: jam"
-        assert [t.pack for t in record.tilts] == [1, 2]
+        assert [t.pack for t in record.tilts] == [1, 4]
     finally:
         table.close()
 
@@ -206,6 +217,12 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
 def test_a_manual_round_pause_resume_and_a_pin_lockout(pki_dir: Path, tmp_path: Path) -> None:
     table = Table(pki_dir, tmp_path, CardSource.MANUAL)
     try:
+        impostor = DealerClient(table.server.address, pki.credentials(pki_dir, "seat-0"))
+        with pytest.raises(DealerLinkError):
+            impostor.request(timeout=5, new_game=pb.NewGame())
+        assert impostor.error is not None
+        assert impostor.error.code() is grpc.StatusCode.PERMISSION_DENIED
+        impostor.close()
         for _ in range(2):
             assert table.ask(sign_in=pb.SignIn(role=pb.DEALER_ROLE_DEALER, pin="0000")).error == (
                 "PinRefused"
@@ -215,12 +232,13 @@ def test_a_manual_round_pause_resume_and_a_pin_lockout(pki_dir: Path, tmp_path: 
         table.sign_in(pb.DEALER_ROLE_SUPERVISOR, "5555", "8642")  # the other role still enters
         table.view(lambda v: v.seats_in == SEATS)
         table.ok(new_game=pb.NewGame())
+        table.view(lambda v: v.seats_bet == SEATS)  # a wager sent while paused is refused
         table.ok(pause=pb.PauseTable(reason="cards changed"))
         paused = table.view(lambda v: v.paused)
         assert paused.pause_reason == "cards changed" and paused.paused_time_left_ms > 0
         assert table.ask(close_bets=pb.CloseBets(game_number=1)).error == "IllegalCommandError"
         table.ok(resume=pb.ResumeTable())
-        view = table.view(lambda v: not v.paused and v.seats_bet == SEATS)
+        view = table.view(lambda v: not v.paused)
         table.ok(close_bets=pb.CloseBets(game_number=view.game_number))
         game = view.game_number
         table.ok(lay_pack=pb.LayPack(game_number=game, pack=1, cards=[0, 13, 26]))
