@@ -77,9 +77,9 @@ def test_a_whole_round_with_the_certified_deck_by_touches(make: object) -> None:
     d.tap("recall:back")
     # the controller goes away: the DT says so, and a button does nothing but say it again
     t.server.stop(0)
-    d.wait(lambda: bool(t.link.down), 10, "the link down")
-    d.frames(3)
-    assert d.text("dt:message").startswith(t.link.down)
+    page = d.app.pages["round"]
+    d.wait(lambda: bool(t.link.down) and page.message.startswith(t.link.down), 10, "link down")
+    assert d.text("dt:message").startswith(t.link.down) and page.message_error
     d.tap("dt:new_game")
     assert d.text("dt:message").startswith(t.link.down)
 
