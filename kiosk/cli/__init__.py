@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
     "table": ("kiosk.cli.table", "the table controller: serve a multi-seat table, its recall"),
     "sas": ("kiosk.cli.sas", "SAS 6.02: the host tool that polls a gaming machine"),
+    "dealer": ("kiosk.cli.dealer", "the Dealer Terminal of a table (Kivy touchscreen)"),
 }
 
 
