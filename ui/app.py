@@ -71,7 +71,8 @@ def load_kv() -> None:
     global _loaded
     if not _loaded:
         for name in KV_FILES:
-            Builder.load_file(str(KV_DIR / name))
+            if str(KV_DIR / name) not in Builder.files:  # the Dealer Terminal shares controls.kv
+                Builder.load_file(str(KV_DIR / name))
         _loaded = True
 
 

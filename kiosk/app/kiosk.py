@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
+from kiosk.sas.link import SasSettings
 from kiosk.terminal.config import TerminalConfig
 
 #: Where a running kiosk says how to reach its simulator programs (ports, control channels).
@@ -91,6 +93,7 @@ def start_kiosk(
     started: float | None = None,
     hardware: SerialPorts | None = None,
     remote_host: HostEndpoint | None = None,
+    sas: SasSettings | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -104,7 +107,8 @@ def start_kiosk(
 
     On a field terminal ``hardware`` names the real devices' serial ports (no simulator is
     started and the SIMULATOR panel is never offered) and ``remote_host`` the casino's
-    accounting host (no embedded host).
+    accounting host (no embedded host).  ``sas`` makes the terminal a SAS gaming machine
+    on that port as well (docs/sas.md).
     """
     from kiosk.app.wiring import take_lock
     from kiosk.store.journal import StoreError
@@ -124,13 +128,13 @@ def start_kiosk(
     try:
         endpoint = host.endpoint if host is not None else remote_host
         if hardware is not None:
-            _run_hardware(data_dir, hardware, endpoint, screen)
+            _run_hardware(data_dir, hardware, endpoint, screen, sas)
         elif devices == "serial":
-            _run_serial(data_dir, endpoint, screen)
+            _run_serial(data_dir, endpoint, screen, sas)
         else:
             from kiosk.app.wiring import build_terminal
 
-            terminal = build_terminal(data_dir, host=endpoint)
+            terminal = build_terminal(data_dir, host=endpoint, sas=sas)
             try:
                 _run(terminal, None, screen)
             finally:
@@ -156,7 +160,9 @@ def configured_terminal_id(data_dir: Path) -> str:
     return TerminalConfig().terminal_id
 
 
-def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) -> None:
+def _run_serial(
+    data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen, sas: SasSettings | None
+) -> None:
     """The terminal on the simulator programs' serial links."""
     from kiosk.app.peripherals import start_simulated_peripherals
     from kiosk.app.serial_wiring import SerialSetup
@@ -165,7 +171,9 @@ def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) 
 
     status = data_dir / PERIPHERALS_FILE
     with start_simulated_peripherals(data_dir) as peripherals:  # stopped on the way out
-        terminal = build_terminal(data_dir, devices=SerialSetup(peripherals.ports), host=endpoint)
+        terminal = build_terminal(
+            data_dir, devices=SerialSetup(peripherals.ports), host=endpoint, sas=sas
+        )
         try:
             ports = peripherals.ports
             info = {
@@ -180,13 +188,17 @@ def _run_serial(data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen) 
 
 
 def _run_hardware(
-    data_dir: Path, ports: SerialPorts, endpoint: HostEndpoint | None, screen: _Screen
+    data_dir: Path,
+    ports: SerialPorts,
+    endpoint: HostEndpoint | None,
+    screen: _Screen,
+    sas: SasSettings | None,
 ) -> None:
     """The terminal on real devices: no simulator, no SIMULATOR panel."""
     from kiosk.app.serial_wiring import SerialSetup
     from kiosk.app.wiring import build_terminal
 
-    terminal = build_terminal(data_dir, devices=SerialSetup(ports), host=endpoint)
+    terminal = build_terminal(data_dir, devices=SerialSetup(ports), host=endpoint, sas=sas)
     try:
         _run(terminal, None, screen, simulator_allowed=False)
     finally:
@@ -213,6 +225,13 @@ def _run(
         return
     if terminal.host_link is not None:
         terminal.host_link.start()
+    if terminal.sas_link is not None:
+        from kiosk.sas.transport import PortError
+
+        try:
+            terminal.sas_link.start()
+        except PortError as exc:  # the service menu's SAS page shows it too
+            print(f"turbokiosk run: {exc}; the SAS link is down", file=sys.stderr)
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:

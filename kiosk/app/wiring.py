@@ -21,6 +21,7 @@ from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.sas.link import SasLink, SasSettings
 from kiosk.store.faults import StoreError, store_fault
 from kiosk.store.lock import TerminalLock
 from kiosk.store.port import sqlite_journal
@@ -93,6 +94,7 @@ class Terminal:
     cycler: BackgroundCycler
     lock: TerminalLock | None = None  # this process is the terminal of the data directory
     host_link: HostLink | None = None  # the accounting host link (not started)
+    sas_link: SasLink | None = None  # the SAS gaming-machine link (not started)
 
     @property
     def validator(self) -> BillValidatorPort:
@@ -124,6 +126,8 @@ class Terminal:
         go of the data directory's lock (each part once, in that order)."""
         if self.host_link is not None:
             self.host_link.stop()
+        if self.sas_link is not None:
+            self.sas_link.close()
         self.devices.close()
         self.runtime.close()
         if self.lock is not None:
@@ -149,32 +153,58 @@ def build_terminal(
     config: TerminalConfig | None = None,
     snapshot_every: int = 25,
     host: HostEndpoint | None = None,
+    sas: SasSettings | None = None,
 ) -> Terminal:
     """A terminal on ``data_dir`` with ``devices`` (not yet powered up).
 
     ``devices.check()`` runs before anything starts; then the data directory's lock is taken
     (:class:`~kiosk.store.lock.TerminalBusyError` when another process is already its
-    terminal), the devices are opened and the runtime is given its SQLite journal.
+    terminal), the devices are opened and the runtime is given its SQLite journal.  With
+    ``sas`` the SAS link is made and attached (its port opened by ``sas_link.start()``): the
+    SAS host then validates tickets in and out (kiosk/app/sas_wiring.py).
     """
     data_dir = Path(data_dir)
     devices.check()
     lock = take_lock(data_dir)
     rng = Csprng()
     wiring = HostWiring(host, data_dir) if host is not None else None
-    opened = devices.open(data_dir, with_host=host is not None)
+    opened = devices.open(data_dir, with_host=host is not None or sas is not None)
+    options = wiring.runtime_options() if wiring is not None else {}
+    validator: BillValidatorPort = opened.validator
+    sas_link = None
+    if sas is not None:
+        from kiosk.app.sas_wiring import SasHostPort, make_sas_link
+        from kiosk.hostlink.link import AdjustableClock
+
+        serial = (config.terminal_id if config is not None else None) or "TK-0001"
+        try:
+            sas_link = make_sas_link(data_dir, sas, serial)
+        except Exception:
+            opened.close()
+            lock.release()
+            raise
+        options["host"] = SasHostPort(sas_link.bridge)
+        clock = options.get("clock")
+        if not isinstance(clock, AdjustableClock):
+            clock = options["clock"] = AdjustableClock(data_dir / "host_clock.json")
+        sas_link.set_time = clock.set
+        validator = sas_link.gate_validator(opened.validator)
     runtime = TerminalRuntime(
         data_dir,
         journal=sqlite_journal(data_dir),
         deck_factory=RngDeckFactory(rng),
-        validator=opened.validator,
+        validator=validator,
         printer=opened.printer,
         validation_numbers=LocalValidationNumbers(rng.randbelow),
         config=config,
         snapshot_every=snapshot_every,
         rng_health=lambda: rng.failure,
-        **(wiring.runtime_options() if wiring is not None else {}),
+        **options,
     )
     terminal = Terminal(runtime, opened, rng, BackgroundCycler(rng), lock)
     if wiring is not None:
         terminal.host_link = wiring.link(runtime)
+    if sas_link is not None:
+        sas_link.attach(runtime)
+        terminal.sas_link = sas_link
     return terminal

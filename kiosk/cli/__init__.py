@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "events": ("kiosk.cli.events", "the event log, newest first"),
     "audit": ("kiosk.cli.audit", "verify the journal and the meters (exit 0 iff ok)"),
     "soak": ("kiosk.cli.soak", "robot play with invariant checks after every game"),
-    "sim": ("kiosk.cli.sim", "simulated bill validator and printer on a serial port"),
+    "sim": ("kiosk.cli.sim", "simulated bill validator, printer and shuffler on a serial port"),
     "devices": ("kiosk.cli.devices", "pair a bill validator or printer with this terminal"),
     "run": ("kiosk.cli.run", "the touchscreen kiosk (simulated devices by default)"),
     "screenshots": ("kiosk.cli.screenshots", "screenshots of every screen at both sizes"),
@@ -40,6 +40,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
     "table": ("kiosk.cli.table", "the table controller: serve a multi-seat table, its recall"),
     "lab-package": ("kiosk.cli.lab_package", "the test laboratory's submission bundle"),
+    "sas": ("kiosk.cli.sas", "SAS 6.02: the host tool that polls a gaming machine"),
+    "dealer": ("kiosk.cli.dealer", "the Dealer Terminal of a table (Kivy touchscreen)"),
 }
 
 

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kiosk.cli import host_web
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli.guard import EXIT_FAILED, CommandLineError
 from kiosk.host.bounds import BoundsError, Limits
@@ -169,7 +170,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--meter-period", type=int_type(1, 86_400), default=60, help="seconds between snapshots"
     )
     p.add_argument("--voucher-expiry-days", type=int_type(1, 3650), default=30)
-    p.add_argument("--max-workers", type=int, default=512, help="RPC threads (> terminals)")
+    p.add_argument(
+        "--max-workers",
+        type=int,
+        default=16,
+        help="database threads for the calls other than Report (the server itself is asyncio)",
+    )
+    p.add_argument(
+        "--writers",
+        type=int_type(1, 64),
+        default=None,
+        help="group-commit writer threads, each with its own connection (default 1)",
+    )
+    p.add_argument(
+        "--progress-seconds",
+        type=float_type(0, 3600),
+        default=10.0,
+        help="log throughput and queue depth this often (0: never)",
+    )
     limits = Limits()
     p.add_argument(
         "--ticket-out-limit-cents",
@@ -189,6 +207,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=limits.largest_bill,
         help="the largest note a terminal may report stacked (cents)",
     )
+
+    host_web.add_web_options(p, "--web", None)  # the floor dashboard beside the host
+
+    host_web.add_parsers(sub, common, _common(suppress=True))
 
     p = sub.add_parser("terminals", parents=[common], help="terminals the host knows")
     p.add_argument("--json", action="store_true")
@@ -321,6 +343,8 @@ def run(args: argparse.Namespace) -> int:
             "events": _events,
             "vouchers": _vouchers,
             "send": _send,
+            "web": _web,
+            "web-user": _web_user,
         }[args.host_command]
         return action(args)
     except (pki.PkiError, HostDbError, BoundsError) as exc:
@@ -374,6 +398,7 @@ def _serve(args: argparse.Namespace) -> int:
         largest_bill=args.largest_bill_cents,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("kiosk.host.progress").setLevel(logging.INFO)
     settings = HostSettings(
         meter_period_seconds=args.meter_period,
         voucher_expiry_days=args.voucher_expiry_days,
@@ -383,6 +408,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.max_workers <= MAX_WORKERS:
         raise CommandLineError(f"--max-workers: from 1 to {MAX_WORKERS:,}, not {args.max_workers}")
     check_bindable(args.listen)  # one line, before the records are opened
+    web = host_web.prepare_beside(args, pki_dir(args))  # --web: its certificate and address
     connect(db_target(args)).close()  # unreachable records (PostgreSQL down): one line
     server = HostServer(
         open_db(db_target(args)),
@@ -390,18 +416,34 @@ def _serve(args: argparse.Namespace) -> int:
         args.listen,
         settings=settings,
         max_workers=args.max_workers,
+        progress_seconds=args.progress_seconds,
+        writers=args.writers,
     ).start()
 
     def stop(_signum: int, _frame: object) -> None:
-        server.server.stop(1)
+        server.shutdown_soon(1)
 
     signal.signal(signal.SIGTERM, stop)  # before the line that tells the world it is up
     signal.signal(signal.SIGINT, stop)
+    web = host_web.start_beside(args, web, db_target(args))
     print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
+    if web is not None:
+        print(f"host: dashboard on {web.url}", flush=True)
     server.wait()
+    if web is not None:
+        web.stop()
     server.stop(0)
     print("host: stopped", flush=True)
     return 0
+
+
+def _web(args: argparse.Namespace) -> int:
+    connect(db_target(args)).close()  # the host's tables there; unreachable records: one line
+    return host_web.run_web(args, pki_dir(args), db_target(args))
+
+
+def _web_user(args: argparse.Namespace) -> int:
+    return host_web.run_user(args, db_target(args))
 
 
 def _open(args: argparse.Namespace) -> HostDb:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from kiosk.app.wiring import build_terminal
 from kiosk.cli.args import check_data_dir
 from kiosk.cli.guard import EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.sas_options import add_sas_arguments, sas_settings
 from kiosk.games.registry import edition_ids
 from kiosk.interrupts import LineInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
@@ -26,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
     add_data_dir_argument(parser)
     parser.add_argument("--edition", metavar="E", help="the game to start with, e.g. stadium-3cp")
+    add_sas_arguments(parser)
 
 
 def _prompted_lines() -> Iterator[str]:
@@ -53,8 +55,9 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
     if args.edition is not None and args.edition not in edition_ids():
         known = ", ".join(edition_ids())
         raise CommandLineError(f"--edition: unknown edition {args.edition!r}; known: {known}")
+    sas = sas_settings(args)
     data_dir = check_data_dir(data_dir_of(args), write=True)
-    terminal = build_terminal(data_dir)
+    terminal = build_terminal(data_dir, sas=sas)
     session = PlaySession(terminal, lambda text: print(text, flush=True))
     try:
         try:
@@ -62,6 +65,14 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
         except ConfigError as exc:
             print(f"turbokiosk play: --edition: {not_enabled(str(exc))}", file=sys.stderr)
             return 2
+        if terminal.sas_link is not None:
+            from kiosk.sas.transport import PortError
+
+            try:
+                terminal.sas_link.start()
+            except PortError as exc:
+                print(f"turbokiosk play: {exc}", file=sys.stderr)
+                return 2
         interactive = sys.stdin.isatty()
         lines = interrupt.lines(_prompted_lines() if interactive else sys.stdin)
         try:

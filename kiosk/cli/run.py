@@ -23,6 +23,7 @@ from typing import Any
 
 from kiosk.cli.args import check_data_dir, output_path, peer_address
 from kiosk.cli.guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.sas_options import add_sas_arguments, sas_settings
 from kiosk.interrupts import AppInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.presentation.i18n import LANGUAGES
@@ -63,7 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     field.add_argument("--validator-key", type=Path, metavar="FILE", help="its own key file")
     field.add_argument("--printer-key", type=Path, metavar="FILE", help="its own key file")
-    field.add_argument("--host", metavar="HOST:PORT", help="the accounting host (mutual TLS)")
+    field.add_argument(
+        "--host",
+        metavar="HOST:PORT[,HOST:PORT...]",
+        help="the accounting host (mutual TLS); several: the link fails over to the next",
+    )
     field.add_argument("--host-ca", type=Path, metavar="PEM", help="the host link's CA")
     field.add_argument("--host-cert", type=Path, metavar="PEM", help="this terminal's certificate")
     field.add_argument("--host-key", type=Path, metavar="PEM", help="this terminal's private key")
@@ -72,6 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="who this terminal is to the host (default: the certificate's common name)",
     )
+    add_sas_arguments(parser)
     parser.add_argument(
         "--dump-screen",
         type=output_path,
@@ -103,7 +109,8 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     player = size
     if args.host is not None:
         try:
-            peer_address(args.host)
+            for address in args.host.split(","):
+                peer_address(address)
         except argparse.ArgumentTypeError as exc:
             raise CommandLineError(f"--host: {exc}") from None
     try:
@@ -111,6 +118,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     except ValueError as exc:
         print(f"turbokiosk run: {exc}", file=sys.stderr)
         return 2
+    sas = sas_settings(args)
     where = check_display()
     data_dir = check_data_dir(data_dir_of(args), write=True)
     simulator = hardware is None and not args.no_simulator
@@ -142,6 +150,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
         started=STARTED,
         hardware=hardware,
         remote_host=remote_host,
+        sas=sas,
     )
 
 

@@ -1,9 +1,11 @@
-"""``turbokiosk sim``: the simulated bill validator and printer, and their control client.
+"""``turbokiosk sim``: the simulated bill validator, printer and shuffler, and their control client.
 
     turbokiosk sim bill-validator --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
                                   [--pairing-key FILE]
     turbokiosk sim printer --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
                            [--pairing-key FILE]
+    turbokiosk sim shuffler --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
+                            [--pairing-key FILE] [--seed N]
     turbokiosk sim ctl ADDR COMMAND [ARG...]
 
 A simulator seals its link with its pairing key (default ``<state dir>/pairing.key``, written
@@ -22,6 +24,7 @@ from pathlib import Path
 from kiosk.devices.pairing import SIM_KEY_NAME, PairingKeyError, fingerprint, load_pairing_key
 from kiosk.devices.sim.printer import PrinterMachine
 from kiosk.devices.sim.program import Machine, SimProgram, control
+from kiosk.devices.sim.shuffler import ShufflerMachine
 from kiosk.devices.sim.validator import ValidatorMachine
 
 
@@ -88,6 +91,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     pr.add_argument(
         "--print-ms", type=int_type(0, 60_000), default=200, help="time to print a voucher"
     )
+    sh = sub.add_parser("shuffler", help="simulated card-reading shuffler (three-card packs)")
+    _device_arguments(sh, "shuffler")
+    sh.add_argument(
+        "--seed",
+        type=int_type(0, 2**63 - 1),
+        help="seed its shuffles (a reproducible demo; default: the OS's randomness)",
+    )
     ctl = sub.add_parser("ctl", help="send one control command to a running simulator")
     ctl.add_argument("address", help="the simulator's control address HOST:PORT")
     ctl.add_argument("words", nargs="+", help="the command, e.g. insert 2000")
@@ -114,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     def make(now: int) -> Machine:
+        if args.sim_command == "shuffler":
+            return ShufflerMachine(now, seed=args.seed)
         if args.sim_command == "printer":
             return PrinterMachine(state_dir, now, print_ms=args.print_ms, pairing=fingerprint(key))
         return ValidatorMachine(

@@ -1,6 +1,7 @@
 """``turbokiosk table ...``: the table controller (docs/table.md).
 
     turbokiosk table serve --edition stadium-3cp [--mode one-deck|seat-shuffles] [--auto-deal S]
+        [--card-source virtual|shuffler|manual] [--shuffler-port PATH] [--shuffler-key FILE]
     turbokiosk table recall GAME
 
 ``serve`` runs the controller of table ``--table-id`` (default ``T1``) on its journal
@@ -8,7 +9,11 @@
 CA certificate and the server certificate ``--cert-name`` (default ``host``) of ``--pki-dir``
 (default ``var/host/pki``, from ``turbokiosk host init-ca``/``issue-cert``); seats hold
 certificates named ``seat-<n>``.  Without a dealer terminal, ``--auto-deal S`` opens a round S
-seconds after the last one ended and confirms a settled one after S seconds.  ``recall``
+seconds after the last one ended and confirms a settled one after S seconds.  Dealer Terminals
+connect to the same address with certificates named ``dealer-<n>`` (``DealerService``).  The
+cards come from ``--card-source``: the certified deck (``virtual``), a card-reading shuffler
+on ``--shuffler-port`` paired with ``--shuffler-key`` (``shuffler``), or the dealer's entries
+(``manual``, which needs a Dealer Terminal: no ``--auto-deal``).  ``recall``
 prints a finished round's record from the journal.
 """
 
@@ -20,11 +25,15 @@ import json
 import re
 import signal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli.guard import CommandLineError
 from kiosk.games.base import RuleError
 from kiosk.hostlink import pki
+
+if TYPE_CHECKING:
+    from kiosk.table.shuffler_feed import ShufflerFeed
 
 DEFAULT_LISTEN = "127.0.0.1:50071"
 SECONDS = float_type(0.1, 3600)
@@ -64,6 +73,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="seat N robot seats (seat-0..seat-N-1, certificates issued by the CA tooling)",
     )
+    serve.add_argument(
+        "--card-source", choices=("virtual", "shuffler", "manual"), default="virtual"
+    )
+    serve.add_argument("--shuffler-port", metavar="PATH", help="the shuffler's serial port")
+    serve.add_argument(
+        "--shuffler-key",
+        type=Path,
+        metavar="FILE",
+        help="the shuffler's pairing key (default /etc/turbokiosk/devices/shuffler.key)",
+    )
     recall = sub.add_parser("recall", help="a finished round: every seat's wagers, cards, result")
     recall.add_argument("game", type=game_number)
 
@@ -82,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from kiosk.runtime.deck import RngDeckFactory
     from kiosk.table.controller import TableController
-    from kiosk.table.core import DealMode, TableConfig, TableConfigError
+    from kiosk.table.core import CardSource, DealMode, TableConfig, TableConfigError
     from kiosk.table.robot import RobotSeat
     from kiosk.table.server import TableServer
     from rng import Csprng
@@ -93,7 +112,9 @@ def _serve(args: argparse.Namespace) -> int:
         mode=DealMode(args.mode),
         betting_ms=round(args.betting_seconds * 1000),
         decision_ms=round(args.decision_seconds * 1000),
+        card_source=CardSource(args.card_source),
     )
+    feed = _shuffler_feed(args)
     try:
         creds = pki.credentials(args.pki_dir, args.cert_name)
     except pki.PkiError as exc:
@@ -116,7 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
                 f"--robots: cannot issue the seats' certificates: {exc}"
             ) from exc
     auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
-    server = TableServer(controller, creds, args.listen, auto_deal_ms=auto).start()
+    server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed).start()
     robots = [
         RobotSeat(
             server.address, pki.credentials(args.pki_dir, name), args.table_id, n, args.edition
@@ -138,6 +159,27 @@ def _serve(args: argparse.Namespace) -> int:
     controller.close()
     print(f"table {args.table_id}: stopped", flush=True)
     return 0
+
+
+def _shuffler_feed(args: argparse.Namespace) -> ShufflerFeed | None:
+    """The shuffler's link for ``--card-source shuffler`` (its options checked first)."""
+    from kiosk.devices.pairing import DEFAULT_KEY_DIR, PairingKeyError, key_path, load_pairing_key
+    from kiosk.table.shuffler_feed import ShufflerFeed
+
+    source = args.card_source
+    if source != "shuffler":
+        if args.shuffler_port or args.shuffler_key:
+            raise CommandLineError(f"--shuffler-port/--shuffler-key: the cards are {source}")
+        if source == "manual" and args.auto_deal is not None:
+            raise CommandLineError("--auto-deal: manual cards are entered by a dealer")
+        return None
+    if not args.shuffler_port:
+        raise CommandLineError("--card-source shuffler needs --shuffler-port PATH")
+    try:
+        key = load_pairing_key(args.shuffler_key or key_path(DEFAULT_KEY_DIR, "shuffler"))
+    except PairingKeyError as exc:
+        raise CommandLineError(f"--shuffler-key: {exc}") from exc
+    return ShufflerFeed(args.shuffler_port, key)
 
 
 def _recall(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from kiosk.devices.seal import KEY_BYTES
 from kiosk.durable import fsync_directory
 
 #: the devices a terminal pairs with, by the name their key files carry
-DEVICES = ("bill-validator", "printer")
+DEVICES = ("bill-validator", "printer", "shuffler")
 #: where ``turbokiosk run`` looks for the terminal's copies by default
 DEFAULT_KEY_DIR = Path("/etc/turbokiosk/devices")
 #: the group that may read the terminal's copies (the kiosk's user is in it)

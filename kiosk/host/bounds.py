@@ -156,12 +156,13 @@ def _handpay(where: str, body: Any, limits: Limits) -> None:
 
 
 def _game(where: str, body: host_pb2.TerminalMessage.GamePlayed, limits: Limits) -> None:
+    top = limits.largest_amount
     for seat in body.seats:
-        check_amount(f"{where} stake_cents", seat.stake_cents, limits.largest_amount, zero=True)
-        check_amount(f"{where} paid_cents", seat.paid_cents, limits.largest_amount, zero=True)
-        for spot in seat.spots:
-            check_amount(f"{where} stake_cents", spot.stake_cents, limits.largest_amount, zero=True)
-            check_amount(f"{where} paid_cents", spot.paid_cents, limits.largest_amount, zero=True)
+        parts: tuple[Any, ...] = (seat, *seat.spots)
+        for part in parts:  # the line is written only for an amount out of range
+            if not (0 <= part.stake_cents <= top and 0 <= part.paid_cents <= top):
+                check_amount(f"{where} stake_cents", part.stake_cents, top, zero=True)
+                check_amount(f"{where} paid_cents", part.paid_cents, top, zero=True)
 
 
 def _meters(where: str, body: host_pb2.TerminalMessage.MeterSnapshot, limits: Limits) -> None:

@@ -32,13 +32,14 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.host import stores
+from kiosk.host import constraints, stores
 from kiosk.host.bounds import Limits
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
@@ -150,6 +151,25 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Report:
+    """One terminal's batch, as a group commit records it (:meth:`HostDb.record_reports`)."""
+
+    terminal_id: str
+    messages: Sequence[Message]
+    at: int
+    head: JournalHead | None = None
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    """What one report's commit acknowledged."""
+
+    accepted: int
+    duplicates: int
+    acknowledged: JournalHead | None
+
+
+@dataclass(frozen=True)
 class Validation:
     """The answer to a ticket inserted at a terminal."""
 
@@ -179,6 +199,16 @@ class _Tx:
             sql = sql.replace("?", "%s")
         cursor: _Cursor = self._conn.execute(sql, params)
         return cursor
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """One statement for many parameter rows (pipelined on PostgreSQL)."""
+        if not rows:
+            return
+        if self._pg:
+            with self._conn.cursor() as cursor:
+                cursor.executemany(sql.replace("?", "%s"), rows)
+        else:
+            self._conn.executemany(sql, rows)
 
 
 class HostDb(ABC):
@@ -258,59 +288,187 @@ class HostDb(ABC):
         meter epoch (0 without a head) and it becomes the acknowledged head
         (:mod:`kiosk.host.stores`) when the transaction commits.
         """
+        with self.transaction() as tx:
+            result = self._record_in(tx, terminal_id, messages, at, head)
+        _announce(tx)
+        return result
+
+    def record_reports(self, reports: Sequence[Report]) -> list[ReportResult]:
+        """Record many terminals' reports in **one** transaction (group commit).
+
+        Each report is recorded exactly as :meth:`record_report` would record it; the results
+        (in the order given) hold only once the one commit returned, so none is acknowledged
+        before it is durable.  Reports are taken in terminal order, so that two hosts'
+        groups on one PostgreSQL lock the terminals' rows in the same order.  If anything
+        raises, nothing of the group is recorded (the caller records them one by one).
+        """
+        order = sorted(range(len(reports)), key=lambda i: reports[i].terminal_id)
+        results: list[ReportResult | None] = [None] * len(reports)
+        with self.transaction() as tx:
+            plain = self._record_plain(tx, [(i, reports[i]) for i in order])
+            for i, result in plain.items():
+                results[i] = result
+            for i in order:
+                if i in plain:
+                    continue
+                r = reports[i]
+                results[i] = ReportResult(
+                    *self._record_in(tx, r.terminal_id, r.messages, r.at, r.head)
+                )
+        _announce(tx)
+        return [r for r in results if r is not None]
+
+    def _record_plain(
+        self, tx: _Tx, reports: Sequence[tuple[int, Report]]
+    ) -> dict[int, ReportResult]:
+        """Record the group's *plain* reports set-wise, in a few statements for all of them.
+
+        Plain: one report of its terminal in the group, with a head in the terminal's current
+        epoch and ahead of its anchor, and only messages that are merely stored (no meters,
+        voucher or enable messages).  For those :meth:`_record_in` would do exactly this -
+        note the contact, insert the events once, move the anchor forward - one statement at a
+        time; here each step is one statement (or one pipelined batch) for the whole group.
+        The rest go through :meth:`_record_in`.  Returns the results by report index.
+        """
+        special = VOUCHER_KINDS | {"meters", "enable"}
+        per_terminal = Counter(r.terminal_id for _, r in reports)
+        candidates = [
+            (i, r)
+            for i, r in reports
+            if r.head is not None
+            and per_terminal[r.terminal_id] == 1
+            and not any(m.kind in special for m in r.messages)
+            and len({m.message_id for m in r.messages}) == len(r.messages)
+        ]
+        if not candidates:
+            return {}
+        marks = ", ".join("?" for _ in candidates)
+        rows = tx.execute(
+            "SELECT a.terminal_id, a.epoch, a.seq, (SELECT m.epoch FROM meter_epochs m"
+            " WHERE m.terminal_id = a.terminal_id ORDER BY m.started_ms DESC, m.epoch DESC"
+            f" LIMIT 1) FROM journal_anchors a WHERE a.terminal_id IN ({marks})",
+            [r.terminal_id for _, r in candidates],
+        ).fetchall()
+        state = {row[0]: (int(row[1]), int(row[2]), row[3]) for row in rows}
+        plain: list[tuple[int, Report, JournalHead]] = []
+        for i, r in candidates:
+            known = state.get(r.terminal_id)
+            head = r.head
+            assert head is not None
+            if known is not None and known[0] == head.epoch == known[2] and head.seq > known[1]:
+                plain.append((i, r, head))
+        if not plain:
+            return {}
+        tx.executemany(
+            "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?",
+            [(r.at, r.terminal_id, r.at) for _, r, _ in plain],
+        )
+        events = [
+            (
+                m.message_id,
+                r.terminal_id,
+                m.journal_seq,
+                m.at_ms,
+                m.kind,
+                json.dumps(m.body, sort_keys=True),
+                r.at,
+            )
+            for _, r, _ in plain
+            for m in r.messages
+        ]
+        accepted_ids: set[str] = set()
+        for chunk in range(0, len(events), 500):
+            part = events[chunk : chunk + 500]
+            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
+            inserted = tx.execute(
+                f"INSERT INTO events VALUES {values} "
+                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
+                [field for row in part for field in row],
+            ).fetchall()
+            accepted_ids.update(row[0] for row in inserted)
+        tx.executemany(  # conditional: a concurrent report never moves the anchor back
+            "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
+            "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
+            [
+                (h.epoch, h.seq, h.hash.hex(), r.at, r.terminal_id, h.epoch, h.seq)
+                for _, r, h in plain
+            ],
+        )
+        marks = ", ".join("?" for _ in plain)
+        anchors = {
+            row[0]: JournalHead(int(row[1]), int(row[2]), bytes.fromhex(row[3]))
+            for row in tx.execute(
+                "SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
+                f"WHERE terminal_id IN ({marks})",
+                [r.terminal_id for _, r, _ in plain],
+            ).fetchall()
+        }
+        results = {}
+        for i, r, _ in plain:
+            accepted = sum(1 for m in r.messages if m.message_id in accepted_ids)
+            results[i] = ReportResult(
+                accepted, len(r.messages) - accepted, anchors.get(r.terminal_id)
+            )
+        return results
+
+    def _record_in(
+        self,
+        tx: _Tx,
+        terminal_id: str,
+        messages: Sequence[Message],
+        at: int,
+        head: JournalHead | None,
+    ) -> tuple[int, int, JournalHead | None]:
         accepted = duplicates = 0
         acknowledged = None
         epoch = head.epoch if head is not None else 0
-        with self.transaction() as tx:
-            self._seen(tx, terminal_id, at)
-            current = stores.enter_epoch(tx, terminal_id, epoch, messages, at)
-            for m in messages:
-                if m.kind == "meters":
-                    cur = tx.execute(
-                        "INSERT INTO meter_snapshots VALUES (?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (message_id) DO NOTHING",
-                        (
-                            m.message_id,
-                            terminal_id,
-                            m.journal_seq,
-                            m.at_ms,
-                            m.body.get("reason", ""),
-                            json.dumps(m.body.get("meters", {}), sort_keys=True),
-                            at,
-                        ),
-                    )
-                else:
-                    cur = tx.execute(
-                        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (message_id) DO NOTHING",
-                        (
-                            m.message_id,
-                            terminal_id,
-                            m.journal_seq,
-                            m.at_ms,
-                            m.kind,
-                            json.dumps(m.body, sort_keys=True),
-                            at,
-                        ),
-                    )
-                if cur.rowcount == 0:
-                    duplicates += 1
-                    continue
-                accepted += 1
-                if m.kind == "meters" and current:
-                    stores.compare_meters(tx, terminal_id, epoch, m, at)
-                elif m.kind in VOUCHER_KINDS:
-                    self._voucher_event(tx, terminal_id, m, at)
-                elif m.kind == "enable":
-                    tx.execute(
-                        "UPDATE terminals SET enabled = ?, disable_reason = ? "
-                        "WHERE terminal_id = ?",
-                        (int(bool(m.body.get("enabled"))), m.body.get("reason", ""), terminal_id),
-                    )
-            if head is not None:
-                stores.acknowledge(tx, terminal_id, head, current, at)
-                acknowledged = stores.anchor(tx, terminal_id)
-        _announce(tx)
+        self._seen(tx, terminal_id, at)
+        current = stores.enter_epoch(tx, terminal_id, epoch, messages, at)
+        for m in messages:
+            if m.kind == "meters":
+                cur = tx.execute(
+                    "INSERT INTO meter_snapshots VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (message_id) DO NOTHING",
+                    (
+                        m.message_id,
+                        terminal_id,
+                        m.journal_seq,
+                        m.at_ms,
+                        m.body.get("reason", ""),
+                        json.dumps(m.body.get("meters", {}), sort_keys=True),
+                        at,
+                    ),
+                )
+            else:
+                cur = tx.execute(
+                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (message_id) DO NOTHING",
+                    (
+                        m.message_id,
+                        terminal_id,
+                        m.journal_seq,
+                        m.at_ms,
+                        m.kind,
+                        json.dumps(m.body, sort_keys=True),
+                        at,
+                    ),
+                )
+            if cur.rowcount == 0:
+                duplicates += 1
+                continue
+            accepted += 1
+            if m.kind == "meters" and current:
+                stores.compare_meters(tx, terminal_id, epoch, m, at)
+            elif m.kind in VOUCHER_KINDS:
+                self._voucher_event(tx, terminal_id, m, at)
+            elif m.kind == "enable":
+                tx.execute(
+                    "UPDATE terminals SET enabled = ?, disable_reason = ? WHERE terminal_id = ?",
+                    (int(bool(m.body.get("enabled"))), m.body.get("reason", ""), terminal_id),
+                )
+        if head is not None:
+            stores.acknowledge(tx, terminal_id, head, current, at)
+            acknowledged = stores.anchor(tx, terminal_id)
         return accepted, duplicates, acknowledged
 
     def acknowledged_head(self, terminal_id: str) -> JournalHead | None:
@@ -716,6 +874,22 @@ class HostDb(ABC):
                 (state, result, at, command_id),
             )
 
+    def claim_command(self, command_id: int, at: int) -> bool:
+        """Move a command ``pending`` -> ``sent`` for this host; False when another host (or an
+        earlier round) already did: the conditional update lets exactly one sender have it."""
+        with self.transaction() as tx:
+            cur = tx.execute(
+                "UPDATE commands SET state = 'sent', done_ms = ? "
+                "WHERE command_id = ? AND state = 'pending'",
+                (at, command_id),
+            )
+            return cur.rowcount == 1
+
+    def ping(self) -> None:
+        """A round trip to the records (the health check); raises when they are away."""
+        with self.transaction() as tx:
+            tx.execute("SELECT 1").fetchone()
+
     def command(self, command_id: int) -> dict[str, Any] | None:
         """One command's record."""
         rows = self._query("SELECT * FROM commands WHERE command_id = ?", (command_id,))
@@ -866,7 +1040,7 @@ class SqliteHostDb(HostDb):
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._lock = threading.Lock()
-        self._conn.executescript(SCHEMA.format(serial="INTEGER"))
+        self._conn.executescript(SCHEMA.format(serial="INTEGER") + constraints.sqlite_schema())
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
@@ -900,6 +1074,13 @@ class PostgresHostDb(HostDb):
             tx.execute("SELECT pg_advisory_xact_lock(7166)")  # one schema creator at a time
             for statement in SCHEMA.format(serial="BIGSERIAL").split(";"):
                 if statement.strip():
+                    tx.execute(statement)
+            known = tx.execute(
+                "SELECT COUNT(*) FROM pg_trigger WHERE tgname = ANY(?)",
+                (list(constraints.POSTGRES_TRIGGERS),),
+            ).fetchone()[0]
+            if known < len(constraints.POSTGRES_TRIGGERS):  # a running host's tables not locked
+                for statement in constraints.postgres_statements():
                     tx.execute(statement)
 
     def _conn(self) -> Any:

@@ -4,7 +4,11 @@ Every call first checks who is calling: the TLS layer has already refused a peer
 certificate from our CA (or with an expired one); here the certificate's common name must equal
 the ``terminal_id`` the request names.  Commands for terminals are queued in the database (by
 ``turbokiosk host send`` or :meth:`HostServer.send`) and pushed down each terminal's command
-stream by one dispatcher thread.  A ticket report that contradicts an operator's release of the
+stream by one dispatcher thread.  The server is ``grpc.aio``: an open command stream is a
+coroutine waiting on a queue, not a thread, so thousands of terminals keep theirs open; reports
+are recorded by the group committer (:mod:`kiosk.host.group_commit`), many terminals' in one
+transaction.  The standard gRPC health service (``grpc.health.v1.Health``) answers on the same
+port.  A ticket report that contradicts an operator's release of the
 voucher (:meth:`HostServer.release_voucher`) is accepted and audited by the records; one for a
 voucher already redeemed elsewhere is audited as a double redemption and refused.
 
@@ -17,21 +21,26 @@ journal head becomes the terminal's acknowledged anchor, returned in every Hello
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-import queue
+import logging
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent import futures
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from kiosk import integrity
 from kiosk.host import bounds
 from kiosk.host.bounds import BoundsError, Limits
-from kiosk.host.db import HostDb, HostDbError, Message, now_ms
+from kiosk.host.db import HostDb, HostDbError, Message, Report, now_ms
+from kiosk.host.group_commit import GroupCommitter
 from kiosk.hostlink import messages
 from kiosk.hostlink.anchor import JournalHead
 from kiosk.hostlink.channel import KEEPALIVE
@@ -41,6 +50,17 @@ from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
 #: every kind of host command (the HostCommand.body oneof)
 COMMAND_KINDS = tuple(HostCommandKind)
+#: the services the standard gRPC health check answers for ("" is the whole server)
+HEALTH_SERVICES = ("", "turbokiosk.v1.HostService")
+
+T = TypeVar("T")
+if TYPE_CHECKING:
+    CommandQueue = asyncio.Queue[host_pb2.HostCommand | None]
+    Context = grpc.aio.ServicerContext[Any, Any]
+
+log = logging.getLogger(__name__)
+#: the progress lines (throughput, queue depth, streams): INFO, shown by ``host serve``
+progress = logging.getLogger("kiosk.host.progress")
 
 
 def host_command(command_id: int, kind: str, body: dict[str, Any]) -> host_pb2.HostCommand:
@@ -64,12 +84,18 @@ def host_command(command_id: int, kind: str, body: dict[str, Any]) -> host_pb2.H
 
 
 class CommandDispatcher:
-    """Moves queued commands from the database to the connected terminals' streams."""
+    """Moves queued commands from the database to the connected terminals' streams.
+
+    One thread polls the database; each open stream is an :class:`asyncio.Queue` in the
+    server's event loop (no thread per terminal).  A command is sent only after this host
+    moved it ``pending`` -> ``sent`` with a conditional update, so two host processes on one
+    database never both send it.
+    """
 
     def __init__(self, db: HostDb, poll_seconds: float = 0.2) -> None:
         self.db = db
         self.poll_seconds = poll_seconds
-        self._streams: dict[str, queue.SimpleQueue[host_pb2.HostCommand | None]] = {}
+        self._streams: dict[str, tuple[asyncio.AbstractEventLoop, CommandQueue]] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -84,26 +110,29 @@ class CommandDispatcher:
         self._stop.set()
         self._wake.set()
         with self._lock:
-            for q in self._streams.values():
-                q.put(None)
+            for loop, q in self._streams.values():
+                _put(loop, q, None)
         if self._thread.is_alive():
             self._thread.join(timeout=5)
 
-    def attach(self, terminal_id: str) -> queue.SimpleQueue[host_pb2.HostCommand | None]:
-        """A new stream for a terminal (a previous one of the same terminal is ended)."""
-        q: queue.SimpleQueue[host_pb2.HostCommand | None] = queue.SimpleQueue()
+    def attach(self, terminal_id: str) -> CommandQueue:
+        """A new stream for a terminal (a previous one of the same terminal is ended); call in
+        the event loop."""
+        loop = asyncio.get_running_loop()
+        q: CommandQueue = asyncio.Queue()
         with self._lock:
             old = self._streams.get(terminal_id)
             if old is not None:
-                old.put(None)
-            self._streams[terminal_id] = q
+                _put(*old, None)
+            self._streams[terminal_id] = (loop, q)
         self._wake.set()
         return q
 
-    def detach(self, terminal_id: str, q: queue.SimpleQueue[host_pb2.HostCommand | None]) -> None:
+    def detach(self, terminal_id: str, q: CommandQueue) -> None:
         """The stream ended."""
         with self._lock:
-            if self._streams.get(terminal_id) is q:
+            held = self._streams.get(terminal_id)
+            if held is not None and held[1] is q:
                 del self._streams[terminal_id]
 
     def connected(self) -> list[str]:
@@ -120,21 +149,34 @@ class CommandDispatcher:
             self._wake.wait(self.poll_seconds)
             self._wake.clear()
             try:
-                pending = self.db.pending_commands()
-            except Exception:  # the database is briefly unavailable: try again next round
+                self._dispatch()
+            except Exception:  # the database is briefly unavailable: next round
+                log.warning("command dispatch failed; trying again", exc_info=True)
+
+    def _dispatch(self) -> None:
+        with self._lock:
+            if not self._streams:
+                return
+        for command_id, terminal_id, kind, body in self.db.pending_commands():
+            with self._lock:
+                held = self._streams.get(terminal_id)
+            if held is None:
                 continue
-            for command_id, terminal_id, kind, body in pending:
-                with self._lock:
-                    q = self._streams.get(terminal_id)
-                if q is None:
-                    continue
-                try:
-                    cmd = host_command(command_id, kind, body)
-                except (ValueError, KeyError) as exc:
-                    self.db.command_state(command_id, "failed", f"bad command: {exc}", now_ms())
-                    continue
-                self.db.command_state(command_id, "sent", "", now_ms())
-                q.put(cmd)
+            try:
+                cmd = host_command(command_id, kind, body)
+            except (ValueError, KeyError) as exc:
+                self.db.command_state(command_id, "failed", f"bad command: {exc}", now_ms())
+                continue
+            if self.db.claim_command(command_id, now_ms()):
+                _put(*held, cmd)
+
+
+def _put(
+    loop: asyncio.AbstractEventLoop, q: CommandQueue, item: host_pb2.HostCommand | None
+) -> None:
+    """Put into a stream's queue from any thread."""
+    with contextlib.suppress(RuntimeError):  # the loop is closed: the stream is gone
+        loop.call_soon_threadsafe(q.put_nowait, item)
 
 
 @dataclass
@@ -152,114 +194,136 @@ class HostSettings:
 
 
 class HostServicer(host_pb2_grpc.HostServiceServicer):
-    """The HostService implementation."""
+    """The HostService implementation on ``grpc.aio``.
 
-    def __init__(self, db: HostDb, dispatcher: CommandDispatcher, settings: HostSettings) -> None:
+    Handlers run in the server's event loop; database work runs in a small thread pool
+    (``db_pool``), and reports go through the group committer, so an open command stream or a
+    report waiting for its commit holds no thread.
+    """
+
+    def __init__(
+        self,
+        db: HostDb,
+        dispatcher: CommandDispatcher,
+        settings: HostSettings,
+        committer: GroupCommitter,
+        db_pool: futures.ThreadPoolExecutor,
+    ) -> None:
         self.db = db
         self.dispatcher = dispatcher
         self.settings = settings
+        self.committer = committer
+        self.db_pool = db_pool
+
+    async def _db(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.db_pool, function, *args)
 
     @staticmethod
-    def _abort(context: grpc.ServicerContext, code: grpc.StatusCode, text: str) -> NoReturn:
-        context.abort(code, text)
+    async def _abort(context: Context, code: grpc.StatusCode, text: str) -> NoReturn:
+        await context.abort(code, text)
         raise AssertionError("abort returned")  # pragma: no cover
 
-    def _number(self, context: grpc.ServicerContext, number: str) -> None:
+    async def _number(self, context: Context, number: str) -> None:
         try:
             bounds.check_validation_number(number)
         except BoundsError as exc:
-            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
 
-    def _caller(self, context: grpc.ServicerContext, claimed: str) -> str:
+    async def _caller(self, context: Context, claimed: str) -> str:
         names: Any = context.auth_context().get("x509_common_name")  # a list of bytes
         if not names:
-            self._abort(context, grpc.StatusCode.UNAUTHENTICATED, "no client certificate")
+            await self._abort(context, grpc.StatusCode.UNAUTHENTICATED, "no client certificate")
         name = bytes(names[0]).decode()
         if claimed != name:
-            self._abort(
+            await self._abort(
                 context,
                 grpc.StatusCode.PERMISSION_DENIED,
                 f"certificate is for {name!r}, request names {claimed!r}",
             )
         return name
 
-    def Hello(  # noqa: N802 (gRPC method names)
-        self, request: host_pb2.HelloRequest, context: grpc.ServicerContext
+    async def Hello(  # noqa: N802 (gRPC method names)
+        self, request: host_pb2.HelloRequest, context: Context
     ) -> host_pb2.HelloResponse:
-        terminal = self._caller(context, request.terminal_id)
+        terminal = await self._caller(context, request.terminal_id)
         try:
             bounds.check_text("software_version", request.software_version)
             bounds.check_text("software_signature", request.software_signature)
         except BoundsError as exc:
-            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         at = now_ms()
-        self.db.hello(terminal, request.software_version, request.software_signature, at)
+
+        def hello() -> JournalHead | None:
+            self.db.hello(terminal, request.software_version, request.software_signature, at)
+            return self.db.acknowledged_head(terminal)
+
+        acknowledged = await self._db(hello)
         self.dispatcher.poke()
         answer = host_pb2.HelloResponse(
             host_time_ms=at, meter_period_seconds=self.settings.meter_period_seconds
         )
-        acknowledged = self.db.acknowledged_head(terminal)
         if acknowledged is not None:
             answer.acknowledged_head.CopyFrom(acknowledged.to_proto())
         return answer
 
-    def Report(  # noqa: N802
-        self, request: host_pb2.ReportRequest, context: grpc.ServicerContext
+    async def Report(  # noqa: N802
+        self, request: host_pb2.ReportRequest, context: Context
     ) -> host_pb2.ReportResponse:
-        terminal = self._caller(context, request.terminal_id)
+        terminal = await self._caller(context, request.terminal_id)
         try:
             bounds.check_report(request, self.settings.limits)
         except BoundsError as exc:
-            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         batch = []
         for msg in request.messages:
             try:
                 kind, body = messages.received(msg)
             except ValueError as exc:
-                self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+                await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
             if not msg.message_id.startswith(f"{terminal}:"):
-                self._abort(
+                await self._abort(
                     context,
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"message id {msg.message_id!r} is not {terminal}'s",
                 )
             batch.append(Message(msg.message_id, msg.journal_seq, msg.at_ms, kind, body))
         head = JournalHead.from_proto(request.head)
-        accepted, duplicates, acknowledged = self.db.record_report(terminal, batch, now_ms(), head)
-        answer = host_pb2.ReportResponse(accepted=accepted, duplicates=duplicates)
-        if acknowledged is not None:  # committed: only now is it the terminal's anchor
-            answer.acknowledged_head.CopyFrom(acknowledged.to_proto())
+        report = Report(terminal, batch, now_ms(), head)
+        try:  # answered only once the group holding this report has committed
+            result = await asyncio.wrap_future(self.committer.submit(report))
+        except Exception as exc:  # the records are away: the terminal resends
+            await self._abort(context, grpc.StatusCode.UNAVAILABLE, f"records unavailable: {exc}")
+        answer = host_pb2.ReportResponse(accepted=result.accepted, duplicates=result.duplicates)
+        if result.acknowledged is not None:  # committed: only now is it the terminal's anchor
+            answer.acknowledged_head.CopyFrom(result.acknowledged.to_proto())
         return answer
 
-    def Commands(  # noqa: N802
-        self, request: host_pb2.CommandsRequest, context: grpc.ServicerContext
-    ) -> Iterator[host_pb2.CommandsResponse]:
-        terminal = self._caller(context, request.terminal_id)
+    async def Commands(  # noqa: N802
+        self, request: host_pb2.CommandsRequest, context: Context
+    ) -> AsyncIterator[host_pb2.CommandsResponse]:
+        terminal = await self._caller(context, request.terminal_id)
         q = self.dispatcher.attach(terminal)
+        await context.send_initial_metadata(())  # the terminal sees the stream is open
         try:
-            while context.is_active():
-                try:
-                    cmd = q.get(timeout=0.5)
-                except queue.Empty:
-                    continue
-                if cmd is None:
-                    return
+            while (cmd := await q.get()) is not None:
                 yield host_pb2.CommandsResponse(command=cmd)
         finally:
             self.dispatcher.detach(terminal, q)
 
-    def CompleteCommand(  # noqa: N802
-        self, request: host_pb2.CompleteCommandRequest, context: grpc.ServicerContext
+    async def CompleteCommand(  # noqa: N802
+        self, request: host_pb2.CompleteCommandRequest, context: Context
     ) -> host_pb2.CompleteCommandResponse:
-        terminal = self._caller(context, request.terminal_id)
+        terminal = await self._caller(context, request.terminal_id)
         if len(request.error) > bounds.MAX_TEXT or len(request.software_hmac) > 64:
-            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, "error or hmac too long")
-        record = self.db.command(request.command_id)
+            await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, "error or hmac too long")
+        record = await self._db(self.db.command, request.command_id)
         if record is None or record["terminal_id"] != terminal:
-            self._abort(context, grpc.StatusCode.NOT_FOUND, f"no command {request.command_id}")
+            await self._abort(
+                context, grpc.StatusCode.NOT_FOUND, f"no command {request.command_id}"
+            )
         at = now_ms()
         if request.error:
-            self.db.command_state(request.command_id, "failed", request.error, at)
+            await self._db(self.db.command_state, request.command_id, "failed", request.error, at)
             return host_pb2.CompleteCommandResponse()
         match = False
         result = "ok"
@@ -268,44 +332,59 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
             expected = self.settings.approved_hmac(seed)
             match = secrets.compare_digest(expected, request.software_hmac)
             result = "match" if match else f"MISMATCH (terminal {request.software_hmac.hex()})"
-            self.db.set_auth_result(terminal, "match" if match else "mismatch", at)
-        self.db.command_state(request.command_id, "done", result, at)
+            await self._db(self.db.set_auth_result, terminal, "match" if match else "mismatch", at)
+        await self._db(self.db.command_state, request.command_id, "done", result, at)
         return host_pb2.CompleteCommandResponse(software_match=match)
 
-    def IssueValidationNumber(  # noqa: N802
-        self, request: host_pb2.IssueValidationNumberRequest, context: grpc.ServicerContext
+    async def IssueValidationNumber(  # noqa: N802
+        self, request: host_pb2.IssueValidationNumberRequest, context: Context
     ) -> host_pb2.IssueValidationNumberResponse:
-        terminal = self._caller(context, request.terminal_id)
+        terminal = await self._caller(context, request.terminal_id)
         try:
-            number = self.db.issue_validation_number(terminal, request.value_cents, now_ms())
+            number = await self._db(
+                self.db.issue_validation_number, terminal, request.value_cents, now_ms()
+            )
         except HostDbError as exc:
-            self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         return host_pb2.IssueValidationNumberResponse(validation_number=number)
 
-    def ValidateTicket(  # noqa: N802
-        self, request: host_pb2.ValidateTicketRequest, context: grpc.ServicerContext
+    async def ValidateTicket(  # noqa: N802
+        self, request: host_pb2.ValidateTicketRequest, context: Context
     ) -> host_pb2.ValidateTicketResponse:
-        terminal = self._caller(context, request.terminal_id)
-        self._number(context, request.validation_number)
-        answer = self.db.validate_ticket(terminal, request.validation_number, now_ms())
+        terminal = await self._caller(context, request.terminal_id)
+        await self._number(context, request.validation_number)
+        answer = await self._db(
+            self.db.validate_ticket, terminal, request.validation_number, now_ms()
+        )
         return host_pb2.ValidateTicketResponse(
             accepted=answer.accepted, value_cents=answer.value, reason=answer.reason
         )
 
-    def FinishTicket(  # noqa: N802
-        self, request: host_pb2.FinishTicketRequest, context: grpc.ServicerContext
+    async def FinishTicket(  # noqa: N802
+        self, request: host_pb2.FinishTicketRequest, context: Context
     ) -> host_pb2.FinishTicketResponse:
-        terminal = self._caller(context, request.terminal_id)
-        self._number(context, request.validation_number)
+        terminal = await self._caller(context, request.terminal_id)
+        await self._number(context, request.validation_number)
         try:
-            self.db.finish_ticket(terminal, request.validation_number, request.stacked, now_ms())
+            await self._db(
+                self.db.finish_ticket,
+                terminal,
+                request.validation_number,
+                request.stacked,
+                now_ms(),
+            )
         except HostDbError as exc:
-            self._abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(exc))
+            await self._abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(exc))
         return host_pb2.FinishTicketResponse()
 
 
 class HostServer:
-    """A running host: gRPC server, servicer and command dispatcher."""
+    """A running host: the ``grpc.aio`` server in its own event-loop thread, the servicer, the
+    group committer, the command dispatcher, the health service and the progress log.
+
+    The interface is synchronous (``start``, ``stop``, ``wait``, ``send``) so that the CLI,
+    the embedded host and the tests drive it like any object.
+    """
 
     def __init__(
         self,
@@ -314,41 +393,135 @@ class HostServer:
         address: str = "127.0.0.1:50051",
         *,
         settings: HostSettings | None = None,
-        max_workers: int = 512,
+        max_workers: int = 16,
+        writers: int | None = None,
+        progress_seconds: float = 0.0,
     ) -> None:
         self.db = db
         self.settings = settings or HostSettings()
         db.voucher_expiry_ms = self.settings.voucher_expiry_days * 86_400_000
         db.limits = self.settings.limits
+        self.progress_seconds = progress_seconds
         self.dispatcher = CommandDispatcher(db)
-        self.servicer = HostServicer(db, self.dispatcher, self.settings)
-        self.server = grpc.server(
-            futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="host-rpc"),
-            options=[
-                *KEEPALIVE,
-                ("grpc.max_receive_message_length", bounds.MAX_REQUEST_BYTES),
-            ],
+        if writers is None:  # one writer: the largest groups, no GIL contention between writers
+            writers = 1
+        self.committer = GroupCommitter(db, writers=writers)
+        self.db_pool = futures.ThreadPoolExecutor(max_workers, thread_name_prefix="host-db")
+        self.servicer = HostServicer(
+            db, self.dispatcher, self.settings, self.committer, self.db_pool
+        )
+        self.health = health.aio.HealthServicer()
+        self.healthy = True
+        self._loop = asyncio.new_event_loop()
+        self._loop_thread = threading.Thread(
+            target=self._loop.run_forever, name="host-aio", daemon=True
+        )
+        self._loop_thread.start()
+        self._stopped = threading.Event()
+        self._progress: asyncio.Task[None] | None = None
+        try:
+            self.server, self.port, self.address = self._call(self._bind(address, credentials))
+        except BaseException:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._loop_thread.join(timeout=5)
+            raise
+
+    def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    async def _bind(
+        self, address: str, credentials: Credentials
+    ) -> tuple[grpc.aio.Server, int, str]:
+        server = grpc.aio.server(
+            options=[*KEEPALIVE, ("grpc.max_receive_message_length", bounds.MAX_REQUEST_BYTES)],
         )
         host_pb2_grpc.add_HostServiceServicer_to_server(  # type: ignore[no-untyped-call]
-            self.servicer, self.server
+            self.servicer, server
         )
-        self.port, self.address = listen_mutual_tls(self.server, address, credentials)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
+        port, bound = listen_mutual_tls(server, address, credentials)
+        return server, port, bound
 
     def start(self) -> HostServer:
         """Start serving."""
-        self.server.start()
+        self.committer.start()
         self.dispatcher.start()
+        self._call(self._start())
         return self
 
+    async def _start(self) -> None:
+        await self.server.start()
+        for service in HEALTH_SERVICES:
+            await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
+        self._progress = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        """Every few seconds: check the records (the health status) and log the progress."""
+        period = self.progress_seconds or 5.0
+        last = self.committer.stats()
+        last_at = time.monotonic()
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await asyncio.get_running_loop().run_in_executor(self.db_pool, self.db.ping)
+                healthy = True
+            except Exception as exc:  # reported, not raised
+                healthy = False
+                log.error("host: records unavailable: %s", exc)
+            if healthy != self.healthy:
+                self.healthy = healthy
+                status = (
+                    health_pb2.HealthCheckResponse.SERVING
+                    if healthy
+                    else (health_pb2.HealthCheckResponse.NOT_SERVING)
+                )
+                for service in HEALTH_SERVICES:
+                    await self.health.set(service, status)
+            now = self.committer.stats()
+            at = time.monotonic()
+            if self.progress_seconds:
+                seconds = max(at - last_at, 1e-9)
+                progress.info(
+                    "host: %.0f reports/s, %.0f messages/s, %d groups (largest %d), "
+                    "queue depth %d, %d command streams, records %s",
+                    (now.reports - last.reports) / seconds,
+                    (now.messages - last.messages) / seconds,
+                    now.groups - last.groups,
+                    now.largest_group,
+                    now.queued,
+                    len(self.dispatcher.connected()),
+                    "ok" if healthy else "UNAVAILABLE",
+                )
+            last, last_at = now, at
+
     def stop(self, grace: float = 1.0) -> None:
-        """Stop serving (open streams end) and close the database."""
+        """Stop serving (open streams end), record what is queued and close the database."""
+        if self._stopped.is_set():
+            return
         self.dispatcher.stop()
-        self.server.stop(grace).wait()
-        self.db.close()
+        try:
+            self._call(self._stop(grace))
+        finally:
+            self._stopped.set()
+            self.committer.stop()
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._loop_thread.join(timeout=10)
+            self.db_pool.shutdown(wait=True)
+            self.db.close()
+
+    async def _stop(self, grace: float) -> None:
+        if self._progress is not None:
+            self._progress.cancel()
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(grace)
+
+    def shutdown_soon(self, grace: float = 1.0) -> None:
+        """Begin stopping from any thread (a signal handler); :meth:`wait` then returns."""
+        threading.Thread(target=self.stop, args=(grace,), daemon=True).start()
 
     def wait(self) -> None:
         """Block until the server stops."""
-        self.server.wait_for_termination()
+        self._stopped.wait()
 
     def send(self, terminal_id: str, kind: str, body: dict[str, Any] | None = None) -> int:
         """Queue a command for a terminal; its id."""

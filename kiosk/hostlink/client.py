@@ -1,6 +1,11 @@
 """The terminal's gRPC client of the accounting host (mutual TLS).
 
-:class:`HostClient` is thread-safe (one channel, shared stubs).  It implements
+:class:`HostClient` is thread-safe (one channel per host address, shared stubs).  A terminal may
+be given several host addresses (``"10.0.0.5:50051,10.0.0.6:50051"``: several ``host serve``
+processes on one database); the client talks to one at a time and
+:meth:`HostClient.fail_over` moves it to the next (the link does so when a call finds the host
+unreachable).  Nothing needs to be handed over: every host process reads and writes the same
+records, and a report resent to another host is recorded once (its message ids).  It implements
 :class:`~kiosk.hostlink.ports.HostPort` for the synchronous requests (validation numbers and
 ticket-in), turning every failure to reach the host in time into
 :class:`~kiosk.hostlink.ports.HostUnavailableError` so the caller can fall back safely; the
@@ -31,7 +36,7 @@ class HostClient:
         timeout: float = 3.0,
         server_name: str = SERVER_NAME,
     ) -> None:
-        self.address = address
+        self.addresses = parse_addresses(address)
         self.terminal_id = terminal_id
         self.timeout = timeout
         channel_credentials = grpc.ssl_channel_credentials(
@@ -39,21 +44,49 @@ class HostClient:
             private_key=credentials.key,
             certificate_chain=credentials.cert,
         )
-        self.channel = grpc.secure_channel(
-            address,
-            channel_credentials,
-            options=[
-                ("grpc.ssl_target_name_override", server_name),
-                ("grpc.initial_reconnect_backoff_ms", 200),
-                ("grpc.max_reconnect_backoff_ms", 2_000),
-                *KEEPALIVE,
-            ],
-        )
-        self.stub = host_pb2_grpc.HostServiceStub(self.channel)  # type: ignore[no-untyped-call]
+        options = [
+            ("grpc.ssl_target_name_override", server_name),
+            ("grpc.initial_reconnect_backoff_ms", 200),
+            ("grpc.max_reconnect_backoff_ms", 2_000),
+            *KEEPALIVE,
+        ]
+        self._channels = [
+            grpc.secure_channel(target, channel_credentials, options=options)
+            for target in self.addresses
+        ]
+        self._stubs = [
+            host_pb2_grpc.HostServiceStub(channel)  # type: ignore[no-untyped-call]
+            for channel in self._channels
+        ]
+        self._current = 0
+        self.failovers = 0
+
+    @property
+    def address(self) -> str:
+        """The host address in use now."""
+        return self.addresses[self._current]
+
+    @property
+    def channel(self) -> grpc.Channel:
+        """The channel to the host in use now."""
+        return self._channels[self._current]
+
+    @property
+    def stub(self) -> host_pb2_grpc.HostServiceStub:
+        """The stub of the host in use now."""
+        return self._stubs[self._current]
+
+    def fail_over(self) -> str:
+        """Use the next host address from now on (with one address: the same); the new one."""
+        if len(self.addresses) > 1:
+            self._current = (self._current + 1) % len(self.addresses)
+            self.failovers += 1
+        return self.address
 
     def close(self) -> None:
-        """Close the channel (open calls are cancelled)."""
-        self.channel.close()
+        """Close the channels (open calls are cancelled)."""
+        for channel in self._channels:
+            channel.close()
 
     # --- HostPort -------------------------------------------------------------------------------
 
@@ -144,6 +177,14 @@ class HostClient:
             request, timeout=self.timeout
         )
         return response
+
+
+def parse_addresses(text: str) -> list[str]:
+    """``"a:1,b:2"`` -> ``["a:1", "b:2"]`` (one address or several, comma-separated)."""
+    addresses = [part.strip() for part in text.split(",") if part.strip()]
+    if not addresses:
+        raise ValueError(f"no host address in {text!r}")
+    return addresses
 
 
 def _describe(exc: grpc.RpcError) -> str:

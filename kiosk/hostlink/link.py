@@ -49,6 +49,12 @@ LINK_LOST_REASON = "host link lost"
 REFUSED_REASON = "host refused a report"
 REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED)
 HOST_DISABLED_REASON = "disabled by the host"
+#: a failed call with one of these moves the link to its next host address
+FAIL_OVER = (
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.CANCELLED,
+)
 
 
 class AdjustableClock:
@@ -224,6 +230,16 @@ class HostLink:
         reason = f"{REFUSED_REASON}: {self.refusal}"[:240]
         self.runtime.post(lambda: self.runtime.execute(c.SetEnabled(enabled=False, reason=reason)))
 
+    def _fail_over(self, exc: grpc.RpcError) -> None:
+        """A host that cannot be reached: the next configured host address (if any); the
+        command stream follows when it breaks."""
+        code = exc.code() if callable(getattr(exc, "code", None)) else None
+        if code in FAIL_OVER and len(self.client.addresses) > 1:
+            self.client.fail_over()
+            call = self._call
+            if call is not None:
+                call.cancel()
+
     def _accepted(self) -> None:
         if self.refusal is None:
             return
@@ -262,6 +278,7 @@ class HostLink:
                 except grpc.RpcError as exc:
                     self._hello_done.clear()
                     self._refused(exc)
+                    self._fail_over(exc)
                     self._failure()
                     self._pause(retry)
                     retry = min(retry * 2, self.retry_seconds[1])

@@ -17,6 +17,7 @@ newest snapshot is the terminal's meters whenever the outbox is empty.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -185,24 +186,36 @@ def _fill(target: ProtoMessage, data: dict[str, Any]) -> None:
 def to_plain(message: ProtoMessage) -> dict[str, Any]:
     """Every field of a message as plain Python values (ints stay ints; defaults included)."""
     out: dict[str, Any] = {}
-    for field in message.DESCRIPTOR.fields:
-        value = getattr(message, field.name)
-        if field.message_type is not None:
-            if _is_repeated(field):
-                out[field.name] = [to_plain(v) for v in value]
-            else:
-                out[field.name] = to_plain(value)
-        elif _is_repeated(field):
-            out[field.name] = list(value)
+    for name, shape in _shapes(message.DESCRIPTOR):
+        value = getattr(message, name)
+        if shape == _MESSAGES:
+            out[name] = [to_plain(v) for v in value]
+        elif shape == _MESSAGE:
+            out[name] = to_plain(value)
+        elif shape == _VALUES:
+            out[name] = list(value)
         elif isinstance(value, bytes):
-            out[field.name] = value.hex()
+            out[name] = value.hex()
         else:
-            out[field.name] = value
+            out[name] = value
     return out
 
 
-def _is_repeated(field: Any) -> bool:
-    return bool(field.is_repeated)
+_MESSAGES, _MESSAGE, _VALUES, _VALUE = range(4)
+
+
+@functools.cache
+def _shapes(descriptor: Any) -> tuple[tuple[str, int], ...]:
+    """Each field's name and shape, worked out once per message type (the host converts
+    every message it receives)."""
+    shapes = []
+    for field in descriptor.fields:
+        repeated = bool(field.is_repeated)
+        if field.message_type is not None:
+            shapes.append((field.name, _MESSAGES if repeated else _MESSAGE))
+        else:
+            shapes.append((field.name, _VALUES if repeated else _VALUE))
+    return tuple(shapes)
 
 
 def received(msg: host_pb2.TerminalMessage) -> tuple[str, dict[str, Any]]:

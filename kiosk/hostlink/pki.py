@@ -389,7 +389,7 @@ def ensure_pki(
 
 
 def listen_mutual_tls(
-    server: grpc.Server, address: str, credentials: Credentials
+    server: grpc.Server | grpc.aio.Server, address: str, credentials: Credentials
 ) -> tuple[int, str]:
     """Listen on ``address`` with mutual TLS (a client certificate from the same CA required);
     the port bound and the address to reach it (``host:0`` binds any free port)."""

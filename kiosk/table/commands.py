@@ -89,6 +89,66 @@ class VoidRound:
     reason: str
 
 
+@dataclass(frozen=True)
+class CloseBets:
+    """The dealer closes bets before the countdown ends."""
+
+    game_number: int
+
+
+@dataclass(frozen=True)
+class DeckReading:
+    """A card-reading shuffler's deck: its shuffle number and every card it read, in order."""
+
+    shuffle: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LayPack:
+    """The dealer laid pack ``pack`` of a physical card source (``shuffler`` or ``manual``).
+
+    ``cards`` are the pack's cards as the source gave them (bottom card first), ``presented_as``
+    the pack number the source gave it (a shuffler's; the dealer's own for ``manual``) and
+    ``deck`` the shuffler's reading of the deck it comes from (None for ``manual``).
+    """
+
+    game_number: int
+    pack: int
+    cards: tuple[int, ...]
+    presented_as: int
+    deck: DeckReading | None = None
+
+
+@dataclass(frozen=True)
+class SourceFault:
+    """The card source cannot give pack ``pack`` (a shuffler jam, an unreadable card)."""
+
+    game_number: int
+    pack: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ReRead:
+    """The supervisor clears a card tilt: pack ``pack`` is read again."""
+
+    game_number: int
+    pack: int
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class PauseTable:
+    reason: str
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class ResumeTable:
+    by: str = ""
+
+
 Command = (
     Join
     | Leave
@@ -99,4 +159,10 @@ Command = (
     | CardsDrawn
     | CloseRound
     | VoidRound
+    | CloseBets
+    | LayPack
+    | SourceFault
+    | ReRead
+    | PauseTable
+    | ResumeTable
 )

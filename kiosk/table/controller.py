@@ -18,7 +18,14 @@ from typing import Protocol
 
 from kiosk.table import commands as c
 from kiosk.table import events as e
-from kiosk.table.core import DrawPart, RoundRecord, TableConfig, TableCore, TableState
+from kiosk.table.core import (
+    DEALER_EVENTS,
+    DrawPart,
+    RoundRecord,
+    TableConfig,
+    TableCore,
+    TableState,
+)
 from kiosk.table.journal import TableJournal
 from rng import DeckError, DrbgError, RngFailure
 
@@ -70,15 +77,28 @@ class TableController:
         events = self._draw_pending(now)
         return events + self.execute(c.Tick(), now)
 
-    def execute(self, cmd: c.Command, now: int) -> list[e.Event]:
+    def execute(
+        self, cmd: c.Command, now: int, audit: e.DealerAudited | None = None
+    ) -> list[e.Event]:
         """Carry out ``cmd`` at ``now`` (ms): the events, journaled and applied.
 
         A refusal raises the core's typed error and changes nothing; a duplicate report raises
         :class:`~kiosk.table.commands.DuplicateReportError` (already journaled: acknowledge it).
+        ``audit``: the Dealer Terminal's record of the command, journaled in the same
+        transaction as its events.
         """
         events = self.core.handle(cmd, now)
+        if audit is not None:
+            events = [*events, audit]
         self._commit(events)
         return events + self._draw_pending(now)
+
+    def record(self, events: list[e.Event]) -> list[e.Event]:
+        """Journal the Dealer Terminal's own events (PIN outcomes, audit records), then apply."""
+        if not all(type(ev) in DEALER_EVENTS for ev in events):
+            raise ValueError("only the dealer's PIN and audit events are recorded directly")
+        self._commit(events)
+        return events
 
     def _draw_pending(self, now: int) -> list[e.Event]:
         out: list[e.Event] = []

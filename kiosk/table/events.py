@@ -162,6 +162,118 @@ class RoundVoided:
     returns: tuple[tuple[int, int], ...]
 
 
+@dataclass(frozen=True)
+class PackLaid:
+    """The dealer laid a pack of a physical card source (``seat`` -1: a shared pack)."""
+
+    at: int
+    game_number: int
+    pack: int
+    location: str
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DeckChecked:
+    """The check of the deck a shuffler reported (``passed``: 52 distinct codes 0..51)."""
+
+    at: int
+    game_number: int
+    shuffle: int
+    cards_read: int
+    digest: str
+    passed: bool
+
+
+@dataclass(frozen=True)
+class CardTilted:
+    """The round stopped on its cards: the supervisor re-reads ``pack`` or voids the round."""
+
+    at: int
+    game_number: int
+    pack: int
+    reason: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TiltCleared:
+    """The supervisor had ``pack`` read again."""
+
+    at: int
+    game_number: int
+    pack: int
+    by: str
+
+
+@dataclass(frozen=True)
+class TablePaused:
+    """The table is paused; the running window (if any) had ``time_left`` ms."""
+
+    at: int
+    reason: str
+    by: str
+    time_left: int = 0
+
+
+@dataclass(frozen=True)
+class TableResumed:
+    """The table runs again; the running window's deadline moves by ``shift`` ms (the round's
+    deadlines after it: ``betting_deadline``, ``decision_deadline``; 0 without a round)."""
+
+    at: int
+    shift: int
+    by: str
+    betting_deadline: int = 0
+    decision_deadline: int = 0
+
+
+@dataclass(frozen=True)
+class PinHash:
+    """A salted scrypt hash of a dealer role's PIN (never the PIN)."""
+
+    kdf: str
+    n: int
+    r: int
+    p: int
+    salt: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class DealerPinSet:
+    at: int
+    role: str
+    pin: PinHash
+    must_change: bool
+    by: str
+
+
+@dataclass(frozen=True)
+class DealerPinRefused:
+    """A wrong PIN for ``role`` (``failures`` in a row; locked until ``locked_until``, or 0)."""
+
+    at: int
+    role: str
+    failures: int
+    locked_until: int
+    by: str
+
+
+@dataclass(frozen=True)
+class DealerAudited:
+    """One audit record of the Dealer Terminal: who (its certificate name), which role, what,
+    and how it ended (``ok``, ``refused``, ``repeated``)."""
+
+    at: int
+    by: str
+    role: str
+    action: str
+    outcome: str
+    detail: str
+
+
 Event = (
     SeatJoined
     | SeatLeft
@@ -175,6 +287,15 @@ Event = (
     | RoundSettled
     | RoundClosed
     | RoundVoided
+    | PackLaid
+    | DeckChecked
+    | CardTilted
+    | TiltCleared
+    | TablePaused
+    | TableResumed
+    | DealerPinSet
+    | DealerPinRefused
+    | DealerAudited
 )
 
 KINDS: dict[str, type[Any]] = {cls.__name__: cls for cls in typing.get_args(Event)}
@@ -184,9 +305,22 @@ class EventDecodeError(ValueError):
     """A journal body that is not a table event."""
 
 
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready data: what :func:`dataclasses.asdict` gives (tuples as lists),
+    without its deep copy of every leaf (5x faster on a 100-seat round)."""
+    names = getattr(type(value), "__dataclass_fields__", None)
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
+    if isinstance(value, tuple | list):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    return value
+
+
 def encode(event: Event) -> tuple[str, str]:
     """The event's kind and canonical JSON body."""
-    body = json.dumps(dataclasses.asdict(event), sort_keys=True, separators=(",", ":"))
+    body = json.dumps(plain(event), sort_keys=True, separators=(",", ":"))
     return type(event).__name__, body
 
 
@@ -208,7 +342,12 @@ def build(tp: Any, value: Any) -> Any:
         if not isinstance(value, dict):
             raise TypeError(f"{tp.__name__} needs an object")
         hints = typing.get_type_hints(tp)
-        return tp(**{f.name: build(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
+        fields = [
+            f
+            for f in dataclasses.fields(tp)
+            if f.name in value or f.default is dataclasses.MISSING  # older rows lack new fields
+        ]
+        return tp(**{f.name: build(hints[f.name], value[f.name]) for f in fields})
     if origin is tuple:
         args = typing.get_args(tp)
         if not isinstance(value, list):
@@ -224,6 +363,10 @@ def build(tp: Any, value: Any) -> Any:
             return None
         (inner,) = [a for a in args if a is not type(None)]
         return build(inner, value)
+    if tp is bool:
+        if type(value) is not bool:
+            raise TypeError(f"expected bool, got {value!r}")
+        return value
     if tp in (int, str):
         if type(value) is not tp:
             raise TypeError(f"expected {tp.__name__}, got {value!r}")

@@ -16,7 +16,6 @@ or none of it.  Every SQLite or file-system fault is a :class:`~kiosk.store.faul
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import sqlite3
@@ -92,7 +91,7 @@ class TableJournal:
             for record in finished:
                 self.db.execute(
                     "INSERT OR REPLACE INTO recall VALUES (?, ?)",
-                    (record.game_number, _canonical(dataclasses.asdict(record))),
+                    (record.game_number, _canonical(e.plain(record))),
                 )
             self.db.execute("COMMIT")
         except sqlite3.Error as exc:

@@ -45,16 +45,68 @@ def _wagers(bet: e.Bet) -> list[pb.Wager]:
     return [pb.Wager(spot=spot, cents=cents) for spot, cents in bet.wagers]
 
 
+#: events no seat is told of: seats coming and going, the card checks and tilts (the Dealer
+#: Terminal's business until the supervisor decides), the dealer's PINs and audit
+NOT_FOR_SEATS = (
+    e.SeatJoined
+    | e.SeatLeft
+    | e.DeckChecked
+    | e.CardTilted
+    | e.TiltCleared
+    | e.DealerPinSet
+    | e.DealerPinRefused
+    | e.DealerAudited
+)
+
+
+def _pause_step(
+    event: e.TablePaused | e.TableResumed,
+    seq: int,
+    table_id: str,
+    seat: int,
+    game_number: int,
+    now_ms: int,
+) -> pb.SeatResponse:
+    out = pb.SeatResponse(table_id=table_id, game_number=game_number, seat=seat, journal_seq=seq)
+    if isinstance(event, e.TablePaused):
+        out.table_paused.CopyFrom(pb.TablePaused(reason=event.reason, time_left_ms=event.time_left))
+    else:
+        out.table_resumed.CopyFrom(
+            pb.TableResumed(
+                betting_deadline_ms=event.betting_deadline,
+                decision_deadline_ms=event.decision_deadline,
+                now_ms=now_ms,
+            )
+        )
+    return out
+
+
 def step_for_seat(
-    event: e.Event, seq: int, table_id: str, seat: int, now_ms: int = 0
+    event: e.Event,
+    seq: int,
+    table_id: str,
+    seat: int,
+    now_ms: int = 0,
+    *,
+    game_number: int = 0,
 ) -> pb.SeatResponse | None:
-    """What ``seat`` is told of journal row ``seq`` (``None``: nothing)."""
-    if isinstance(event, e.SeatJoined | e.SeatLeft):
+    """What ``seat`` is told of journal row ``seq`` (``None``: nothing).  ``game_number``: the
+    round in progress, for the steps of the table that belong to no round (pause, resume)."""
+    if isinstance(event, NOT_FOR_SEATS):
         return None
+    if isinstance(event, e.TablePaused | e.TableResumed):
+        return _pause_step(event, seq, table_id, seat, game_number, now_ms)
     out = pb.SeatResponse(
         table_id=table_id, game_number=event.game_number, seat=seat, journal_seq=seq
     )
-    if isinstance(event, e.RoundOpened):
+    if isinstance(event, e.PackLaid):
+        shown = event.seat in (-1, seat)
+        out.pack_laid.CopyFrom(
+            pb.PackLaid(
+                pack=event.pack, location=event.location, cards=event.cards if shown else ()
+            )
+        )
+    elif isinstance(event, e.RoundOpened):
         out.round_opened.CopyFrom(
             pb.RoundOpened(betting_deadline_ms=event.betting_deadline, now_ms=now_ms)
         )

@@ -28,9 +28,12 @@ from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import Phase
+from kiosk.table.dealer_access import DealerAccess
+from kiosk.table.dealer_desk import DealerDesk, DealerServicer
 from kiosk.table.messages import command_of, step_for_seat
+from kiosk.table.shuffler_feed import ShufflerFeed
+from proto.turbokiosk.v1 import dealer_pb2_grpc, table_pb2_grpc
 from proto.turbokiosk.v1 import table_pb2 as pb
-from proto.turbokiosk.v1 import table_pb2_grpc
 
 #: the largest message a seat may send, in bytes
 MAX_REQUEST_BYTES = 64 * 1024
@@ -98,9 +101,12 @@ class TableServer:
         clock: Callable[[], int] = wall_clock_ms,
         tick_seconds: float = 0.02,
         auto_deal_ms: int | None = None,
+        dealer_access: DealerAccess | None = None,
+        card_feed: ShufflerFeed | None = None,
     ) -> None:
         """``auto_deal_ms``: press the dealer's buttons that long after each round's end and
-        each settlement (a table without a dealer terminal)."""
+        each settlement (a table without a dealer terminal); ``dealer_access``: the Dealer
+        Terminal's PIN checks; ``card_feed``: the shuffler of a ``shuffler`` table."""
         self.controller = controller
         self.auto_deal_ms = auto_deal_ms
         self._phase_since = (controller.state.phase, clock())
@@ -108,6 +114,7 @@ class TableServer:
         self.clock = clock
         self.tick_seconds = tick_seconds
         self._lock = threading.Lock()
+        self.lock = self._lock  # the table's one lock (the dealer desk takes it too)
         self._seats = _Seats()
         self._round_steps: list[tuple[int, e.Event]] = []
         last = controller.state.round
@@ -128,11 +135,31 @@ class TableServer:
         table_pb2_grpc.add_TableServiceServicer_to_server(  # type: ignore[no-untyped-call]
             TableServicer(self), self.server
         )
+        self.desk = DealerDesk(self, dealer_access or DealerAccess(), card_feed)
+        dealer_pb2_grpc.add_DealerServiceServicer_to_server(  # type: ignore[no-untyped-call]
+            DealerServicer(self.desk, self._stopping.is_set), self.server
+        )
         self.port, self.address = listen_mutual_tls(self.server, address, credentials)
 
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def current_game(self) -> int:
+        """The round in progress (0: none)."""
+        rnd = self.controller.state.round
+        return rnd.game_number if rnd is not None else 0
+
+    def online_seats(self) -> set[int]:
+        """The seats connected now."""
+        return set(self._seats.queues)
+
     def start(self) -> TableServer:
+        if self.desk.feed is not None:
+            self.desk.feed.start()
         with self._lock:
             self._publish(self.controller.resume(self.clock()))
+            self.desk.resync()
         self.server.start()
         self._ticker.start()
         return self
@@ -142,8 +169,13 @@ class TableServer:
         with self._lock:
             for outbox in self._seats.queues.values():
                 outbox.put(None)
+            for stream in self.desk.streams:
+                stream.outbox.put(None)
         self.server.stop(grace).wait()
-        self._ticker.join()
+        if self._ticker.is_alive():
+            self._ticker.join()
+        if self.desk.feed is not None:
+            self.desk.feed.close()
 
     # -- the dealer's buttons -------------------------------------------------------------
 
@@ -156,9 +188,13 @@ class TableServer:
     def execute(self, cmd: c.Command) -> list[e.Event]:
         """Run ``cmd`` on the controller and tell the seats (after it is journaled)."""
         with self._lock:
-            events = self.controller.execute(cmd, self.clock())
-            self._publish(events)
-            return events
+            return self.execute_locked(cmd)
+
+    def execute_locked(self, cmd: c.Command, audit: e.DealerAudited | None = None) -> list[e.Event]:
+        """:meth:`execute` for a caller that holds the lock (with the dealer's audit record)."""
+        events = self.controller.execute(cmd, self.clock(), audit)
+        self._publish(events)
+        return events
 
     # -- the seats --------------------------------------------------------------------------
 
@@ -175,6 +211,7 @@ class TableServer:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
                     outbox.put(step)
+            self.desk.changed()  # the seat is online now
         return outbox
 
     def read_reports(
@@ -249,29 +286,44 @@ class TableServer:
         """Put journaled events on every connected seat's queue (called under the lock)."""
         head = self.controller.journal.head[0]
         now = self.clock()
+        game = self.current_game()
         for seq, event in enumerate(events, head - len(events) + 1):
             if isinstance(event, e.RoundOpened):
                 self._round_steps = []
             if not isinstance(event, e.SeatJoined | e.SeatLeft):
                 self._round_steps.append((seq, event))
             for seat, outbox in self._seats.queues.items():
-                step = step_for_seat(event, seq, self.table_id, seat, now)
+                step = step_for_seat(event, seq, self.table_id, seat, now, game_number=game)
                 if step is not None:
                     outbox.put(step)
+        if events:
+            self.desk.after(events)
+            self.desk.changed()
 
     def _tick(self) -> None:
         while not self._stopping.wait(self.tick_seconds):
-            self.execute(c.Tick())
-            if self.auto_deal_ms is not None:
-                self._deal_automatically(self.auto_deal_ms)
+            with self._lock:
+                self.execute_locked(c.Tick())
+                self.desk.tick()
+                if self.auto_deal_ms is not None:
+                    self._deal_automatically(self.auto_deal_ms)
+                self.desk.flush_views()
 
     def _deal_automatically(self, pause_ms: int) -> None:
-        """Open a round after ``pause_ms`` idle, confirm a settled one after ``pause_ms``."""
-        phase, now = self.controller.state.phase, self.clock()
+        """Open a round after ``pause_ms`` idle, lay each pack a shuffler presents, confirm a
+        settled (or fully laid) round after ``pause_ms``; under the lock."""
+        if self.desk.deal_automatically():
+            return
+        state = self.controller.state
+        phase, now = state.phase, self.clock()
         if phase is not self._phase_since[0]:
             self._phase_since = (phase, now)
-        elif now - self._phase_since[1] >= pause_ms:
-            if phase is Phase.IDLE:
-                self.open_round()
-            elif phase is Phase.SETTLED:
-                self.close_round()
+        elif now - self._phase_since[1] >= pause_ms and state.paused is None:
+            laid = phase is Phase.DEALING and state.round is not None and state.round.tilt is None
+            try:
+                if phase is Phase.IDLE:
+                    self.execute_locked(c.OpenRound())
+                elif phase is Phase.SETTLED or (laid and self.controller.core.next_pack() is None):
+                    self.execute_locked(c.CloseRound())
+            except c.TableCommandError:
+                pass  # not ready (e.g. a card tilt waits for the supervisor)

@@ -9,6 +9,7 @@ a server that only echoes them.  Latency is per call (send to answer).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import signal
 import socket
@@ -81,7 +82,8 @@ def make_pki(root: Path, terminals: list[str]) -> Path:
 
 
 def batch(terminal: str, number: int, per_batch: int) -> host_pb2.ReportRequest:
-    """A batch of realistic events (a game, a note, a meter-free mix), ids unique per terminal."""
+    """A batch of realistic events (a game, a note, a meter-free mix), ids unique per terminal,
+    with the terminal's journal head."""
     request = host_pb2.ReportRequest(terminal_id=terminal)
     for i in range(per_batch):
         seq = number * per_batch + i + 1
@@ -96,6 +98,9 @@ def batch(terminal: str, number: int, per_batch: int) -> host_pb2.ReportRequest:
             seat = game.seats.add(seat=0, stake_cents=500, paid_cents=1000)
             for spot in ("first_down", "long_pass", "nine_card_bonus"):
                 seat.spots.add(spot=spot, stake_cents=100, paid_cents=200, outcome="win")
+    last = (number + 1) * per_batch  # the journal head, as every terminal's report carries
+    request.head.epoch, request.head.seq = 1, last
+    request.head.hash = hashlib.sha256(f"{terminal}:{last}".encode()).digest()
     return request
 
 

@@ -29,7 +29,8 @@ def binaries() -> Path | None:
 class PostgresServer:
     """initdb + pg_ctl start; ``dsn(db)`` to connect; ``stop()`` removes everything."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, fsync: bool = False) -> None:
+        """``fsync``: commits wait for the disk (benchmarks); the tests run without it."""
         bindir = binaries()
         if bindir is None:
             raise FileNotFoundError("PostgreSQL server binaries (Debian package postgresql)")
@@ -43,7 +44,9 @@ class PostgresServer:
             pw = pwd.getpwnam(self.user)
             os.chown(self.root, pw.pw_uid, pw.pw_gid)
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
-        options = f"-k {self.root} -c listen_addresses='' -F -c max_connections=300"
+        options = f"-k {self.root} -c listen_addresses='' -c max_connections=300"
+        if not fsync:
+            options += " -F"
         self._run(
             "pg_ctl",
             "-D",

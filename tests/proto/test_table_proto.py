@@ -20,9 +20,22 @@ STEP_MESSAGES = {
     e.RoundSettled: "seat_settled",
     e.RoundClosed: "round_closed",
     e.RoundVoided: "round_voided",
+    e.PackLaid: "pack_laid",
+    e.TablePaused: "table_paused",
+    e.TableResumed: "table_resumed",
 }
-#: seat comings and goings are answered by the stream itself, not by a step message
-SEAT_EVENTS = {e.SeatJoined, e.SeatLeft}
+#: seat comings and goings are answered by the stream itself, not by a step message; the card
+#: checks, tilts and the dealer's PINs and audit are the Dealer Terminal's (dealer.proto)
+SEAT_EVENTS = {
+    e.SeatJoined,
+    e.SeatLeft,
+    e.DeckChecked,
+    e.CardTilted,
+    e.TiltCleared,
+    e.DealerPinSet,
+    e.DealerPinRefused,
+    e.DealerAudited,
+}
 
 
 def test_reports_and_steps_carry_table_game_and_seat() -> None:

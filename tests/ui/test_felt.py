@@ -208,3 +208,35 @@ def test_turbo_spot_names_stay_clear_of_their_stake_and_result(sized: Any, langu
         "Gol de Campo" if language == "es" else "Field Goal"
     )
     _check_layout([*spots, d.widget("decision_spot")], felt, app.u)
+
+
+TURBO_EDITIONS = ("turbo-football", "icon-v2", "turbo-hockey", "turbo-basketball", "turbo-baseball")
+
+
+def test_every_turbo_edition_keeps_its_names_clear_of_stakes_and_results(kiosk: Any) -> None:
+    """Every Turbo edition's felt at 800x480 (the tightest), in both languages, with a chip on
+    every spot and the round's results shown: no name runs into its stake or result line, no
+    spot overlaps another or leaves the felt."""
+    k, d, app = kiosk, kiosk.driver, kiosk.app
+    k.device("note", 10_000)
+    k.device("note", 10_000)
+    d.wait(lambda: d.screen == "menu")
+    for language in ("en", "es"):
+        if language == "es":
+            k.tap("language")
+        for edition in TURBO_EDITIONS:
+            k.tap(f"game:{edition}")
+            felt = app.root.ids.sm.current_screen.ids.felt
+            spots = [w for w in felt.walk() if isinstance(w, FeltSpot)]
+            k.tap("chip:100", *(f"spot:{s.spot.id}" for s in spots))
+            _check_layout([*spots, d.widget("decision_spot")], felt, app.u)
+            k.deal_next(TURBO_CARDS)
+            k.tap("deal")
+            d.wait(lambda: app.view().offer is not None or app.view().can_deal, what="the deal")
+            d.settle()
+            if app.view().offer is not None:
+                k.tap("decline")
+                d.settle()
+            _check_layout([*spots, d.widget("decision_spot")], felt, app.u)
+            k.tap("games")
+            d.wait(lambda: d.screen == "menu")

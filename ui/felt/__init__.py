@@ -63,6 +63,7 @@ class PrintedSpot(FloatLayout):
     result_short = StringProperty("")  # "$25.00", all its lines paid: shown when the whole
     # result does not fit (a win too wide, or the Ante and its bonus together)
     shown_result = StringProperty("")
+    shown_label = StringProperty("")  # the name, broken after a hyphen when a word is too wide
     highlight = StringProperty("")
     stack = ListProperty([])
     mandatory = BooleanProperty(False)
@@ -70,6 +71,24 @@ class PrintedSpot(FloatLayout):
 
     def on_result_text(self, *_: object) -> None:
         self.fit_result()
+
+    def on_label(self, *_: object) -> None:
+        self.fit_name()
+
+    def on_size(self, *_: object) -> None:
+        Clock.schedule_once(self.fit_name, -1)  # once the name's column has its new width
+
+    def fit_name(self, *_: object) -> None:
+        """Keep every word of the name whole: a word too wide for the name's column breaks
+        after its hyphen ("Three-" / "Pointer"), never inside a syllable."""
+        label = self.ids.get("name_label")
+        words = self.label.split(" ")
+        if label is not None and label.width > 0:
+            for i, word in enumerate(words):
+                if "-" in word and label._label.get_extents(word)[0] >= label.width - 1:
+                    head, _, tail = word.partition("-")
+                    words[i] = f"{head}-\n{tail}"
+        self.shown_label = " ".join(words)
 
     def fit_result(self, *_: object) -> None:
         """Keep the result's line whole: a win too wide for the spot ("GANA $500.00") shows

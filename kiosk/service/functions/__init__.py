@@ -21,6 +21,8 @@ rng_selftest          technician  DRBG known answers, health-test check, generat
 software              technician  SHA-256 manifest of every program file
 software_hmac         technician  HMAC-SHA256 of every program file with a typed-in seed
 store_check           technician  non-volatile store integrity
+sas                   technician  the SAS link: address, polls/s, last poll, errors, queue depth
+sas_address           technician  set the SAS address (1-127), audited
 config                operator    settings, editions and pay tables with house edges
 paytables             operator    every pay table with its house edge
 config_change         operator    change settings (zero credits, no game)
@@ -43,6 +45,7 @@ from kiosk.service.functions import (
     pins,
     ram_clear,
     records,
+    sas,
 )
 from kiosk.service.functions.base import ServiceFunction
 
@@ -54,6 +57,7 @@ _ALL: tuple[ServiceFunction, ...] = (
     *records.FUNCTIONS[2:],
     *diagnostics.FUNCTIONS,
     *checks.FUNCTIONS,
+    *sas.FUNCTIONS,
     *config.FUNCTIONS,
     *config_file.FUNCTIONS,
     *pins.FUNCTIONS[1:],

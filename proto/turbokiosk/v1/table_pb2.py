@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19turbokiosk/v1/table.proto\x12\rturbokiosk.v1\"\xcb\x01\n\x0bSeatRequest\x12(\n\x04join\x18\x01 \x01(\x0b\x32\x18.turbokiosk.v1.JoinTableH\x00\x12+\n\x05wager\x18\x02 \x01(\x0b\x32\x1a.turbokiosk.v1.ReportWagerH\x00\x12\x31\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x1d.turbokiosk.v1.ReportDecisionH\x00\x12*\n\x05leave\x18\x04 \x01(\x0b\x32\x19.turbokiosk.v1.LeaveTableH\x00\x42\x06\n\x04\x62ody\"F\n\tJoinTable\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x19\n\x11last_settled_game\x18\x03 \x01(\x04\"$\n\x05Wager\x12\x0c\n\x04spot\x18\x01 \x01(\t\x12\r\n\x05\x63\x65nts\x18\x02 \x01(\x03\"{\n\x0bReportWager\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12$\n\x06wagers\x18\x04 \x03(\x0b\x32\x14.turbokiosk.v1.Wager\x12\x11\n\tpositions\x18\x05 \x03(\r\"U\n\x0eReportDecision\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0e\n\x06\x63hoice\x18\x04 \x01(\t\",\n\nLeaveTable\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\xa5\x05\n\x0cSeatResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x13\n\x0bjournal_seq\x18\x04 \x01(\x04\x12\x32\n\x0cround_opened\x18\n \x01(\x0b\x32\x1a.turbokiosk.v1.RoundOpenedH\x00\x12\x36\n\x0ewager_accepted\x18\x0b \x01(\x0b\x32\x1c.turbokiosk.v1.WagerAcceptedH\x00\x12\x30\n\x0b\x62\x65ts_closed\x18\x0c \x01(\x0b\x32\x19.turbokiosk.v1.BetsClosedH\x00\x12\x30\n\x0b\x66irst_dealt\x18\r \x01(\x0b\x32\x19.turbokiosk.v1.FirstDealtH\x00\x12<\n\x11\x64\x65\x63ision_accepted\x18\x0e \x01(\x0b\x32\x1f.turbokiosk.v1.DecisionAcceptedH\x00\x12:\n\x10\x64\x65\x63isions_closed\x18\x0f \x01(\x0b\x32\x1e.turbokiosk.v1.DecisionsClosedH\x00\x12\x32\n\x0csecond_dealt\x18\x10 \x01(\x0b\x32\x1a.turbokiosk.v1.SecondDealtH\x00\x12\x32\n\x0cseat_settled\x18\x11 \x01(\x0b\x32\x1a.turbokiosk.v1.SeatSettledH\x00\x12\x32\n\x0cround_closed\x18\x12 \x01(\x0b\x32\x1a.turbokiosk.v1.RoundClosedH\x00\x12\x32\n\x0cround_voided\x18\x13 \x01(\x0b\x32\x1a.turbokiosk.v1.RoundVoidedH\x00\x12)\n\x07refused\x18\x14 \x01(\x0b\x32\x16.turbokiosk.v1.RefusedH\x00\x42\x06\n\x04\x62ody\"L\n\x0bRoundOpened\x12\x1b\n\x13\x62\x65tting_deadline_ms\x18\x01 \x01(\x03\x12\x0e\n\x06now_ms\x18\x02 \x01(\x03\x12\x10\n\x08seats_in\x18\x03 \x01(\r\"H\n\rWagerAccepted\x12$\n\x06wagers\x18\x01 \x03(\x0b\x32\x14.turbokiosk.v1.Wager\x12\x11\n\tpositions\x18\x02 \x03(\r\"\x1b\n\nBetsClosed\x12\r\n\x05seats\x18\x01 \x03(\r\"n\n\nFirstDealt\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\r\x12#\n\x05offer\x18\x02 \x01(\x0b\x32\x14.turbokiosk.v1.Offer\x12\x1c\n\x14\x64\x65\x63ision_deadline_ms\x18\x03 \x01(\x03\x12\x0e\n\x06now_ms\x18\x04 \x01(\x03\"Y\n\x05Offer\x12\x0f\n\x07\x63hoices\x18\x01 \x03(\t\x12\x16\n\x0e\x64\x65\x66\x61ult_choice\x18\x02 \x01(\t\x12\x0c\n\x04take\x18\x03 \x01(\t\x12\x19\n\x11\x65xtra_wager_cents\x18\x04 \x01(\x03\"\"\n\x10\x44\x65\x63isionAccepted\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\t\"4\n\x0f\x44\x65\x63isionsClosed\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\t\x12\x11\n\tdefaulted\x18\x02 \x01(\x08\"7\n\x0bSecondDealt\x12\x12\n\nseat_cards\x18\x01 \x03(\r\x12\x14\n\x0cshared_cards\x18\x02 \x03(\r\"c\n\x0bSeatSettled\x12+\n\x07results\x18\x01 \x03(\x0b\x32\x1a.turbokiosk.v1.WagerResult\x12\x13\n\x0bstake_cents\x18\x02 \x01(\x03\x12\x12\n\npaid_cents\x18\x03 \x01(\x03\"\x87\x01\n\x0bWagerResult\x12\x0c\n\x04spot\x18\x01 \x01(\t\x12\x13\n\x0bstake_cents\x18\x02 \x01(\x03\x12\x12\n\npaid_cents\x18\x03 \x01(\x03\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12\x16\n\x0eodds_numerator\x18\x05 \x01(\r\x12\x18\n\x10odds_denominator\x18\x06 \x01(\r\"\r\n\x0bRoundClosed\"5\n\x0bRoundVoided\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x16\n\x0ereturned_cents\x18\x02 \x01(\x03\"\x19\n\x07Refused\x12\x0e\n\x06reason\x18\x01 \x01(\t2S\n\x0cTableService\x12\x43\n\x04Seat\x12\x1a.turbokiosk.v1.SeatRequest\x1a\x1b.turbokiosk.v1.SeatResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19turbokiosk/v1/table.proto\x12\rturbokiosk.v1\"\xcb\x01\n\x0bSeatRequest\x12(\n\x04join\x18\x01 \x01(\x0b\x32\x18.turbokiosk.v1.JoinTableH\x00\x12+\n\x05wager\x18\x02 \x01(\x0b\x32\x1a.turbokiosk.v1.ReportWagerH\x00\x12\x31\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x1d.turbokiosk.v1.ReportDecisionH\x00\x12*\n\x05leave\x18\x04 \x01(\x0b\x32\x19.turbokiosk.v1.LeaveTableH\x00\x42\x06\n\x04\x62ody\"F\n\tJoinTable\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x19\n\x11last_settled_game\x18\x03 \x01(\x04\"$\n\x05Wager\x12\x0c\n\x04spot\x18\x01 \x01(\t\x12\r\n\x05\x63\x65nts\x18\x02 \x01(\x03\"{\n\x0bReportWager\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12$\n\x06wagers\x18\x04 \x03(\x0b\x32\x14.turbokiosk.v1.Wager\x12\x11\n\tpositions\x18\x05 \x03(\r\"U\n\x0eReportDecision\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0e\n\x06\x63hoice\x18\x04 \x01(\t\",\n\nLeaveTable\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\"\xbd\x06\n\x0cSeatResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x04\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x13\n\x0bjournal_seq\x18\x04 \x01(\x04\x12\x32\n\x0cround_opened\x18\n \x01(\x0b\x32\x1a.turbokiosk.v1.RoundOpenedH\x00\x12\x36\n\x0ewager_accepted\x18\x0b \x01(\x0b\x32\x1c.turbokiosk.v1.WagerAcceptedH\x00\x12\x30\n\x0b\x62\x65ts_closed\x18\x0c \x01(\x0b\x32\x19.turbokiosk.v1.BetsClosedH\x00\x12\x30\n\x0b\x66irst_dealt\x18\r \x01(\x0b\x32\x19.turbokiosk.v1.FirstDealtH\x00\x12<\n\x11\x64\x65\x63ision_accepted\x18\x0e \x01(\x0b\x32\x1f.turbokiosk.v1.DecisionAcceptedH\x00\x12:\n\x10\x64\x65\x63isions_closed\x18\x0f \x01(\x0b\x32\x1e.turbokiosk.v1.DecisionsClosedH\x00\x12\x32\n\x0csecond_dealt\x18\x10 \x01(\x0b\x32\x1a.turbokiosk.v1.SecondDealtH\x00\x12\x32\n\x0cseat_settled\x18\x11 \x01(\x0b\x32\x1a.turbokiosk.v1.SeatSettledH\x00\x12\x32\n\x0cround_closed\x18\x12 \x01(\x0b\x32\x1a.turbokiosk.v1.RoundClosedH\x00\x12\x32\n\x0cround_voided\x18\x13 \x01(\x0b\x32\x1a.turbokiosk.v1.RoundVoidedH\x00\x12)\n\x07refused\x18\x14 \x01(\x0b\x32\x16.turbokiosk.v1.RefusedH\x00\x12,\n\tpack_laid\x18\x15 \x01(\x0b\x32\x17.turbokiosk.v1.PackLaidH\x00\x12\x32\n\x0ctable_paused\x18\x16 \x01(\x0b\x32\x1a.turbokiosk.v1.TablePausedH\x00\x12\x34\n\rtable_resumed\x18\x17 \x01(\x0b\x32\x1b.turbokiosk.v1.TableResumedH\x00\x42\x06\n\x04\x62ody\"L\n\x0bRoundOpened\x12\x1b\n\x13\x62\x65tting_deadline_ms\x18\x01 \x01(\x03\x12\x0e\n\x06now_ms\x18\x02 \x01(\x03\x12\x10\n\x08seats_in\x18\x03 \x01(\r\"H\n\rWagerAccepted\x12$\n\x06wagers\x18\x01 \x03(\x0b\x32\x14.turbokiosk.v1.Wager\x12\x11\n\tpositions\x18\x02 \x03(\r\"\x1b\n\nBetsClosed\x12\r\n\x05seats\x18\x01 \x03(\r\"n\n\nFirstDealt\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\r\x12#\n\x05offer\x18\x02 \x01(\x0b\x32\x14.turbokiosk.v1.Offer\x12\x1c\n\x14\x64\x65\x63ision_deadline_ms\x18\x03 \x01(\x03\x12\x0e\n\x06now_ms\x18\x04 \x01(\x03\"Y\n\x05Offer\x12\x0f\n\x07\x63hoices\x18\x01 \x03(\t\x12\x16\n\x0e\x64\x65\x66\x61ult_choice\x18\x02 \x01(\t\x12\x0c\n\x04take\x18\x03 \x01(\t\x12\x19\n\x11\x65xtra_wager_cents\x18\x04 \x01(\x03\"\"\n\x10\x44\x65\x63isionAccepted\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\t\"4\n\x0f\x44\x65\x63isionsClosed\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\t\x12\x11\n\tdefaulted\x18\x02 \x01(\x08\"7\n\x0bSecondDealt\x12\x12\n\nseat_cards\x18\x01 \x03(\r\x12\x14\n\x0cshared_cards\x18\x02 \x03(\r\"c\n\x0bSeatSettled\x12+\n\x07results\x18\x01 \x03(\x0b\x32\x1a.turbokiosk.v1.WagerResult\x12\x13\n\x0bstake_cents\x18\x02 \x01(\x03\x12\x12\n\npaid_cents\x18\x03 \x01(\x03\"\x87\x01\n\x0bWagerResult\x12\x0c\n\x04spot\x18\x01 \x01(\t\x12\x13\n\x0bstake_cents\x18\x02 \x01(\x03\x12\x12\n\npaid_cents\x18\x03 \x01(\x03\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12\x16\n\x0eodds_numerator\x18\x05 \x01(\r\x12\x18\n\x10odds_denominator\x18\x06 \x01(\r\"\r\n\x0bRoundClosed\"5\n\x0bRoundVoided\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x16\n\x0ereturned_cents\x18\x02 \x01(\x03\"\x19\n\x07Refused\x12\x0e\n\x06reason\x18\x01 \x01(\t\"9\n\x08PackLaid\x12\x0c\n\x04pack\x18\x01 \x01(\r\x12\x10\n\x08location\x18\x02 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x03 \x03(\r\"3\n\x0bTablePaused\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x14\n\x0ctime_left_ms\x18\x02 \x01(\x03\"Y\n\x0cTableResumed\x12\x1b\n\x13\x62\x65tting_deadline_ms\x18\x01 \x01(\x03\x12\x1c\n\x14\x64\x65\x63ision_deadline_ms\x18\x02 \x01(\x03\x12\x0e\n\x06now_ms\x18\x03 \x01(\x03\x32S\n\x0cTableService\x12\x43\n\x04Seat\x12\x1a.turbokiosk.v1.SeatRequest\x1a\x1b.turbokiosk.v1.SeatResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -44,33 +44,39 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LEAVETABLE']._serialized_start=572
   _globals['_LEAVETABLE']._serialized_end=616
   _globals['_SEATRESPONSE']._serialized_start=619
-  _globals['_SEATRESPONSE']._serialized_end=1296
-  _globals['_ROUNDOPENED']._serialized_start=1298
-  _globals['_ROUNDOPENED']._serialized_end=1374
-  _globals['_WAGERACCEPTED']._serialized_start=1376
-  _globals['_WAGERACCEPTED']._serialized_end=1448
-  _globals['_BETSCLOSED']._serialized_start=1450
-  _globals['_BETSCLOSED']._serialized_end=1477
-  _globals['_FIRSTDEALT']._serialized_start=1479
-  _globals['_FIRSTDEALT']._serialized_end=1589
-  _globals['_OFFER']._serialized_start=1591
-  _globals['_OFFER']._serialized_end=1680
-  _globals['_DECISIONACCEPTED']._serialized_start=1682
-  _globals['_DECISIONACCEPTED']._serialized_end=1716
-  _globals['_DECISIONSCLOSED']._serialized_start=1718
-  _globals['_DECISIONSCLOSED']._serialized_end=1770
-  _globals['_SECONDDEALT']._serialized_start=1772
-  _globals['_SECONDDEALT']._serialized_end=1827
-  _globals['_SEATSETTLED']._serialized_start=1829
-  _globals['_SEATSETTLED']._serialized_end=1928
-  _globals['_WAGERRESULT']._serialized_start=1931
-  _globals['_WAGERRESULT']._serialized_end=2066
-  _globals['_ROUNDCLOSED']._serialized_start=2068
-  _globals['_ROUNDCLOSED']._serialized_end=2081
-  _globals['_ROUNDVOIDED']._serialized_start=2083
-  _globals['_ROUNDVOIDED']._serialized_end=2136
-  _globals['_REFUSED']._serialized_start=2138
-  _globals['_REFUSED']._serialized_end=2163
-  _globals['_TABLESERVICE']._serialized_start=2165
-  _globals['_TABLESERVICE']._serialized_end=2248
+  _globals['_SEATRESPONSE']._serialized_end=1448
+  _globals['_ROUNDOPENED']._serialized_start=1450
+  _globals['_ROUNDOPENED']._serialized_end=1526
+  _globals['_WAGERACCEPTED']._serialized_start=1528
+  _globals['_WAGERACCEPTED']._serialized_end=1600
+  _globals['_BETSCLOSED']._serialized_start=1602
+  _globals['_BETSCLOSED']._serialized_end=1629
+  _globals['_FIRSTDEALT']._serialized_start=1631
+  _globals['_FIRSTDEALT']._serialized_end=1741
+  _globals['_OFFER']._serialized_start=1743
+  _globals['_OFFER']._serialized_end=1832
+  _globals['_DECISIONACCEPTED']._serialized_start=1834
+  _globals['_DECISIONACCEPTED']._serialized_end=1868
+  _globals['_DECISIONSCLOSED']._serialized_start=1870
+  _globals['_DECISIONSCLOSED']._serialized_end=1922
+  _globals['_SECONDDEALT']._serialized_start=1924
+  _globals['_SECONDDEALT']._serialized_end=1979
+  _globals['_SEATSETTLED']._serialized_start=1981
+  _globals['_SEATSETTLED']._serialized_end=2080
+  _globals['_WAGERRESULT']._serialized_start=2083
+  _globals['_WAGERRESULT']._serialized_end=2218
+  _globals['_ROUNDCLOSED']._serialized_start=2220
+  _globals['_ROUNDCLOSED']._serialized_end=2233
+  _globals['_ROUNDVOIDED']._serialized_start=2235
+  _globals['_ROUNDVOIDED']._serialized_end=2288
+  _globals['_REFUSED']._serialized_start=2290
+  _globals['_REFUSED']._serialized_end=2315
+  _globals['_PACKLAID']._serialized_start=2317
+  _globals['_PACKLAID']._serialized_end=2374
+  _globals['_TABLEPAUSED']._serialized_start=2376
+  _globals['_TABLEPAUSED']._serialized_end=2427
+  _globals['_TABLERESUMED']._serialized_start=2429
+  _globals['_TABLERESUMED']._serialized_end=2518
+  _globals['_TABLESERVICE']._serialized_start=2520
+  _globals['_TABLESERVICE']._serialized_end=2603
 # @@protoc_insertion_point(module_scope)

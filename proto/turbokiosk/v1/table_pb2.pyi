@@ -71,7 +71,7 @@ class LeaveTable(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class SeatResponse(_message.Message):
-    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused")
+    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused", "pack_laid", "table_paused", "table_resumed")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -87,6 +87,9 @@ class SeatResponse(_message.Message):
     ROUND_CLOSED_FIELD_NUMBER: _ClassVar[int]
     ROUND_VOIDED_FIELD_NUMBER: _ClassVar[int]
     REFUSED_FIELD_NUMBER: _ClassVar[int]
+    PACK_LAID_FIELD_NUMBER: _ClassVar[int]
+    TABLE_PAUSED_FIELD_NUMBER: _ClassVar[int]
+    TABLE_RESUMED_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     game_number: int
     seat: int
@@ -102,7 +105,10 @@ class SeatResponse(_message.Message):
     round_closed: RoundClosed
     round_voided: RoundVoided
     refused: Refused
-    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ...) -> None: ...
+    pack_laid: PackLaid
+    table_paused: TablePaused
+    table_resumed: TableResumed
+    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ..., pack_laid: _Optional[_Union[PackLaid, _Mapping]] = ..., table_paused: _Optional[_Union[TablePaused, _Mapping]] = ..., table_resumed: _Optional[_Union[TableResumed, _Mapping]] = ...) -> None: ...
 
 class RoundOpened(_message.Message):
     __slots__ = ("betting_deadline_ms", "now_ms", "seats_in")
@@ -217,3 +223,31 @@ class Refused(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     reason: str
     def __init__(self, reason: _Optional[str] = ...) -> None: ...
+
+class PackLaid(_message.Message):
+    __slots__ = ("pack", "location", "cards")
+    PACK_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    pack: int
+    location: str
+    cards: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, pack: _Optional[int] = ..., location: _Optional[str] = ..., cards: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class TablePaused(_message.Message):
+    __slots__ = ("reason", "time_left_ms")
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    time_left_ms: int
+    def __init__(self, reason: _Optional[str] = ..., time_left_ms: _Optional[int] = ...) -> None: ...
+
+class TableResumed(_message.Message):
+    __slots__ = ("betting_deadline_ms", "decision_deadline_ms", "now_ms")
+    BETTING_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    NOW_MS_FIELD_NUMBER: _ClassVar[int]
+    betting_deadline_ms: int
+    decision_deadline_ms: int
+    now_ms: int
+    def __init__(self, betting_deadline_ms: _Optional[int] = ..., decision_deadline_ms: _Optional[int] = ..., now_ms: _Optional[int] = ...) -> None: ...

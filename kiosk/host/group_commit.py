@@ -1,0 +1,147 @@
+"""Group commit: many terminals' reports recorded in one transaction, each answered once durable.
+
+The host's RPC handlers :meth:`GroupCommitter.submit` a :class:`~kiosk.host.db.Report` and wait
+on the future it returns.  ``writers`` threads each take everything queued (up to
+``max_reports``) and record it with :meth:`HostDb.record_reports` in one transaction; only
+after that commit returned are the futures resolved, so no report is acknowledged before it is
+durable.  While one group commits the next one gathers, so the group grows with the load: one
+fsync carries as many reports as arrived during the previous one.
+
+A report whose call was cancelled (its deadline passed) before a writer took it is not
+recorded (the terminal sends it again); once taken, it can no longer be cancelled.
+
+If the group's transaction fails (a PostgreSQL deadlock with another host process, one
+malformed report, the database briefly away) nothing of it was recorded; each report is then
+recorded in its own transaction and only the ones that fail again get the error.
+
+One writer is the default (the largest groups; several writers only contend for the
+interpreter: on the 2-core test machine 2,000 paced terminals on PostgreSQL had p50 1.4 s with
+one writer, 2.2 s with four); PostgreSQL can take several (``--writers``), each on its own
+connection; SQLite serialises them anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+from kiosk.host.db import HostDb, Report, ReportResult
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CommitStats:
+    """Counters since the committer started (read by the progress log and the health check)."""
+
+    reports: int
+    messages: int
+    groups: int
+    queued: int
+    largest_group: int
+
+
+class GroupCommitter:
+    """Queues reports and records them in groups (see the module docstring)."""
+
+    def __init__(self, db: HostDb, *, writers: int = 1, max_reports: int = 2_000) -> None:
+        self.db = db
+        self.max_reports = max_reports
+        self._queue: deque[tuple[Report, Future[ReportResult]]] = deque()
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._reports = self._messages = self._groups = self._largest = 0
+        self._threads = [
+            threading.Thread(target=self._run, name=f"host-commit-{i}", daemon=True)
+            for i in range(writers)
+        ]
+
+    def start(self) -> GroupCommitter:
+        """Start the writer threads."""
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Record what is queued, then stop the writers."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        for thread in self._threads:
+            if thread.is_alive():
+                thread.join(timeout=30)
+
+    def submit(self, report: Report) -> Future[ReportResult]:
+        """Queue a report; the future holds its result once committed (or the error)."""
+        future: Future[ReportResult] = Future()
+        with self._cond:
+            if self._stopping:
+                future.set_exception(RuntimeError("the host is stopping"))
+                return future
+            self._queue.append((report, future))
+            self._cond.notify()
+        return future
+
+    def stats(self) -> CommitStats:
+        """The counters now."""
+        with self._cond:
+            return CommitStats(
+                self._reports, self._messages, self._groups, len(self._queue), self._largest
+            )
+
+    def _take(self) -> list[tuple[Report, Future[ReportResult]]] | None:
+        with self._cond:
+            while not self._queue:
+                if self._stopping:
+                    return None
+                self._cond.wait(0.5)
+            group: list[tuple[Report, Future[ReportResult]]] = []
+            while self._queue and len(group) < self.max_reports:
+                report, future = self._queue.popleft()
+                if future.set_running_or_notify_cancel():  # else its call was cancelled
+                    group.append((report, future))
+            return group
+
+    def _run(self) -> None:
+        while (group := self._take()) is not None:
+            if group:
+                self._commit(group)
+
+    def _commit(self, group: list[tuple[Report, Future[ReportResult]]]) -> None:
+        reports = [report for report, _ in group]
+        try:
+            results = self.db.record_reports(reports)
+        except Exception as exc:  # nothing of the group was recorded
+            if len(group) > 1:
+                log.warning("group of %d reports failed (%s); one by one", len(group), exc)
+            for report, future in group:
+                self._commit_one(report, future)
+            return
+        for (_, future), result in zip(group, results, strict=True):
+            future.set_result(result)
+        self._count(reports)
+
+    def _commit_one(self, report: Report, future: Future[ReportResult]) -> None:
+        for attempt in range(3):
+            try:
+                (result,) = self.db.record_reports([report])
+            except Exception as exc:  # the RPC answers the error
+                if attempt == 2:
+                    future.set_exception(exc)
+                    return
+                time.sleep(0.05 * (attempt + 1))
+                continue
+            future.set_result(result)
+            self._count([report])
+            return
+
+    def _count(self, reports: list[Report]) -> None:
+        with self._cond:
+            self._reports += len(reports)
+            self._messages += sum(len(r.messages) for r in reports)
+            self._groups += 1
+            self._largest = max(self._largest, len(reports))

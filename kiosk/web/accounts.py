@@ -1,0 +1,363 @@
+"""The dashboard's users, sessions, lock-outs and audit, in tables of its own.
+
+- **Passwords** are kept only as scrypt hashes (RFC 7914, ``cryptography``'s ``Scrypt``;
+  N = 2**15, r = 8, p = 1, 16-byte salt), compared in constant time.
+- **Lock-out**: :data:`MAX_FAILURES` wrong passwords in a row lock the user for
+  :data:`LOCKOUT_SECONDS`; a right password during the lock-out is refused too.
+- **Sessions**: a 256-bit random token in an ``HttpOnly; Secure; SameSite=Strict`` cookie; the
+  table holds only its SHA-256.  A session ends after :data:`IDLE_SECONDS` without a request or
+  :data:`MAX_SECONDS` after sign-in, whichever comes first, and at sign-out.  Each session has
+  its own CSRF token, which every form and every ``POST`` must carry.
+- **Audit**: every sign-in (accepted or refused, and why), sign-out, command and export is
+  appended to ``web_audit``, which nothing updates or deletes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+from kiosk.web.floor import now_ms
+from kiosk.web.sql import Connection, Transaction
+
+ROLES = ("operator", "auditor")
+MAX_FAILURES = 5
+LOCKOUT_SECONDS = 15 * 60
+IDLE_SECONDS = 15 * 60
+MAX_SECONDS = 8 * 3600
+MIN_PASSWORD = 12
+MAX_PASSWORD = 256
+USERNAME = re.compile(r"^[a-z][a-z0-9._-]{1,31}$")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS web_users (
+    username TEXT PRIMARY KEY,
+    role TEXT NOT NULL CHECK (role IN ('operator', 'auditor')),
+    password TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    failures INTEGER NOT NULL CHECK (failures >= 0),
+    locked_until_ms BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS web_sessions (
+    token_sha256 TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    csrf TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    last_ms BIGINT NOT NULL,
+    ended INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS web_audit (
+    entry_id {serial} PRIMARY KEY,
+    at_ms BIGINT NOT NULL,
+    username TEXT NOT NULL,
+    action TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    terminal_id TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    address TEXT NOT NULL);
+"""
+
+
+class AccountError(Exception):
+    """A user that cannot be added (bad name, role or password, already there)."""
+
+
+@dataclass(frozen=True)
+class Kdf:
+    """scrypt cost parameters."""
+
+    n: int = 2**15
+    r: int = 8
+    p: int = 1
+    length: int = 32
+
+    def derive(self, password: str, salt: bytes) -> bytes:
+        """The hash of ``password`` with ``salt``."""
+        return Scrypt(salt=salt, length=self.length, n=self.n, r=self.r, p=self.p).derive(
+            password.encode()
+        )
+
+    def record(self, password: str) -> str:
+        """A stored password: parameters, salt and hash (JSON)."""
+        salt = secrets.token_bytes(16)
+        return json.dumps(
+            {
+                "kdf": "scrypt",
+                "n": self.n,
+                "r": self.r,
+                "p": self.p,
+                "salt": salt.hex(),
+                "hash": self.derive(password, salt).hex(),
+            },
+            sort_keys=True,
+        )
+
+
+def check_new_user(username: str, role: str, password: str) -> None:
+    """A new user's name, role and password, or :class:`AccountError` naming what is wrong."""
+    if not USERNAME.match(username):
+        raise AccountError(
+            f"user name {username!r}: 2 to 32 lower-case letters, digits, '.', '_' or '-',"
+            " starting with a letter"
+        )
+    if role not in ROLES:
+        raise AccountError(f"role {role!r}: one of {', '.join(ROLES)}")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(
+            f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters, not {len(password)}"
+        )
+    if password.strip() != password or not password.isprintable():
+        raise AccountError("a password has no leading or trailing blanks nor control characters")
+
+
+def password_matches(record: str, password: str) -> bool:
+    """Whether ``password`` is the one ``record`` was made from (constant-time comparison)."""
+    data = json.loads(record)
+    digest = bytes.fromhex(data["hash"])
+    kdf = Kdf(int(data["n"]), int(data["r"]), int(data["p"]), len(digest))
+    return hmac.compare_digest(kdf.derive(password, bytes.fromhex(data["salt"])), digest)
+
+
+def token_digest(token: str) -> str:
+    """What the sessions table keeps of a session token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class User:
+    """A signed-in user."""
+
+    username: str
+    role: str
+
+    @property
+    def may_command(self) -> bool:
+        """Only operators send commands to terminals."""
+        return self.role == "operator"
+
+
+@dataclass(frozen=True)
+class Session:
+    """A live session."""
+
+    user: User
+    csrf: str
+    expires_ms: int
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """The outcome of a sign-in: a session token, or why not."""
+
+    token: str | None
+    reason: str  # '' when accepted
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One entry of the dashboard's audit."""
+
+    entry_id: int
+    at_ms: int
+    username: str
+    action: str
+    outcome: str
+    terminal_id: str
+    detail: str
+    address: str
+
+
+class Accounts:
+    """Users, sessions and the dashboard's audit on the ``write`` connection."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        kdf: Kdf | None = None,
+        idle_seconds: int = IDLE_SECONDS,
+        max_seconds: int = MAX_SECONDS,
+    ) -> None:
+        self.conn = conn
+        self.kdf = kdf or Kdf()
+        self.idle_ms = idle_seconds * 1000
+        self.max_ms = max_seconds * 1000
+        self._dummy = ""  # made on first need: an unknown user costs as much as a known one
+        serial = "BIGSERIAL" if conn.postgres else "INTEGER"
+        with conn.transaction() as tx:
+            if conn.postgres:
+                tx.execute("SELECT pg_advisory_xact_lock(7167)")
+            for statement in SCHEMA.format(serial=serial).split(";"):
+                if statement.strip():
+                    tx.execute(statement)
+
+    # --- users ----------------------------------------------------------------------------------
+
+    def add_user(self, username: str, role: str, password: str, at: int | None = None) -> None:
+        """Add a user; :class:`AccountError` names what is wrong."""
+        check_new_user(username, role, password)
+        at = now_ms() if at is None else at
+        record = self.kdf.record(password)
+        with self.conn.transaction() as tx:
+            added = tx.execute(
+                "INSERT INTO web_users VALUES (?, ?, ?, ?, 0, 0) ON CONFLICT (username) DO NOTHING",
+                (username, role, record, at),
+            )
+            if added == 0:
+                raise AccountError(f"user {username!r} exists already")
+            self._audit(tx, at, username, "user_added", "ok", "", f"role={role}", "")
+
+    def users(self) -> list[tuple[str, str, int, int]]:
+        """(name, role, failures, locked until) of every user."""
+        rows = self.conn.rows(
+            "SELECT username, role, failures, locked_until_ms FROM web_users ORDER BY username"
+        )
+        return [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+
+    # --- sign-in and sessions -------------------------------------------------------------------
+
+    def sign_in(self, username: str, password: str, address: str, at: int | None = None) -> SignIn:
+        """Check a password; a new session's token, or the reason it is refused (audited)."""
+        at = now_ms() if at is None else at
+        username = username.strip()[:64]
+        rows = self.conn.rows(
+            "SELECT role, password, failures, locked_until_ms FROM web_users WHERE username = ?",
+            (username,),
+        )
+        if not rows:
+            self._dummy = self._dummy or self.kdf.record(secrets.token_hex(16))
+            password_matches(self._dummy, password[:MAX_PASSWORD])
+            self._log(at, username, "sign_in", "refused", "", "unknown user", address)
+            return SignIn(None, "wrong user name or password")
+        _role, record, _failures, locked_until = rows[0]
+        if int(locked_until) > at:
+            self._log(at, username, "sign_in", "refused", "", "locked out", address)
+            return SignIn(None, _locked_text(int(locked_until) - at))
+        if not password_matches(record, password[:MAX_PASSWORD]):
+            with self.conn.transaction() as tx:
+                tx.execute(
+                    "UPDATE web_users SET failures = failures + 1 WHERE username = ?", (username,)
+                )
+                (failures,) = tx.rows(
+                    "SELECT failures FROM web_users WHERE username = ?", (username,)
+                )[0]
+                locked = int(failures) >= MAX_FAILURES
+                if locked:
+                    tx.execute(
+                        "UPDATE web_users SET failures = 0, locked_until_ms = ? WHERE username = ?",
+                        (at + LOCKOUT_SECONDS * 1000, username),
+                    )
+                detail = f"wrong password ({failures} in a row)" + (
+                    ", locked out" if locked else ""
+                )
+                self._audit(tx, at, username, "sign_in", "refused", "", detail, address)
+            if locked:
+                return SignIn(None, _locked_text(LOCKOUT_SECONDS * 1000))
+            return SignIn(None, "wrong user name or password")
+        token = secrets.token_urlsafe(32)
+        with self.conn.transaction() as tx:
+            tx.execute(
+                "UPDATE web_users SET failures = 0, locked_until_ms = 0 WHERE username = ?",
+                (username,),
+            )
+            tx.execute(
+                "INSERT INTO web_sessions VALUES (?, ?, ?, ?, ?, 0)",
+                (token_digest(token), username, secrets.token_urlsafe(32), at, at),
+            )
+            self._audit(tx, at, username, "sign_in", "ok", "", "", address)
+        return SignIn(token, "")
+
+    def session(self, token: str, at: int | None = None) -> Session | None:
+        """The live session of a token (its idle clock restarted), or None."""
+        at = now_ms() if at is None else at
+        digest = token_digest(token)
+        with self.conn.transaction() as tx:
+            rows = tx.rows(
+                "SELECT s.username, u.role, s.csrf, s.created_ms, s.last_ms FROM web_sessions s"
+                " JOIN web_users u ON u.username = s.username"
+                " WHERE s.token_sha256 = ? AND s.ended = 0",
+                (digest,),
+            )
+            if not rows:
+                return None
+            username, role, csrf, created, last = rows[0]
+            if at - int(last) > self.idle_ms or at - int(created) > self.max_ms:
+                tx.execute("UPDATE web_sessions SET ended = 1 WHERE token_sha256 = ?", (digest,))
+                return None
+            tx.execute("UPDATE web_sessions SET last_ms = ? WHERE token_sha256 = ?", (at, digest))
+        expires = min(at + self.idle_ms, int(created) + self.max_ms)
+        return Session(User(username, role), csrf, expires)
+
+    def sign_out(self, token: str, address: str, at: int | None = None) -> None:
+        """End a session (audited)."""
+        at = now_ms() if at is None else at
+        digest = token_digest(token)
+        with self.conn.transaction() as tx:
+            rows = tx.rows(
+                "SELECT username FROM web_sessions WHERE token_sha256 = ? AND ended = 0",
+                (digest,),
+            )
+            if rows:
+                tx.execute("UPDATE web_sessions SET ended = 1 WHERE token_sha256 = ?", (digest,))
+                self._audit(tx, at, rows[0][0], "sign_out", "ok", "", "", address)
+
+    # --- audit ----------------------------------------------------------------------------------
+
+    def log(
+        self,
+        username: str,
+        action: str,
+        outcome: str,
+        terminal_id: str = "",
+        detail: str = "",
+        address: str = "",
+    ) -> None:
+        """Append an entry to the dashboard's audit."""
+        self._log(now_ms(), username, action, outcome, terminal_id, detail, address)
+
+    def _log(
+        self,
+        at: int,
+        username: str,
+        action: str,
+        outcome: str,
+        terminal_id: str,
+        detail: str,
+        address: str,
+    ) -> None:
+        with self.conn.transaction() as tx:
+            self._audit(tx, at, username, action, outcome, terminal_id, detail, address)
+
+    @staticmethod
+    def _audit(
+        tx: Transaction,
+        at: int,
+        username: str,
+        action: str,
+        outcome: str,
+        terminal_id: str,
+        detail: str,
+        address: str,
+    ) -> None:
+        tx.execute(
+            "INSERT INTO web_audit (at_ms, username, action, outcome, terminal_id, detail,"
+            " address) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (at, username[:64], action, outcome, terminal_id, detail[:2000], address[:64]),
+        )
+
+    def audit(self, last: int = 200) -> list[AuditEntry]:
+        """The dashboard's audit, newest first."""
+        rows = self.conn.rows(
+            "SELECT entry_id, at_ms, username, action, outcome, terminal_id, detail, address"
+            " FROM web_audit ORDER BY entry_id DESC LIMIT ?",
+            (last,),
+        )
+        return [AuditEntry(int(r[0]), int(r[1]), *r[2:]) for r in rows]
+
+
+def _locked_text(ms: int) -> str:
+    minutes = max(1, (ms + 59_999) // 60_000)
+    return f"too many wrong passwords: this user is locked for {minutes} min"

@@ -1,0 +1,414 @@
+"""What the floor dashboard reads of the host's records: typed, read-only queries.
+
+This module is the dashboard's one view of the host's tables (``terminals``, ``events``,
+``meter_snapshots``, ``vouchers``, ``voucher_audit``, ``terminal_alarms``, ``commands``),
+written against the columns documented in docs/host.md and run on a read-only connection
+(:mod:`kiosk.web.sql`).  Money is in cents, times in epoch milliseconds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.terminal.meters import CORE_METERS, MONEY_IN, MONEY_OUT
+from kiosk.web.sql import Connection
+
+HOUR_MS = 3_600_000
+#: the periods the meter pages offer: name -> (label, milliseconds back; 0 = everything)
+PERIODS = {
+    "hour": ("last hour", HOUR_MS),
+    "24h": ("last 24 hours", 24 * HOUR_MS),
+    "7d": ("last 7 days", 7 * 24 * HOUR_MS),
+    "all": ("all time", 0),
+}
+VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed", "quarantined")
+#: meters counted in cents (the others count things: notes, games, doors...)
+MONEY_METERS = frozenset({"coin_in", "coin_out", "handpaid_jackpots", *MONEY_IN, *MONEY_OUT})
+#: terminal_alarms kinds shown as alarms besides those of severity 'alarm'
+TERMINAL_NOTICES = frozenset({"ram_cleared"})
+#: a terminal silent this long is offline (a working link says something every 5 s at most)
+OFFLINE_AFTER_SECONDS = 30
+
+
+def now_ms() -> int:
+    """Epoch milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class TerminalStatus:
+    """One terminal as the floor sees it."""
+
+    terminal_id: str
+    software_version: str
+    online: bool
+    last_seen_ms: int
+    enabled: bool
+    disable_reason: str
+    auth_result: str  # '', 'match' or 'mismatch'
+    auth_ms: int
+    events: int
+    alarms: int
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields as plain values (the live feed)."""
+        return {
+            "terminal_id": self.terminal_id,
+            "software_version": self.software_version,
+            "online": self.online,
+            "last_seen_ms": self.last_seen_ms,
+            "enabled": self.enabled,
+            "disable_reason": self.disable_reason,
+            "auth_result": self.auth_result,
+            "auth_ms": self.auth_ms,
+            "events": self.events,
+            "alarms": self.alarms,
+        }
+
+
+@dataclass(frozen=True)
+class MeterSnapshot:
+    """A terminal's newest lifetime meters."""
+
+    terminal_id: str
+    journal_seq: int
+    at_ms: int
+    meters: tuple[tuple[str, int], ...]
+
+    def value(self, name: str) -> int:
+        """One meter (0 when the snapshot lacks it)."""
+        return dict(self.meters).get(name, 0)
+
+
+@dataclass(frozen=True)
+class GameFigures:
+    """Games, coin-in and win of a group (terminal and game, or an hour)."""
+
+    key: str  # 'TK-0001 turbo-football', or the hour's start in ms as text
+    terminal_id: str
+    edition: str
+    hour_ms: int
+    games: int
+    coin_in: int
+    win: int
+
+    @property
+    def hold(self) -> int:
+        """Coin-in less win (cents)."""
+        return self.coin_in - self.win
+
+    @property
+    def hold_percent(self) -> float | None:
+        """Hold as a percentage of coin-in (None without coin-in)."""
+        return 100.0 * self.hold / self.coin_in if self.coin_in else None
+
+
+@dataclass(frozen=True)
+class VoucherRecord:
+    """A voucher and its state."""
+
+    validation_number: str
+    value_cents: int
+    state: str
+    issued_by: str
+    issued_ms: int
+    holder: str
+    updated_ms: int
+
+
+@dataclass(frozen=True)
+class VoucherAuditEntry:
+    """One entry of the host's voucher audit."""
+
+    entry_id: int
+    validation_number: str
+    kind: str
+    severity: str
+    terminal_id: str
+    operator: str
+    reason: str
+    at_ms: int
+    detail: str
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """Something on the floor an operator must look at."""
+
+    key: str  # unique and stable: 't:12' (terminal_alarms), 'v:7' (voucher_audit), 'c:TK:ms'
+    kind: str
+    severity: str
+    terminal_id: str
+    at_ms: int
+    subject: str  # the voucher number, or ''
+    text: str
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields as plain values (the live feed)."""
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "severity": self.severity,
+            "terminal_id": self.terminal_id,
+            "at_ms": self.at_ms,
+            "subject": self.subject,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class CommandRecord:
+    """A command queued for a terminal, and how far it got."""
+
+    command_id: int
+    terminal_id: str
+    kind: str
+    body: str
+    state: str
+    created_ms: int
+    done_ms: int
+    result: str
+
+
+def is_money(name: str) -> bool:
+    """Whether a meter counts cents: the core money meters, each wager spot's in and out, each
+    game's in and out (``bills_in.100`` counts notes, ``game.E.P.played`` games)."""
+    if name in MONEY_METERS:
+        return True
+    if name.startswith(("wager_in.", "wager_out.")):
+        return True
+    return name.startswith("game.") and name.endswith((".in", ".out"))
+
+
+def meter_order(names: set[str]) -> list[str]:
+    """The terminal's core meters in their order, then the others by name."""
+    core = [n for n in CORE_METERS if n in names]
+    return core + sorted(names - set(core))
+
+
+class Floor:
+    """The host's records, read-only."""
+
+    def __init__(self, conn: Connection, offline_after_seconds: int = OFFLINE_AFTER_SECONDS):
+        self.conn = conn
+        self.offline_after_ms = offline_after_seconds * 1000
+
+    # --- terminals ------------------------------------------------------------------------------
+
+    def terminals(self, at: int | None = None) -> list[TerminalStatus]:
+        """Every terminal with its contact, enabling, authentication and counts."""
+        at = now_ms() if at is None else at
+        rows = self.conn.rows(
+            "SELECT t.terminal_id, t.software_version, t.last_seen_ms, t.enabled,"
+            " t.disable_reason, t.auth_result, t.auth_ms,"
+            " (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id),"
+            " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
+            "  AND r.severity = 'alarm')"
+            " FROM terminals t ORDER BY t.terminal_id"
+        )
+        return [
+            TerminalStatus(
+                terminal_id=r[0],
+                software_version=r[1],
+                online=at - int(r[2]) <= self.offline_after_ms,
+                last_seen_ms=int(r[2]),
+                enabled=bool(r[3]),
+                disable_reason=r[4],
+                auth_result=r[5],
+                auth_ms=int(r[6]),
+                events=int(r[7]),
+                alarms=int(r[8]),
+            )
+            for r in rows
+        ]
+
+    def terminal_ids(self) -> list[str]:
+        """The terminals the host knows."""
+        return [r[0] for r in self.conn.rows("SELECT terminal_id FROM terminals ORDER BY 1")]
+
+    # --- meters ---------------------------------------------------------------------------------
+
+    def latest_meters(self) -> list[MeterSnapshot]:
+        """Each terminal's newest meter snapshot (by journal order)."""
+        rows = self.conn.rows(
+            "SELECT m.terminal_id, m.journal_seq, m.at_ms, m.meters FROM meter_snapshots m"
+            " WHERE m.message_id = (SELECT n.message_id FROM meter_snapshots n"
+            "  WHERE n.terminal_id = m.terminal_id"
+            "  ORDER BY n.journal_seq DESC, n.at_ms DESC, n.received_ms DESC LIMIT 1)"
+            " ORDER BY m.terminal_id"
+        )
+        out = []
+        for terminal, seq, at, meters in rows:
+            values = json.loads(meters)
+            items = tuple(sorted((str(k), int(v)) for k, v in values.items()))
+            out.append(MeterSnapshot(terminal, int(seq), int(at), items))
+        return out
+
+    def _games_sql(self, group: str) -> str:
+        if self.conn.postgres:
+            seats = "CROSS JOIN LATERAL jsonb_array_elements((e.body::jsonb)->'seats') s"
+            edition = "((e.body::jsonb)->>'edition')"
+            stake, paid = (
+                "((s.value)->>'stake_cents')::bigint",
+                "((s.value)->>'paid_cents')::bigint",
+            )
+        else:
+            seats = "CROSS JOIN json_each(e.body, '$.seats') s"
+            edition = "json_extract(e.body, '$.edition')"
+            stake = "json_extract(s.value, '$.stake_cents')"
+            paid = "json_extract(s.value, '$.paid_cents')"
+        keys = {
+            "game": f"e.terminal_id, {edition}",
+            "hour": f"(e.at_ms / {HOUR_MS}) * {HOUR_MS}",
+        }[group]
+        return (
+            f"SELECT {keys}, COUNT(DISTINCT e.message_id), COALESCE(SUM({stake}), 0),"
+            f" COALESCE(SUM({paid}), 0) FROM events e {seats}"
+            f" WHERE e.kind = 'game_played' AND e.at_ms >= ? AND e.at_ms < ?"
+            f" GROUP BY {keys} ORDER BY {keys}"
+        )
+
+    def games_by_terminal(self, since_ms: int, until_ms: int) -> list[GameFigures]:
+        """Games, coin-in and win by terminal and game between two instants."""
+        rows = self.conn.rows(self._games_sql("game"), (since_ms, until_ms))
+        return [
+            GameFigures(f"{t} {ed}", t, str(ed or ""), 0, int(n), int(i), int(w))
+            for t, ed, n, i, w in rows
+        ]
+
+    def games_by_hour(self, since_ms: int, until_ms: int) -> list[GameFigures]:
+        """Games, coin-in and win of the whole floor per hour, every hour of the span listed."""
+        rows = self.conn.rows(self._games_sql("hour"), (since_ms, until_ms))
+        found = {int(h): (int(n), int(i), int(w)) for h, n, i, w in rows}
+        out = []
+        hour = since_ms // HOUR_MS * HOUR_MS
+        while hour < until_ms:
+            n, i, w = found.get(hour, (0, 0, 0))
+            out.append(GameFigures(str(hour), "", "", hour, n, i, w))
+            hour += HOUR_MS
+        return out
+
+    # --- vouchers -------------------------------------------------------------------------------
+
+    def vouchers(self, state: str | None = None, last: int = 200) -> list[VoucherRecord]:
+        """Vouchers, newest first."""
+        where, params = (" WHERE state = ?", (state,)) if state else ("", ())
+        rows = self.conn.rows(
+            "SELECT validation_number, value_cents, state, issued_by, issued_ms, holder,"
+            f" updated_ms FROM vouchers{where} ORDER BY issued_ms DESC, validation_number"
+            " LIMIT ?",
+            (*params, last),
+        )
+        return [
+            VoucherRecord(r[0], int(r[1]), r[2], r[3], int(r[4]), r[5], int(r[6])) for r in rows
+        ]
+
+    def voucher_states(self) -> dict[str, tuple[int, int]]:
+        """state -> (count, value in cents)."""
+        rows = self.conn.rows(
+            "SELECT state, COUNT(*), COALESCE(SUM(value_cents), 0) FROM vouchers GROUP BY state"
+        )
+        found = {r[0]: (int(r[1]), int(r[2])) for r in rows}
+        return {s: found.get(s, (0, 0)) for s in VOUCHER_STATES}
+
+    def voucher_audit(self, last: int = 200) -> list[VoucherAuditEntry]:
+        """The voucher audit, newest first."""
+        rows = self.conn.rows(
+            "SELECT entry_id, validation_number, kind, severity, terminal_id, operator, reason,"
+            " at_ms, detail FROM voucher_audit ORDER BY entry_id DESC LIMIT ?",
+            (last,),
+        )
+        return [
+            VoucherAuditEntry(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], int(r[7]), r[8])
+            for r in rows
+        ]
+
+    # --- alarms ---------------------------------------------------------------------------------
+
+    def alarms(self, at: int | None = None, last: int = 200) -> list[Alarm]:
+        """Alarms newest first: the terminals' (meters backwards, RAM clears, stores out of
+        line), the vouchers' (double redemptions, quarantined numbers, refused reports) and
+        communication loss (a terminal silent past the limit)."""
+        at = now_ms() if at is None else at
+        out = self.terminal_alarms_after(0, last) + self.voucher_alarms_after(0, last)
+        out += self.communication_loss(at)
+        out.sort(key=lambda a: (a.at_ms, a.key), reverse=True)
+        return out[:last]
+
+    def terminal_alarms_after(self, entry_id: int, last: int = 200) -> list[Alarm]:
+        """Terminal alarms (and RAM clears) with an id above ``entry_id``."""
+        rows = self.conn.rows(
+            "SELECT entry_id, terminal_id, kind, severity, at_ms, detail FROM terminal_alarms"
+            " WHERE entry_id > ? AND (severity = 'alarm' OR kind = 'ram_cleared')"
+            " ORDER BY entry_id DESC LIMIT ?",
+            (entry_id, last),
+        )
+        return [
+            Alarm(f"t:{r[0]}", r[2], r[3], r[1], int(r[4]), "", _detail_text(r[5])) for r in rows
+        ]
+
+    def voucher_alarms_after(self, entry_id: int, last: int = 200) -> list[Alarm]:
+        """Voucher audit alarms with an id above ``entry_id``."""
+        rows = self.conn.rows(
+            "SELECT entry_id, validation_number, kind, severity, terminal_id, at_ms, detail"
+            " FROM voucher_audit WHERE entry_id > ? AND severity = 'alarm'"
+            " ORDER BY entry_id DESC LIMIT ?",
+            (entry_id, last),
+        )
+        return [
+            Alarm(f"v:{r[0]}", r[2], r[3], r[4], int(r[5]), r[1], _detail_text(r[6])) for r in rows
+        ]
+
+    def communication_loss(self, at: int) -> list[Alarm]:
+        """One alarm per terminal silent for longer than the limit."""
+        rows = self.conn.rows(
+            "SELECT terminal_id, last_seen_ms FROM terminals WHERE last_seen_ms < ?"
+            " ORDER BY terminal_id",
+            (at - self.offline_after_ms,),
+        )
+        return [
+            Alarm(
+                f"c:{t}:{seen}",
+                "communication_loss",
+                "alarm",
+                t,
+                int(seen) + self.offline_after_ms,
+                "",
+                f"no word from {t} for {(at - int(seen)) // 1000} s",
+            )
+            for t, seen in rows
+        ]
+
+    def alarm_cursor(self) -> tuple[int, int]:
+        """The newest ids of the terminal alarms and the voucher audit (the live feed's start)."""
+        t = self.conn.rows("SELECT COALESCE(MAX(entry_id), 0) FROM terminal_alarms")[0][0]
+        v = self.conn.rows("SELECT COALESCE(MAX(entry_id), 0) FROM voucher_audit")[0][0]
+        return int(t), int(v)
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def command(self, command_id: int) -> CommandRecord | None:
+        """One command's record."""
+        rows = self.conn.rows(
+            "SELECT command_id, terminal_id, kind, body, state, created_ms, done_ms, result"
+            " FROM commands WHERE command_id = ?",
+            (command_id,),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return CommandRecord(int(r[0]), r[1], r[2], r[3], r[4], int(r[5]), int(r[6]), r[7])
+
+
+def _detail_text(detail: str) -> str:
+    """An audit detail (JSON) as ``name=value`` pairs."""
+    try:
+        data = json.loads(detail)
+    except ValueError:
+        return detail
+    if not isinstance(data, dict):
+        return str(data)
+    return ", ".join(f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted(data.items()))

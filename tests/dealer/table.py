@@ -1,0 +1,124 @@
+"""A real table controller for the Dealer Terminal's tests: the table server (gRPC, mutual
+TLS on loopback, its SQLite journal, the certified deck or the dealer's cards) with robot
+seats on their own streams, and the DT app on its own ``dealer-1`` link, driven by touches."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from kiosk.hostlink import pki
+from kiosk.runtime.deck import RngDeckFactory
+from kiosk.table.controller import TableController
+from kiosk.table.core import CardSource
+from kiosk.table.dealer_access import DealerAccess, DealerRole
+from kiosk.table.dealer_link import DealerLink
+from kiosk.table.dealer_records import TableSnapshot
+from kiosk.table.robot import RobotSeat
+from kiosk.table.server import TableServer
+from kiosk.table.shuffler_feed import ShufflerFeed
+from kiosk.terminal.pins import KdfParams
+from rng import Csprng
+from tests.table.helpers import STADIUM, config
+from ui.dealer.app import DealerApp
+from ui.dealer.driver import DealerDriver
+from ui.driver import DriverError
+
+#: scrypt made cheap for tests (the production parameters are the service menu's)
+FAST_KDF = KdfParams(n=2**4, r=1, p=1)
+SEATS = 3
+NAMES = (*(f"seat-{n}" for n in range(SEATS)), "dealer-1")
+START = 100_000
+
+
+class DealerTable:
+    """A real controller with robot seats, and the DT on it."""
+
+    def __init__(
+        self,
+        pki_dir: Path,
+        tmp: Path,
+        source: CardSource,
+        *,
+        betting_ms: int = 20_000,
+        feed: ShufflerFeed | None = None,
+    ) -> None:
+        cfg = dataclasses.replace(
+            config(STADIUM), card_source=source, betting_ms=betting_ms, decision_ms=3_000
+        )
+        tmp.mkdir(parents=True, exist_ok=True)
+        self.controller = TableController(cfg, tmp / "table.sqlite3", RngDeckFactory(Csprng()))
+        self.access = DealerAccess(FAST_KDF)
+        self.server = TableServer(
+            self.controller,
+            pki.credentials(pki_dir, "host"),
+            dealer_access=self.access,
+            card_feed=feed,
+            tick_seconds=0.01,
+        ).start()
+        self.robots = [
+            RobotSeat(
+                self.server.address,
+                pki.credentials(pki_dir, f"seat-{n}"),
+                "T1",
+                n,
+                STADIUM,
+                credits=START,
+                seed=n,
+            )
+            for n in range(SEATS)
+        ]
+        self.link = DealerLink(self.server.address, pki.credentials(pki_dir, "dealer-1"))
+        self.app = DealerApp(self.link)
+        self.driver = DealerDriver(self.app, (1280, 800))
+
+    def until(self, what: str, check: Callable[[TableSnapshot], bool], timeout: float = 15) -> None:
+        """Run the DT's frames until its view of the table satisfies ``check``."""
+
+        def seen() -> bool:
+            snap = self.link.snapshot()
+            return snap is not None and check(snap)
+
+        try:
+            self.driver.wait(seen, timeout, what)
+        except DriverError as exc:
+            snap = self.link.snapshot()
+            page = self.app.pages["round"]
+            raise DriverError(f"{exc}; the DT says {page.message!r}; the view: {snap}") from exc
+        self.app.refresh(force=True)
+        self.driver.frames(2)
+
+    def wait_robots(self, done: Callable[[RobotSeat], bool]) -> None:
+        end = time.monotonic() + 15
+        while not all(done(r) for r in self.robots):
+            assert time.monotonic() < end, [r.summary() for r in self.robots]
+            self.driver.frames(1)
+
+    def first_sign_in(self, role: str, factory: str, own: str) -> None:
+        """A role's first sign-in: its factory PIN, then its own PIN typed twice."""
+        d = self.driver
+        d.pin(role, factory)
+        assert d.page == "signin" and d.app.pages["signin"].mode == "new"
+        for _ in range(2):
+            for digit in own:
+                d.tap(f"pin:{digit}")
+            d.tap("pin:ok")
+        assert d.page == "round", d.app.pages["signin"].message
+
+    def set_pin(self, role: DealerRole, pin: str) -> None:
+        """A role's own PIN journaled on the controller beforehand (its factory PIN changed)."""
+        with self.server.lock:
+            now = self.server.clock()
+            self.controller.record(
+                self.access.change_pin(self.controller.state, role, pin, "dealer-1", now)
+            )
+
+    def close(self) -> None:
+        self.driver.close()
+        self.link.close()
+        for robot in self.robots:
+            robot.close()
+        self.server.stop(0)
+        self.controller.close()

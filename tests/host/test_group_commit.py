@@ -1,0 +1,100 @@
+"""Group commit: many terminals' reports in one transaction, each answered once it committed."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from kiosk.host.db import HostDb, Message, Report
+from kiosk.host.group_commit import GroupCommitter
+from kiosk.hostlink.anchor import JournalHead
+
+
+def _report(terminal: str, first: int, n: int) -> Report:
+    messages = [
+        Message(f"{terminal}:1:{seq}:0", seq, 1_000 + seq, "bill_stacked", {"value_cents": 500})
+        for seq in range(first, first + n)
+    ]
+    head = JournalHead(epoch=1, seq=first + n - 1, hash=b"\xab" * 32)
+    return Report(terminal, messages, 5_000, head)
+
+
+def test_one_transaction_records_many_terminals_and_each_resend_once(host_db: HostDb) -> None:
+    reports = [_report(f"TK-{i}", 1, 3) for i in range(20)]
+    reports.append(_report("TK-3", 1, 3))  # a resend in the same group: duplicates
+    results = host_db.record_reports(reports)
+    assert [(r.accepted, r.duplicates) for r in results[:20]] == [(3, 0)] * 20
+    assert (results[20].accepted, results[20].duplicates) == (0, 3)
+    assert all(r.acknowledged is not None and r.acknowledged.seq == 3 for r in results)
+    assert len(host_db.events(last=1_000)) == 60
+
+
+def test_a_failing_report_fails_alone_and_the_rest_of_its_group_is_recorded(
+    host_db: HostDb,
+) -> None:
+    committer = GroupCommitter(host_db, writers=1)
+    gate = threading.Lock()
+    gate.acquire()
+    real = host_db.record_reports
+    calls: list[int] = []
+    inside = threading.Event()
+
+    def held(reports: list[Report]) -> object:  # the first group waits until all are queued
+        calls.append(len(reports))
+        if len(calls) == 1:
+            inside.set()
+            gate.acquire()
+        return real(reports)
+
+    host_db.record_reports = held  # type: ignore[method-assign, assignment]
+    committer.start()
+    try:
+        first = committer.submit(_report("TK-0", 1, 1))
+        assert inside.wait(10)
+        bad = Report("TK-BAD", [Message("TK-BAD:1:1:0", 1, 1, "voucher_printed", {})], 5_000)
+        queued = [committer.submit(_report(f"TK-{i}", 1, 2)) for i in range(1, 6)]
+        failing = committer.submit(bad)  # no validation number: the voucher CHECK refuses it
+        gate.release()
+        assert first.result(10).accepted == 1
+        assert [f.result(10).accepted for f in queued] == [2] * 5
+        with pytest.raises(Exception, match=r"(?i)check constraint"):  # either back end
+            failing.result(10)
+    finally:
+        committer.stop()
+    assert calls[:2] == [1, 6]  # the five good reports and the bad one were one group...
+    assert len(host_db.events(last=1_000)) == 11  # ...and the good ones were recorded after all
+    assert committer.stats().reports == 6
+
+
+FORBIDDEN = (
+    "UPDATE vouchers SET state = 'issued' WHERE validation_number = '{n}'",  # out of redeemed
+    "UPDATE vouchers SET state = 'pending' WHERE validation_number = '{n}'",
+    "UPDATE vouchers SET holder = 'TK-OTHER' WHERE validation_number = '{n}'",
+    "UPDATE events SET body = '{{}}'",
+    "DELETE FROM events",
+    "DELETE FROM voucher_audit",
+)
+
+
+def test_the_database_itself_refuses_what_the_rules_forbid(host_db: HostDb) -> None:
+    number = host_db.issue_validation_number("TK-1", 500, 1_000)
+    printed = {"validation_number": number, "value_cents": 500}
+    unknown = {"validation_number": "9" * 18, "value_cents": 100}  # quarantined, audited
+    host_db.record_report(
+        "TK-1",
+        [
+            Message("TK-1:1:1:0", 1, 1, "voucher_printed", printed),
+            Message("TK-1:1:2:0", 2, 2, "voucher_printed", unknown),
+        ],
+        2_000,
+    )
+    assert host_db.validate_ticket("TK-1", number, 3_000).accepted
+    host_db.finish_ticket("TK-1", number, True, 4_000)
+    for sql in FORBIDDEN:
+        refused = pytest.raises(Exception, match=r"refused by the database|append-only")
+        with refused, host_db.transaction() as tx:
+            tx.execute(sql.format(n=number))
+    assert (host_db.voucher(number) or {})["state"] == "redeemed"
+    assert len(host_db.events(last=10)) == 2
+    assert len(host_db.voucher_audit()) == 1
