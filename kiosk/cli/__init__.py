@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "software": ("kiosk.cli.software", "software signature, manifest and seeded HMAC"),
     "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
     "table": ("kiosk.cli.table", "the table controller: serve a multi-seat table, its recall"),
+    "lab-package": ("kiosk.cli.lab_package", "the test laboratory's submission bundle"),
     "sas": ("kiosk.cli.sas", "SAS 6.02: the host tool that polls a gaming machine"),
     "dealer": ("kiosk.cli.dealer", "the Dealer Terminal of a table (Kivy touchscreen)"),
 }

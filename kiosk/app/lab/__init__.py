@@ -1,0 +1,1 @@
+"""The test laboratory's submission: the requirement matrix and ``turbokiosk lab-package``."""

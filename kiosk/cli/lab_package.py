@@ -1,0 +1,91 @@
+"""``turbokiosk lab-package --out DIR [--edition E ...] [--games N] [--rng-decks N]``.
+
+Builds the test laboratory's submission bundle (kiosk/app/lab/bundle.py): software
+identification, par sheets as PDF and JSON, simulation confirmations, RNG evidence, the
+requirement matrices and the operator's configuration options.  Nothing is written unless the
+whole bundle is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+from kiosk.cli.args import int_type
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="new (or empty) directory for the bundle",
+    )
+    parser.add_argument(
+        "--edition",
+        action="append",
+        default=[],
+        metavar="E",
+        help="only these editions (repeatable; default: every shipped edition)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int_type(1_000, 10_000_000),
+        default=20_000,
+        metavar="N",
+        help="games of each simulation confirmation (1,000..10,000,000; fewer is no confirmation)",
+    )
+    parser.add_argument(
+        "--rng-decks",
+        type=int_type(100, 10_000_000),
+        default=20_000,
+        metavar="N",
+        help="decks of the short RNG statistical runs (draws: 10 N)",
+    )
+    parser.add_argument(
+        "--no-pdf", action="store_true", help="JSON and text only (a quick re-check, no charts)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the bundle; 2 on a bad argument (nothing written)."""
+    from kiosk.analysis import families
+    from kiosk.app.lab import bundle, evidence, matrix
+
+    known = families.edition_ids()
+    unknown = [e for e in args.edition if e not in known]
+    if unknown:
+        print(
+            f"turbokiosk lab-package: error: unknown edition {unknown[0]!r}"
+            f" (known: {', '.join(known)})",
+            file=sys.stderr,
+        )
+        return 2
+    if not args.no_pdf and importlib.util.find_spec("matplotlib") is None:
+        print(
+            "turbokiosk lab-package: error: the PDF needs matplotlib: install the lab extra"
+            " (pip install 'turbokiosk[lab]', or deploy/tox -e lab), or use --no-pdf",
+            file=sys.stderr,
+        )
+        return 2
+    editions = tuple(dict.fromkeys(args.edition)) or known
+    options = bundle.BundleOptions(
+        editions,
+        args.games,
+        evidence.RngRuns(decks=args.rng_decks, draws=10 * args.rng_decks),
+        pdf=not args.no_pdf,
+    )
+    progress = (lambda text: None) if args.quiet else (lambda text: print(text, file=sys.stderr))
+    try:
+        built = bundle.build(args.out, options, progress=progress)
+    except (bundle.BundleError, matrix.MatrixError) as exc:
+        print(f"turbokiosk lab-package: error: {exc}", file=sys.stderr)
+        return 2
+    pdf = f" (par-sheets.pdf: {built.pdf_pages} pages)" if built.pdf_pages else " (no PDF)"
+    print(f"wrote {len(built.files)} files to {built.out}{pdf}; check: sha256sum -c SHA256SUMS")
+    return 0
