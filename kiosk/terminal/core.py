@@ -167,10 +167,17 @@ class TerminalCore:
 
     def cards_needed(self) -> int:
         """Cards the runtime must draw and pass in with :class:`CardsDrawn` (0 if none)."""
+        rnd = self.state.round
+        if rnd is not None and rnd.table_game:
+            return 0  # a table round's cards come from its controller (kiosk/seat)
+        return self._cards_due()
+
+    def _cards_due(self) -> int:
+        """Cards the round waits for now, wherever they come from."""
         s = self.state
         rnd = s.round
-        if rnd is None or s.critical is not None or rnd.table_game:
-            return 0  # a table round's cards come from its controller (kiosk/seat)
+        if rnd is None or s.critical is not None:
+            return 0
         phase = s.phase
         if phase is Phase.DEALING:
             return self.game(rnd.edition).first_deal
@@ -497,13 +504,15 @@ class TerminalCore:
         if not rnd.table_game:
             raise IllegalCommandError("only a table's round is voided")
         returned = sum(r.bet.total for r in rnd.bets) + sum(rnd.extra.values())
-        return [e.RoundVoided(at=now, game_number=rnd.game_number, reason=cmd.reason, returned=returned)]
+        return [
+            e.RoundVoided(at=now, game_number=rnd.game_number, reason=cmd.reason, returned=returned)
+        ]
 
     def _cards_drawn(self, cmd: c.CardsDrawn, now: int) -> list[e.Event]:
         s = self.state
         rnd = s.round
         assert rnd is not None
-        need = self.cards_needed()
+        need = self._cards_due()
         cards = list(cmd.cards)
         if len(cards) != need:
             raise InvalidArgumentError(f"{need} cards were needed, {len(cards)} drawn")
@@ -828,6 +837,8 @@ class TerminalCore:
             bets=ev.bets,
             credits_before=list(s.credits),
             started_at=ev.at,
+            table_id=ev.table_id,
+            table_game=ev.table_game,
         )
         s.game_number = ev.game_number
         s.selected_edition = ev.edition
