@@ -23,7 +23,8 @@ from kiosk.hostlink.channel import KEEPALIVE
 from proto.turbokiosk.v1 import table_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2_grpc
 
-#: what the inbox holds: ("step", SeatResponse), ("connecting", ""), ("lost", reason)
+#: what the inbox holds: ("step", SeatResponse), ("connecting", ""), ("connected", ""),
+#: ("lost", reason)
 Inbound = tuple[str, pb.SeatResponse | str]
 
 
@@ -106,6 +107,8 @@ class SeatClient:
             self._outbox, self._call = outbox, call
         reason = "the table controller ended the stream"
         try:
+            call.initial_metadata()  # the controller's headers: it took the join
+            self.inbox.put(("connected", ""))
             for step in call:
                 self.inbox.put(("step", step))
         except grpc.RpcError as exc:

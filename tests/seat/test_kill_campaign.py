@@ -53,9 +53,7 @@ def _seat_whole(table: Table, n: int) -> None:
         journal.close()
     started = Counter(ev.table_game for ev in rows if isinstance(ev, e.RoundStarted))
     assert all(v == 1 for v in started.values()), f"seat {n}: a table game bet twice"
-    ended = Counter(
-        ev.game_number for ev in rows if isinstance(ev, e.RoundSettled | e.RoundVoided)
-    )
+    ended = Counter(ev.game_number for ev in rows if isinstance(ev, e.RoundSettled | e.RoundVoided))
     assert all(v == 1 for v in ended.values()), f"seat {n}: a round paid or returned twice"
 
 
