@@ -13,7 +13,9 @@ from kiosk.hostlink import pki
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state, read_transaction
 from kiosk.table import events as te
+from kiosk.table.core import DealMode, TableConfig, TableCore
 from kiosk.table.journal import TableJournal
+from kiosk.table.meters import SeatMeters, table_meters
 from kiosk.terminal import events as e
 from tests.table.test_cli import env, turbokiosk
 
@@ -124,6 +126,10 @@ def reconcile(table: Table) -> Books:
         records = {g: journal.recall(g) for g in opened}
     finally:
         journal.close()
+    meters = table_meters(events)
+    core = TableCore(TableConfig("T1", table.edition, mode=DealMode(table.mode)))
+    core.apply(events)
+    assert core.state.meters == meters.table, "the meters command folds as the core does"
     for n in range(table.seats):
         seat = Journal(table.seat_dir(n), readonly=True)
         try:
@@ -168,6 +174,14 @@ def reconcile(table: Table) -> Books:
             else:
                 assert game in mine, f"seat {n}: table game {game} settled on the seat only"
         m = state.lifetime
+        at_table = meters.seats.get(n, SeatMeters())
+        assert (at_table.wagered, at_table.paid, at_table.rounds) == (stake, paid, len(mine))
+        not_taken = sum(
+            sum(sum(b["wagers"].values()) for b in rec["bets"])
+            for g, rec in recall.items()
+            if rec.get("voided") and (g, n) not in voided
+        )
+        assert m["voided_returns"] == at_table.returned + not_taken, f"seat {n}: returned"
         assert m["coin_in"] - m["voided_returns"] == stake, f"seat {n}: wagered"
         assert m["coin_out"] + m["handpaid_jackpots"] == paid, f"seat {n}: paid"
         assert state.credits[0] == m["bills_in"] - stake + paid - m["handpaid_jackpots"], n

@@ -4,13 +4,19 @@ seats' recall agrees with the controller's card for card."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import signal
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from kiosk.table.journal import TableJournal
+from kiosk.table.meters import table_meters
 from tests.seat.harness import Table, reconcile
+from tests.table.test_cli import env, turbokiosk
 
 ROUNDS = 2
 SUMMARY = re.compile(
@@ -22,7 +28,7 @@ def play(tables: list[Table], rounds: int) -> None:
     servers = [t.serve() for t in tables]
     seats = [(t, t.seat(n, rounds=rounds, seed=n)) for t in tables for n in range(t.seats)]
     try:
-        for table, seat in seats:
+        for _table, seat in seats:
             out, err = seat.communicate(timeout=120)
             assert seat.returncode == 0 and "Traceback" not in err, err
             assert SUMMARY.search(out), out
@@ -40,6 +46,21 @@ def test_two_seat_terminals_play_both_families_and_reconcile(tmp_path: Path) -> 
         Table(tmp_path / "turbo", "turbo-football", mode="seat-shuffles"),
     ]
     play(tables, ROUNDS)
+    shown = subprocess.run(
+        turbokiosk("table", "--data-dir", str(tables[0].root / "table"), "meters", "--json"),
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    journal = TableJournal(tables[0].journal_path, "T1")
+    try:
+        assert json.loads(shown.stdout) == json.loads(
+            json.dumps(dataclasses.asdict(table_meters(journal.events())))
+        )
+    finally:
+        journal.close()
     for table in tables:
         books = reconcile(table)
         played = books.settled_seat_rounds + books.voided_seat_rounds + books.returned_not_taken

@@ -91,8 +91,8 @@ def test_controller_and_seat_kills_lose_and_double_nothing(edition: str, tmp_pat
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=30)
             seats[n] = table.seat(n, rounds=1, seed=n)
-        for n, process in seats.items():
-            out, err = process.communicate(timeout=300)
+        for process in seats.values():
+            _, err = process.communicate(timeout=300)
             assert process.returncode == 0 and "Traceback" not in err, err
     finally:
         for process in [controller, *seats.values()]:
