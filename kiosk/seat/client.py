@@ -15,6 +15,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 
@@ -50,7 +51,7 @@ class SeatClient:
         self._outbox: queue.Queue[pb.SeatRequest | None] | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._call: grpc.Future | None = None
+        self._call: Any = None  # the stream (a grpc Call) while it is up
         self._thread = threading.Thread(target=self._run, name="seat-client", daemon=True)
 
     def start(self) -> SeatClient:
