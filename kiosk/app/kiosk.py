@@ -18,6 +18,7 @@ from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
+from kiosk.seat.runtime import TableSeating
 from kiosk.terminal.config import TerminalConfig
 
 #: Where a running kiosk says how to reach its simulator programs (ports, control channels).
@@ -48,6 +49,7 @@ def build_app(
     session = PlayerSession(
         terminal.runtime, language=language, **({"clock": clock} if clock is not None else {})
     )
+    session.seat = terminal.seat
     extensions = []
     if service_menu:
 
@@ -77,6 +79,7 @@ class _Screen:
     dump_path: Path | None
     exit_after_dump: bool
     started: float | None
+    table: TableSeating | None = None  # run --table: seated after the power-up
 
 
 def start_kiosk(
@@ -91,6 +94,7 @@ def start_kiosk(
     started: float | None = None,
     hardware: SerialPorts | None = None,
     remote_host: HostEndpoint | None = None,
+    table: TableSeating | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -104,13 +108,14 @@ def start_kiosk(
 
     On a field terminal ``hardware`` names the real devices' serial ports (no simulator is
     started and the SIMULATOR panel is never offered) and ``remote_host`` the casino's
-    accounting host (no embedded host).
+    accounting host (no embedded host).  ``table`` seats the terminal at a table controller
+    (kiosk.seat): its rounds are the table's.
     """
     from kiosk.app.wiring import take_lock
     from kiosk.store.journal import StoreError
 
     data_dir = Path(data_dir)
-    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started)
+    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started, table)
     try:
         take_lock(data_dir).release()  # busy: fail before touching its simulators
     except StoreError as exc:  # no usable data directory: the lockup, from no store at all
@@ -213,6 +218,8 @@ def _run(
         return
     if terminal.host_link is not None:
         terminal.host_link.start()
+    if screen.table is not None:
+        terminal.seat = screen.table.seat_on(terminal.runtime)
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:

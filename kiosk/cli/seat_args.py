@@ -11,7 +11,7 @@ from kiosk.cli.table import table_id
 from kiosk.hostlink import pki
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.seat.client import SeatClient
-from kiosk.seat.runtime import SeatRuntime
+from kiosk.seat.runtime import SeatRuntime, TableSeating
 
 
 def table_address(text: str) -> str:
@@ -57,3 +57,17 @@ def seat_at_table(runtime: TerminalRuntime, args: argparse.Namespace) -> SeatRun
         args.seat,
         connect=lambda join: SeatClient(address, creds, join).start(),
     )
+
+
+def table_seating(args: argparse.Namespace) -> TableSeating | None:
+    """Where ``run --table`` seats the terminal (None without ``--table``); the certificate is
+    checked here, so a missing one is one line and exit 2 before any window opens."""
+    if args.table is None:
+        return None
+    if args.seat is None:
+        raise CommandLineError("--table needs --seat N (the seat's certificate is seat-N)")
+    try:
+        pki.credentials(args.table_pki_dir, f"seat-{args.seat}")
+    except pki.PkiError as exc:
+        raise CommandLineError(f"--table-pki-dir: {exc}") from exc
+    return TableSeating(args.table, args.table_id, args.seat, args.table_pki_dir)

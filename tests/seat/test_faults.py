@@ -207,3 +207,30 @@ def test_a_seat_that_loses_the_controller_disables_new_bets_and_says_why(
         seat.bet()
     assert terminal.runtime.state.credits[0] == 10_000 and terminal.runtime.state.round is None
     seat.close()
+
+
+def test_the_players_screen_session_bets_and_decides_through_the_seat(
+    table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
+) -> None:
+    from kiosk.presentation.session import PlayerSession
+
+    server = table()
+    seat = seat_on(terminal, server, pki_dir)
+    session = PlayerSession(terminal.runtime)
+    session.seat = seat
+    until(seat, lambda: seat.status().connection is Connection.SEATED)
+    place(terminal)
+    assert not session.deal()  # no round open: refused with a notice, nothing committed
+    assert terminal.runtime.state.round is None
+    server.open_round()
+    until(seat, lambda: seat.status().bets_open)
+    assert session.deal()
+    rt = terminal.runtime
+    until(seat, lambda: rt.state.phase is Phase.DECISION)
+    assert session.decide(take=True)
+    assert rt.state.phase is Phase.DECISION  # reported; journaled when the table has it
+    until(seat, lambda: rt.state.phase is Phase.RESULT)
+    record = server.controller.state.round
+    assert record is not None and record.decisions == {1: "play"}
+    assert rt.state.round is not None and rt.state.round.choices == {0: "play"}
+    seat.close()
