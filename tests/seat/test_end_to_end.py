@@ -68,6 +68,7 @@ def test_two_seat_terminals_play_both_families_and_reconcile(tmp_path: Path) -> 
 
 
 @pytest.mark.table_campaign
+@pytest.mark.timeout(4 * 3600)  # the campaign, not the default run's 300 s per test
 @pytest.mark.parametrize(
     ("edition", "mode"),
     [

@@ -63,6 +63,7 @@ def _kill(process: subprocess.Popen[str]) -> None:
 
 
 @pytest.mark.table_campaign
+@pytest.mark.timeout(4 * 3600)  # the campaign, not the default run's 300 s per test
 @pytest.mark.parametrize("edition", ["stadium-3cp", "turbo-football"])
 def test_controller_and_seat_kills_lose_and_double_nothing(edition: str, tmp_path: Path) -> None:
     kills = int(os.environ.get("TABLE_CAMPAIGN_KILLS", "200"))
