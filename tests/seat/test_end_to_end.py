@@ -29,7 +29,7 @@ def play(tables: list[Table], rounds: int) -> None:
     seats = [(t, t.seat(n, rounds=rounds, seed=n)) for t in tables for n in range(t.seats)]
     try:
         for _table, seat in seats:
-            out, err = seat.communicate(timeout=120)
+            out, err = seat.communicate(timeout=120 + 10 * rounds)
             assert seat.returncode == 0 and "Traceback" not in err, err
             assert SUMMARY.search(out), out
     finally:
