@@ -33,6 +33,10 @@ def play(tables: list[Table], rounds: int) -> None:
             assert seat.returncode == 0 and "Traceback" not in err, err
             assert SUMMARY.search(out), out
     finally:
+        for _table, seat in seats:
+            if seat.poll() is None:  # a seat that failed to finish: not left behind
+                seat.kill()
+                seat.wait()
         for server in servers:
             server.send_signal(signal.SIGTERM)
         for server in servers:
