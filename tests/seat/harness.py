@@ -141,7 +141,7 @@ def reconcile(table: Table) -> Books:
                 }
         finally:
             seat.close()
-        started = Counter(ev.table_game for ev in rows if isinstance(ev, e.RoundStarted))
+        started = Counter(ev.table_game for ev in rows if isinstance(ev, e.TableRoundJoined))
         assert all(k and v == 1 for k, v in started.items()), f"seat {n}: a table game bet twice"
         assert state.round is None or state.round.settlement or state.round.voided, (
             f"seat {n} stopped with a round in progress"

@@ -46,8 +46,9 @@ def play(tables: list[Table], rounds: int) -> None:
 
 def test_two_seat_terminals_play_both_families_and_reconcile(tmp_path: Path) -> None:
     tables = [
-        Table(tmp_path / "stadium", "stadium-3cp"),
-        Table(tmp_path / "turbo", "turbo-football", mode="seat-shuffles"),
+        # a betting countdown long enough for a seat on a loaded machine to bet in it
+        Table(tmp_path / "stadium", "stadium-3cp", betting=1.0),
+        Table(tmp_path / "turbo", "turbo-football", mode="seat-shuffles", betting=1.0),
     ]
     play(tables, ROUNDS)
     shown = subprocess.run(

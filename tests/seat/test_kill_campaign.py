@@ -51,7 +51,7 @@ def _seat_whole(table: Table, n: int) -> None:
             rows = [row.event for row in journal.rows(after=0)]
     finally:
         journal.close()
-    started = Counter(ev.table_game for ev in rows if isinstance(ev, e.RoundStarted))
+    started = Counter(ev.table_game for ev in rows if isinstance(ev, e.TableRoundJoined))
     assert all(v == 1 for v in started.values()), f"seat {n}: a table game bet twice"
     ended = Counter(ev.game_number for ev in rows if isinstance(ev, e.RoundSettled | e.RoundVoided))
     assert all(v == 1 for v in ended.values()), f"seat {n}: a round paid or returned twice"

@@ -237,9 +237,7 @@ EVENT_SAMPLES = [
     ),
     e.CardsDealt(3, "first", [1, 2, 3], [], 1),
     e.DecisionOffered(4, 0, "raise", ["raise", "no_raise"], "no_raise", "raise", 100, "raise", 9),
-    e.RoundStarted(
-        2, 8, "stadium-3cp", {}, (SeatBetRecord(0, SeatBet({"ante": 100}, (0, 1, 2))),), "T1", 41
-    ),
+    e.TableRoundJoined(2, 8, "T1", 41),
     e.RoundVoided(3, 8, "the table did not take the wager", 100),
     e.HandpayLocked(5, 0, 150000, "jackpot", 7),
     e.DoorChanged(6, "main", True),
