@@ -20,6 +20,7 @@ from pathlib import Path
 from kiosk.app.wiring import build_terminal
 from kiosk.cli.args import check_data_dir, int_type
 from kiosk.cli.guard import CommandLineError
+from kiosk.cli.seat_args import table_address
 from kiosk.cli.table import table_id
 from kiosk.hostlink import pki
 from kiosk.paths import add_data_dir_argument, data_dir_of
@@ -29,13 +30,6 @@ from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.config import ConfigError
 from kiosk.terminal.tilts import TiltCode
-
-
-def table_address(text: str) -> str:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"{text!r}: the table's HOST:PORT")
-    return text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
