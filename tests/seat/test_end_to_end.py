@@ -8,7 +8,6 @@ import dataclasses
 import json
 import re
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ import pytest
 from kiosk.table.journal import TableJournal
 from kiosk.table.meters import table_meters
 from tests.seat.harness import Table, reconcile
-from tests.table.test_cli import env, turbokiosk
+from kiosk.cli import main
 
 ROUNDS = 2
 SUMMARY = re.compile(
@@ -44,24 +43,21 @@ def play(tables: list[Table], rounds: int) -> None:
             assert "Traceback" not in err, err
 
 
-def test_two_seat_terminals_play_both_families_and_reconcile(tmp_path: Path) -> None:
+def test_two_seat_terminals_play_both_families_and_reconcile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     tables = [
         # a betting countdown long enough for a seat on a loaded machine to bet in it
-        Table(tmp_path / "stadium", "stadium-3cp", betting=1.0),
-        Table(tmp_path / "turbo", "turbo-football", mode="seat-shuffles", betting=1.0),
+        Table(tmp_path / "stadium", "stadium-3cp", betting=0.7),
+        Table(tmp_path / "turbo", "turbo-football", mode="seat-shuffles", betting=0.7),
     ]
     play(tables, ROUNDS)
-    shown = subprocess.run(
-        turbokiosk("table", "--data-dir", str(tables[0].root / "table"), "meters", "--json"),
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    capsys.readouterr()
+    assert main(["table", "--data-dir", str(tables[0].root / "table"), "meters", "--json"]) == 0
+    shown = capsys.readouterr()
     journal = TableJournal(tables[0].journal_path, "T1")
     try:
-        assert json.loads(shown.stdout) == json.loads(
+        assert json.loads(shown.out) == json.loads(
             json.dumps(dataclasses.asdict(table_meters(journal.events())))
         )
     finally:
