@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.cli import main
 from kiosk.table.journal import TableJournal
 from kiosk.table.meters import table_meters
 from tests.seat.harness import Table, reconcile
-from kiosk.cli import main
 
 ROUNDS = 2
 SUMMARY = re.compile(
