@@ -20,6 +20,7 @@ from kiosk.app.wiring import Terminal
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
 from kiosk.sas.link import SasSettings
+from kiosk.seat.runtime import TableSeating
 from kiosk.terminal.config import TerminalConfig
 
 #: Where a running kiosk says how to reach its simulator programs (ports, control channels).
@@ -50,6 +51,7 @@ def build_app(
     session = PlayerSession(
         terminal.runtime, language=language, **({"clock": clock} if clock is not None else {})
     )
+    session.seat = terminal.seat
     extensions = []
     if service_menu:
 
@@ -79,6 +81,7 @@ class _Screen:
     dump_path: Path | None
     exit_after_dump: bool
     started: float | None
+    table: TableSeating | None = None  # run --table: seated after the power-up
 
 
 def start_kiosk(
@@ -94,6 +97,7 @@ def start_kiosk(
     hardware: SerialPorts | None = None,
     remote_host: HostEndpoint | None = None,
     sas: SasSettings | None = None,
+    table: TableSeating | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -108,13 +112,14 @@ def start_kiosk(
     On a field terminal ``hardware`` names the real devices' serial ports (no simulator is
     started and the SIMULATOR panel is never offered) and ``remote_host`` the casino's
     accounting host (no embedded host).  ``sas`` makes the terminal a SAS gaming machine
-    on that port as well (docs/sas.md).
+    on that port as well (docs/sas.md).  ``table`` seats the terminal at a table controller
+    (kiosk.seat): its rounds are the table's.
     """
     from kiosk.app.wiring import take_lock
     from kiosk.store.journal import StoreError
 
     data_dir = Path(data_dir)
-    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started)
+    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started, table)
     try:
         take_lock(data_dir).release()  # busy: fail before touching its simulators
     except StoreError as exc:  # no usable data directory: the lockup, from no store at all
@@ -232,6 +237,8 @@ def _run(
             terminal.sas_link.start()
         except PortError as exc:  # the service menu's SAS page shows it too
             print(f"turbokiosk run: {exc}; the SAS link is down", file=sys.stderr)
+    if screen.table is not None:
+        terminal.seat = screen.table.seat_on(terminal.runtime)
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:

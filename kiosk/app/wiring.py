@@ -22,6 +22,7 @@ from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.sas.link import SasLink, SasSettings
+from kiosk.seat.runtime import SeatRuntime
 from kiosk.store.faults import StoreError, store_fault
 from kiosk.store.lock import TerminalLock
 from kiosk.store.port import sqlite_journal
@@ -95,6 +96,7 @@ class Terminal:
     lock: TerminalLock | None = None  # this process is the terminal of the data directory
     host_link: HostLink | None = None  # the accounting host link (not started)
     sas_link: SasLink | None = None  # the SAS gaming-machine link (not started)
+    seat: SeatRuntime | None = None  # seated at a table (run --table): kiosk.seat
 
     @property
     def validator(self) -> BillValidatorPort:
@@ -128,6 +130,8 @@ class Terminal:
             self.host_link.stop()
         if self.sas_link is not None:
             self.sas_link.close()
+        if self.seat is not None:
+            self.seat.close()
         self.devices.close()
         self.runtime.close()
         if self.lock is not None:

@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lab-package": ("kiosk.cli.lab_package", "the test laboratory's submission bundle"),
     "sas": ("kiosk.cli.sas", "SAS 6.02: the host tool that polls a gaming machine"),
     "dealer": ("kiosk.cli.dealer", "the Dealer Terminal of a table (Kivy touchscreen)"),
+    "seat": ("kiosk.cli.seat", "a terminal seated at a table, played headless (tests, soak)"),
 }
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from kiosk.cli.args import check_data_dir, output_path, peer_address
 from kiosk.cli.guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
 from kiosk.cli.sas_options import add_sas_arguments, sas_settings
+from kiosk.cli.seat_args import add_table_arguments, table_seating
 from kiosk.interrupts import AppInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.presentation.i18n import LANGUAGES
@@ -34,6 +35,7 @@ STARTED = time.time()
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
     add_data_dir_argument(parser)
+    add_table_arguments(parser)
     parser.add_argument("--size", default="800x480", metavar="WxH", help="window size (800x480)")
     parser.add_argument("--fullscreen", action="store_true", help="fill the display")
     parser.add_argument("--language", choices=LANGUAGES, default="en", help="first language")
@@ -101,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     from ui import env
 
+    table = table_seating(args)  # a missing seat certificate: one line, before any window
     try:
         size = env.parse_size(args.size)
     except ValueError as exc:
@@ -151,6 +154,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
         hardware=hardware,
         remote_host=remote_host,
         sas=sas,
+        table=table,
     )
 
 

@@ -105,6 +105,7 @@ _EN: dict[str, str] = {
     "tilt_rng": "The game's random number generator failed its check",
     "tilt_voucher": "A voucher is being checked with the casino system",
     "tilt_config": "This terminal's settings need an attendant",
+    "tilt_table": "This seat's result differs from the table's: an attendant checks the round",
     "tilt_device": "A device reported something the terminal did not expect",
     "tilt_door_sensor": "A door sensor is not working",
     "tilt_fault": "A fault has stopped the game",
@@ -279,6 +280,9 @@ _ES: dict[str, str] = {
     "tilt_rng": "El generador de números aleatorios no superó su control",
     "tilt_voucher": "Se está verificando un vale con el sistema del casino",
     "tilt_config": "La configuración de este terminal requiere un asistente",
+    "tilt_table": (
+        "El resultado de este puesto difiere del de la mesa: un asistente revisa la ronda"
+    ),
     "tilt_device": "Un dispositivo informó algo que el terminal no esperaba",
     "tilt_door_sensor": "Un sensor de puerta no funciona",
     "tilt_fault": "Una avería ha detenido el juego",

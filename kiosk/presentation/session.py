@@ -25,6 +25,7 @@ from kiosk.presentation.recall import RecallView, recall_view
 from kiosk.presentation.table import SEAT, TableView, table_view
 from kiosk.presentation.words import GameWords
 from kiosk.runtime.terminal import TerminalRuntime
+from kiosk.seat.runtime import SeatRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -94,6 +95,8 @@ class PlayerSession:
         clock: Callable[[], int] = wall_clock_ms,
     ) -> None:
         self.rt = runtime
+        #: seated at a table (``run --table``): bets and decisions go through the seat
+        self.seat: SeatRuntime | None = None
         self.clock = clock
         self.language = check_language(language)
         self.chip = 0
@@ -297,9 +300,12 @@ class PlayerSession:
     # --- touches -----------------------------------------------------------------------------
 
     def _run(self, command: c.Command) -> bool:
+        return self._attempt(lambda: self.rt.execute(command))
+
+    def _attempt(self, act: Callable[[], object]) -> bool:
         self.touched()
         try:
-            self.rt.execute(command)
+            act()
         except CommandError as exc:
             message = str(exc)
             self._say(lambda lang: player_error(lang, message), "error")
@@ -348,7 +354,9 @@ class PlayerSession:
         return self._run(c.RepeatWagers())
 
     def deal(self) -> bool:
-        """Commit the wagers and deal."""
+        """Commit the wagers and deal (seated at a table: for its open round, then report)."""
+        if self.seat is not None:
+            return self._attempt(self.seat.bet)
         return self._run(c.Deal())
 
     def decide(self, take: bool) -> bool:
@@ -360,6 +368,9 @@ class PlayerSession:
             return False
         decision = offer.decision
         choice = decision.take if take else next(x for x in decision.choices if x != decision.take)
+        if self.seat is not None:  # journaled when the table has journaled it
+            seat = self.seat
+            return self._attempt(lambda: seat.decide(choice))
         return self._run(c.Decide(choice=choice))
 
     def cash_out(self) -> bool:

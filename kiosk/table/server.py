@@ -30,7 +30,7 @@ from kiosk.table.controller import TableController
 from kiosk.table.core import Phase
 from kiosk.table.dealer_access import DealerAccess
 from kiosk.table.dealer_desk import DealerDesk, DealerServicer
-from kiosk.table.messages import command_of, step_for_seat
+from kiosk.table.messages import command_of, finished_round, step_for_seat
 from kiosk.table.shuffler_feed import ShufflerFeed
 from proto.turbokiosk.v1 import dealer_pb2_grpc, table_pb2_grpc
 from proto.turbokiosk.v1 import table_pb2 as pb
@@ -67,6 +67,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         except c.TableCommandError as exc:  # another table, or the table is full
             context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
             raise AssertionError("abort returned") from exc  # pragma: no cover
+        context.send_initial_metadata((("seated", str(seat)),))  # the seat knows it is seated
         reader = threading.Thread(
             target=self.table.read_reports, args=(seat, outbox, request_iterator), daemon=True
         )
@@ -211,6 +212,10 @@ class TableServer:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
                     outbox.put(step)
+            rnd = self.controller.state.round
+            for game in sorted({join.join.pending_game, join.join.last_settled_game} - {0}):
+                if rnd is None or rnd.game_number != game:  # ended while the seat was away
+                    outbox.put(finished_round(self.controller, self.table_id, seat, game))
             self.desk.changed()  # the seat is online now
         return outbox
 
@@ -295,6 +300,8 @@ class TableServer:
             for seat, outbox in self._seats.queues.items():
                 step = step_for_seat(event, seq, self.table_id, seat, now, game_number=game)
                 if step is not None:
+                    if step.HasField("round_opened"):
+                        step.round_opened.seats_in = len(self.controller.state.seats)
                     outbox.put(step)
         if events:
             self.desk.after(events)

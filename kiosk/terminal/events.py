@@ -215,6 +215,29 @@ class RoundStarted(Event):
 
 @_event
 @dataclass(frozen=True)
+class TableRoundJoined(Event):
+    """The round just started is table ``table_id``'s game ``table_game`` (kiosk/seat): its
+    cards come from that table's controller.  Journaled with its RoundStarted (a round the
+    terminal deals itself has none, and RoundStarted keeps its journal bytes)."""
+
+    game_number: int = 0
+    table_id: str = ""
+    table_game: int = 0
+
+
+@_event
+@dataclass(frozen=True)
+class RoundVoided(Event):
+    """A table round that cannot be finished (voided by the controller, or the seat's wager
+    never taken): every cent the seats wagered in it (``returned``) is back on their credits."""
+
+    game_number: int = 0
+    reason: str = ""
+    returned: int = 0
+
+
+@_event
+@dataclass(frozen=True)
 class CardsDealt(Event):
     """Cards drawn from the RNG for the round: journaled before anyone sees them."""
 

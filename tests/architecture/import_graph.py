@@ -16,7 +16,7 @@ from pathlib import Path
 ROOTS = ("kiosk", "ui", "rng")
 
 # Bottom-up rank of each package (docs/architecture.md).  Higher may import lower.
-RANK: dict[str, int] = {
+RANK: dict[str, float] = {
     "rng": 0,
     "kiosk.(top)": 0,
     "kiosk.cards": 1,
@@ -32,6 +32,7 @@ RANK: dict[str, int] = {
     "kiosk.runtime": 6,
     "kiosk.host": 6,
     "kiosk.table": 6,
+    "kiosk.seat": 6.5,  # a terminal seated at a table: above runtime and table, below the screen
     "kiosk.presentation": 7,
     "kiosk.web": 7,
     "kiosk.textui": 8,

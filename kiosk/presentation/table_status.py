@@ -1,0 +1,69 @@
+"""The table's status for the player's screen (countdown, dealer's step, seats in, the link).
+
+:func:`table_status` reads a seated terminal's :class:`~kiosk.seat.status.SeatStatus` (from
+``SeatRuntime.status()``, or anything with a ``status()`` method returning one) and gives a
+frozen :class:`TableStatus` with the countdown's time left at the given instant of the seat's
+monotonic clock.  Read only: nothing here changes the seat.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from kiosk.seat.status import Connection, SeatStatus, TablePhase
+
+
+class SeatStatusSource(Protocol):
+    """A seated terminal (``kiosk.seat.runtime.SeatRuntime``)."""
+
+    def status(self) -> SeatStatus: ...
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """What the screen shows of the table."""
+
+    table_id: str
+    seat: int
+    #: "connecting", "seated", "lost" or "closed" (:class:`~kiosk.seat.status.Connection`)
+    connection: str
+    #: why the link is not seated (empty when it is)
+    reason: str
+    #: "idle", "betting", "dealing", "deciding", "settling", "settled" or "voided"
+    phase: str
+    game_number: int
+    #: the countdown's deadline on the controller's clock (0: none running)
+    deadline_ms: int
+    #: milliseconds left on the countdown (0: none running)
+    remaining_ms: int
+    dealer_step: str
+    seats_in: int
+    #: the player may commit a new bet now (seated and the betting countdown runs)
+    bets_open: bool
+
+    @property
+    def link_lost(self) -> bool:
+        """New bets are disabled because the controller is not reachable."""
+        return self.connection == Connection.LOST.value
+
+
+def table_status(source: SeatStatusSource, monotonic_ms: int | None = None) -> TableStatus:
+    """The table's status now (``monotonic_ms``: the seat's monotonic clock, default now)."""
+    seat = source.status()
+    now = time.monotonic_ns() // 1_000_000 if monotonic_ms is None else monotonic_ms
+    running = seat.phase in (TablePhase.BETTING, TablePhase.DECIDING)
+    return TableStatus(
+        table_id=seat.table_id,
+        seat=seat.seat,
+        connection=seat.connection.value,
+        reason=seat.reason,
+        phase=seat.phase.value,
+        game_number=seat.game_number,
+        deadline_ms=seat.deadline_ms if running else 0,
+        remaining_ms=seat.remaining_at(now) if running else 0,
+        dealer_step=seat.dealer_step,
+        seats_in=seat.seats_in,
+        bets_open=seat.bets_open,
+    )
