@@ -37,12 +37,15 @@ def build_app(
     service_menu: bool = False,
     clock: Callable[[], int] | None = None,
     with_simulator: bool = True,
+    table_status: Callable[[], Any] | None = None,
 ) -> Any:
     """A :class:`ui.app.KioskApp` on a powered-up ``terminal``; with ``service_menu`` the
     service key (F3) opens the service menu (:mod:`ui.service`).  ``devices`` is what the
     SIMULATOR panel works (default: the terminal's in-process devices); ``clock`` is the
     player's session clock (epoch ms; the wall clock by default).  ``with_simulator=False``
-    (real devices) builds no SIMULATOR panel at all, so no key can bring one up."""
+    (real devices) builds no SIMULATOR panel at all, so no key can bring one up.
+    ``table_status`` (a seat at a table): the seat runtime's status, read every frame for the
+    table bar (:mod:`kiosk.presentation.table_bar`)."""
     from ui.app import KioskApp
 
     session = PlayerSession(
@@ -65,6 +68,7 @@ def build_app(
         speed=speed,
         on_ready=on_ready,
         extensions=extensions,
+        table_status=table_status,
     )
 
 
