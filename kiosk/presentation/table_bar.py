@@ -94,7 +94,7 @@ def table_bar(
     (:class:`CountdownWindow`), the full circle of the ring."""
     step = step_of(status, dealer_hand=dealer_hand)
     seconds = _seconds(status.remaining_ms) if step in TIMED else None
-    total = max(1, _seconds(window_ms), seconds or 0)
+    total = 1 if seconds is None else max(1, _seconds(window_ms), seconds)
     lost = step is TableStep.LOST
     reconnecting = step is TableStep.CONNECTING and bool(status.reason)
     if lost or reconnecting:
