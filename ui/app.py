@@ -299,7 +299,7 @@ class KioskApp(App):
         )
         self.table_view = bar
         self.root.ids.topbar.ids.tablebar.show(bar)
-        return at_table(view, bar)
+        return at_table(view, bar, self.lang)
 
     def _table_name(self) -> str:
         """The table screen of the selected game's family (each is named after its family)."""

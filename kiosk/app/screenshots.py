@@ -57,7 +57,13 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
     folder = out / f"{size[0]}x{size[1]}"
     with tempfile.TemporaryDirectory(prefix="turbokiosk-shots-") as tmp:
         tour = tour_terminal(Path(tmp), fixed=True)
-        app = build_app(tour.terminal, show_simulator=False, speed=speed, clock=tour.player_clock)
+        app = build_app(
+            tour.terminal,
+            show_simulator=False,
+            speed=speed,
+            clock=tour.player_clock,
+            table_status=tour.table,
+        )
         driver = Driver(app, size)
         app.root.ids.sm.get_screen("attract").freeze()  # the invitation bright
 

@@ -158,13 +158,27 @@ class CountdownWindow:
         return self._ms
 
 
-def at_table(view: TableView, bar: TableBarView) -> TableView:
+def at_table(view: TableView, bar: TableBarView, language: str) -> TableView:
     """``view`` as a seat shows it: the chips, spots, CLEAR, REPEAT and DEAL only while the
-    table takes bets (a lost link disables new bets), and no change of game (the table deals
-    one game)."""
+    table takes bets (a lost link disables new bets); the decision's countdown is the table's
+    (its window, not the terminal's); no change of game (the table deals one game)."""
     shut = not bar.bets_open
+    offer = view.offer
+    if offer is not None and bar.step is TableStep.DECIDING and bar.seconds is not None:
+        default = (
+            offer.decline_label
+            if offer.default_text.startswith(offer.decline_label)
+            else offer.take_label
+        )
+        offer = replace(
+            offer,
+            seconds_left=bar.seconds,
+            total_seconds=bar.total_seconds,
+            default_text=text(language, "default_after", choice=default, seconds=bar.seconds),
+        )
     return replace(
         view,
+        offer=offer,
         can_bet=view.can_bet and not shut,
         can_deal=view.can_deal and not shut,
         can_clear=view.can_clear and not shut,

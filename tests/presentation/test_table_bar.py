@@ -141,7 +141,9 @@ def test_outside_the_betting_window_no_chip_spot_or_deal(table: Table) -> None:
     view = replace(
         table.session.view(), can_bet=True, can_deal=True, can_clear=True, can_repeat=True
     )
-    open_ = at_table(view, table_bar(_status(TablePhase.BETTING, 5_000), "en", dealer_hand=False))
+    open_ = at_table(
+        view, table_bar(_status(TablePhase.BETTING, 5_000), "en", dealer_hand=False), "en"
+    )
     assert (open_.can_bet, open_.can_deal, open_.can_clear, open_.can_repeat) == (True,) * 4
     assert not open_.can_change_game
     for status in (
@@ -149,5 +151,27 @@ def test_outside_the_betting_window_no_chip_spot_or_deal(table: Table) -> None:
         _status(TablePhase.BETTING, 5_000, connection=Connection.LOST),
         _status(TablePhase.BETTING, 0),
     ):
-        shut = at_table(view, table_bar(status, "en", dealer_hand=False))
+        shut = at_table(view, table_bar(status, "en", dealer_hand=False), "en")
         assert (shut.can_bet, shut.can_deal, shut.can_clear, shut.can_repeat) == (False,) * 4
+
+
+def test_the_decision_counts_down_the_tables_window(table: Table) -> None:
+    """The Play or Fold prompt shows the table's seconds, not the terminal's own timer."""
+    from kiosk.app.tour import STADIUM_CARDS
+
+    table.note(2000)
+    s = table.session
+    assert s.select_edition("stadium-3cp")
+    for position in (0, 4, 8):
+        assert s.toggle_position(position)
+    assert s.place_chip("ante")
+    table.deal(STADIUM_CARDS)
+    local = s.view().offer
+    assert local is not None and local.seconds_left > 7
+    bar = table_bar(_status(TablePhase.DECIDING, 6_500), "es", dealer_hand=True, window_ms=10_000)
+    offer = at_table(s.view(), bar, "es").offer
+    assert offer is not None
+    assert (offer.seconds_left, offer.total_seconds) == (7, 10)
+    assert offer.default_text.endswith(" 7 s") and offer.default_text.startswith(
+        offer.decline_label
+    )
