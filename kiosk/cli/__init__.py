@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "software": ("kiosk.cli.software", "software signature, manifest and seeded HMAC"),
     "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
     "table": ("kiosk.cli.table", "the table controller: serve a multi-seat table, its recall"),
+    "seat": ("kiosk.cli.seat", "a terminal seated at a table, played headless (tests, soak)"),
 }
 
 

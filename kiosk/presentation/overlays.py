@@ -76,6 +76,7 @@ TILT_REASONS: dict[str, str] = {
     TiltCode.RNG_FAILURE: "tilt_rng",
     TiltCode.VOUCHER_UNKNOWN: "tilt_voucher",
     TiltCode.TERMINAL_ID_MISMATCH: "tilt_config",
+    TiltCode.TABLE_RESULT_MISMATCH: "tilt_table",
     "door_sensor": "tilt_door_sensor",  # the service menu's sample tilt
 }
 

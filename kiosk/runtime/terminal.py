@@ -430,6 +430,8 @@ class TerminalRuntime:
         if s.tilts.get(TiltCode.RNG_FAILURE):
             return [f"game {s.round.game_number}: waits for the RNG"]
         number = s.round.game_number
+        if s.round.table_game:
+            return [f"game {number}: settles from table {s.round.table_id} when seated"]
         if s.phase is Phase.DECISION:
             return [f"game {number}: decision offered again"]
         self._draw_pending()
@@ -489,7 +491,7 @@ class TerminalRuntime:
         vars(live.state).update(vars(scratch.state))
         live.remember(events)
         self.core = live
-        if e.RoundSettled in {type(x) for x in events}:
+        if {type(x) for x in events} & {e.RoundSettled, e.RoundVoided}:
             failed = self.core.audit_credits()
             if failed is not None:
                 self.execute(c.ReportCritical(reason=f"credit self-audit failed: {failed}"))
@@ -544,7 +546,7 @@ class TerminalRuntime:
     def _commit(self, events: list[e.Event], audit_record: dict[str, Any] | None = None) -> None:
         """Journal a step's events (applied to the scratch state) with their projections."""
         kinds = {type(x) for x in events}
-        settled = e.RoundSettled in kinds
+        settled = e.RoundSettled in kinds or e.RoundVoided in kinds
         snapshot = None
         due = settled and self._commits_since_snapshot + 1 >= self.snapshot_every
         if due or not kinds.isdisjoint(_SNAPSHOT_NOW):
@@ -686,6 +688,8 @@ class TerminalRuntime:
         s = self.state
         if s.phase is not Phase.DECISION or s.round is None or s.lockups():
             return []
+        if s.round.table_game:
+            return []  # a table's decision window is its controller's (kiosk/seat)
         now = self.clock()
         out: list[e.Event] = []
         for seat, offer in s.round.offers.items():

@@ -8,8 +8,11 @@ the event is not that seat's business: another seat's wager, decision or cards).
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from kiosk.table import commands as c
 from kiosk.table import events as e
+from kiosk.table.core import RoundRecord
 from proto.turbokiosk.v1 import table_pb2 as pb
 
 #: the largest stake one report may name, in cents (a bound on malformed input, not a limit)
@@ -119,4 +122,51 @@ def step_for_seat(
     else:
         returned = dict(event.returns).get(seat, 0)
         out.round_voided.CopyFrom(pb.RoundVoided(reason=event.reason, returned_cents=returned))
+    return out
+
+
+class _Recalls(Protocol):
+    def recall(self, game_number: int) -> RoundRecord | None: ...
+
+
+def _settled(outcome: e.SeatOutcome) -> pb.SeatSettled:
+    return pb.SeatSettled(
+        results=[
+            pb.WagerResult(
+                spot=w.spot,
+                stake_cents=w.stake,
+                paid_cents=w.paid,
+                outcome=w.outcome,
+                odds_numerator=w.odds_num,
+                odds_denominator=w.odds_den,
+            )
+            for w in outcome.wagers
+        ],
+        stake_cents=outcome.stake,
+        paid_cents=outcome.paid,
+    )
+
+
+def finished_round(
+    recalls: _Recalls, table_id: str, seat: int, game_number: int
+) -> pb.SeatResponse:
+    """A finished round as ``seat`` needs it to settle after a drop (from the recall): its
+    cards, choice and result, or the void and its return, or ``played=False`` when the round
+    never took the seat's wager (never recorded, or without a bet of this seat)."""
+    record = recalls.recall(game_number)
+    out = pb.SeatResponse(table_id=table_id, game_number=game_number, seat=seat)
+    done = pb.FinishedRound(played=False)
+    if record is not None and seat in dict(record.bets):
+        done.played = True
+        done.first_cards.extend(record.first)
+        done.shared_cards.extend(record.shared_second)
+        if record.voided is not None:
+            returned = dict(record.returns).get(seat, 0)
+            done.voided.CopyFrom(pb.RoundVoided(reason=record.voided, returned_cents=returned))
+        outcome = next((o for o in record.outcomes if o.seat == seat), None)
+        if outcome is not None:
+            done.choice = outcome.choice or ""
+            done.seat_cards.extend(outcome.cards)
+            done.settled.CopyFrom(_settled(outcome))
+    out.finished_round.CopyFrom(done)
     return out

@@ -28,7 +28,7 @@ from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import Phase
-from kiosk.table.messages import command_of, step_for_seat
+from kiosk.table.messages import command_of, finished_round, step_for_seat
 from proto.turbokiosk.v1 import table_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2_grpc
 
@@ -175,6 +175,10 @@ class TableServer:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
                     outbox.put(step)
+            rnd = self.controller.state.round
+            for game in sorted({join.join.pending_game, join.join.last_settled_game} - {0}):
+                if rnd is None or rnd.game_number != game:  # ended while the seat was away
+                    outbox.put(finished_round(self.controller, self.table_id, seat, game))
         return outbox
 
     def read_reports(
@@ -257,6 +261,8 @@ class TableServer:
             for seat, outbox in self._seats.queues.items():
                 step = step_for_seat(event, seq, self.table_id, seat, now)
                 if step is not None:
+                    if step.HasField("round_opened"):
+                        step.round_opened.seats_in = len(self.controller.state.seats)
                     outbox.put(step)
 
     def _tick(self) -> None:

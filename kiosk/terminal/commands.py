@@ -164,7 +164,17 @@ class SelectPositions(Command):
 
 @dataclass(frozen=True)
 class Deal(Command):
-    """Commit the placed wagers and start the round."""
+    """Commit the placed wagers and start the round (at a table: its ``table_game``)."""
+
+    table_id: str = ""
+    table_game: int = 0
+
+
+@dataclass(frozen=True)
+class VoidRound(Command):
+    """A table round ends without a result: every wager in it is returned (kiosk/seat)."""
+
+    reason: str
 
 
 @dataclass(frozen=True)

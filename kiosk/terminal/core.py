@@ -105,6 +105,9 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.RepeatWagers: CommandRule(BETWEEN_ROUNDS, PLAY_STOPPERS),
     c.SelectPositions: CommandRule(BETWEEN_ROUNDS, PLAY_STOPPERS),
     c.Deal: CommandRule(frozenset({Phase.WAGERING}), PLAY_STOPPERS),
+    c.VoidRound: CommandRule(
+        frozenset({Phase.DEALING, Phase.DECISION, Phase.SETTLING}), frozenset({Lockup.CRITICAL})
+    ),
     c.CardsDrawn: CommandRule(
         frozenset({Phase.DEALING, Phase.SETTLING}), frozenset({Lockup.CRITICAL})
     ),
@@ -164,6 +167,13 @@ class TerminalCore:
 
     def cards_needed(self) -> int:
         """Cards the runtime must draw and pass in with :class:`CardsDrawn` (0 if none)."""
+        rnd = self.state.round
+        if rnd is not None and rnd.table_game:
+            return 0  # a table round's cards come from its controller (kiosk/seat)
+        return self._cards_due()
+
+    def _cards_due(self) -> int:
+        """Cards the round waits for now, wherever they come from."""
         s = self.state
         rnd = s.round
         if rnd is None or s.critical is not None:
@@ -483,14 +493,26 @@ class TerminalCore:
                 edition=edition,
                 paytables=dict(cfg.edition(edition).paytables),
                 bets=tuple(bets),
+                table_id=cmd.table_id,
+                table_game=cmd.table_game,
             )
+        ]
+
+    def _void_round(self, cmd: c.VoidRound, now: int) -> list[e.Event]:
+        rnd = self.state.round
+        assert rnd is not None
+        if not rnd.table_game:
+            raise IllegalCommandError("only a table's round is voided")
+        returned = sum(r.bet.total for r in rnd.bets) + sum(rnd.extra.values())
+        return [
+            e.RoundVoided(at=now, game_number=rnd.game_number, reason=cmd.reason, returned=returned)
         ]
 
     def _cards_drawn(self, cmd: c.CardsDrawn, now: int) -> list[e.Event]:
         s = self.state
         rnd = s.round
         assert rnd is not None
-        need = self.cards_needed()
+        need = self._cards_due()
         cards = list(cmd.cards)
         if len(cards) != need:
             raise InvalidArgumentError(f"{need} cards were needed, {len(cards)} drawn")
@@ -815,6 +837,8 @@ class TerminalCore:
             bets=ev.bets,
             credits_before=list(s.credits),
             started_at=ev.at,
+            table_id=ev.table_id,
+            table_game=ev.table_game,
         )
         s.game_number = ev.game_number
         s.selected_edition = ev.edition
@@ -896,6 +920,19 @@ class TerminalCore:
             else:
                 s.credits[seat] += paid
                 self._meter("coin_out", paid)
+        s.phase = Phase.RESULT
+
+    def _a_voided(self, ev: e.RoundVoided) -> None:
+        s = self.state
+        rnd = s.round
+        assert rnd is not None
+        for record in rnd.bets:
+            back = record.bet.total + rnd.extra.get(record.seat, 0)
+            s.credits[record.seat] += back
+            self._meter("voided_returns", back)  # credits = ... - coin_in + voided_returns
+        self._meter("games_voided")
+        rnd.voided = ev.reason or "voided"
+        rnd.settled_at = ev.at
         s.phase = Phase.RESULT
 
     def _a_cashout(self, ev: e.CashoutStarted) -> None:
@@ -1015,6 +1052,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.RepeatWagers: TerminalCore._repeat_wagers,
     c.SelectPositions: TerminalCore._select_positions,
     c.Deal: TerminalCore._deal,
+    c.VoidRound: TerminalCore._void_round,
     c.CardsDrawn: TerminalCore._cards_drawn,
     c.Decide: TerminalCore._decide,
     c.CashOut: TerminalCore._cash_out,
@@ -1052,6 +1090,7 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.DecisionOffered: TerminalCore._a_offer,
     e.DecisionMade: TerminalCore._a_decision,
     e.RoundSettled: TerminalCore._a_settled,
+    e.RoundVoided: TerminalCore._a_voided,
     e.CashoutStarted: TerminalCore._a_cashout,
     e.VoucherPrinted: TerminalCore._a_printed,
     e.VoucherFailed: TerminalCore._a_voucher_failed,

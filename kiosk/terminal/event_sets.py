@@ -48,6 +48,7 @@ METERED: frozenset[type[e.Event]] = frozenset(
         e.TicketRedeemed,
         e.RoundStarted,
         e.RoundSettled,
+        e.RoundVoided,
         e.VoucherPrinted,
         e.HandpayReset,
         e.TiltRaised,

@@ -211,6 +211,21 @@ class RoundStarted(Event):
     edition: str = ""
     paytables: dict[str, str] = field(default_factory=dict)
     bets: tuple[SeatBetRecord, ...] = _records(SeatBetRecord.from_json)  # in seat order
+    #: a seat of a table (kiosk/seat): the table and its game number; the cards come from
+    #: its controller (empty for a round the terminal deals itself)
+    table_id: str = ""
+    table_game: int = 0
+
+
+@_event
+@dataclass(frozen=True)
+class RoundVoided(Event):
+    """A table round that cannot be finished (voided by the controller, or the seat's wager
+    never taken): every cent the seats wagered in it (``returned``) is back on their credits."""
+
+    game_number: int = 0
+    reason: str = ""
+    returned: int = 0
 
 
 @_event

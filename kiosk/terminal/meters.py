@@ -11,6 +11,8 @@ is done modulo ``METER_MODULUS``.  Names are stable strings, also used on the ho
   ``bills_in_count``, ``tickets_in_count``, ``tickets_out_count``, ``handpay_count``,
   ``door_opens``, ``power_resets``, ``tilts``;
 - per denomination of note: ``bills_in.<cents>`` (count);
+- a seat of a table (kiosk/seat): ``voided_returns`` (cents of voided rounds' wagers given
+  back: credits count them like money in), ``games_voided`` (count);
 - per wager spot: ``wager_in.<spot>``, ``wager_out.<spot>``;
 - per edition and pay table: ``game.<edition>.<key>.played|in|out`` where key names the
   pay tables in force.
@@ -107,4 +109,5 @@ def expected_credits(meters: Meters) -> int:
         balance += values[name]
     for name in MONEY_OUT:
         balance -= values[name]
+    balance += values.get("voided_returns", 0)  # a voided table round's wagers, returned
     return balance % METER_MODULUS

@@ -65,6 +65,10 @@ class RoundState:
     extra: dict[int, int] = field(default_factory=dict)
     settlement: tuple[SeatResult, ...] = ()
     settled_at: int = 0
+    #: a seat's table round (kiosk/seat): its table and game number; why it was voided
+    table_id: str = ""
+    table_game: int = 0
+    voided: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form for snapshots and recall (the snapshot codec: the previous
@@ -85,6 +89,11 @@ class RoundState:
             "extra": {str(k): v for k, v in self.extra.items()},
             "settlement": [r.to_json() for r in self.settlement],
             "settled_at": self.settled_at,
+            **(
+                {"table_id": self.table_id, "table_game": self.table_game, "voided": self.voided}
+                if self.table_game
+                else {}
+            ),
         }
 
     @classmethod
@@ -106,6 +115,9 @@ class RoundState:
             extra={int(k): v for k, v in d["extra"].items()},
             settlement=tuple(SeatResult.from_json(r) for r in d["settlement"]),
             settled_at=d["settled_at"],
+            table_id=d.get("table_id", ""),
+            table_game=d.get("table_game", 0),
+            voided=d.get("voided", ""),
         )
 
 

@@ -36,3 +36,5 @@ class TiltCode(StrEnum):
     RNG_FAILURE = "rng_failure"
     VOUCHER_UNKNOWN = "voucher_unknown"  # a cash-out's voucher not known printed at power-up
     TERMINAL_ID_MISMATCH = "terminal_id_mismatch"  # configured id is not the host link's
+    # a seat of a table (kiosk/seat)
+    TABLE_RESULT_MISMATCH = "table_result_mismatch"  # the seat's own result is not the table's

@@ -19,14 +19,16 @@ class SeatRequest(_message.Message):
     def __init__(self, join: _Optional[_Union[JoinTable, _Mapping]] = ..., wager: _Optional[_Union[ReportWager, _Mapping]] = ..., decision: _Optional[_Union[ReportDecision, _Mapping]] = ..., leave: _Optional[_Union[LeaveTable, _Mapping]] = ...) -> None: ...
 
 class JoinTable(_message.Message):
-    __slots__ = ("table_id", "seat", "last_settled_game")
+    __slots__ = ("table_id", "seat", "last_settled_game", "pending_game")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LAST_SETTLED_GAME_FIELD_NUMBER: _ClassVar[int]
+    PENDING_GAME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
     last_settled_game: int
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., last_settled_game: _Optional[int] = ...) -> None: ...
+    pending_game: int
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., last_settled_game: _Optional[int] = ..., pending_game: _Optional[int] = ...) -> None: ...
 
 class Wager(_message.Message):
     __slots__ = ("spot", "cents")
@@ -71,7 +73,7 @@ class LeaveTable(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class SeatResponse(_message.Message):
-    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused")
+    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused", "finished_round")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -87,6 +89,7 @@ class SeatResponse(_message.Message):
     ROUND_CLOSED_FIELD_NUMBER: _ClassVar[int]
     ROUND_VOIDED_FIELD_NUMBER: _ClassVar[int]
     REFUSED_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_ROUND_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     game_number: int
     seat: int
@@ -102,7 +105,26 @@ class SeatResponse(_message.Message):
     round_closed: RoundClosed
     round_voided: RoundVoided
     refused: Refused
-    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ...) -> None: ...
+    finished_round: FinishedRound
+    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ..., finished_round: _Optional[_Union[FinishedRound, _Mapping]] = ...) -> None: ...
+
+class FinishedRound(_message.Message):
+    __slots__ = ("played", "first_cards", "choice", "seat_cards", "shared_cards", "settled", "voided")
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    FIRST_CARDS_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_CARDS_FIELD_NUMBER: _ClassVar[int]
+    SHARED_CARDS_FIELD_NUMBER: _ClassVar[int]
+    SETTLED_FIELD_NUMBER: _ClassVar[int]
+    VOIDED_FIELD_NUMBER: _ClassVar[int]
+    played: bool
+    first_cards: _containers.RepeatedScalarFieldContainer[int]
+    choice: str
+    seat_cards: _containers.RepeatedScalarFieldContainer[int]
+    shared_cards: _containers.RepeatedScalarFieldContainer[int]
+    settled: SeatSettled
+    voided: RoundVoided
+    def __init__(self, played: _Optional[bool] = ..., first_cards: _Optional[_Iterable[int]] = ..., choice: _Optional[str] = ..., seat_cards: _Optional[_Iterable[int]] = ..., shared_cards: _Optional[_Iterable[int]] = ..., settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., voided: _Optional[_Union[RoundVoided, _Mapping]] = ...) -> None: ...
 
 class RoundOpened(_message.Message):
     __slots__ = ("betting_deadline_ms", "now_ms", "seats_in")
