@@ -33,7 +33,13 @@ from kiosk.presentation.help_pictures import help_pictures
 from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
 from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
 from kiosk.presentation.table import TableView
-from kiosk.presentation.table_bar import CountdownWindow, TableBarView, at_table, table_bar
+from kiosk.presentation.table_bar import (
+    CountdownWindow,
+    LinkWatch,
+    TableBarView,
+    at_table,
+    table_bar,
+)
 from kiosk.presentation.table_status import TableStatus
 from kiosk.terminal.state import Phase
 from ui import memory
@@ -152,6 +158,7 @@ class KioskApp(App):
         self.table_status = table_status
         self._table_seen: TableStatus | None = None
         self._table_window = CountdownWindow()
+        self._table_link = LinkWatch()
         self.table_view: TableBarView | None = None
         self.register_event_type("on_service_key")
 
@@ -277,6 +284,7 @@ class KioskApp(App):
             return False
         status = self.table_status()
         if status is not None:
+            status = self._table_link.seen(status)
             # the countdown's milliseconds move every frame: it redraws when its second does
             status = replace(status, remaining_ms=-(-status.remaining_ms // 1000) * 1000)
         if status == self._table_seen:
@@ -399,13 +407,19 @@ class KioskApp(App):
         state = s.rt.state
         current = sm.current
         in_round = state.phase in IN_ROUND or view.revealed < view.cards_total
-        if in_round and current in ("attract", "menu"):
+        seated = self.at_table  # a seat stays at its table: no attract mode, no game menu
+        if (in_round or seated) and current in ("attract", "menu"):
             sm.current = view.family
         elif current == "attract" and (state.credits[0] > 0 or state.phase is Phase.WAGERING):
             sm.current = "menu"
         elif current in _table_names() and current != view.family:
             sm.current = view.family
-        elif current != "attract" and s.attract_due() and not self.root.ids.overlays.children:
+        elif (
+            current != "attract"
+            and not seated
+            and s.attract_due()
+            and not self.root.ids.overlays.children
+        ):
             sm.current = "attract"
 
     def _overlays(self) -> None:

@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kiosk.app.duties import TerminalDuties
 from kiosk.app.serial_wiring import SerialPorts
@@ -19,6 +19,10 @@ from kiosk.app.wiring import Terminal
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
 from kiosk.terminal.config import TerminalConfig
+
+if TYPE_CHECKING:
+    from kiosk.app.seated import TableSeat
+    from kiosk.seat.runtime import SeatRuntime
 
 #: Where a running kiosk says how to reach its simulator programs (ports, control channels).
 PERIPHERALS_FILE = "peripherals.json"
@@ -38,19 +42,28 @@ def build_app(
     clock: Callable[[], int] | None = None,
     with_simulator: bool = True,
     table_status: Callable[[], Any] | None = None,
+    seat: SeatRuntime | None = None,
 ) -> Any:
     """A :class:`ui.app.KioskApp` on a powered-up ``terminal``; with ``service_menu`` the
     service key (F3) opens the service menu (:mod:`ui.service`).  ``devices`` is what the
     SIMULATOR panel works (default: the terminal's in-process devices); ``clock`` is the
     player's session clock (epoch ms; the wall clock by default).  ``with_simulator=False``
     (real devices) builds no SIMULATOR panel at all, so no key can bring one up.
-    ``table_status`` (a seat at a table): the seat runtime's status, read every frame for the
-    table bar (:mod:`kiosk.presentation.table_bar`)."""
+    ``seat`` (``run --table``): the terminal sits at a table through this seat runtime (its
+    DEAL and decisions, its status in the table bar: :mod:`kiosk.app.seated`);
+    ``table_status`` alone feeds the table bar (the screenshots' scripted table)."""
     from ui.app import KioskApp
 
     session = PlayerSession(
         terminal.runtime, language=language, **({"clock": clock} if clock is not None else {})
     )
+    duties: Callable[[], None] = TerminalDuties(terminal)
+    if seat is not None:
+        from kiosk.app.seated import SeatDuties, status_reader
+
+        session.table = seat
+        duties = SeatDuties(duties, seat)
+        table_status = status_reader(seat)
     extensions = []
     if service_menu:
 
@@ -62,7 +75,7 @@ def build_app(
         extensions.append(install_service)
     return KioskApp(
         session,
-        TerminalDuties(terminal),
+        duties,
         simulator=DeviceSimulator(terminal, devices) if with_simulator else None,
         show_simulator=show_simulator,
         speed=speed,
@@ -81,6 +94,7 @@ class _Screen:
     dump_path: Path | None
     exit_after_dump: bool
     started: float | None
+    table: TableSeat | None = None  # sit at this table (``run --table``)
 
 
 def start_kiosk(
@@ -95,6 +109,7 @@ def start_kiosk(
     started: float | None = None,
     hardware: SerialPorts | None = None,
     remote_host: HostEndpoint | None = None,
+    table: TableSeat | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -114,7 +129,7 @@ def start_kiosk(
     from kiosk.store.journal import StoreError
 
     data_dir = Path(data_dir)
-    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started)
+    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started, table)
     try:
         take_lock(data_dir).release()  # busy: fail before touching its simulators
     except StoreError as exc:  # no usable data directory: the lockup, from no store at all
@@ -224,6 +239,15 @@ def _run(
                 app, terminal, screen.dump_path, screen.exit_after_dump, screen.started
             )
 
+    seat = None
+    if screen.table is not None:
+        from kiosk.app.seated import SeatingError, sit
+        from kiosk.cli.guard import CommandLineError
+
+        try:
+            seat = sit(terminal.runtime, screen.table)
+        except SeatingError as exc:
+            raise CommandLineError(f"--table: {exc}") from None
     app = build_app(
         terminal,
         devices=devices,
@@ -232,8 +256,13 @@ def _run(
         on_ready=ready,
         service_menu=True,
         with_simulator=simulator_allowed,
+        seat=seat,
     )
-    app.run()
+    try:
+        app.run()
+    finally:
+        if seat is not None:
+            seat.close()
 
 
 def _run_store_lockup(reason: str, storage_full: bool, screen: _Screen) -> None:

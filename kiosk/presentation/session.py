@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from kiosk.clock import wall_clock_ms
 from kiosk.presentation.chips import chip_values
@@ -83,8 +83,18 @@ def clock_text(ms: int) -> str:
     return f"{minutes // 60}:{minutes % 60:02d}"
 
 
+class TablePlay(Protocol):
+    """A seat at a table (``kiosk.seat.runtime.SeatRuntime``): DEAL commits the placed wagers
+    for the table's round, a decision is reported to the controller."""
+
+    def bet(self) -> object: ...
+
+    def decide(self, choice: str) -> None: ...
+
+
 class PlayerSession:
-    """The player's side of one terminal."""
+    """The player's side of one terminal (``table``: seated at a table, its DEAL and decisions
+    go through the seat)."""
 
     def __init__(
         self,
@@ -106,6 +116,7 @@ class PlayerSession:
         self.last_activity = clock() - ATTRACT_AFTER_MS  # no player since power-up: attract
         self.revision = 0  # bumped on every committed step: the screen redraws
         self._voucher: dict[str, Any] | None = None
+        self.table: TablePlay | None = None
         self.rt.subscribe(self._on_events)
 
     # --- the terminal's events ---------------------------------------------------------------
@@ -296,10 +307,14 @@ class PlayerSession:
 
     # --- touches -----------------------------------------------------------------------------
 
-    def _run(self, command: c.Command) -> bool:
+    def _run(self, command: c.Command | Callable[[], object]) -> bool:
+        """Execute a command (or a seat's act); a refusal becomes the player's notice."""
         self.touched()
         try:
-            self.rt.execute(command)
+            if isinstance(command, c.Command):
+                self.rt.execute(command)
+            else:
+                command()
         except CommandError as exc:
             message = str(exc)
             self._say(lambda lang: player_error(lang, message), "error")
@@ -348,7 +363,9 @@ class PlayerSession:
         return self._run(c.RepeatWagers())
 
     def deal(self) -> bool:
-        """Commit the wagers and deal."""
+        """Commit the wagers and deal (at a table: for the table's round)."""
+        if self.table is not None:
+            return self._run(self.table.bet)
         return self._run(c.Deal())
 
     def decide(self, take: bool) -> bool:
@@ -360,6 +377,9 @@ class PlayerSession:
             return False
         decision = offer.decision
         choice = decision.take if take else next(x for x in decision.choices if x != decision.take)
+        table = self.table
+        if table is not None:
+            return self._run(lambda: table.decide(choice))
         return self._run(c.Decide(choice=choice))
 
     def cash_out(self) -> bool:

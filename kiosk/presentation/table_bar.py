@@ -129,12 +129,15 @@ def table_bar(
 
 
 def _where(status: TableStatus, language: str) -> str:
-    n = status.seats_in
-    seats = text(language, "table_seats_one") if n == 1 else text(language, "table_seats", n=n)
+    """ "T1 · Game 42 · 4 seats in" (no count until the controller has given one)."""
     if status.game_number > 0:
         where = text(language, "table_game", table=status.table_id, game=status.game_number)
     else:
         where = text(language, "table_name", table=status.table_id)
+    n = status.seats_in
+    if n <= 0:
+        return where
+    seats = text(language, "table_seats_one") if n == 1 else text(language, "table_seats", n=n)
     return f"{where} · {seats}"
 
 
@@ -156,6 +159,26 @@ class CountdownWindow:
             self._key, self._ms = key, 0
         self._ms = max(self._ms, status.remaining_ms)
         return self._ms
+
+
+class LinkWatch:
+    """Keeps a lost link's reason through the reconnect attempts that follow it: the seat's
+    client reports "connecting" (no reason) before each new try, and the player must go on
+    seeing that bets are disabled, and why, until the seat is seated again."""
+
+    def __init__(self) -> None:
+        self._lost_reason = ""
+
+    def seen(self, status: TableStatus) -> TableStatus:
+        """``status``, a reconnect after a loss carrying the loss's reason."""
+        connection = Connection(status.connection)
+        if connection is Connection.SEATED:
+            self._lost_reason = ""
+        elif connection is Connection.LOST:
+            self._lost_reason = status.reason or self._lost_reason
+        elif connection is Connection.CONNECTING and not status.reason and self._lost_reason:
+            return replace(status, reason=self._lost_reason)
+        return status
 
 
 def at_table(view: TableView, bar: TableBarView, language: str) -> TableView:

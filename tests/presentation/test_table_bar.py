@@ -10,6 +10,7 @@ import pytest
 from kiosk.presentation.i18n import LANGUAGES, text
 from kiosk.presentation.table_bar import (
     CountdownWindow,
+    LinkWatch,
     TableStep,
     at_table,
     step_of,
@@ -117,6 +118,8 @@ def test_one_seat_and_no_game_yet() -> None:
     assert bar.detail == "Table T1 · 1 seat in"
     es = table_bar(_status(TablePhase.IDLE, seats_in=5), "es", dealer_hand=False)
     assert es.detail == "T1 · Partida 42 · 5 jugadores"
+    unknown = table_bar(_status(TablePhase.BETTING, 5_000, seats_in=0), "en", dealer_hand=False)
+    assert unknown.detail == "T1 · Game 42"  # never "0 seats in" before a count came
 
 
 def test_every_step_has_words_in_every_language() -> None:
@@ -175,3 +178,21 @@ def test_the_decision_counts_down_the_tables_window(table: Table) -> None:
     assert offer.default_text.endswith(" 7 s") and offer.default_text.startswith(
         offer.decline_label
     )
+
+
+def test_the_reconnect_attempts_after_a_loss_keep_bets_disabled_and_the_reason() -> None:
+    """The client says "connecting" (no reason) before each new try: the bar stays red with
+    the loss's reason until the seat is seated again."""
+    watch = LinkWatch()
+    first = watch.seen(_status(TablePhase.IDLE, connection=Connection.CONNECTING))
+    assert table_bar(first, "en", dealer_hand=False).lost_panel is None  # a first connect
+    assert watch.seen(_status(TablePhase.IDLE)).connection == "seated"
+    why = "the table controller does not answer (UNAVAILABLE)"
+    watch.seen(_status(TablePhase.BETTING, connection=Connection.LOST, reason=why))
+    again = watch.seen(_status(TablePhase.BETTING, connection=Connection.CONNECTING))
+    bar = table_bar(again, "en", dealer_hand=False)
+    assert bar.lost and bar.lost_panel is not None and not bar.bets_open
+    assert bar.lost_panel.detail_text.endswith(why)
+    watch.seen(_status(TablePhase.IDLE))
+    after = watch.seen(_status(TablePhase.IDLE, connection=Connection.CONNECTING))
+    assert after.reason == ""  # seated in between: the old loss is forgotten

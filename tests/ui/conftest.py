@@ -33,9 +33,7 @@ class Kiosk:
         self.tour: TourTerminal = tour_terminal(data_dir, config)
         self.terminal = self.tour.terminal
         self.runtime = self.terminal.runtime
-        self.app: Any = build_app(
-            self.terminal, show_simulator=False, speed=SPEED, table_status=self.tour.table
-        )
+        self.app: Any = build_app(self.terminal, show_simulator=False, speed=SPEED)
         self.driver = Driver(self.app, (800, 480))
 
     def device(self, action: str, value: int = 0) -> None:
