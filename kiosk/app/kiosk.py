@@ -240,14 +240,10 @@ def _run(
             )
 
     seat = None
-    if screen.table is not None:
-        from kiosk.app.seated import SeatingError, sit
-        from kiosk.cli.guard import CommandLineError
+    if screen.table is not None:  # a SeatingError is the command line's to say
+        from kiosk.app.seated import sit
 
-        try:
-            seat = sit(terminal.runtime, screen.table)
-        except SeatingError as exc:
-            raise CommandLineError(f"--table: {exc}") from None
+        seat = sit(terminal.runtime, screen.table)
     app = build_app(
         terminal,
         devices=devices,

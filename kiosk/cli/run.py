@@ -150,19 +150,24 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     interrupt.arm()
     if interrupt.requested:  # Ctrl-C while Kivy loaded: nothing started yet
         return EXIT_INTERRUPTED
-    return start_kiosk(
-        data_dir,
-        language=args.language,
-        show_simulator=not args.no_simulator,
-        with_host=not args.no_host,
-        devices=args.devices,
-        dump_path=args.dump_screen,
-        exit_after_dump=args.exit_after_dump,
-        started=STARTED,
-        hardware=hardware,
-        remote_host=remote_host,
-        table=seated,
-    )
+    from kiosk.app.seated import SeatingError
+
+    try:
+        return start_kiosk(
+            data_dir,
+            language=args.language,
+            show_simulator=not args.no_simulator,
+            with_host=not args.no_host,
+            devices=args.devices,
+            dump_path=args.dump_screen,
+            exit_after_dump=args.exit_after_dump,
+            started=STARTED,
+            hardware=hardware,
+            remote_host=remote_host,
+            table=seated,
+        )
+    except SeatingError as exc:  # the table's game not enabled here, no certificate
+        raise CommandLineError(f"--table: {exc}") from None
 
 
 def table_seat(args: argparse.Namespace) -> Any:
