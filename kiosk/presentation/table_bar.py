@@ -13,6 +13,7 @@ window.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -106,7 +107,7 @@ def table_bar(
         detail = _where(status, language)
     panel = None
     if lost or reconnecting:
-        reason = status.reason.strip()
+        reason = attendant_reason(status.reason)
         panel = LockupView(
             kind="table_link",
             title=text(language, "table_bets_disabled"),
@@ -126,6 +127,20 @@ def table_bar(
         lost_panel=panel,
         bets_open=status.bets_open and step is TableStep.BETTING,
     )
+
+
+#: the seat client's words for a failed stream: "... does not answer (UNAVAILABLE: <gRPC's
+#: own details, a line or more>)"
+_RPC_DETAILS = re.compile(r"^(?P<what>.*?) \((?P<code>[A-Z_]+): .*\)$", re.DOTALL)
+
+
+def attendant_reason(reason: str) -> str:
+    """The link's reason as the panel gives it to the attendant: the client's words and the
+    gRPC status code, without gRPC's own details (a line or more of addresses and errno, which
+    would not fit the panel; the seat's log keeps them)."""
+    reason = " ".join(reason.split())
+    rpc = _RPC_DETAILS.match(reason)
+    return f"{rpc['what']} ({rpc['code']})" if rpc else reason
 
 
 def _where(status: TableStatus, language: str) -> str:

@@ -13,6 +13,7 @@ from kiosk.presentation.table_bar import (
     LinkWatch,
     TableStep,
     at_table,
+    attendant_reason,
     step_of,
     table_bar,
 )
@@ -196,3 +197,20 @@ def test_the_reconnect_attempts_after_a_loss_keep_bets_disabled_and_the_reason()
     watch.seen(_status(TablePhase.IDLE))
     after = watch.seen(_status(TablePhase.IDLE, connection=Connection.CONNECTING))
     assert after.reason == ""  # seated in between: the old loss is forgotten
+
+
+def test_the_attendant_gets_the_clients_words_and_the_code_not_grpcs_details() -> None:
+    long = (
+        "the table controller does not answer (UNAVAILABLE: failed to connect to all "
+        "addresses; last error: UNKNOWN: ipv4:127.0.0.1:43215: Failed to connect to remote "
+        "host: connect: Connection refused (111))"
+    )
+    assert attendant_reason(long) == "the table controller does not answer (UNAVAILABLE)"
+    assert attendant_reason("the table controller ended the stream") == (
+        "the table controller ended the stream"
+    )
+    bar = table_bar(
+        _status(TablePhase.IDLE, connection=Connection.LOST, reason=long), "en", dealer_hand=False
+    )
+    assert bar.lost_panel is not None
+    assert bar.lost_panel.detail == "the table controller does not answer (UNAVAILABLE)"

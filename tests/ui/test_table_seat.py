@@ -149,4 +149,5 @@ def test_a_seated_kiosk_plays_a_table_round_by_touch_and_shows_the_lost_link(
     assert app.session.chip != 100  # a disabled chip takes no touch
     assert not app.table_view.bets_open
     readings = legibility.read(app, "table-link-lost")
-    assert not [str(r) for r in readings if r.problems()]
+    failing = [str(r) for r in readings if r.problems()]
+    assert not failing, "\n".join(failing)
