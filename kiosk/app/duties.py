@@ -35,6 +35,8 @@ class TerminalDuties:
         self.watch_printer()
         rt = self.terminal.runtime
         rt.pump()
+        if self.terminal.seat is not None:  # seated at a table: the controller's steps
+            self.terminal.seat.pump()
         cycler = self.terminal.cycler
         if rt.state.phase in BETWEEN_ROUNDS:
             cycler.resume()

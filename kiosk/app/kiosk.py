@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from kiosk.app.duties import TerminalDuties
 from kiosk.app.serial_wiring import SerialPorts
@@ -18,11 +18,8 @@ from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
+from kiosk.seat.runtime import TableSeating
 from kiosk.terminal.config import TerminalConfig
-
-if TYPE_CHECKING:
-    from kiosk.app.seated import TableSeat
-    from kiosk.seat.runtime import SeatRuntime
 
 #: Where a running kiosk says how to reach its simulator programs (ports, control channels).
 PERIPHERALS_FILE = "peripherals.json"
@@ -42,28 +39,24 @@ def build_app(
     clock: Callable[[], int] | None = None,
     with_simulator: bool = True,
     table_status: Callable[[], Any] | None = None,
-    seat: SeatRuntime | None = None,
 ) -> Any:
     """A :class:`ui.app.KioskApp` on a powered-up ``terminal``; with ``service_menu`` the
     service key (F3) opens the service menu (:mod:`ui.service`).  ``devices`` is what the
     SIMULATOR panel works (default: the terminal's in-process devices); ``clock`` is the
     player's session clock (epoch ms; the wall clock by default).  ``with_simulator=False``
-    (real devices) builds no SIMULATOR panel at all, so no key can bring one up.
-    ``seat`` (``run --table``): the terminal sits at a table through this seat runtime (its
-    DEAL and decisions, its status in the table bar: :mod:`kiosk.app.seated`);
-    ``table_status`` alone feeds the table bar (the screenshots' scripted table)."""
+    (real devices) builds no SIMULATOR panel at all, so no key can bring one up.  A terminal
+    seated at a table (``terminal.seat``) shows the table in its top bar (decision 0023);
+    ``table_status`` alone feeds that bar (the screenshots' scripted table)."""
     from ui.app import KioskApp
 
     session = PlayerSession(
         terminal.runtime, language=language, **({"clock": clock} if clock is not None else {})
     )
-    duties: Callable[[], None] = TerminalDuties(terminal)
-    if seat is not None:
-        from kiosk.app.seated import SeatDuties, status_reader
+    session.seat = terminal.seat
+    if terminal.seat is not None:
+        from kiosk.app.seated import status_reader
 
-        session.table = seat
-        duties = SeatDuties(duties, seat)
-        table_status = status_reader(seat)
+        table_status = status_reader(terminal.seat)
     extensions = []
     if service_menu:
 
@@ -75,7 +68,7 @@ def build_app(
         extensions.append(install_service)
     return KioskApp(
         session,
-        duties,
+        TerminalDuties(terminal),
         simulator=DeviceSimulator(terminal, devices) if with_simulator else None,
         show_simulator=show_simulator,
         speed=speed,
@@ -94,7 +87,8 @@ class _Screen:
     dump_path: Path | None
     exit_after_dump: bool
     started: float | None
-    table: TableSeat | None = None  # sit at this table (``run --table``)
+    table: TableSeating | None = None  # run --table: seated after the power-up
+    table_edition: str | None = None  # run --table --edition: the table's game, selected
 
 
 def start_kiosk(
@@ -109,7 +103,8 @@ def start_kiosk(
     started: float | None = None,
     hardware: SerialPorts | None = None,
     remote_host: HostEndpoint | None = None,
-    table: TableSeat | None = None,
+    table: TableSeating | None = None,
+    table_edition: str | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -123,13 +118,16 @@ def start_kiosk(
 
     On a field terminal ``hardware`` names the real devices' serial ports (no simulator is
     started and the SIMULATOR panel is never offered) and ``remote_host`` the casino's
-    accounting host (no embedded host).
+    accounting host (no embedded host).  ``table`` seats the terminal at a table controller
+    (kiosk.seat): its rounds are the table's.
     """
     from kiosk.app.wiring import take_lock
     from kiosk.store.journal import StoreError
 
     data_dir = Path(data_dir)
-    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started, table)
+    screen = _Screen(
+        language, show_simulator, dump_path, exit_after_dump, started, table, table_edition
+    )
     try:
         take_lock(data_dir).release()  # busy: fail before touching its simulators
     except StoreError as exc:  # no usable data directory: the lockup, from no store at all
@@ -232,6 +230,12 @@ def _run(
         return
     if terminal.host_link is not None:
         terminal.host_link.start()
+    if screen.table is not None:
+        if screen.table_edition is not None:  # a SeatingError is the command line's to say
+            from kiosk.app.seated import select_table_game
+
+            select_table_game(terminal.runtime, screen.table_edition)
+        terminal.seat = screen.table.seat_on(terminal.runtime)
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:
@@ -239,11 +243,6 @@ def _run(
                 app, terminal, screen.dump_path, screen.exit_after_dump, screen.started
             )
 
-    seat = None
-    if screen.table is not None:  # a SeatingError is the command line's to say
-        from kiosk.app.seated import sit
-
-        seat = sit(terminal.runtime, screen.table)
     app = build_app(
         terminal,
         devices=devices,
@@ -252,13 +251,8 @@ def _run(
         on_ready=ready,
         service_menu=True,
         with_simulator=simulator_allowed,
-        seat=seat,
     )
-    try:
-        app.run()
-    finally:
-        if seat is not None:
-            seat.close()
+    app.run()
 
 
 def _run_store_lockup(reason: str, storage_full: bool, screen: _Screen) -> None:

@@ -118,7 +118,7 @@ def run(root: Path, args: argparse.Namespace, kiosk_args: list[str]) -> int:
         kiosk = subprocess.Popen(
             turbokiosk(
                 *["run", "--data-dir", str(root / f"seat-{seat}"), "--devices", "inprocess"],
-                *["--table", address, "--seat", str(seat), "--table-pki", str(pki_dir)],
+                *["--table", address, "--seat", str(seat), "--table-pki-dir", str(pki_dir)],
                 *["--edition", args.edition, *kiosk_args],
             )
         )

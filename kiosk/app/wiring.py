@@ -21,6 +21,7 @@ from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.runtime.validation import LocalValidationNumbers
+from kiosk.seat.runtime import SeatRuntime
 from kiosk.store.faults import StoreError, store_fault
 from kiosk.store.lock import TerminalLock
 from kiosk.store.port import sqlite_journal
@@ -93,6 +94,7 @@ class Terminal:
     cycler: BackgroundCycler
     lock: TerminalLock | None = None  # this process is the terminal of the data directory
     host_link: HostLink | None = None  # the accounting host link (not started)
+    seat: SeatRuntime | None = None  # seated at a table (run --table): kiosk.seat
 
     @property
     def validator(self) -> BillValidatorPort:
@@ -124,6 +126,8 @@ class Terminal:
         go of the data directory's lock (each part once, in that order)."""
         if self.host_link is not None:
             self.host_link.stop()
+        if self.seat is not None:
+            self.seat.close()
         self.devices.close()
         self.runtime.close()
         if self.lock is not None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from kiosk.app.wiring import build_terminal
 from kiosk.cli.args import check_data_dir
 from kiosk.cli.guard import EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.seat_args import add_table_arguments, seat_at_table
 from kiosk.games.registry import edition_ids
 from kiosk.interrupts import LineInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
@@ -26,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
     add_data_dir_argument(parser)
     parser.add_argument("--edition", metavar="E", help="the game to start with, e.g. stadium-3cp")
+    add_table_arguments(parser)
 
 
 def _prompted_lines() -> Iterator[str]:
@@ -62,6 +64,8 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
         except ConfigError as exc:
             print(f"turbokiosk play: --edition: {not_enabled(str(exc))}", file=sys.stderr)
             return 2
+        if args.table is not None:
+            session.table = seat_at_table(terminal.runtime, args)
         interactive = sys.stdin.isatty()
         lines = interrupt.lines(_prompted_lines() if interactive else sys.stdin)
         try:
@@ -69,6 +73,8 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
         except KeyboardInterrupt:
             print()
     finally:
+        if session.table is not None:
+            session.table.close()
         terminal.close()
     state = terminal.runtime.state
     locked = state.storage_full or state.critical

@@ -21,8 +21,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.cli.args import check_data_dir, int_type, output_path, peer_address
+from kiosk.cli.args import check_data_dir, output_path, peer_address
 from kiosk.cli.guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.seat_args import add_table_arguments, table_seating
 from kiosk.interrupts import AppInterrupt
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.presentation.i18n import LANGUAGES
@@ -33,6 +34,10 @@ STARTED = time.time()
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
     add_data_dir_argument(parser)
+    add_table_arguments(parser)
+    parser.add_argument(
+        "--edition", help="with --table: the table's game, selected before the seat joins"
+    )
     parser.add_argument("--size", default="800x480", metavar="WxH", help="window size (800x480)")
     parser.add_argument("--fullscreen", action="store_true", help="fill the display")
     parser.add_argument("--language", choices=LANGUAGES, default="en", help="first language")
@@ -72,20 +77,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="who this terminal is to the host (default: the certificate's common name)",
     )
-    table = parser.add_argument_group(
-        "table seat", "sit at a table controller (turbokiosk table serve): docs/table.md"
-    )
-    table.add_argument("--table", metavar="ADDR", help="the table controller's HOST:PORT")
-    table.add_argument("--table-id", default="T1", help="the table's id (T1)")
-    table.add_argument("--seat", type=int_type(0, 10_000), default=0, metavar="N")
-    table.add_argument(
-        "--table-pki",
-        type=Path,
-        default=Path("var/host/pki"),
-        metavar="DIR",
-        help="ca.pem and this seat's seat-N.pem/.key (turbokiosk host issue-cert seat-N)",
-    )
-    table.add_argument("--edition", help="the table's game (with --table)")
     parser.add_argument(
         "--dump-screen",
         type=output_path,
@@ -109,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     from ui import env
 
+    table = table_seating(args)  # a missing seat certificate: one line, before any window
+    if args.edition is not None and table is None:
+        raise CommandLineError("--edition is the table's game: it goes with --table")
     try:
         size = env.parse_size(args.size)
     except ValueError as exc:
@@ -122,11 +116,6 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
             raise CommandLineError(f"--host: {exc}") from None
     try:
         hardware, remote_host = field_terminal(args)
-    except ValueError as exc:
-        print(f"turbokiosk run: {exc}", file=sys.stderr)
-        return 2
-    try:
-        seated = table_seat(args)
     except ValueError as exc:
         print(f"turbokiosk run: {exc}", file=sys.stderr)
         return 2
@@ -164,35 +153,11 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
             started=STARTED,
             hardware=hardware,
             remote_host=remote_host,
-            table=seated,
+            table=table,
+            table_edition=args.edition,
         )
-    except SeatingError as exc:  # the table's game not enabled here, no certificate
-        raise CommandLineError(f"--table: {exc}") from None
-
-
-def table_seat(args: argparse.Namespace) -> Any:
-    """The table to sit at (a :class:`kiosk.app.seated.TableSeat`), or None without
-    ``--table``; ValueError for options that do not go together or a missing certificate."""
-    from kiosk.app.seated import TableSeat
-    from kiosk.cli.seat import table_address
-    from kiosk.cli.table import table_id
-    from kiosk.hostlink.pki import PkiError, credentials
-
-    if args.table is None:
-        if args.edition is not None:
-            raise ValueError("--edition is the table's game: it goes with --table")
-        return None
-    try:
-        address, table = table_address(args.table), table_id(args.table_id)
-    except argparse.ArgumentTypeError as exc:
-        raise ValueError(f"--table: {exc}") from None
-    if args.edition is None:
-        raise ValueError("--table needs --edition (the table's game)")
-    try:
-        credentials(args.table_pki, f"seat-{args.seat}")
-    except PkiError as exc:
-        raise ValueError(f"--table-pki: {exc}") from None
-    return TableSeat(address, table, args.seat, args.table_pki, args.edition)
+    except SeatingError as exc:  # the table's game is not offered on this terminal
+        raise CommandLineError(f"--edition: {exc}") from None
 
 
 def check_display() -> str:

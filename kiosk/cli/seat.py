@@ -85,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
             seat.pump()
             player.step()
             done = rt.meters["games_played"] + rt.meters["games_voided"] - start_games
-            if args.rounds and done >= args.rounds and rt.state.round is not None:
-                if rt.state.round.settlement or rt.state.round.voided:
-                    break
+            last = rt.state.round
+            if args.rounds and done >= args.rounds and last and (last.settlement or last.voided):
+                break
             time.sleep(0.01)
         s = rt.state
         print(

@@ -2,6 +2,7 @@
 
     turbokiosk table serve --edition stadium-3cp [--mode one-deck|seat-shuffles] [--auto-deal S]
     turbokiosk table recall GAME
+    turbokiosk table meters [--json]
 
 ``serve`` runs the controller of table ``--table-id`` (default ``T1``) on its journal
 ``DATA_DIR/table-<id>.sqlite3`` (``--data-dir``, default ``var/table``), over mutual TLS with the
@@ -66,6 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     recall = sub.add_parser("recall", help="a finished round: every seat's wagers, cards, result")
     recall.add_argument("game", type=game_number)
+    meters = sub.add_parser("meters", help="the table's meters, and every seat's, from its journal")
+    meters.add_argument("--json", action="store_true", help="one JSON object")
 
 
 def _journal_path(args: argparse.Namespace) -> Path:
@@ -76,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the sub-command."""
     if args.table_command == "serve":
         return _serve(args)
+    if args.table_command == "meters":
+        return _meters(args)
     return _recall(args)
 
 
@@ -154,4 +159,30 @@ def _recall(args: argparse.Namespace) -> int:
     if record is None:
         raise CommandLineError(f"game {args.game} is not a finished round of {args.table_id}")
     print(json.dumps(dataclasses.asdict(record), indent=2, sort_keys=True))
+    return 0
+
+
+def _meters(args: argparse.Namespace) -> int:
+    from kiosk.table.journal import TableJournal
+    from kiosk.table.meters import table_meters
+
+    path = _journal_path(args)
+    if not path.is_file():
+        raise CommandLineError(f"no journal of table {args.table_id} at {path}")
+    journal = TableJournal(path, args.table_id)
+    try:
+        books = table_meters(journal.events())
+    finally:
+        journal.close()
+    if args.json:
+        print(json.dumps(dataclasses.asdict(books), indent=2, sort_keys=True))
+        return 0
+    print(f"table {args.table_id}")
+    for name, value in dataclasses.asdict(books.table).items():
+        print(f"  {name:<14} {value}")
+    for seat, m in sorted(books.seats.items()):
+        print(
+            f"  seat {seat}: rounds {m.rounds} wagered {m.wagered} paid {m.paid} "
+            f"voided {m.voided_rounds} returned {m.returned}"
+        )
     return 0

@@ -281,7 +281,9 @@ _ES: dict[str, str] = {
     "tilt_rng": "El generador de números aleatorios no superó su control",
     "tilt_voucher": "Se está verificando un vale con el sistema del casino",
     "tilt_config": "La configuración de este terminal requiere un asistente",
-    "tilt_table": "El resultado de este puesto difiere del de la mesa: un asistente revisa la ronda",
+    "tilt_table": (
+        "El resultado de este puesto difiere del de la mesa: un asistente revisa la ronda"
+    ),
     "tilt_device": "Un dispositivo informó algo que el terminal no esperaba",
     "tilt_door_sensor": "Un sensor de puerta no funciona",
     "tilt_fault": "Una avería ha detenido el juego",

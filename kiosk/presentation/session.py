@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from kiosk.clock import wall_clock_ms
 from kiosk.presentation.chips import chip_values
@@ -25,6 +25,7 @@ from kiosk.presentation.recall import RecallView, recall_view
 from kiosk.presentation.table import SEAT, TableView, table_view
 from kiosk.presentation.words import GameWords
 from kiosk.runtime.terminal import TerminalRuntime
+from kiosk.seat.runtime import SeatRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -83,18 +84,8 @@ def clock_text(ms: int) -> str:
     return f"{minutes // 60}:{minutes % 60:02d}"
 
 
-class TablePlay(Protocol):
-    """A seat at a table (``kiosk.seat.runtime.SeatRuntime``): DEAL commits the placed wagers
-    for the table's round, a decision is reported to the controller."""
-
-    def bet(self) -> object: ...
-
-    def decide(self, choice: str) -> None: ...
-
-
 class PlayerSession:
-    """The player's side of one terminal (``table``: seated at a table, its DEAL and decisions
-    go through the seat)."""
+    """The player's side of one terminal."""
 
     def __init__(
         self,
@@ -104,6 +95,8 @@ class PlayerSession:
         clock: Callable[[], int] = wall_clock_ms,
     ) -> None:
         self.rt = runtime
+        #: seated at a table (``run --table``): bets and decisions go through the seat
+        self.seat: SeatRuntime | None = None
         self.clock = clock
         self.language = check_language(language)
         self.chip = 0
@@ -116,7 +109,6 @@ class PlayerSession:
         self.last_activity = clock() - ATTRACT_AFTER_MS  # no player since power-up: attract
         self.revision = 0  # bumped on every committed step: the screen redraws
         self._voucher: dict[str, Any] | None = None
-        self.table: TablePlay | None = None
         self.rt.subscribe(self._on_events)
 
     # --- the terminal's events ---------------------------------------------------------------
@@ -307,14 +299,13 @@ class PlayerSession:
 
     # --- touches -----------------------------------------------------------------------------
 
-    def _run(self, command: c.Command | Callable[[], object]) -> bool:
-        """Execute a command (or a seat's act); a refusal becomes the player's notice."""
+    def _run(self, command: c.Command) -> bool:
+        return self._attempt(lambda: self.rt.execute(command))
+
+    def _attempt(self, act: Callable[[], object]) -> bool:
         self.touched()
         try:
-            if isinstance(command, c.Command):
-                self.rt.execute(command)
-            else:
-                command()
+            act()
         except CommandError as exc:
             message = str(exc)
             self._say(lambda lang: player_error(lang, message), "error")
@@ -363,9 +354,9 @@ class PlayerSession:
         return self._run(c.RepeatWagers())
 
     def deal(self) -> bool:
-        """Commit the wagers and deal (at a table: for the table's round)."""
-        if self.table is not None:
-            return self._run(self.table.bet)
+        """Commit the wagers and deal (seated at a table: for its open round, then report)."""
+        if self.seat is not None:
+            return self._attempt(self.seat.bet)
         return self._run(c.Deal())
 
     def decide(self, take: bool) -> bool:
@@ -377,9 +368,9 @@ class PlayerSession:
             return False
         decision = offer.decision
         choice = decision.take if take else next(x for x in decision.choices if x != decision.take)
-        table = self.table
-        if table is not None:
-            return self._run(lambda: table.decide(choice))
+        if self.seat is not None:  # journaled when the table has journaled it
+            seat = self.seat
+            return self._attempt(lambda: seat.decide(choice))
         return self._run(c.Decide(choice=choice))
 
     def cash_out(self) -> bool:

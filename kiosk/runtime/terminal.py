@@ -67,7 +67,7 @@ _RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these
-_NO_EFFECT = frozenset({e.RoundStarted, e.CardsDealt, e.RoundSettled})
+_NO_EFFECT = frozenset({e.RoundStarted, e.CardsDealt, e.RoundSettled, e.TableRoundJoined})
 
 
 class DeckLike(Protocol):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 
@@ -23,7 +24,8 @@ from kiosk.hostlink.channel import KEEPALIVE
 from proto.turbokiosk.v1 import table_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2_grpc
 
-#: what the inbox holds: ("step", SeatResponse), ("connecting", ""), ("lost", reason)
+#: what the inbox holds: ("step", SeatResponse), ("connecting", ""), ("connected", ""),
+#: ("lost", reason)
 Inbound = tuple[str, pb.SeatResponse | str]
 
 
@@ -49,7 +51,7 @@ class SeatClient:
         self._outbox: queue.Queue[pb.SeatRequest | None] | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._call: grpc.Future | None = None
+        self._call: Any = None  # the stream (a grpc Call) while it is up
         self._thread = threading.Thread(target=self._run, name="seat-client", daemon=True)
 
     def start(self) -> SeatClient:
@@ -106,6 +108,8 @@ class SeatClient:
             self._outbox, self._call = outbox, call
         reason = "the table controller ended the stream"
         try:
+            call.initial_metadata()  # the controller's headers: it took the join
+            self.inbox.put(("connected", ""))
             for step in call:
                 self.inbox.put(("step", step))
         except grpc.RpcError as exc:

@@ -8,6 +8,7 @@ decision at random.  It decides nothing about money: the terminal and the seat's
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import dataclass
 
@@ -94,10 +95,8 @@ class SeatPlayer:
         self.tally.notes += 1
 
     def _clear(self) -> None:
-        try:
+        with contextlib.suppress(CommandError):
             self.rt.execute(c.ClearWagers())
-        except CommandError:
-            pass
 
     def _place(self) -> bool:
         rt = self.rt

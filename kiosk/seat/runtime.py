@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 from kiosk.hostlink import pki
 from kiosk.runtime.terminal import TerminalRuntime
@@ -92,13 +94,11 @@ class SeatRuntime:
         address: str,
         table_id: str,
         seat: int,
-        pki_dir: str,
+        pki_dir: Path,
         cert_name: str | None = None,
     ) -> SeatRuntime:
         """A seat with its ``seat-<n>`` certificate from ``pki_dir`` (the host's CA tooling)."""
-        from pathlib import Path
-
-        creds = pki.credentials(Path(pki_dir), cert_name or f"seat-{seat}")
+        creds = pki.credentials(pki_dir, cert_name or f"seat-{seat}")
         return cls(
             runtime,
             table_id,
@@ -220,3 +220,18 @@ class SeatRuntime:
 
     def close(self) -> None:
         self.client.close()
+
+
+@dataclass(frozen=True)
+class TableSeating:
+    """Where a terminal sits (``turbokiosk run --table``): the composition root seats the
+    terminal with it after the power-up (:meth:`seat_on`)."""
+
+    address: str
+    table_id: str
+    seat: int
+    pki_dir: Path
+
+    def seat_on(self, runtime: TerminalRuntime) -> SeatRuntime:
+        """The powered-up terminal as this seat (raises ``PkiError`` without its certificate)."""
+        return SeatRuntime.over_tls(runtime, self.address, self.table_id, self.seat, self.pki_dir)

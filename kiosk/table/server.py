@@ -64,6 +64,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         except c.TableCommandError as exc:  # another table, or the table is full
             context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
             raise AssertionError("abort returned") from exc  # pragma: no cover
+        context.send_initial_metadata((("seated", str(seat)),))  # the seat knows it is seated
         reader = threading.Thread(
             target=self.table.read_reports, args=(seat, outbox, request_iterator), daemon=True
         )

@@ -486,17 +486,22 @@ class TerminalCore:
         if not bets:
             raise IllegalCommandError("place a wager first")
         edition = s.selected_edition
-        return [
-            e.RoundStarted(
-                at=now,
-                game_number=s.game_number + 1,
-                edition=edition,
-                paytables=dict(cfg.edition(edition).paytables),
-                bets=tuple(bets),
-                table_id=cmd.table_id,
-                table_game=cmd.table_game,
-            )
-        ]
+        started = e.RoundStarted(
+            at=now,
+            game_number=s.game_number + 1,
+            edition=edition,
+            paytables=dict(cfg.edition(edition).paytables),
+            bets=tuple(bets),
+        )
+        if not cmd.table_game:
+            return [started]
+        joined = e.TableRoundJoined(
+            at=now,
+            game_number=started.game_number,
+            table_id=cmd.table_id,
+            table_game=cmd.table_game,
+        )
+        return [started, joined]
 
     def _void_round(self, cmd: c.VoidRound, now: int) -> list[e.Event]:
         rnd = self.state.round
@@ -837,8 +842,6 @@ class TerminalCore:
             bets=ev.bets,
             credits_before=list(s.credits),
             started_at=ev.at,
-            table_id=ev.table_id,
-            table_game=ev.table_game,
         )
         s.game_number = ev.game_number
         s.selected_edition = ev.edition
@@ -921,6 +924,11 @@ class TerminalCore:
                 s.credits[seat] += paid
                 self._meter("coin_out", paid)
         s.phase = Phase.RESULT
+
+    def _a_table_round(self, ev: e.TableRoundJoined) -> None:
+        rnd = self.state.round
+        assert rnd is not None
+        rnd.table_id, rnd.table_game = ev.table_id, ev.table_game
 
     def _a_voided(self, ev: e.RoundVoided) -> None:
         s = self.state
@@ -1091,6 +1099,7 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.DecisionMade: TerminalCore._a_decision,
     e.RoundSettled: TerminalCore._a_settled,
     e.RoundVoided: TerminalCore._a_voided,
+    e.TableRoundJoined: TerminalCore._a_table_round,
     e.CashoutStarted: TerminalCore._a_cashout,
     e.VoucherPrinted: TerminalCore._a_printed,
     e.VoucherFailed: TerminalCore._a_voucher_failed,

@@ -211,8 +211,16 @@ class RoundStarted(Event):
     edition: str = ""
     paytables: dict[str, str] = field(default_factory=dict)
     bets: tuple[SeatBetRecord, ...] = _records(SeatBetRecord.from_json)  # in seat order
-    #: a seat of a table (kiosk/seat): the table and its game number; the cards come from
-    #: its controller (empty for a round the terminal deals itself)
+
+
+@_event
+@dataclass(frozen=True)
+class TableRoundJoined(Event):
+    """The round just started is table ``table_id``'s game ``table_game`` (kiosk/seat): its
+    cards come from that table's controller.  Journaled with its RoundStarted (a round the
+    terminal deals itself has none, and RoundStarted keeps its journal bytes)."""
+
+    game_number: int = 0
     table_id: str = ""
     table_game: int = 0
 

@@ -65,6 +65,11 @@ class Narrator:
                 return [f"CRITICAL MEMORY ERROR: {event.reason}. The terminal is locked."]
             case e.BillStacked():
                 return [f"{dollars(event.value)} note stacked: credits {self.credits(event.seat)}."]
+            case e.RoundVoided():
+                return [
+                    f"Game {event.game_number} voided: {event.reason}; "
+                    f"{dollars(event.returned)} returned: credits {self.credits(0)}."
+                ]
             case e.BillReturned():
                 return [f"{dollars(event.value)} note returned: {event.reason}."]
             case e.TicketRedeemed():

@@ -9,13 +9,16 @@ the terminal commits is narrated as it happens (cards by name, offers, results, 
 from __future__ import annotations
 
 import textwrap
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.presentation.money import dollars, parse_dollars
+from kiosk.presentation.table_status import table_status
 from kiosk.runtime.terminal import TerminalRuntime
+from kiosk.seat.runtime import SeatRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -24,6 +27,7 @@ from kiosk.terminal.state import Phase
 from kiosk.textui.narrate import Narrator, deadline_text
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.show import offer_text, positions_text, round_lines, title_of, wagers_text
+from kiosk.textui.table_lines import table_line
 from kiosk.textui.wording import ODD_CENTS, bet_refusal, refusal
 from rng import BackgroundCycler
 
@@ -77,6 +81,9 @@ class PlaySession:
         self.write = write
         self.narrator = Narrator(lambda: self.rt.state, self.rt.clock)
         self.rt.subscribe(self._on_events)
+        #: seated at a table (``play --table``): bets and decisions go through the seat
+        self.table: SeatRuntime | None = None
+        self._table_shown = ""
 
     # --- the loop -----------------------------------------------------------------------------
 
@@ -138,6 +145,12 @@ class PlaySession:
             self.rt.pump()
         except (CommandError, StoreError) as exc:  # an RNG or store failure: now a lockup
             self.write(f"! {exc}")
+        if self.table is not None:
+            self.table.pump()
+            shown = table_line(table_status(self.table))
+            if shown.split(";")[0] != self._table_shown.split(";")[0]:  # a new phase or link
+                self.write(shown)
+            self._table_shown = shown
         cycler = self.terminal.cycler
         if self.rt.state.phase in (Phase.IDLE, Phase.WAGERING, Phase.RESULT):
             cycler.resume()
@@ -289,12 +302,38 @@ class PlaySession:
         self.write(self.status_line())
 
     def cmd_deal(self, args: list[str]) -> None:
-        """Commit the wagers and deal."""
+        """Commit the wagers and deal (at a table: for its open round)."""
+        if self.table is not None:
+            self.table.bet()
+            return
         self.rt.execute(c.Deal())
 
     def cmd_decide(self, choice: str) -> None:
         """Answer the decision offered."""
+        if self.table is not None:
+            self.table.decide(DECISIONS[choice])
+            self.write(f"{choice}: sent to the table (journaled when the table has it)")
+            return
         self.rt.execute(c.Decide(choice=DECISIONS[choice]))
+
+    def cmd_wait(self, args: list[str]) -> None:
+        """Let the table play on for SECONDS (default 1), showing its steps."""
+        try:
+            seconds = float(args[0]) if args else 1.0
+        except ValueError as exc:
+            raise UsageError("wait SECONDS (a number)") from exc
+        if not 0 <= seconds <= 600:
+            raise UsageError("wait 0 to 600 seconds")
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.pump()
+            time.sleep(0.02)
+
+    def cmd_table(self, args: list[str]) -> None:
+        """The table's status."""
+        if self.table is None:
+            raise UsageError("this terminal is not seated at a table (play --table ADDR)")
+        self.write(table_line(table_status(self.table)))
 
     def cmd_cashout(self, args: list[str]) -> None:
         """Cash the credits out to a voucher."""
@@ -389,4 +428,6 @@ COMMANDS: dict[str, TextCommand] = {
     ),
     "printer": TextCommand("printer ok|out|jam", "simulate the printer", PlaySession.cmd_printer),
     "help": TextCommand("help", "the commands, rules and pays", PlaySession.cmd_help),
+    "wait": TextCommand("wait [SECONDS]", "let the table play on", PlaySession.cmd_wait),
+    "table": TextCommand("table", "the table's status (play --table)", PlaySession.cmd_table),
 }

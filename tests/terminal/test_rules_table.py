@@ -28,6 +28,7 @@ SAMPLES = {
     c.RepeatWagers: c.RepeatWagers(),
     c.SelectPositions: c.SelectPositions((0, 1, 2)),
     c.Deal: c.Deal(),
+    c.VoidRound: c.VoidRound("the table voided the round"),
     c.CardsDrawn: c.CardsDrawn((0, 1, 2)),
     c.Decide: c.Decide("raise"),
     c.CashOut: c.CashOut("3" * 18),
@@ -236,6 +237,8 @@ EVENT_SAMPLES = [
     ),
     e.CardsDealt(3, "first", [1, 2, 3], [], 1),
     e.DecisionOffered(4, 0, "raise", ["raise", "no_raise"], "no_raise", "raise", 100, "raise", 9),
+    e.TableRoundJoined(2, 8, "T1", 41),
+    e.RoundVoided(3, 8, "the table did not take the wager", 100),
     e.HandpayLocked(5, 0, 150000, "jackpot", 7),
     e.DoorChanged(6, "main", True),
 ]

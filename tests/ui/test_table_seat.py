@@ -19,12 +19,14 @@ from typing import Any
 import pytest
 
 from kiosk.app.kiosk import build_app
-from kiosk.app.seated import TableSeat, sit
+from kiosk.app.screenshots import still_frame
+from kiosk.app.seated import select_table_game
 from kiosk.app.tour import tour_terminal
 from kiosk.clock import wall_clock_ms
 from kiosk.hostlink import pki
 from kiosk.presentation.table_bar import TableStep
 from kiosk.runtime.deck import RngDeckFactory
+from kiosk.seat.runtime import SeatRuntime
 from kiosk.table.controller import TableController
 from kiosk.table.core import TableConfig
 from kiosk.table.server import TableServer
@@ -50,11 +52,10 @@ class SeatedKiosk:
         ).start()
         self.tour = tour_terminal(root / "kiosk")
         self.runtime = self.tour.terminal.runtime
-        where = TableSeat(self.server.address, "T1", 1, self.pki, EDITION)
-        self.seat = sit(self.runtime, where)
-        self.app: Any = build_app(
-            self.tour.terminal, show_simulator=False, speed=SPEED, seat=self.seat
-        )
+        select_table_game(self.runtime, EDITION)  # run --table --edition
+        self.seat = SeatRuntime.over_tls(self.runtime, self.server.address, "T1", 1, self.pki)
+        self.tour.terminal.seat = self.seat  # as run --table seats it
+        self.app: Any = build_app(self.tour.terminal, show_simulator=False, speed=SPEED)
         self.driver = Driver(self.app, (800, 480))
         self.stopped = False
 
@@ -99,9 +100,9 @@ def test_a_seated_kiosk_plays_a_table_round_by_touch_and_shows_the_lost_link(
     bar = app.root.ids.topbar.ids.tablebar
     app.root.ids.sim.act("note", 10_000)
     d.frames(3)
-    k.wait_step(TableStep.CONNECTING)  # an idle table sends nothing until its first round
+    k.wait_step(TableStep.WAITING, timeout=20)  # seated at an idle table
     assert d.screen == "stadium" and app.at_table  # seated: straight to the table's game
-    assert bar.headline == "Joining the table" and not bar.lost
+    assert bar.headline == "Waiting for the dealer" and not bar.lost
     assert d.widget("deal").disabled and d.widget("chip:500").disabled  # no round: no bet
 
     # the dealer's New Game: the bar counts the betting window, the player bets by touch
@@ -148,6 +149,7 @@ def test_a_seated_kiosk_plays_a_table_round_by_touch_and_shows_the_lost_link(
     d.tap_widget(chip)
     assert app.session.chip != 100  # a disabled chip takes no touch
     assert not app.table_view.bets_open
+    still_frame(d)  # nothing moving (a notice, a win's roll-up) while the labels are read
     readings = legibility.read(app, "table-link-lost")
     failing = [str(r) for r in readings if r.problems()]
     assert not failing, "\n".join(failing)

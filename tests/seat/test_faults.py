@@ -1,0 +1,240 @@
+"""The seat's fault rules on a real controller (real gRPC, mutual TLS on loopback) and a real
+terminal (its SQLite journal): a seat that drops mid-round settles from the controller's result
+before it takes a new bet; a voided round comes back, journaled; a result that differs from the
+controller's tilts; a lost controller disables new bets and says why."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from kiosk.app.wiring import Terminal, build_terminal
+from kiosk.cards import cards
+from kiosk.hostlink import pki
+from kiosk.seat.client import SeatClient
+from kiosk.seat.runtime import SeatNotReadyError, SeatRuntime
+from kiosk.seat.status import Connection
+from kiosk.table import commands as tc
+from kiosk.table.controller import TableController
+from kiosk.table.core import TableConfig
+from kiosk.table.server import TableServer
+from kiosk.terminal import commands as c
+from kiosk.terminal.state import Phase
+from kiosk.terminal.tilts import TiltCode
+
+#: the array (a flush on positions 0, 1, 2) and the dealer's hand, dealt in this order
+ARRAY = cards("2h 5h 9h 3c 7d Jc Qs 4d 8s")
+DEALER = cards("Ks Kd 2c")
+
+
+class FixedDecks:
+    """Every round deals ARRAY then DEALER (a deck the test chooses, skipping dealt cards)."""
+
+    def __call__(self, excluded: frozenset[int]) -> FixedDecks.Deck:
+        return FixedDecks.Deck([x for x in (*ARRAY, *DEALER) if x not in excluded])
+
+    @dataclass
+    class Deck:
+        order: list[int]
+
+        def deal(self, n: int) -> tuple[int, ...]:
+            out, self.order = self.order[:n], self.order[n:]
+            return tuple(out)
+
+
+@pytest.fixture(scope="module")
+def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("seat-pki") / "pki"
+    pki.ensure_pki(where, ("seat-1",))
+    return where
+
+
+@pytest.fixture
+def table(tmp_path: Path, pki_dir: Path) -> Iterator[Callable[..., TableServer]]:
+    servers: list[TableServer] = []
+
+    def start(paytables: tuple[tuple[str, str], ...] = (), port: int = 0) -> TableServer:
+        config = TableConfig(
+            "T1", "stadium-3cp", paytables, betting_ms=400, decision_ms=400, max_seats=8
+        )
+        controller = TableController(config, tmp_path / "table.sqlite3", FixedDecks())
+        server = TableServer(
+            controller, pki.credentials(pki_dir, "host"), f"127.0.0.1:{port}", tick_seconds=0.01
+        ).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop(0)
+        server.controller.close()
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = build_terminal(tmp_path / "seat" / "data")
+    term.runtime.power_up()
+    term.runtime.execute(c.SelectEdition("stadium-3cp"))
+    term.simulated.validator.insert(10_000)
+    for _ in range(3):
+        term.runtime.pump()
+    yield term
+    term.close()
+
+
+def seat_on(term: Terminal, server: TableServer, pki_dir: Path) -> SeatRuntime:
+    creds = pki.credentials(pki_dir, "seat-1")
+    return SeatRuntime(
+        term.runtime,
+        "T1",
+        1,
+        connect=lambda join: SeatClient(server.address, creds, join, max_backoff=0.2).start(),
+    )
+
+
+def until(seat: SeatRuntime, done: Callable[[], bool], seconds: float = 5.0) -> None:
+    end = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < end, f"timed out: {seat.status()}"
+        seat.runtime.pump()
+        seat.pump()
+        time.sleep(0.005)
+
+
+def place(term: Terminal) -> None:
+    rt = term.runtime
+    rt.execute(c.SelectPositions((0, 1, 2)))
+    rt.execute(c.PlaceWager(spot="ante", amount=100))
+    rt.execute(c.PlaceWager(spot="pairs_plus", amount=100))
+
+
+def test_a_seat_that_drops_mid_round_settles_from_the_controller_before_a_new_bet(
+    table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
+) -> None:
+    server = table()
+    seat = seat_on(terminal, server, pki_dir)
+    until(seat, lambda: seat.status().connection is Connection.SEATED)
+    server.open_round()
+    until(seat, lambda: seat.status().bets_open)
+    place(terminal)
+    seat.bet()
+    rt = terminal.runtime
+    assert rt.state.credits[0] == 10_000 - 200  # committed on the terminal before the report
+    until(seat, lambda: rt.state.phase is Phase.DECISION)  # cards from the controller
+    assert rt.state.round is not None and rt.state.round.first == list(ARRAY)
+    seat.close()  # the seat drops before it decides
+    end = time.monotonic() + 5
+    while server.controller.state.round is not None and time.monotonic() < end:
+        if server.controller.state.phase.value == "settled":
+            server.close_round()
+        time.sleep(0.01)
+    server.open_round()  # the table plays on
+    record = server.controller.recall(1)
+    assert record is not None and record.outcomes[0].choice == "fold"  # the default
+    back = seat_on(terminal, server, pki_dir)
+    until(back, lambda: rt.state.phase is Phase.RESULT)
+    rnd = rt.state.round
+    assert rnd is not None and rnd.table_game == 1 and rnd.choices == {0: "fold"}
+    assert rnd.settlement[0].paid == record.outcomes[0].paid == 500  # the flush pays 4 to 1
+    assert rt.state.credits[0] == 10_000 - 200 + 500
+    if server.controller.state.round is None:  # game 2 closed unplayed while it was away
+        server.open_round()
+    until(back, lambda: back.status().bets_open)
+    place(terminal)
+    back.bet()  # settled first, now it bets again
+    assert rt.state.round is not None and rt.state.round.table_game >= 2
+    back.close()
+
+
+def test_a_voided_round_returns_the_seats_wagers_journaled(
+    table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
+) -> None:
+    server = table()
+    seat = seat_on(terminal, server, pki_dir)
+    until(seat, lambda: seat.status().connection is Connection.SEATED)
+    server.open_round()
+    until(seat, lambda: seat.status().bets_open)
+    place(terminal)
+    seat.bet()
+    until(
+        seat,
+        lambda: (
+            server.controller.state.round is not None and bool(server.controller.state.round.bets)
+        ),
+    )
+    server.execute(tc.VoidRound("the dealer voided the round"))
+    rt = terminal.runtime
+    until(seat, lambda: rt.state.phase is Phase.RESULT)
+    assert rt.state.round is not None and rt.state.round.voided == "the dealer voided the round"
+    assert rt.state.credits[0] == 10_000
+    assert rt.meters["voided_returns"] == 200 and rt.meters["games_voided"] == 1
+    assert rt.core.audit_credits() is None
+    seat.close()
+
+
+def test_a_result_that_differs_from_the_controllers_tilts_the_seat(
+    table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
+) -> None:
+    server = table(paytables=(("pairs_plus", "1-3-6-30-40"),))  # not the terminal's
+    seat = seat_on(terminal, server, pki_dir)
+    until(seat, lambda: seat.status().connection is Connection.SEATED)
+    server.open_round()
+    until(seat, lambda: seat.status().bets_open)
+    place(terminal)
+    seat.bet()
+    rt = terminal.runtime
+    until(seat, lambda: TiltCode.TABLE_RESULT_MISMATCH in rt.state.tilts, seconds=8)
+    assert rt.state.credits[0] == 10_000 - 200 + 500  # the terminal keeps its own figure
+    assert "the controller [('ante', 100, 0), ('pairs_plus', 100, 400)]" in str(
+        rt.state.tilts[TiltCode.TABLE_RESULT_MISMATCH].reason
+    )
+    seat.close()
+
+
+def test_a_seat_that_loses_the_controller_disables_new_bets_and_says_why(
+    table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
+) -> None:
+    server = table()
+    seat = seat_on(terminal, server, pki_dir)
+    until(seat, lambda: seat.status().connection is Connection.SEATED)
+    server.open_round()
+    until(seat, lambda: seat.status().bets_open)
+    server.stop(0)
+    until(seat, lambda: seat.status().connection is not Connection.SEATED)
+    until(seat, lambda: seat.status().connection is Connection.LOST)
+    place(terminal)
+    with pytest.raises(SeatNotReadyError, match="new bets are disabled: the table controller"):
+        seat.bet()
+    assert terminal.runtime.state.credits[0] == 10_000 and terminal.runtime.state.round is None
+    seat.close()
+
+
+def test_the_players_screen_session_bets_and_decides_through_the_seat(
+    table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
+) -> None:
+    from kiosk.presentation.session import PlayerSession
+
+    server = table()
+    seat = seat_on(terminal, server, pki_dir)
+    session = PlayerSession(terminal.runtime)
+    session.seat = seat
+    until(seat, lambda: seat.status().connection is Connection.SEATED)
+    place(terminal)
+    assert not session.deal()  # no round open: refused with a notice, nothing committed
+    assert terminal.runtime.state.round is None
+    server.open_round()
+    until(seat, lambda: seat.status().bets_open)
+    assert session.deal()
+    rt = terminal.runtime
+    until(seat, lambda: rt.state.phase is Phase.DECISION)
+    assert session.decide(take=True)
+    assert rt.state.phase is Phase.DECISION  # reported; journaled when the table has it
+    until(seat, lambda: rt.state.phase is Phase.RESULT)
+    record = server.controller.state.round
+    assert record is not None and record.decisions == {1: "play"}
+    assert rt.state.round is not None and rt.state.round.choices == {0: "play"}
+    seat.close()
