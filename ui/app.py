@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,14 @@ from kiosk.presentation.help_pictures import help_pictures
 from kiosk.presentation.i18n import LANGUAGE_NAMES, catalogue, other_language
 from kiosk.presentation.session import REMINDER_CHOICES, PlayerSession
 from kiosk.presentation.table import TableView
+from kiosk.presentation.table_bar import (
+    CountdownWindow,
+    LinkWatch,
+    TableBarView,
+    at_table,
+    table_bar,
+)
+from kiosk.presentation.table_status import TableStatus
 from kiosk.terminal.state import Phase
 from ui import memory
 from ui.env import BASE_SIZE, SIM_COLUMN
@@ -45,9 +54,18 @@ from ui.theme import FELT
 from ui.widgets.layers import CachedLayer, FlyLayer
 from ui.widgets.overlays import LockupOverlay, ReminderDialog, ReminderPicker, VoucherOverlay
 from ui.widgets.simulator import SimulatorPanel
+from ui.widgets.table_bar import TableBar
 from ui.widgets.win import WinLayer
 
-__all__ = ["CachedLayer", "FlyLayer", "KioskApp", "SimulatorPanel", "WinLayer", "load_kv"]
+__all__ = [
+    "CachedLayer",
+    "FlyLayer",
+    "KioskApp",
+    "SimulatorPanel",
+    "TableBar",
+    "WinLayer",
+    "load_kv",
+]
 
 KV_DIR = Path(__file__).resolve().parent / "kv"
 KV_FILES = (
@@ -56,6 +74,7 @@ KV_FILES = (
     "root.kv",
     "screens.kv",
     "tables.kv",
+    "table_bar.kv",
     "overlays.kv",
     "win.kv",
 )
@@ -99,6 +118,7 @@ class KioskApp(App):
     notice_text = StringProperty("")
     notice_kind = StringProperty("info")
     sim_width = NumericProperty(0)  # the SIMULATOR column beside the player's screen
+    at_table = BooleanProperty(False)  # a seat at a table: the table bar is shown
 
     def __init__(
         self,
@@ -110,6 +130,7 @@ class KioskApp(App):
         speed: float = 1.0,
         on_ready: Callable[[KioskApp], None] | None = None,
         extensions: Sequence[Callable[[KioskApp], None]] = (),
+        table_status: Callable[[], TableStatus | None] | None = None,
     ) -> None:
         super().__init__()
         self.title = "TurboKiosk"
@@ -134,6 +155,12 @@ class KioskApp(App):
         self.frames = 0
         self._frame_event: Any = None
         self.first_frame_at: float | None = None
+        # a seat at a table: the seat runtime's status, read every frame (None: not at one)
+        self.table_status = table_status
+        self._table_seen: TableStatus | None = None
+        self._table_window = CountdownWindow()
+        self._table_link = LinkWatch()
+        self.table_view: TableBarView | None = None
         self.register_event_type("on_service_key")
 
     # --- building ---------------------------------------------------------------------------
@@ -188,6 +215,7 @@ class KioskApp(App):
         s = self.session
         state = s.rt.state
         sm = self.root.ids.sm
+        self._table_moved()
         if state.phase in IN_ROUND or (state.round is not None and state.credits[0] > 0):
             sm.current = self._table_name()
         elif state.credits[0] > 0 or state.lockups():
@@ -242,13 +270,45 @@ class KioskApp(App):
         self.duties()
         self.session.tick()
         second = self.session.clock() // 1000
-        if self.session.revision != self._seen_revision:
+        if self._table_moved() or self.session.revision != self._seen_revision:
             self.refresh()
         elif second != self._last_second:
             self.refresh()  # countdown and session clock
         self._last_second = second
         if self.simulator_visible:
             self.root.ids.sim.sync()
+
+    def _table_moved(self) -> bool:
+        """Whether the table's status changed (a step, a second of the countdown, the link)
+        since it was last shown."""
+        if self.table_status is None:
+            return False
+        status = self.table_status()
+        if status is not None:
+            status = self._table_link.seen(status)
+            # the countdown's milliseconds move every frame: it redraws when its second does
+            status = replace(status, remaining_ms=-(-status.remaining_ms // 1000) * 1000)
+        if status == self._table_seen:
+            return False
+        self._table_seen = status
+        return True
+
+    def _show_table(self, view: TableView) -> TableView:
+        """The table bar from the last status read, and ``view`` as a seat shows it."""
+        status = self._table_seen
+        self.at_table = status is not None
+        if status is None:
+            self.table_view = None
+            return view
+        bar = table_bar(
+            status,
+            self.lang,
+            dealer_hand=bool(view.dealer),
+            window_ms=self._table_window.length_ms(status),
+        )
+        self.table_view = bar
+        self.root.ids.topbar.ids.tablebar.show(bar)
+        return at_table(view, bar, self.lang)
 
     def _table_name(self) -> str:
         """The table screen of the selected game's family (each is named after its family)."""
@@ -265,7 +325,7 @@ class KioskApp(App):
         if s.rt.state.game_number > self._max_game:  # a new round: deal it card by card
             self._max_game = s.rt.state.game_number
             self.revealed = 0
-        view = self.view()
+        view = self._show_table(self.view())
         self._follow(view)
         self._navigate(view)
         on_table = isinstance(self.root.ids.sm.current_screen, TableScreen)
@@ -348,19 +408,27 @@ class KioskApp(App):
         state = s.rt.state
         current = sm.current
         in_round = state.phase in IN_ROUND or view.revealed < view.cards_total
-        if in_round and current in ("attract", "menu"):
+        seated = self.at_table  # a seat stays at its table: no attract mode, no game menu
+        if (in_round or seated) and current in ("attract", "menu"):
             sm.current = view.family
         elif current == "attract" and (state.credits[0] > 0 or state.phase is Phase.WAGERING):
             sm.current = "menu"
         elif current in _table_names() and current != view.family:
             sm.current = view.family
-        elif current != "attract" and s.attract_due() and not self.root.ids.overlays.children:
+        elif (
+            current != "attract"
+            and not seated
+            and s.attract_due()
+            and not self.root.ids.overlays.children
+        ):
             sm.current = "attract"
 
     def _overlays(self) -> None:
         s = self.session
         layer = self.root.ids.overlays
         lockup = s.lockup()
+        if lockup is None and self.table_view is not None:
+            lockup = self.table_view.lost_panel  # a seat without its table: why bets are off
         self._toggle(layer, self.lockup_overlay, lockup is not None)
         if lockup is not None:
             self.lockup_overlay.show(lockup)

@@ -93,6 +93,7 @@ def dump(app: Any) -> dict[str, Any]:
     lockup = app.session.lockup()
     voucher = app.session.voucher()
     usage = resource.getrusage(resource.RUSAGE_SELF)
+    table = getattr(app, "table_view", None)  # a seat at a table: its bar (decision 0023)
     return {
         "screen": app.root.ids.sm.current,
         "edition": view.edition,
@@ -112,6 +113,15 @@ def dump(app: Any) -> dict[str, Any]:
         "lockup_reason": lockup.reason if lockup is not None else None,
         "lockup_detail": lockup.detail_text if lockup is not None else None,
         "voucher": voucher.amount_text if voucher is not None else None,
+        "table": None
+        if table is None
+        else {
+            "step": table.step.value,
+            "headline": table.headline,
+            "detail": table.detail,
+            "seconds": table.seconds,
+            "lost": table.lost,
+        },
         "language": app.session.language,
         "size": list(Window.size),
         "max_rss_kb": usage.ru_maxrss,

@@ -36,6 +36,8 @@ SLOT_EDGE = hex_rgba("#5f9378")
 SLOT_CHOSEN = hex_rgba("#3c5a2a")
 SELECT = hex_rgba("#ffd54a")
 SIM = hex_rgba("#ff8f00")
+#: the table bar when the link to the table is lost (cream on it reads at 8:1)
+TABLE_LOST = hex_rgba("#8b1a1a")
 #: the win banner's panel, and the felt's printed lines and glow of a winning spot
 WIN_PANEL = hex_rgba("#06281a")
 PRINT = hex_rgba("#e9d9a6", 0.8)

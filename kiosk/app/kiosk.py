@@ -40,18 +40,25 @@ def build_app(
     service_menu: bool = False,
     clock: Callable[[], int] | None = None,
     with_simulator: bool = True,
+    table_status: Callable[[], Any] | None = None,
 ) -> Any:
     """A :class:`ui.app.KioskApp` on a powered-up ``terminal``; with ``service_menu`` the
     service key (F3) opens the service menu (:mod:`ui.service`).  ``devices`` is what the
     SIMULATOR panel works (default: the terminal's in-process devices); ``clock`` is the
     player's session clock (epoch ms; the wall clock by default).  ``with_simulator=False``
-    (real devices) builds no SIMULATOR panel at all, so no key can bring one up."""
+    (real devices) builds no SIMULATOR panel at all, so no key can bring one up.  A terminal
+    seated at a table (``terminal.seat``) shows the table in its top bar (decision 0023);
+    ``table_status`` alone feeds that bar (the screenshots' scripted table)."""
     from ui.app import KioskApp
 
     session = PlayerSession(
         terminal.runtime, language=language, **({"clock": clock} if clock is not None else {})
     )
     session.seat = terminal.seat
+    if terminal.seat is not None:
+        from kiosk.app.seated import status_reader
+
+        table_status = status_reader(terminal.seat)
     extensions = []
     if service_menu:
 
@@ -69,6 +76,7 @@ def build_app(
         speed=speed,
         on_ready=on_ready,
         extensions=extensions,
+        table_status=table_status,
     )
 
 
@@ -82,6 +90,7 @@ class _Screen:
     exit_after_dump: bool
     started: float | None
     table: TableSeating | None = None  # run --table: seated after the power-up
+    table_edition: str | None = None  # run --table --edition: the table's game, selected
 
 
 def start_kiosk(
@@ -98,6 +107,7 @@ def start_kiosk(
     remote_host: HostEndpoint | None = None,
     sas: SasSettings | None = None,
     table: TableSeating | None = None,
+    table_edition: str | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -119,7 +129,9 @@ def start_kiosk(
     from kiosk.store.journal import StoreError
 
     data_dir = Path(data_dir)
-    screen = _Screen(language, show_simulator, dump_path, exit_after_dump, started, table)
+    screen = _Screen(
+        language, show_simulator, dump_path, exit_after_dump, started, table, table_edition
+    )
     try:
         take_lock(data_dir).release()  # busy: fail before touching its simulators
     except StoreError as exc:  # no usable data directory: the lockup, from no store at all
@@ -238,6 +250,10 @@ def _run(
         except PortError as exc:  # the service menu's SAS page shows it too
             print(f"turbokiosk run: {exc}; the SAS link is down", file=sys.stderr)
     if screen.table is not None:
+        if screen.table_edition is not None:  # a SeatingError is the command line's to say
+            from kiosk.app.seated import select_table_game
+
+            select_table_game(terminal.runtime, screen.table_edition)
         terminal.seat = screen.table.seat_on(terminal.runtime)
 
     def ready(app: Any) -> None:

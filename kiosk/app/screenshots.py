@@ -57,7 +57,13 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
     folder = out / f"{size[0]}x{size[1]}"
     with tempfile.TemporaryDirectory(prefix="turbokiosk-shots-") as tmp:
         tour = tour_terminal(Path(tmp), fixed=True)
-        app = build_app(tour.terminal, show_simulator=False, speed=speed, clock=tour.player_clock)
+        app = build_app(
+            tour.terminal,
+            show_simulator=False,
+            speed=speed,
+            clock=tour.player_clock,
+            table_status=tour.table,
+        )
         driver = Driver(app, size)
         app.root.ids.sm.get_screen("attract").freeze()  # the invitation bright
 
@@ -65,9 +71,16 @@ def _take_here(out: Path, size: tuple[int, int], speed: float) -> list[Path]:
             driver.frames(2)
             written.append(capture.save_png(folder / f"{name}.png", still_frame(driver)))
 
+        import ui.app
+
+        shown = ui.app.VOUCHER_SHOWN_SECONDS
+        # the visit touches the voucher away itself: on a loaded machine the voucher's own
+        # 2.5 s (at this speed) ran out while its picture waited for a still frame
+        ui.app.VOUCHER_SHOWN_SECONDS = 3600.0
         try:
             visit(driver, tour, shot)
         finally:
+            ui.app.VOUCHER_SHOWN_SECONDS = shown
             driver.close()
             tour.terminal.runtime.close()
     return written

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kiosk import cards
+from kiosk.app.table_tour import TableScript, visit_table
 from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.clock import wall_clock_ms
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
@@ -71,6 +72,8 @@ class TourTerminal:
     script: str = ""
     offset_ms: int = 0
     fixed: bool = False  # time stands still at TOUR_EPOCH_MS (moved on only by later())
+    #: the table's status for an app seated at a table (``build_app(table_status=tour.table)``)
+    table: TableScript = field(default_factory=TableScript)
 
     def player_clock(self) -> int:
         """Epoch milliseconds, moved on by :meth:`later`."""
@@ -100,6 +103,7 @@ def tour_terminal(
     holder.script = ""
     holder.offset_ms = 0
     holder.fixed = fixed
+    holder.table = TableScript()
     randbelow = random.Random(TOUR_SEED).randrange if fixed else rng.randbelow
     if fixed:
         clock = holder.player_clock
@@ -278,6 +282,10 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.frames(3)
     shot("22-simulator-panel")
     app.simulator_visible = False
+
+    # a seat at a table (decision 0023), when the app reads the tour's table script
+    if app.table_status is tour.table:
+        visit_table(d, tour.table, shot, lambda names: setattr(tour, "script", names))
 
     # last: a critical memory error (the terminal stays locked for good)
     app.session.rt.execute(c.ReportCritical(reason="journal hash chain broken at row 1234"))

@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
     add_data_dir_argument(parser)
     add_table_arguments(parser)
+    parser.add_argument(
+        "--edition", help="with --table: the table's game, selected before the seat joins"
+    )
     parser.add_argument("--size", default="800x480", metavar="WxH", help="window size (800x480)")
     parser.add_argument("--fullscreen", action="store_true", help="fill the display")
     parser.add_argument("--language", choices=LANGUAGES, default="en", help="first language")
@@ -104,6 +107,8 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     from ui import env
 
     table = table_seating(args)  # a missing seat certificate: one line, before any window
+    if args.edition is not None and table is None:
+        raise CommandLineError("--edition is the table's game: it goes with --table")
     try:
         size = env.parse_size(args.size)
     except ValueError as exc:
@@ -142,20 +147,26 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     interrupt.arm()
     if interrupt.requested:  # Ctrl-C while Kivy loaded: nothing started yet
         return EXIT_INTERRUPTED
-    return start_kiosk(
-        data_dir,
-        language=args.language,
-        show_simulator=not args.no_simulator,
-        with_host=not args.no_host,
-        devices=args.devices,
-        dump_path=args.dump_screen,
-        exit_after_dump=args.exit_after_dump,
-        started=STARTED,
-        hardware=hardware,
-        remote_host=remote_host,
-        sas=sas,
-        table=table,
-    )
+    from kiosk.app.seated import SeatingError
+
+    try:
+        return start_kiosk(
+            data_dir,
+            language=args.language,
+            show_simulator=not args.no_simulator,
+            with_host=not args.no_host,
+            devices=args.devices,
+            dump_path=args.dump_screen,
+            exit_after_dump=args.exit_after_dump,
+            started=STARTED,
+            hardware=hardware,
+            remote_host=remote_host,
+            sas=sas,
+            table=table,
+            table_edition=args.edition,
+        )
+    except SeatingError as exc:  # the table's game is not offered on this terminal
+        raise CommandLineError(f"--edition: {exc}") from None
 
 
 def check_display() -> str:

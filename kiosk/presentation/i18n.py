@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from kiosk.games.paytable import LANGUAGES
 from kiosk.presentation.i18n_show import SHOW_TEXTS
+from kiosk.presentation.i18n_table import TABLE_TEXTS
 
 __all__ = [
     "CATALOGUES",
@@ -381,8 +382,8 @@ _ES: dict[str, str] = {
 }
 
 CATALOGUES: Mapping[str, Mapping[str, str]] = {
-    "en": {**_EN, **SHOW_TEXTS["en"]},
-    "es": {**_ES, **SHOW_TEXTS["es"]},
+    "en": {**_EN, **SHOW_TEXTS["en"], **TABLE_TEXTS["en"]},
+    "es": {**_ES, **SHOW_TEXTS["es"], **TABLE_TEXTS["es"]},
 }
 
 #: Spanish for the game words the code defines (poker hands, results, suits, Stadium's names).

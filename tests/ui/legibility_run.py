@@ -22,7 +22,9 @@ class _Visit:
         from ui.driver import Driver
 
         self.tour = tour_terminal(data_dir)
-        self.app = build_app(self.tour.terminal, show_simulator=False, speed=0.15)
+        self.app = build_app(
+            self.tour.terminal, show_simulator=False, speed=0.15, table_status=self.tour.table
+        )
         self.driver = Driver(self.app, size)
 
 

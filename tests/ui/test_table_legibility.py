@@ -1,0 +1,48 @@
+"""Legibility of the table screens of a seat (decision 0023, rules of decision 0018): the
+scripted table visit (:func:`kiosk.app.table_tour.visit_table`: both families, every kind of
+step, the lost link, English and Spanish) measured at 800x480.  In the slow run (about 10 s
+a language); at 1920x1080 the table visit is part of ``test_legibility``'s slow visit
+(``tests/ui/legibility_run.py`` seats its kiosk at the scripted table).  The default run reads
+the lost link's screen in ``test_table_seat``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.app.kiosk import build_app
+from kiosk.app.table_tour import visit_table
+from kiosk.app.tour import tour_terminal
+from tests.ui import legibility
+from tests.ui.conftest import SPEED
+from ui.driver import Driver
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_table_screens_are_legible_at_800x480(tmp_path: Path, language: str) -> None:
+    tour = tour_terminal(tmp_path)
+    app = build_app(tour.terminal, show_simulator=False, speed=SPEED, table_status=tour.table)
+    d = Driver(app, (800, 480))
+    try:
+        d.tap_at(app.root.width / 2, app.root.height / 2)
+        if language != "en":
+            app.set_language(language)
+        readings: list[legibility.Reading] = []
+        shots: list[str] = []
+
+        def shot(name: str) -> None:
+            d.frames(2)
+            shots.append(name)
+            readings.extend(legibility.read(app, name))
+
+        visit_table(d, tour.table, shot, lambda cards: setattr(tour, "script", cards))
+        assert len(shots) == 8
+        bar = [r for r in readings if "TableBar" in r.where]
+        assert len(bar) >= 16, legibility.summary(readings)  # the bar was measured on each
+        failing = [str(r) for r in readings if r.problems()]
+        assert not failing, "\n".join([str(legibility.summary(readings)), *failing])
+    finally:
+        d.close()
+        tour.terminal.runtime.close()
