@@ -33,7 +33,10 @@ TEST_ONLY = (
     "zxingcpp",
 )
 #: developer tools in the packages that need the test extra by design
-DEVELOPER_TOOLS = ("proto.generate",)
+#: modules not imported here: a developer's tool, and the lab package's charts, which need the
+#: optional ``lab`` extra (matplotlib; ``lab-package --no-pdf`` and the rest of kiosk.app.lab
+#: work without it, and without it ``lab-package`` says so in one line)
+DEVELOPER_TOOLS = ("proto.generate", "kiosk.app.lab.charts")
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "KIVY_NO_ARGS": "1"}
 
 BLOCKED = f"""
