@@ -27,6 +27,7 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 KIT = Path(__file__).resolve().parent
 REPO = KIT.parent
@@ -57,6 +58,13 @@ HOTPATH = (
     "('score_turbo', scoring.score_turbo)], {rounds}); "
     "print(' '.join(f'{{n}}={{v:.0f}}ns' for n, v in rows))"
 )
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with the project's error contract: one line, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
 
 
 class PiError(Exception):
@@ -119,7 +127,7 @@ def positive(text: str) -> int:
 
 def parse_args(argv: Sequence[str] | None = None) -> Plan:
     """The plan from the command line (bad input: one line, exit status 2)."""
-    parser = argparse.ArgumentParser(prog="pi_emulated.py", description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog="pi_emulated.py", description=__doc__.split("\n")[0])
     parser.add_argument(
         "--cache",
         type=Path,
