@@ -57,12 +57,14 @@ def test_plan_names_every_step_in_order_and_the_cache(tmp_path: Path) -> None:
     ],
 )
 def test_bad_arguments_are_one_line_and_status_2(
-    args: list[str], says: str, tmp_path: Path
+    args: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    done = driver("--cache", str(tmp_path), *args)
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert done.stderr.splitlines() == [f"pi_emulated.py: {says}"]
+    with pytest.raises(SystemExit) as exited:
+        pi_emulated.main(["--cache", str(tmp_path), *args])
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [f"pi_emulated.py: {says}"]
     assert list(tmp_path.iterdir()) == []  # nothing made
 
 
