@@ -88,6 +88,10 @@ class Plan:
         return self.cache / f"{SUITE}-arm64-{BASE_PACKAGES.replace(',', '-')}.tar"
 
     @property
+    def apt_cache(self) -> Path:
+        return self.cache / "apt-arm64"
+
+    @property
     def wheels(self) -> Path:
         return self.cache / "wheels-arm64"
 
@@ -138,7 +142,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Plan:
         "--mirror",
         default=os.environ.get("TURBOKIOSK_DEBIAN_MIRROR", "http://deb.debian.org/debian"),
     )
-    parser.add_argument("--games", type=positive, default=200, help="games in the soak")
+    parser.add_argument("--games", type=positive, default=30, help="games in the soak")
     parser.add_argument("--seed", type=positive, default=18)
     parser.add_argument("--rounds", type=positive, default=5, help="hot-path rounds")
     parser.add_argument("--keep", type=Path, help="keep the installed root here")
@@ -279,10 +283,13 @@ def arm64_wheels(plan: Plan, dest: Path) -> None:
     run([*pip, "wheel", "--no-deps", "-w", str(dest), str(REPO)])
 
 
-def in_chroot(root: Path, command: str, *, timeout: float = 3600) -> str:
-    """``bash -ec command`` as root in the arm64 root, /proc, /sys, /dev and /run mounted in a
-    private mount namespace (they vanish with it)."""
+def in_chroot(root: Path, apt_cache: Path, command: str, *, timeout: float = 3600) -> str:
+    """``bash -ec command`` as root in the arm64 root, /proc, /sys, /dev, /run and apt's
+    archive (``apt_cache``, kept between runs) mounted in a private mount namespace (they
+    vanish with it)."""
+    (apt_cache / "partial").mkdir(parents=True, exist_ok=True)
     quoted = shlex.quote(str(root))
+    archives = shlex.quote(str(root / "var/cache/apt/archives"))
     inner = (
         "env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "
         "LANG=C.UTF-8 SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy KIVY_NO_ARGS=1 "
@@ -291,6 +298,7 @@ def in_chroot(root: Path, command: str, *, timeout: float = 3600) -> str:
     script = (
         f"mount -t proc proc {quoted}/proc; mount --rbind /sys {quoted}/sys; "
         f"mount --rbind /dev {quoted}/dev; mount -t tmpfs tk-run {quoted}/run; "
+        f"mkdir -p {archives}; mount --bind {shlex.quote(str(apt_cache))} {archives}; "
         f"exec chroot {quoted} {inner}"
     )
     return run(["unshare", "-m", "--propagation", "private", "sh", "-ec", script], timeout=timeout)
@@ -375,7 +383,9 @@ def execute(plan: Plan) -> dict[str, object]:
             f"--bundle {bundle.name} --host-ca host/ca.crt --host-cert host/TK-0001.crt "
             "--host-key host/TK-0001.key --device-copies /srv/kit/device-copies"
         )
-        seconds, output = timed("install", lambda: in_chroot(root, install + " 2>&1"))
+        seconds, output = timed(
+            "install", lambda: in_chroot(root, plan.apt_cache, install + " 2>&1")
+        )
         steps["install"] = {"arm64_s": round(seconds, 1), "last": output.strip()[-200:]}
         arm = commands(plan, "/var/tmp/pi-run", "/var/tmp/pi-run/attract.json", "/srv/pi")
         here_data = work / "here"
@@ -397,7 +407,9 @@ def execute(plan: Plan) -> dict[str, object]:
         for step in TIMED:
             arm_command = arm[step].format(tk=f"{venv}/turbokiosk", py=f"{venv}/python")
             here_command = here[step].format(tk=native / "turbokiosk", py=sys.executable)
-            arm_s, arm_out = timed(step, functools.partial(in_chroot, root, arm_command))
+            arm_s, arm_out = timed(
+                step, functools.partial(in_chroot, root, plan.apt_cache, arm_command)
+            )
             start = time.perf_counter()
             done = subprocess.run(
                 ["bash", "-ec", here_command], capture_output=True, text=True, env=env
@@ -420,7 +432,9 @@ def execute(plan: Plan) -> dict[str, object]:
         png = dump.with_suffix(".png")
         if png.is_file():
             shutil.copy2(png, plan.cache / "attract-arm64.png")
-        report["arm64_machine"] = in_chroot(root, "uname -m; /usr/bin/python3 --version").split()
+        report["arm64_machine"] = in_chroot(
+            root, plan.apt_cache, "uname -m; /usr/bin/python3 --version"
+        ).split()
         (plan.cache / "report.json").write_text(json.dumps(report, indent=1) + "\n")
         if plan.keep is not None:
             shutil.move(str(root), plan.keep)

@@ -79,7 +79,7 @@ def test_the_emulated_board_installs_plays_and_audits(tmp_path: Path) -> None:
     """The real run: the arm64 root, install.sh, attract, soak, hot path, audit (tox -e pi)."""
     if os.geteuid() != 0:
         pytest.skip("needs root (debootstrap, chroot, binfmt_misc)")
-    games = os.environ.get("TURBOKIOSK_PI_GAMES", "100")
+    games = os.environ.get("TURBOKIOSK_PI_GAMES", "30")
     done = subprocess.run(
         [sys.executable, str(DRIVER), "--games", games],
         capture_output=True,
