@@ -323,14 +323,20 @@ def stage_kit(root: Path, work: Path, bundle: Path, public_key: Path) -> None:
 
 
 def commands(plan: Plan, data: str, dump: str, payload: str) -> dict[str, str]:
-    """The timed steps as shell commands, ``turbokiosk`` and ``python`` to be put in front."""
+    """The timed steps as shell commands, ``@tk@`` and ``@py@`` to be replaced by the
+    ``turbokiosk`` and ``python`` of each side (see ``for_side``)."""
     return {
-        "attract": f"{{tk}} run --data-dir {data}/attract --size 800x480 --dump-screen {dump} "
+        "attract": f"@tk@ run --data-dir {data}/attract --size 800x480 --dump-screen {dump} "
         "--exit-after-dump",
-        "soak": f"{{tk}} soak --data-dir {data}/soak --games {plan.games} --seed {plan.seed}",
-        "hotpath": "{py} -c " + shlex.quote(HOTPATH.format(payload=payload, rounds=plan.rounds)),
-        "audit": f"{{tk}} audit --data-dir {data}/soak",
+        "soak": f"@tk@ soak --data-dir {data}/soak --games {plan.games} --seed {plan.seed}",
+        "hotpath": "@py@ -c " + shlex.quote(HOTPATH.format(payload=payload, rounds=plan.rounds)),
+        "audit": f"@tk@ audit --data-dir {data}/soak",
     }
+
+
+def for_side(command: str, turbokiosk: str, python: str) -> str:
+    """``command`` with one side's ``turbokiosk`` and ``python``."""
+    return command.replace("@tk@", shlex.quote(turbokiosk)).replace("@py@", shlex.quote(python))
 
 
 def timed(step: str, call: Callable[[], object]) -> tuple[float, str]:
@@ -405,8 +411,8 @@ def execute(plan: Plan) -> dict[str, object]:
         }
         here_data.mkdir()
         for step in TIMED:
-            arm_command = arm[step].format(tk=f"{venv}/turbokiosk", py=f"{venv}/python")
-            here_command = here[step].format(tk=native / "turbokiosk", py=sys.executable)
+            arm_command = for_side(arm[step], f"{venv}/turbokiosk", f"{venv}/python")
+            here_command = for_side(here[step], str(native / "turbokiosk"), sys.executable)
             arm_s, arm_out = timed(
                 step, functools.partial(in_chroot, root, plan.apt_cache, arm_command)
             )
