@@ -49,6 +49,8 @@ PLATFORMS = (
 #: image) its setup falls back to its pure-Python codec.
 PURE_FROM_SOURCE = ("cobs",)
 STEPS = ("binfmt", "root", "wheels", "bundle", "install", "attract", "soak", "hotpath", "audit")
+#: Fewer colours than this in the attract screen's dump: the kiosk did not draw its widgets.
+DREW = 16
 TIMED = ("attract", "soak", "hotpath", "audit")
 #: The hot path's workload (tests/micropython/bench_payload.py), run by CPython on both sides.
 HOTPATH = (
@@ -339,6 +341,14 @@ def for_side(command: str, turbokiosk: str, python: str) -> str:
     return command.replace("@tk@", shlex.quote(turbokiosk)).replace("@py@", shlex.quote(python))
 
 
+def colours(png: Path) -> int:
+    """How many colours a screen dump has: 1 is a cleared screen that drew nothing."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        return len(image.convert("RGB").getcolors(1 << 24) or [])
+
+
 def timed(step: str, call: Callable[[], object]) -> tuple[float, str]:
     """Seconds and output of ``call()``; PiError names the step."""
     start = time.perf_counter()
@@ -436,8 +446,10 @@ def execute(plan: Plan) -> dict[str, object]:
             raise PiError(f"attract: the arm64 kiosk did not reach attract mode: {shown}")
         report["attract_screen"] = {"screen": shown["screen"], "links": shown["links"]}
         png = dump.with_suffix(".png")
-        if png.is_file():
-            shutil.copy2(png, plan.cache / "attract-arm64.png")
+        shutil.copy2(png, plan.cache / "attract-arm64.png")
+        counted = {"arm64": colours(png), "here": colours(here_data / "attract.png")}
+        report["attract_colours"] = counted
+        report["attract_drew"] = counted["arm64"] >= DREW
         report["arm64_machine"] = in_chroot(
             root, plan.apt_cache, "uname -m; /usr/bin/python3 --version"
         ).split()
@@ -465,6 +477,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pi_emulated.py: {error}", file=sys.stderr)
         return 1
     print(json.dumps(report, indent=1))
+    if not report["attract_drew"]:
+        print(
+            f"pi_emulated.py: the arm64 kiosk reached attract mode but its screen dump has "
+            f"{report['attract_colours']} colours (arm64, here): it drew nothing",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -87,14 +87,15 @@ def test_the_emulated_board_installs_plays_and_audits(tmp_path: Path) -> None:
         timeout=7200,
     )
     print(done.stdout, done.stderr, sep="\n")
-    assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["arm64_machine"][0] == "aarch64"
     assert report["attract_screen"]["screen"] == "attract"
     assert all(report["attract_screen"]["links"].values())
+    assert report["attract_drew"], report["attract_colours"]
     steps = report["steps"]
     assert "install.sh: done" in steps["install"]["last"]
     assert f"{games} games" in steps["soak"]["arm64_out"]
     assert "count_icons=" in steps["hotpath"]["arm64_out"]
     for step in pi_emulated.TIMED:
         assert steps[step]["arm64_s"] > 0 and steps[step]["here_s"] > 0
+    assert done.returncode == 0, done.stderr
