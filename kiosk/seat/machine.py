@@ -183,6 +183,8 @@ class SeatMachine:
             del self.facts[game]
 
     def _show(self, **changes: Any) -> None:
+        if "dealer_step" in changes and "pack" not in changes:
+            changes.update(pack=0, pack_location="")  # the dealer moved on from the pack
         self.status = replace(self.status, **changes)
 
     def _opened(self, f: RoundFacts, body: pb.RoundOpened, at: int) -> None:
@@ -261,7 +263,11 @@ class SeatMachine:
 
     def _pack_laid(self, f: RoundFacts, body: pb.PackLaid, at: int) -> None:
         # shown only: the cards reach the round by FirstDealt / SecondDealt / SeatSettled
-        self._show(dealer_step=pack_words(body.pack, body.location))
+        self._show(
+            dealer_step=pack_words(body.pack, body.location),
+            pack=body.pack,
+            pack_location=body.location,
+        )
 
     def _paused(self, f: RoundFacts, body: pb.TablePaused, at: int) -> None:
         self._show(

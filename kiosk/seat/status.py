@@ -57,6 +57,9 @@ class SeatStatus:
     paused: bool = False
     #: the dealer's reason for the pause (empty when not paused)
     pause_reason: str = ""
+    #: the pack the dealer laid last, and where (0: the dealer's last step was not a pack)
+    pack: int = 0
+    pack_location: str = ""
 
     def remaining_at(self, monotonic_ms: int) -> int:
         """Milliseconds left on the countdown at the seat's monotonic ``monotonic_ms``."""

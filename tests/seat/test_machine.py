@@ -251,3 +251,6 @@ def test_a_laid_pack_is_the_dealers_step_and_changes_no_phase() -> None:
     assert machine.next_action(BET) is None  # the cards come with FirstDealt, not the pack
     machine.receive(step(pack_laid=pb.PackLaid(pack=5, location="dealer", cards=[7])), 0)
     assert machine.status.dealer_step == "Dealer's hand"
+    assert (machine.status.pack, machine.status.pack_location) == (5, "dealer")
+    machine.receive(step(seat_settled=settled()), 0)
+    assert (machine.status.dealer_step, machine.status.pack) == ("Results", 0)  # moved on
