@@ -278,6 +278,14 @@ class SeatMachine:
         )
 
     def _resumed(self, f: RoundFacts, body: pb.TableResumed, at: int) -> None:
+        if (
+            self.status.phase in (TablePhase.BETTING, TablePhase.DEALING)
+            and body.betting_deadline_ms > body.now_ms
+            and f.taken is None
+            and f.first is None
+        ):  # bets not closed, the window moved on: still (or again, after a replay) open
+            f.betting_open = True
+            self._show(phase=TablePhase.BETTING)
         deadline = {
             TablePhase.BETTING: body.betting_deadline_ms,
             TablePhase.DECIDING: body.decision_deadline_ms,

@@ -95,12 +95,16 @@ def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
     server: TableServer, terminal: Terminal, pki_dir: Path
 ) -> None:
     creds = pki.credentials(pki_dir, "seat-1")
-    seat = SeatRuntime(
-        terminal.runtime,
-        "T1",
-        1,
-        connect=lambda join: SeatClient(server.address, creds, join, max_backoff=0.2).start(),
-    )
+
+    def seated() -> SeatRuntime:
+        return SeatRuntime(
+            terminal.runtime,
+            "T1",
+            1,
+            connect=lambda join: SeatClient(server.address, creds, join, max_backoff=0.2).start(),
+        )
+
+    seat = seated()
     dealer = DealerClient(server.address, pki.credentials(pki_dir, "dealer-1"))
     try:
         until(seat, lambda: seat.status().connection is Connection.SEATED)
@@ -133,6 +137,10 @@ def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
         with pytest.raises(SeatNotReadyError, match="paused: cards changed"):
             seat.bet()
         assert terminal.runtime.state.credits[0] == 10_000  # nothing committed
+        seat.close()  # a seat that comes back during the pause learns of it on joining
+        seat = seated()
+        until(seat, lambda: seat.status().connection is Connection.SEATED)
+        assert seat.status().paused and table_status(seat).remaining_ms == held.time_left
 
         ok(dealer, resume=dpb.ResumeTable())
         until(seat, lambda: not seat.status().paused)
@@ -141,6 +149,10 @@ def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
         status = seat.status()
         assert status.deadline_ms == rnd.betting_deadline  # the deadline moved by the pause
         assert status.bets_open and table_status(seat).remaining_ms <= held.time_left
+        seat.close()  # one that comes back after it gets the moved deadline, not the first one
+        seat = seated()
+        until(seat, lambda: seat.status().deadline_ms == rnd.betting_deadline)
+        assert seat.status().bets_open and not seat.status().paused
         seat.bet()
         until(seat, lambda: bool(rnd.bets))
         ok(dealer, close_bets=dpb.CloseBets(game_number=rnd.game_number))

@@ -254,3 +254,24 @@ def test_a_laid_pack_is_the_dealers_step_and_changes_no_phase() -> None:
     assert (machine.status.pack, machine.status.pack_location) == (5, "dealer")
     machine.receive(step(seat_settled=settled()), 0)
     assert (machine.status.dealer_step, machine.status.pack) == ("Results", 0)  # moved on
+
+
+def test_a_replayed_round_whose_first_deadline_passed_takes_the_moved_one() -> None:
+    """A seat that joins after a pause: the round's RoundOpened carries the deadline it opened
+    with (past), the controller's TableResumed the one the pause moved (ahead)."""
+    machine = SeatMachine("T1", 1)
+    opening = pb.RoundOpened(betting_deadline_ms=10_000, now_ms=30_000)
+    machine.receive(step(round_opened=opening), 100)
+    assert machine.status.phase is TablePhase.DEALING and not machine.status.bets_open
+    moved = pb.TableResumed(betting_deadline_ms=34_000, now_ms=30_000)
+    machine.receive(step(table_resumed=moved), 100)
+    status = machine.status
+    assert (status.phase, status.bets_open, status.remaining_at(1_100)) == (
+        TablePhase.BETTING,
+        True,
+        3_000,
+    )
+    assert isinstance(machine.next_action(BET), SendWager)
+    machine.receive(step(bets_closed=pb.BetsClosed(seats=[1])), 200)
+    machine.receive(step(table_resumed=moved), 300)  # bets closed: a resume reopens nothing
+    assert machine.status.phase is TablePhase.DEALING and machine.status.deadline_ms == 0
