@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,7 +87,7 @@ def until(seat: SeatRuntime, done: Callable[[], bool], seconds: float = 8.0) -> 
         time.sleep(0.005)
 
 
-def ok(dealer: DealerClient, **body: object) -> None:
+def ok(dealer: DealerClient, **body: Any) -> None:
     result = dealer.request(**body)
     assert result.ok, (result.error, result.reason)
 
