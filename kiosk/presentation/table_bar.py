@@ -1,15 +1,15 @@
 """The table bar: what a seat's screen says of its table (decision 0023).
 
 A seat at a table (``turbokiosk run --table ADDR``) shows in its top bar the table's step in
-words ("Place your bets", "Dealer is dealing · Pack 2: array 4-6", "Dealer's hand", "Table
-paused", ...), the countdown of the betting and decision windows in whole seconds (held while
-the table is paused), the table, the game number and how many seats are in.  When the link
-to the controller is lost, new bets are disabled, the bar turns red and says so, and a panel
-over the table says why.  :func:`table_bar` makes that :class:`TableBarView` from the seat
-runtime's :class:`~kiosk.presentation.table_status.TableStatus`, in the player's language; it
-reads no clock (the time left is the status's) and draws nothing.  :func:`at_table` closes the
-chips, spots and DEAL of a :class:`~kiosk.presentation.table.TableView` outside the betting
-window.
+words ("Place your bets", "Dealer is dealing" over "Pack 2: array 4-6", "Dealer's hand",
+"Table paused" over its reason, ...), the countdown of the betting and decision windows in
+whole seconds (held while the table is paused), the table, the game number and how many
+seats are in.  When the link to the controller is lost, new bets are disabled, the bar turns
+red and says so, and a panel over the table says why.  :func:`table_bar` makes that
+:class:`TableBarView` from the seat runtime's
+:class:`~kiosk.presentation.table_status.TableStatus`, in the player's language; it reads no
+clock (the time left is the status's) and draws nothing.  :func:`at_table` closes the chips,
+spots and DEAL of a :class:`~kiosk.presentation.table.TableView` outside the betting window.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ TIMED = frozenset({TableStep.BETTING, TableStep.DECIDING})
 _WINDOWS = frozenset({TablePhase.BETTING, TablePhase.DECIDING})
 
 #: the pause's reason in the bar's detail line: at most this many characters
-REASON_CHARS = 48
+REASON_CHARS = 32
 
 #: where the controller lays a pack (kiosk.table.core.PackSlot.location)
 _DEALER_HAND = "dealer"
@@ -124,10 +124,10 @@ def table_bar(
     elif step is TableStep.PAUSED:
         headline = text(language, "table_step_paused")
         detail = _short(status.pause_reason) or _where(status, language)
-    elif step is TableStep.DEALING and status.pack:
+    elif step is TableStep.DEALING and status.pack:  # the pack in the detail: the bar is narrow
+        headline = text(language, "table_step_dealing")
         place = pack_place(status.pack_location, language)
-        headline = text(language, "table_pack", pack=status.pack, place=place)
-        detail = _where(status, language)
+        detail = text(language, "table_pack", pack=status.pack, place=place)
     else:
         headline = text(language, f"table_step_{step.value}")
         detail = _where(status, language)

@@ -230,7 +230,7 @@ def test_a_paused_table_holds_the_countdown_closes_bets_and_says_why() -> None:
     assert es.headline == "Mesa en pausa"
     long = _status(TablePhase.DEALING, paused=True, pause_reason="the supervisor " * 10)
     cut = table_bar(long, "en", dealer_hand=False)
-    assert (cut.seconds, len(cut.detail), cut.detail[-1]) == (None, 48, "…")
+    assert (cut.seconds, len(cut.detail), cut.detail[-1]) == (None, 32, "…")
     silent = table_bar(_status(TablePhase.IDLE, paused=True), "en", dealer_hand=False)
     assert silent.detail == "T1 · Game 42 · 4 seats in"  # no reason given: where the seat is
 
@@ -249,18 +249,18 @@ def test_a_paused_table_holds_a_running_countdown_on_the_seats_clock() -> None:
 def test_a_laid_pack_is_shown_with_its_place_in_both_languages() -> None:
     array = _status(TablePhase.DEALING, pack=2, pack_location="array 4-6")
     bar = table_bar(array, "en", dealer_hand=True)
-    assert (bar.step, bar.headline) == (TableStep.DEALING, "Dealer is dealing · Pack 2: array 4-6")
-    assert bar.detail == "T1 · Game 42 · 4 seats in" and not bar.bets_open
+    assert (bar.step, bar.headline, bar.detail) == (
+        TableStep.DEALING,
+        "Dealer is dealing",
+        "Pack 2: array 4-6",
+    )
+    assert not bar.bets_open
     es = table_bar(array, "es", dealer_hand=True)
-    assert es.headline == "El crupier reparte · Paquete 2: cartas 4-6"
+    assert (es.headline, es.detail) == ("El crupier reparte", "Paquete 2: cartas 4-6")
     seat = _status(TablePhase.SETTLING, pack=4, pack_location="seat 3 cards 1-3")
-    assert table_bar(seat, "es", dealer_hand=False).headline == (
-        "El crupier reparte · Paquete 4: puesto 3, cartas 1-3"
-    )
+    assert table_bar(seat, "es", dealer_hand=False).detail == "Paquete 4: puesto 3, cartas 1-3"
     community = _status(TablePhase.DEALING, pack=1, pack_location="community")
-    assert table_bar(community, "en", dealer_hand=False).headline == (
-        "Dealer is dealing · Pack 1: community cards"
-    )
+    assert table_bar(community, "en", dealer_hand=False).detail == "Pack 1: community cards"
     hand = _status(TablePhase.SETTLING, pack=5, pack_location="dealer")
     for language, words in (("en", "Dealer's hand"), ("es", "Mano del crupier")):
         shown = table_bar(hand, language, dealer_hand=False)

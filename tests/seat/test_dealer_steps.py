@@ -162,7 +162,7 @@ def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
         ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=1, cards=ARRAY[:3]))
         until(seat, lambda: seat.status().dealer_step == "Pack 1 laid: array 1-3")
         dealing = table_bar(table_status(seat), "en", dealer_hand=True)
-        assert dealing.headline == "Dealer is dealing · Pack 1: array 1-3"
+        assert (dealing.headline, dealing.detail) == ("Dealer is dealing", "Pack 1: array 1-3")
         ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=2, cards=ARRAY[3:6]))
         ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=3, cards=ARRAY[6:]))
         rt = terminal.runtime
