@@ -1,14 +1,15 @@
 """The table bar: what a seat's screen says of its table (decision 0023).
 
 A seat at a table (``turbokiosk run --table ADDR``) shows in its top bar the table's step in
-words ("Place your bets", "Dealer is dealing", ...), the countdown of the betting and decision
-windows in whole seconds, the table, the game number and how many seats are in.  When the link
-to the controller is lost, new bets are disabled, the bar turns red and says so, and a panel
-over the table says why.  :func:`table_bar` makes that :class:`TableBarView` from the seat
-runtime's :class:`~kiosk.presentation.table_status.TableStatus`, in the player's language; it
-reads no clock (the time left is the status's) and draws nothing.  :func:`at_table` closes the
-chips, spots and DEAL of a :class:`~kiosk.presentation.table.TableView` outside the betting
-window.
+words ("Place your bets", "Dealer is dealing" over "Pack 2: array 4-6", "Dealer's hand",
+"Table paused" over its reason, ...), the countdown of the betting and decision windows in
+whole seconds (held while the table is paused), the table, the game number and how many
+seats are in.  When the link to the controller is lost, new bets are disabled, the bar turns
+red and says so, and a panel over the table says why.  :func:`table_bar` makes that
+:class:`TableBarView` from the seat runtime's
+:class:`~kiosk.presentation.table_status.TableStatus`, in the player's language; it reads no
+clock (the time left is the status's) and draws nothing.  :func:`at_table` closes the chips,
+spots and DEAL of a :class:`~kiosk.presentation.table.TableView` outside the betting window.
 """
 
 from __future__ import annotations
@@ -37,10 +38,22 @@ class TableStep(StrEnum):
     DEALER_HAND = "dealer_hand"  # Stadium: the dealer's three cards open
     ROUND_OVER = "round_over"  # settled: the results, until the next round opens
     VOIDED = "voided"  # the round was voided: every wager returned
+    PAUSED = "paused"  # the dealer paused the table: the countdown holds, no new bets
 
 
 #: the steps that run a window with a countdown
 TIMED = frozenset({TableStep.BETTING, TableStep.DECIDING})
+
+#: the phases whose countdown a pause holds (the bar shows the held seconds)
+_WINDOWS = frozenset({TablePhase.BETTING, TablePhase.DECIDING})
+
+#: the pause's reason in the bar's detail line: at most this many characters
+REASON_CHARS = 32
+
+#: where the controller lays a pack (kiosk.table.core.PackSlot.location)
+_DEALER_HAND = "dealer"
+_ARRAY = re.compile(r"^array (?P<cards>\d+-\d+)$")
+_SEAT_CARDS = re.compile(r"^seat (?P<seat>\d+) cards (?P<cards>\d+-\d+)$")
 
 
 @dataclass(frozen=True)
@@ -69,7 +82,12 @@ def step_of(status: TableStatus, *, dealer_hand: bool) -> TableStep:
         return TableStep.CONNECTING
     if connection is not Connection.SEATED:
         return TableStep.LOST
+    if status.paused:
+        return TableStep.PAUSED
     phase = TablePhase(status.phase)
+    if status.pack and phase in (TablePhase.DEALING, TablePhase.SETTLING):
+        hand = status.pack_location == _DEALER_HAND
+        return TableStep.DEALER_HAND if hand else TableStep.DEALING
     if phase is TablePhase.BETTING and status.remaining_ms <= 0:
         return TableStep.BETS_CLOSED  # the controller's BetsClosed is on its way
     return {
@@ -94,7 +112,8 @@ def table_bar(
     """The bar for ``status`` in ``language``; ``window_ms`` is the running window's length
     (:class:`CountdownWindow`), the full circle of the ring."""
     step = step_of(status, dealer_hand=dealer_hand)
-    seconds = _seconds(status.remaining_ms) if step in TIMED else None
+    held = step is TableStep.PAUSED and TablePhase(status.phase) in _WINDOWS
+    seconds = _seconds(status.remaining_ms) if step in TIMED or held else None
     total = 1 if seconds is None else max(1, _seconds(window_ms), seconds)
     lost = step is TableStep.LOST
     reconnecting = step is TableStep.CONNECTING and bool(status.reason)
@@ -102,6 +121,13 @@ def table_bar(
         headline = text(language, "table_bets_disabled")
         closed = status.connection == Connection.CLOSED.value
         detail = text(language, "table_closed" if closed else "table_no_link")
+    elif step is TableStep.PAUSED:
+        headline = text(language, "table_step_paused")
+        detail = _short(status.pause_reason) or _where(status, language)
+    elif step is TableStep.DEALING and status.pack:  # the pack in the detail: the bar is narrow
+        headline = text(language, "table_step_dealing")
+        place = pack_place(status.pack_location, language)
+        detail = text(language, "table_pack", pack=status.pack, place=place)
     else:
         headline = text(language, f"table_step_{step.value}")
         detail = _where(status, language)
@@ -141,6 +167,26 @@ def attendant_reason(reason: str) -> str:
     reason = " ".join(reason.split())
     rpc = _RPC_DETAILS.match(reason)
     return f"{rpc['what']} ({rpc['code']})" if rpc else reason
+
+
+def pack_place(location: str, language: str) -> str:
+    """Where the controller lays a pack, in ``language`` ("array 4-6", "seat 2 cards 1-3",
+    "community"; another place as the controller names it)."""
+    array = _ARRAY.match(location)
+    if array is not None:
+        return text(language, "table_place_array", cards=array["cards"])
+    seat = _SEAT_CARDS.match(location)
+    if seat is not None:
+        return text(language, "table_place_seat", seat=seat["seat"], cards=seat["cards"])
+    if location == "community":
+        return text(language, "table_place_community")
+    return location
+
+
+def _short(reason: str) -> str:
+    """The pause's reason on one line of the bar (cut with "…" when it does not fit)."""
+    reason = " ".join(reason.split())
+    return reason if len(reason) <= REASON_CHARS else reason[: REASON_CHARS - 1].rstrip() + "…"
 
 
 def _where(status: TableStatus, language: str) -> str:
@@ -202,7 +248,8 @@ def at_table(view: TableView, bar: TableBarView, language: str) -> TableView:
     (its window, not the terminal's); no change of game (the table deals one game)."""
     shut = not bar.bets_open
     offer = view.offer
-    if offer is not None and bar.step is TableStep.DECIDING and bar.seconds is not None:
+    counting = bar.step in (TableStep.DECIDING, TableStep.PAUSED)
+    if offer is not None and counting and bar.seconds is not None:
         default = (
             offer.decline_label
             if offer.default_text.startswith(offer.decline_label)

@@ -40,8 +40,14 @@ class TableStatus:
     remaining_ms: int
     dealer_step: str
     seats_in: int
-    #: the player may commit a new bet now (seated and the betting countdown runs)
+    #: the player may commit a new bet now (seated, the betting countdown runs, not paused)
     bets_open: bool
+    #: the dealer paused the table (the countdown holds) and why
+    paused: bool = False
+    pause_reason: str = ""
+    #: the pack the dealer laid last and where ("array 4-6", "dealer" ...; 0: no pack)
+    pack: int = 0
+    pack_location: str = ""
 
     @property
     def link_lost(self) -> bool:
@@ -66,4 +72,8 @@ def table_status(source: SeatStatusSource, monotonic_ms: int | None = None) -> T
         dealer_step=seat.dealer_step,
         seats_in=seat.seats_in,
         bets_open=seat.bets_open,
+        paused=seat.paused,
+        pause_reason=seat.pause_reason,
+        pack=seat.pack,
+        pack_location=seat.pack_location,
     )

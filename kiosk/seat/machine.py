@@ -183,6 +183,8 @@ class SeatMachine:
             del self.facts[game]
 
     def _show(self, **changes: Any) -> None:
+        if "dealer_step" in changes and "pack" not in changes:
+            changes.update(pack=0, pack_location="")  # the dealer moved on from the pack
         self.status = replace(self.status, **changes)
 
     def _opened(self, f: RoundFacts, body: pb.RoundOpened, at: int) -> None:
@@ -195,6 +197,8 @@ class SeatMachine:
             received_at_ms=at,
             dealer_step="New Game",
             seats_in=body.seats_in or self.status.seats_in,
+            paused=False,  # the controller opens no round while it is paused
+            pause_reason="",
             reason="" if self.status.connection is Connection.SEATED else self.status.reason,
         )
 
@@ -257,6 +261,43 @@ class SeatMachine:
         f.voided = body.reason or "voided"
         self._show(phase=TablePhase.VOIDED, deadline_ms=0, dealer_step="Round voided")
 
+    def _pack_laid(self, f: RoundFacts, body: pb.PackLaid, at: int) -> None:
+        # shown only: the cards reach the round by FirstDealt / SecondDealt / SeatSettled
+        self._show(
+            dealer_step=pack_words(body.pack, body.location),
+            pack=body.pack,
+            pack_location=body.location,
+        )
+
+    def _paused(self, f: RoundFacts, body: pb.TablePaused, at: int) -> None:
+        self._show(
+            paused=True,
+            pause_reason=body.reason,
+            remaining_ms=max(0, body.time_left_ms),
+            received_at_ms=at,
+        )
+
+    def _resumed(self, f: RoundFacts, body: pb.TableResumed, at: int) -> None:
+        if (
+            self.status.phase in (TablePhase.BETTING, TablePhase.DEALING)
+            and body.betting_deadline_ms > body.now_ms
+            and f.taken is None
+            and f.first is None
+        ):  # bets not closed, the window moved on: still (or again, after a replay) open
+            f.betting_open = True
+            self._show(phase=TablePhase.BETTING)
+        deadline = {
+            TablePhase.BETTING: body.betting_deadline_ms,
+            TablePhase.DECIDING: body.decision_deadline_ms,
+        }.get(self.status.phase, 0)
+        self._show(
+            paused=False,
+            pause_reason="",
+            deadline_ms=deadline,
+            remaining_ms=max(0, deadline - body.now_ms) if deadline else 0,
+            received_at_ms=at,
+        )
+
     def _finished(self, f: RoundFacts, body: pb.FinishedRound, at: int) -> None:
         f.betting_open = False
         if not body.played:
@@ -291,6 +332,8 @@ class SeatMachine:
         if terminal.phase == "dealing":
             if f.first is not None:
                 return PutCards(f.first)
+            if self.status.paused:
+                return None  # the controller takes no report while paused: sent on resume
             if f.betting_open and not f.accepted and game not in self.sent:
                 self.sent.add(game)
                 return SendWager(self.wager_report(terminal))
@@ -346,6 +389,17 @@ class SeatMachine:
         )
 
 
+#: where a pack goes (the controller's PackSlot.location) -> the dealer's step in words
+DEALER_HAND_LOCATION = "dealer"
+
+
+def pack_words(pack: int, location: str) -> str:
+    """The dealer's step for a laid pack: "Pack 2 laid: array 4-6", or "Dealer's hand"."""
+    if location == DEALER_HAND_LOCATION:
+        return "Dealer's hand"
+    return f"Pack {pack} laid: {location}" if location else f"Pack {pack} laid"
+
+
 def mismatch(terminal: TerminalRound, settled: pb.SeatSettled) -> ResultMismatch | None:
     """Whether the terminal's own settlement differs from the controller's (per wager)."""
     theirs = tuple(sorted((r.spot, r.stake_cents, r.paid_cents) for r in settled.results))
@@ -372,4 +426,7 @@ STEP_FOLDS: dict[str, Callable[[SeatMachine, RoundFacts, Any, int], None]] = {
     "round_closed": SeatMachine._closed,
     "round_voided": SeatMachine._voided,
     "finished_round": SeatMachine._finished,
+    "pack_laid": SeatMachine._pack_laid,
+    "table_paused": SeatMachine._paused,
+    "table_resumed": SeatMachine._resumed,
 }

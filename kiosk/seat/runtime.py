@@ -148,6 +148,8 @@ class SeatRuntime:
             raise SeatNotReadyError(
                 f"new bets are disabled: {status.reason or 'not seated at the table'}"
             )
+        if status.paused:
+            raise SeatNotReadyError(f"the table is paused: {status.pause_reason}")
         if not status.bets_open:
             raise SeatNotReadyError("bets are closed: wait for the dealer's next game")
         events = self.runtime.execute(
@@ -163,6 +165,8 @@ class SeatRuntime:
         offer = rnd.offers.get(0) if rnd is not None else None
         if rnd is None or not rnd.table_game or s.phase is not Phase.DECISION or offer is None:
             raise SeatNotReadyError("there is no decision to make")
+        if self.machine.status.paused:
+            raise SeatNotReadyError(f"the table is paused: {self.machine.status.pause_reason}")
         if choice not in offer.decision.choices:
             raise c.InvalidArgumentError(f"choose one of {', '.join(offer.decision.choices)}")
         if choice == offer.decision.take and offer.decision.extra_wager > s.credits[0]:

@@ -2,7 +2,8 @@
 
 Deadlines are the controller's clock; a seat never compares them with its own wall clock.  The
 time left is the controller's ``deadline - now`` when the step arrived, counted down on the
-seat's monotonic clock from then (:meth:`SeatStatus.remaining_at`).
+seat's monotonic clock from then (:meth:`SeatStatus.remaining_at`); while the dealer has the
+table paused the time left holds (the controller's ``time_left`` at the pause).
 """
 
 from __future__ import annotations
@@ -52,14 +53,27 @@ class SeatStatus:
     dealer_step: str = ""
     #: seats at the table (when the round opened) and seats in the round (when bets closed)
     seats_in: int = 0
+    #: the dealer paused the table: the countdown holds at ``remaining_ms``, no new bets
+    paused: bool = False
+    #: the dealer's reason for the pause (empty when not paused)
+    pause_reason: str = ""
+    #: the pack the dealer laid last, and where (0: the dealer's last step was not a pack)
+    pack: int = 0
+    pack_location: str = ""
 
     def remaining_at(self, monotonic_ms: int) -> int:
         """Milliseconds left on the countdown at the seat's monotonic ``monotonic_ms``."""
         if not self.deadline_ms:
             return 0
+        if self.paused:
+            return max(0, self.remaining_ms)
         return max(0, self.remaining_ms - max(0, monotonic_ms - self.received_at_ms))
 
     @property
     def bets_open(self) -> bool:
         """Whether the seat may commit a new bet now."""
-        return self.connection is Connection.SEATED and self.phase is TablePhase.BETTING
+        return (
+            self.connection is Connection.SEATED
+            and self.phase is TablePhase.BETTING
+            and not self.paused
+        )

@@ -208,10 +208,14 @@ class TableServer:
                 old.put(None)  # a seat has one stream: the newer wins
             self._publish(self.controller.execute(command_of(join, self.table_id), self.clock()))
             self._seats.queues[seat] = outbox
-            for seq, event in self._current_round():
+            replay = self._current_round()
+            for seq, event in replay:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
                     outbox.put(step)
+            pause = self._pause_now(seat, replay)
+            if pause is not None:
+                outbox.put(pause)
             rnd = self.controller.state.round
             for game in sorted({join.join.pending_game, join.join.last_settled_game} - {0}):
                 if rnd is None or rnd.game_number != game:  # ended while the seat was away
@@ -264,6 +268,26 @@ class TableServer:
                         table_id=self.table_id, game_number=game, seat=seat, refused=refused
                     )
                 )
+
+    def _pause_now(self, seat: int, replay: list[tuple[int, e.Event]]) -> pb.SeatResponse | None:
+        """For a seat that connects: the pause in force, or the deadlines a resume moved (the
+        replayed steps carry the deadlines the round's windows opened with); None: neither."""
+        state = self.controller.state
+        head, now, game = self.controller.journal.head[0], self.clock(), self.current_game()
+        if state.paused is not None:
+            return step_for_seat(state.paused, head, self.table_id, seat, now, game_number=game)
+        rnd = state.round
+        if rnd is None:
+            return None
+        moved = any(
+            (isinstance(ev, e.RoundOpened) and ev.betting_deadline != rnd.betting_deadline)
+            or (isinstance(ev, e.FirstDealt) and ev.decision_deadline != rnd.decision_deadline)
+            for _, ev in replay
+        )
+        if not moved:
+            return None
+        resumed = e.TableResumed(now, 0, "", rnd.betting_deadline, rnd.decision_deadline)
+        return step_for_seat(resumed, head, self.table_id, seat, now, game_number=game)
 
     def _journaled_answer(self, seat: int, cmd: c.Command) -> list[pb.SeatResponse]:
         """The journaled record a repeated report gets again."""

@@ -12,7 +12,8 @@ def table_line(status: TableStatus) -> str:
         why = f": {status.reason}" if status.reason else ""
         bets = " New bets are disabled." if status.link_lost else ""
         return f"{head}: {status.connection}{why}.{bets}"
-    parts = [f"{head} game {status.game_number}: {status.phase}"]
+    paused = f" (paused: {status.pause_reason or 'by the dealer'})" if status.paused else ""
+    parts = [f"{head} game {status.game_number}: {status.phase}{paused}"]
     if status.remaining_ms:
         parts.append(f"{status.remaining_ms / 1000:.1f} s left")
     if status.seats_in:

@@ -214,3 +214,70 @@ def test_the_attendant_gets_the_clients_words_and_the_code_not_grpcs_details() -
     )
     assert bar.lost_panel is not None
     assert bar.lost_panel.detail == "the table controller does not answer (UNAVAILABLE)"
+
+
+def test_a_paused_table_holds_the_countdown_closes_bets_and_says_why() -> None:
+    paused = _status(TablePhase.BETTING, 7_400, paused=True, pause_reason="shuffler jam")
+    assert paused.remaining_ms == 7_400 and not paused.bets_open
+    bar = table_bar(paused, "en", dealer_hand=False, window_ms=15_000)
+    assert (bar.step, bar.headline, bar.detail) == (
+        TableStep.PAUSED,
+        "Table paused",
+        "shuffler jam",
+    )
+    assert (bar.seconds, bar.total_seconds, bar.bets_open, bar.lost) == (8, 15, False, False)
+    es = table_bar(paused, "es", dealer_hand=False)
+    assert es.headline == "Mesa en pausa"
+    long = _status(TablePhase.DEALING, paused=True, pause_reason="the supervisor " * 10)
+    cut = table_bar(long, "en", dealer_hand=False)
+    assert (cut.seconds, len(cut.detail), cut.detail[-1]) == (None, 32, "…")
+    silent = table_bar(_status(TablePhase.IDLE, paused=True), "en", dealer_hand=False)
+    assert silent.detail == "T1 · Game 42 · 4 seats in"  # no reason given: where the seat is
+
+
+def test_a_paused_table_holds_a_running_countdown_on_the_seats_clock() -> None:
+    seat = SeatStatus(
+        "T1", 3, Connection.SEATED, phase=TablePhase.DECIDING, game_number=42,
+        deadline_ms=1_000_000, remaining_ms=6_000, received_at_ms=0, paused=True,
+    )  # fmt: skip
+    later = table_status(_Seat(seat), monotonic_ms=120_000)
+    assert (later.remaining_ms, later.deadline_ms, later.paused) == (6_000, 1_000_000, True)
+    running = table_status(_Seat(replace(seat, paused=False)), monotonic_ms=4_000)
+    assert running.remaining_ms == 2_000
+
+
+def test_a_laid_pack_is_shown_with_its_place_in_both_languages() -> None:
+    array = _status(TablePhase.DEALING, pack=2, pack_location="array 4-6")
+    bar = table_bar(array, "en", dealer_hand=True)
+    assert (bar.step, bar.headline, bar.detail) == (
+        TableStep.DEALING,
+        "Dealer is dealing",
+        "Pack 2: array 4-6",
+    )
+    assert not bar.bets_open
+    es = table_bar(array, "es", dealer_hand=True)
+    assert (es.headline, es.detail) == ("El crupier reparte", "Paquete 2: cartas 4-6")
+    seat = _status(TablePhase.SETTLING, pack=4, pack_location="seat 3 cards 1-3")
+    assert table_bar(seat, "es", dealer_hand=False).detail == "Paquete 4: puesto 3, cartas 1-3"
+    community = _status(TablePhase.DEALING, pack=1, pack_location="community")
+    assert table_bar(community, "en", dealer_hand=False).detail == "Pack 1: community cards"
+    hand = _status(TablePhase.SETTLING, pack=5, pack_location="dealer")
+    for language, words in (("en", "Dealer's hand"), ("es", "Mano del crupier")):
+        shown = table_bar(hand, language, dealer_hand=False)
+        assert (shown.step, shown.headline) == (TableStep.DEALER_HAND, words)
+
+
+def test_a_pause_in_the_decision_window_holds_the_offers_seconds(table: Table) -> None:
+    from kiosk.app.tour import STADIUM_CARDS
+
+    table.note(2000)
+    s = table.session
+    assert s.select_edition("stadium-3cp")
+    for position in (0, 4, 8):
+        assert s.toggle_position(position)
+    assert s.place_chip("ante")
+    table.deal(STADIUM_CARDS)
+    held = _status(TablePhase.DECIDING, 3_200, paused=True, pause_reason="x")
+    bar = table_bar(held, "en", dealer_hand=True, window_ms=10_000)
+    offer = at_table(s.view(), bar, "en").offer
+    assert offer is not None and (offer.seconds_left, offer.total_seconds) == (4, 10)

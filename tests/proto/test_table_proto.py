@@ -66,3 +66,11 @@ def test_a_wager_report_round_trips() -> None:
     back = table_pb2.SeatRequest.FromString(report.SerializeToString())
     assert back == report and back.WhichOneof("body") == "wager"
     assert (back.wager.table_id, back.wager.game_number, back.wager.seat) == ("T1", 7, 3)
+
+
+def test_the_seat_folds_every_step_body_the_controller_sends() -> None:
+    """A body the seat does not fold is ignored with a note: the seat would miss the step."""
+    from kiosk.seat.machine import STEP_FOLDS
+
+    bodies = {f.name for f in table_pb2.SeatResponse.DESCRIPTOR.oneofs_by_name["body"].fields}
+    assert set(STEP_FOLDS) == bodies

@@ -180,3 +180,98 @@ def test_a_seat_that_comes_back_settles_from_the_finished_round() -> None:
     gone = SeatMachine("T1", 1)
     gone.receive(step(finished_round=pb.FinishedRound(played=False)), 0)
     assert isinstance(gone.next_action(BET), ReturnWagers)
+
+
+def paused(machine: SeatMachine, time_left: int, at: int, reason: str = "shuffler jam") -> None:
+    body = pb.TablePaused(reason=reason, time_left_ms=time_left)
+    machine.receive(step(table_paused=body), at)
+
+
+def test_a_pause_holds_the_countdown_and_closes_bets_until_the_resume() -> None:
+    machine = seated()  # betting: 6 s left at the seat's 100 ms
+    assert machine.status.remaining_at(1_100) == 5_000
+    paused(machine, 5_000, 1_100)
+    status = machine.status
+    assert status.paused and status.pause_reason == "shuffler jam"
+    assert status.phase is TablePhase.BETTING and not status.bets_open
+    assert status.remaining_at(1_100) == status.remaining_at(600_000) == 5_000  # held
+    assert machine.next_action(BET) is None  # the report waits for the resume
+    resumed = pb.TableResumed(betting_deadline_ms=95_000, decision_deadline_ms=0, now_ms=90_000)
+    machine.receive(step(table_resumed=resumed), 700_000)
+    status = machine.status
+    assert not status.paused and status.pause_reason == "" and status.bets_open
+    assert (status.deadline_ms, status.remaining_ms, status.received_at_ms) == (
+        95_000,
+        5_000,
+        700_000,
+    )
+    assert status.remaining_at(702_000) == 3_000  # counting down again, on the seat's clock
+    assert isinstance(machine.next_action(BET), SendWager)
+
+
+def test_a_resume_in_the_decision_window_takes_the_decision_deadline() -> None:
+    machine = seated()
+    machine.receive(step(bets_closed=pb.BetsClosed(seats=[1])), 0)
+    offer = pb.Offer(choices=["play", "fold"], default_choice="fold", take="play")
+    first = pb.FirstDealt(cards=[1], offer=offer, decision_deadline_ms=20_000, now_ms=12_000)
+    machine.receive(step(first_dealt=first), 200)
+    paused(machine, 7_000, 1_200, "supervisor called")
+    assert machine.status.remaining_at(90_000) == 7_000
+    resumed = pb.TableResumed(
+        betting_deadline_ms=10_000, decision_deadline_ms=50_000, now_ms=43_000
+    )
+    machine.receive(step(table_resumed=resumed), 90_000)
+    status = machine.status
+    assert (status.phase, status.deadline_ms, status.remaining_at(90_500)) == (
+        TablePhase.DECIDING,
+        50_000,
+        6_500,
+    )
+
+
+def test_a_pause_without_a_window_shows_no_countdown() -> None:
+    machine = seated()
+    machine.receive(step(bets_closed=pb.BetsClosed(seats=[1])), 0)
+    paused(machine, 0, 500)
+    assert machine.status.paused and machine.status.remaining_at(500) == 0
+    machine.receive(step(table_resumed=pb.TableResumed(now_ms=9_000)), 900)
+    status = machine.status
+    assert (status.paused, status.phase, status.deadline_ms) == (False, TablePhase.DEALING, 0)
+
+
+def test_a_laid_pack_is_the_dealers_step_and_changes_no_phase() -> None:
+    machine = seated()
+    machine.receive(step(bets_closed=pb.BetsClosed(seats=[1])), 0)
+    laid = pb.PackLaid(pack=2, location="array 4-6", cards=[3, 4, 5])
+    machine.receive(step(pack_laid=laid), 0)
+    assert (machine.status.dealer_step, machine.status.phase) == (
+        "Pack 2 laid: array 4-6",
+        TablePhase.DEALING,
+    )
+    assert machine.next_action(BET) is None  # the cards come with FirstDealt, not the pack
+    machine.receive(step(pack_laid=pb.PackLaid(pack=5, location="dealer", cards=[7])), 0)
+    assert machine.status.dealer_step == "Dealer's hand"
+    assert (machine.status.pack, machine.status.pack_location) == (5, "dealer")
+    machine.receive(step(seat_settled=settled()), 0)
+    assert (machine.status.dealer_step, machine.status.pack) == ("Results", 0)  # moved on
+
+
+def test_a_replayed_round_whose_first_deadline_passed_takes_the_moved_one() -> None:
+    """A seat that joins after a pause: the round's RoundOpened carries the deadline it opened
+    with (past), the controller's TableResumed the one the pause moved (ahead)."""
+    machine = SeatMachine("T1", 1)
+    opening = pb.RoundOpened(betting_deadline_ms=10_000, now_ms=30_000)
+    machine.receive(step(round_opened=opening), 100)
+    assert machine.status.phase is TablePhase.DEALING and not machine.status.bets_open
+    moved = pb.TableResumed(betting_deadline_ms=34_000, now_ms=30_000)
+    machine.receive(step(table_resumed=moved), 100)
+    status = machine.status
+    assert (status.phase, status.bets_open, status.remaining_at(1_100)) == (
+        TablePhase.BETTING,
+        True,
+        3_000,
+    )
+    assert isinstance(machine.next_action(BET), SendWager)
+    machine.receive(step(bets_closed=pb.BetsClosed(seats=[1])), 200)
+    machine.receive(step(table_resumed=moved), 300)  # bets closed: a resume reopens nothing
+    assert machine.status.phase is TablePhase.DEALING and machine.status.deadline_ms == 0

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from kiosk.presentation.table_status import table_status
 from kiosk.seat.status import Connection, SeatStatus, TablePhase
+from kiosk.textui.table_lines import table_line
 
 
 @dataclass
@@ -48,3 +49,16 @@ def test_a_lost_link_disables_bets_and_says_why() -> None:
     assert shown.link_lost and not shown.bets_open
     assert shown.reason == "the table controller does not answer"
     assert shown.deadline_ms == 0 or shown.remaining_ms >= 0
+
+
+def test_a_paused_table_holds_the_time_left_in_the_text_line() -> None:
+    status = SeatStatus(
+        "T1", 3, Connection.SEATED, phase=TablePhase.BETTING, game_number=7,
+        deadline_ms=1_000_000_015_000, remaining_ms=9_000, received_at_ms=500,
+        dealer_step="New Game", paused=True, pause_reason="cards changed",
+    )  # fmt: skip
+    shown = table_status(_Seat(status), monotonic_ms=60_000)
+    assert (shown.remaining_ms, shown.paused, shown.bets_open) == (9_000, True, False)
+    assert table_line(shown) == (
+        "Table T1 seat 3 game 7: betting (paused: cards changed); 9.0 s left; dealer: New Game"
+    )

@@ -1,0 +1,181 @@
+"""A seat at a dealer-run table, end to end: a real table server with the Dealer Terminal's API
+(gRPC, mutual TLS, ``manual`` cards), a real dealer stream signed in with its PIN, and a real
+terminal (its SQLite journal) seated through :class:`~kiosk.seat.runtime.SeatRuntime`.
+
+The dealer pauses the table in the betting window: the seat's countdown holds and it takes no
+bet; the dealer resumes: the seat takes the controller's new deadline and bets.  Each pack the
+dealer lays is the seat's "Dealer is dealing" step with its place, the last one the dealer's
+hand; the seat settles with the controller's result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.app.wiring import Terminal, build_terminal
+from kiosk.cards import cards
+from kiosk.hostlink import pki
+from kiosk.presentation.table_bar import TableStep, table_bar
+from kiosk.presentation.table_status import table_status
+from kiosk.runtime.deck import RngDeckFactory
+from kiosk.seat.client import SeatClient
+from kiosk.seat.runtime import SeatNotReadyError, SeatRuntime
+from kiosk.seat.status import Connection
+from kiosk.table.controller import TableController
+from kiosk.table.core import CardSource, TableConfig
+from kiosk.table.dealer_access import DealerAccess
+from kiosk.table.dealer_client import DealerClient
+from kiosk.table.server import TableServer
+from kiosk.terminal import commands as c
+from kiosk.terminal.pins import KdfParams
+from kiosk.terminal.state import Phase
+from kiosk.terminal.tilts import TiltCode
+from proto.turbokiosk.v1 import dealer_pb2 as dpb
+from rng import Csprng
+
+ARRAY = cards("2h 5h 9h 3c 7d Jc Qs 4d 8s")  # a flush on positions 0, 1, 2
+DEALER = cards("Ks Kd 2c")
+
+
+@pytest.fixture(scope="module")
+def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("dealer-seat-pki") / "pki"
+    pki.ensure_pki(where, ("seat-1", "dealer-1"))
+    return where
+
+
+@pytest.fixture
+def server(tmp_path: Path, pki_dir: Path) -> Iterator[TableServer]:
+    config = TableConfig(
+        "T1", "stadium-3cp", betting_ms=20_000, decision_ms=300, card_source=CardSource.MANUAL
+    )
+    controller = TableController(config, tmp_path / "table.sqlite3", RngDeckFactory(Csprng()))
+    srv = TableServer(
+        controller,
+        pki.credentials(pki_dir, "host"),
+        dealer_access=DealerAccess(KdfParams(n=2**4, r=1, p=1)),
+        tick_seconds=0.01,
+    ).start()
+    yield srv
+    srv.stop(0)
+    controller.close()
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = build_terminal(tmp_path / "seat" / "data")
+    term.runtime.power_up()
+    term.runtime.execute(c.SelectEdition("stadium-3cp"))
+    term.simulated.validator.insert(10_000)
+    for _ in range(3):
+        term.runtime.pump()
+    yield term
+    term.close()
+
+
+def until(seat: SeatRuntime, done: Callable[[], bool], seconds: float = 8.0) -> None:
+    end = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < end, f"timed out: {seat.status()}"
+        seat.runtime.pump()
+        seat.pump()
+        time.sleep(0.005)
+
+
+def ok(dealer: DealerClient, **body: Any) -> None:
+    result = dealer.request(**body)
+    assert result.ok, (result.error, result.reason)
+
+
+def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
+    server: TableServer, terminal: Terminal, pki_dir: Path
+) -> None:
+    creds = pki.credentials(pki_dir, "seat-1")
+
+    def seated() -> SeatRuntime:
+        return SeatRuntime(
+            terminal.runtime,
+            "T1",
+            1,
+            connect=lambda join: SeatClient(server.address, creds, join, max_backoff=0.2).start(),
+        )
+
+    seat = seated()
+    dealer = DealerClient(server.address, pki.credentials(pki_dir, "dealer-1"))
+    try:
+        until(seat, lambda: seat.status().connection is Connection.SEATED)
+        ok(dealer, sign_in=dpb.SignIn(role=dpb.DEALER_ROLE_DEALER, pin="4444"))
+        ok(dealer, change_pin=dpb.ChangeDealerPin(new_pin="7531"))
+        ok(dealer, new_game=dpb.NewGame())
+        until(seat, lambda: seat.status().bets_open)
+
+        ok(dealer, pause=dpb.PauseTable(reason="cards changed"))
+        until(seat, lambda: seat.status().paused)
+        held = server.controller.state.paused
+        assert held is not None and held.time_left > 0
+        status = seat.status()
+        assert status.pause_reason == "cards changed" and not status.bets_open
+        first = table_status(seat)
+        time.sleep(0.3)
+        seat.pump()
+        later = table_status(seat)
+        assert later.remaining_ms == first.remaining_ms == held.time_left  # held, not counting
+        bar = table_bar(later, "en", dealer_hand=True)
+        assert (bar.step, bar.headline, bar.detail, bar.bets_open) == (
+            TableStep.PAUSED,
+            "Table paused",
+            "cards changed",
+            False,
+        )
+        terminal.runtime.execute(c.SelectPositions((0, 1, 2)))
+        terminal.runtime.execute(c.PlaceWager(spot="ante", amount=100))
+        terminal.runtime.execute(c.PlaceWager(spot="pairs_plus", amount=100))
+        with pytest.raises(SeatNotReadyError, match="paused: cards changed"):
+            seat.bet()
+        assert terminal.runtime.state.credits[0] == 10_000  # nothing committed
+        seat.close()  # a seat that comes back during the pause learns of it on joining
+        seat = seated()
+        until(seat, lambda: seat.status().connection is Connection.SEATED)
+        assert seat.status().paused and table_status(seat).remaining_ms == held.time_left
+
+        ok(dealer, resume=dpb.ResumeTable())
+        until(seat, lambda: not seat.status().paused)
+        rnd = server.controller.state.round
+        assert rnd is not None
+        status = seat.status()
+        assert status.deadline_ms == rnd.betting_deadline  # the deadline moved by the pause
+        assert status.bets_open and table_status(seat).remaining_ms <= held.time_left
+        seat.close()  # one that comes back after it gets the moved deadline, not the first one
+        seat = seated()
+        until(seat, lambda: seat.status().deadline_ms == rnd.betting_deadline)
+        assert seat.status().bets_open and not seat.status().paused
+        seat.bet()
+        until(seat, lambda: bool(rnd.bets))
+        ok(dealer, close_bets=dpb.CloseBets(game_number=rnd.game_number))
+        game = rnd.game_number
+
+        ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=1, cards=ARRAY[:3]))
+        until(seat, lambda: seat.status().dealer_step == "Pack 1 laid: array 1-3")
+        dealing = table_bar(table_status(seat), "en", dealer_hand=True)
+        assert (dealing.headline, dealing.detail) == ("Dealer is dealing", "Pack 1: array 1-3")
+        ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=2, cards=ARRAY[3:6]))
+        ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=3, cards=ARRAY[6:]))
+        rt = terminal.runtime
+        until(seat, lambda: rt.state.round is not None and rt.state.round.first == list(ARRAY))
+        dealer.wait_view(lambda v: v.phase == "dealing", timeout=8)  # the default fold
+        ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=4, cards=DEALER))
+        until(seat, lambda: seat.status().dealer_step == "Dealer's hand")
+        hand = table_bar(table_status(seat), "es", dealer_hand=True)
+        assert (hand.step, hand.headline) == (TableStep.DEALER_HAND, "Mano del crupier")
+        ok(dealer, confirm=dpb.ConfirmRound(game_number=game))
+        until(seat, lambda: rt.state.phase is Phase.RESULT)
+        assert TiltCode.TABLE_RESULT_MISMATCH not in rt.state.tilts
+        assert rt.state.credits[0] == 10_000 - 200 + 500  # the flush pays Pairs Plus 4 to 1
+    finally:
+        dealer.close()
+        seat.close()
