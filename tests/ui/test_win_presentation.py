@@ -151,6 +151,7 @@ def _cycle(k: Any, cards: str, touch: bool) -> tuple[float, int, float]:
     return time.monotonic() - start, Clock.frames - frames_before, presented
 
 
+@pytest.mark.slow  # about 10 s: six whole rounds and one presentation at full length
 def test_a_touching_player_cycles_as_fast_as_without_a_presentation(kiosk: Any) -> None:
     """The same touches (REPEAT, then DEAL enabled) take the same frames after a win as after
     a loss, which has no presentation; a player who waits sees the whole presentation."""
