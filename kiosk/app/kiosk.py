@@ -310,17 +310,15 @@ def link_status(terminal: Terminal) -> dict[str, bool | None]:
     }
 
 
-def _links_tilted(terminal: Terminal, names: list[str]) -> bool:
-    """Whether every device link in ``names`` is down with its "not connected" tilt raised
-    (a missing port: waiting longer shows nothing new); the host link never counts."""
-    if not names or "host" in names:
+def _down_links_have_said_why(terminal: Terminal) -> bool:
+    """Whether every link still down is a device link whose "not connected" tilt is raised (a
+    missing port: waiting longer shows nothing new); a host link still connecting never is."""
+    host = terminal.host_link
+    if host is not None and not host.connected:
         return False
+    down = [d for d in (terminal.validator, terminal.printer) if not getattr(d, "link_up", True)]
     tilts = terminal.runtime.state.tilts
-    for name in names:
-        code = getattr(getattr(terminal, name.replace("bill_", ""), None), "link_tilt", None)
-        if code is None or str(getattr(code, "value", code)) not in tilts:
-            return False
-    return True
+    return bool(down) and all(str(getattr(d, "link_tilt", "")) in tilts for d in down)
 
 
 def _dump_when_settled(
@@ -338,11 +336,11 @@ def _dump_when_settled(
         nonlocal waited
         waited += dt
         links = link_status(terminal)
-        waiting = [name for name, up in links.items() if up is False]
-        if not _links_tilted(terminal, waiting):
-            linking = bool(waiting) and waited < LINK_WAIT_SECONDS
-        else:
-            linking = False  # every link still down has said why on the lockup: show it now
+        linking = (
+            any(up is False for up in links.values())
+            and waited < LINK_WAIT_SECONDS
+            and not _down_links_have_said_why(terminal)  # on the lockup: show it now
+        )
         if app.dealing or linking:
             return True  # keep polling
         extra: dict[str, Any] = {"links": links}

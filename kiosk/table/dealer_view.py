@@ -11,6 +11,7 @@ from collections.abc import Collection
 
 from kiosk.table import events as e
 from kiosk.table.core import Phase, RoundRecord, RoundState, TableCore
+from kiosk.table.messages import wager_results
 from proto.turbokiosk.v1 import dealer_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2
 
@@ -159,17 +160,7 @@ def recalled(record: RoundRecord) -> pb.RecalledRound:
             row.cards.extend(outcome.cards)
             row.stake_cents = outcome.stake
             row.paid_cents = outcome.paid
-            row.results.extend(
-                table_pb2.WagerResult(
-                    spot=w.spot,
-                    stake_cents=w.stake,
-                    paid_cents=w.paid,
-                    outcome=w.outcome,
-                    odds_numerator=w.odds_num,
-                    odds_denominator=w.odds_den,
-                )
-                for w in outcome.wagers
-            )
+            row.results.extend(wager_results(outcome))
         else:
             row.stake_cents = bet.total
         out.seats.append(row)

@@ -152,23 +152,7 @@ def step_for_seat(
         outcome = next((o for o in event.outcomes if o.seat == seat), None)
         if outcome is None:
             return None
-        out.seat_settled.CopyFrom(
-            pb.SeatSettled(
-                results=[
-                    pb.WagerResult(
-                        spot=w.spot,
-                        stake_cents=w.stake,
-                        paid_cents=w.paid,
-                        outcome=w.outcome,
-                        odds_numerator=w.odds_num,
-                        odds_denominator=w.odds_den,
-                    )
-                    for w in outcome.wagers
-                ],
-                stake_cents=outcome.stake,
-                paid_cents=outcome.paid,
-            )
-        )
+        out.seat_settled.CopyFrom(seat_settled(outcome))
     elif isinstance(event, e.RoundClosed):
         out.round_closed.CopyFrom(pb.RoundClosed())
     else:
@@ -181,21 +165,25 @@ class _Recalls(Protocol):
     def recall(self, game_number: int) -> RoundRecord | None: ...
 
 
-def _settled(outcome: e.SeatOutcome) -> pb.SeatSettled:
+def wager_results(outcome: e.SeatOutcome) -> list[pb.WagerResult]:
+    """Each of a seat's wager lines as the protocol carries it (cents, odds)."""
+    return [
+        pb.WagerResult(
+            spot=w.spot,
+            stake_cents=w.stake,
+            paid_cents=w.paid,
+            outcome=w.outcome,
+            odds_numerator=w.odds_num,
+            odds_denominator=w.odds_den,
+        )
+        for w in outcome.wagers
+    ]
+
+
+def seat_settled(outcome: e.SeatOutcome) -> pb.SeatSettled:
+    """A seat's result: its wager lines and totals."""
     return pb.SeatSettled(
-        results=[
-            pb.WagerResult(
-                spot=w.spot,
-                stake_cents=w.stake,
-                paid_cents=w.paid,
-                outcome=w.outcome,
-                odds_numerator=w.odds_num,
-                odds_denominator=w.odds_den,
-            )
-            for w in outcome.wagers
-        ],
-        stake_cents=outcome.stake,
-        paid_cents=outcome.paid,
+        results=wager_results(outcome), stake_cents=outcome.stake, paid_cents=outcome.paid
     )
 
 
@@ -219,6 +207,6 @@ def finished_round(
         if outcome is not None:
             done.choice = outcome.choice or ""
             done.seat_cards.extend(outcome.cards)
-            done.settled.CopyFrom(_settled(outcome))
+            done.settled.CopyFrom(seat_settled(outcome))
     out.finished_round.CopyFrom(done)
     return out
