@@ -19,7 +19,6 @@ class TurboFelt(Felt):
     main_height = NumericProperty(0)
 
     def __init__(self, **kwargs: object) -> None:
-        self._side: list[FeltSpot] = []
         self.lay_side_soon = Clock.create_trigger(self.lay_side, -1)
         super().__init__(**kwargs)
 
@@ -27,14 +26,14 @@ class TurboFelt(Felt):
         """No spots (a new edition is laid out)."""
         self.ids.side.clear_widgets()
         self.ids.main.clear_widgets()
-        self._side = []
         self.main_height = 0
 
     def lay_side(self, *_: object) -> None:
         """The side wagers two by two in table order, a lone last one across the width; each
         row gets what its tallest name needs, and the rest of the height is shared."""
         side, gap = self.ids.side, App.get_running_app().u * 6
-        rows = [self._side[i : i + 2] for i in range(0, len(self._side), 2)]
+        spots = side.children[::-1]  # Kivy keeps the newest child first: table order
+        rows = [spots[i : i + 2] for i in range(0, len(spots), 2)]
         if not rows:
             return
         half = (side.width - gap) / 2
@@ -73,6 +72,5 @@ class TurboFelt(Felt):
             button.size_hint = (None, None)
             button.bind(needed=self.lay_side_soon)
             self.ids.side.add_widget(button)
-            self._side.append(button)
             self.lay_side_soon()
         return button
