@@ -171,7 +171,9 @@ par-sheets/<edition>.json  the exact par sheets (fractions as "p/q"), every ship
 simulations.json           seeded confirmation runs ({options.games:,} games an edition)
 rng/evidence.json          known-answer tests, health-test cutoffs, statistical runs
 rng/*.txt                  reports of the long statistical runs (tox -e rng-stats)
-compliance/                the GLI-11 and GLI-24 requirement matrices (TOML and markdown)
+compliance/                the GLI-11 and GLI-24 requirement matrices (TOML and markdown);
+                           each section number says whether it was verified against a
+                           public copy of the standard, and which (the page's sources)
 configuration.json         what an operator may change, defaults and limits
 
 Editions: {", ".join(options.editions)}
