@@ -43,7 +43,7 @@ from kiosk.host.db import HostDb, HostDbError, Message, Report, now_ms
 from kiosk.host.group_commit import GroupCommitter
 from kiosk.hostlink import messages
 from kiosk.hostlink.anchor import JournalHead
-from kiosk.hostlink.channel import KEEPALIVE
+from kiosk.hostlink.channel import HOST_SERVER_KEEPALIVE
 from kiosk.hostlink.command_kinds import HostCommandKind
 from kiosk.hostlink.pki import Credentials, listen_mutual_tls
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
@@ -433,7 +433,10 @@ class HostServer:
         self, address: str, credentials: Credentials
     ) -> tuple[grpc.aio.Server, int, str]:
         server = grpc.aio.server(
-            options=[*KEEPALIVE, ("grpc.max_receive_message_length", bounds.MAX_REQUEST_BYTES)],
+            options=[
+                *HOST_SERVER_KEEPALIVE,
+                ("grpc.max_receive_message_length", bounds.MAX_REQUEST_BYTES),
+            ],
         )
         host_pb2_grpc.add_HostServiceServicer_to_server(  # type: ignore[no-untyped-call]
             self.servicer, server

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 import grpc
 
-from kiosk.hostlink.channel import KEEPALIVE
+from kiosk.hostlink.channel import HOST_CLIENT_KEEPALIVE
 from kiosk.hostlink.pki import SERVER_NAME, Credentials
 from kiosk.hostlink.ports import HostUnavailableError, TicketValidation
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
@@ -48,7 +48,7 @@ class HostClient:
             ("grpc.ssl_target_name_override", server_name),
             ("grpc.initial_reconnect_backoff_ms", 200),
             ("grpc.max_reconnect_backoff_ms", 2_000),
-            *KEEPALIVE,
+            *HOST_CLIENT_KEEPALIVE,
         ]
         self._channels = [
             grpc.secure_channel(target, channel_credentials, options=options)

@@ -19,7 +19,7 @@ from typing import Any
 import grpc
 
 from kiosk.hostlink import pki
-from kiosk.hostlink.channel import KEEPALIVE
+from kiosk.hostlink.channel import HOST_SERVER_KEEPALIVE
 
 SERVICE = "turbokiosk.bench.Echo"
 ECHO = f"/{SERVICE}/Echo"
@@ -38,7 +38,7 @@ async def _hold(request: bytes, context: Any) -> AsyncIterator[bytes]:
 
 async def serve(pki_dir: Path, listen: str) -> None:
     creds = pki.credentials(pki_dir, "host")
-    server = grpc.aio.server(options=KEEPALIVE)
+    server = grpc.aio.server(options=HOST_SERVER_KEEPALIVE)
     handler = grpc.method_handlers_generic_handler(
         SERVICE,
         {

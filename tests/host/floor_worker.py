@@ -33,7 +33,7 @@ from typing import Any
 import grpc
 
 from kiosk.hostlink import pki
-from kiosk.hostlink.channel import KEEPALIVE
+from kiosk.hostlink.channel import HOST_CLIENT_KEEPALIVE
 from kiosk.hostlink.pki import SERVER_NAME
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 from tests.host.aio_echo_server import ECHO, HOLD
@@ -66,7 +66,7 @@ class Terminal:
         self.tally = tally
         creds = pki.credentials(args.pki, name)
         channel_credentials = grpc.ssl_channel_credentials(creds.ca, creds.key, creds.cert)
-        options = [("grpc.ssl_target_name_override", SERVER_NAME), *KEEPALIVE]
+        options = [("grpc.ssl_target_name_override", SERVER_NAME), *HOST_CLIENT_KEEPALIVE]
         self.channels = [
             grpc.aio.secure_channel(address, channel_credentials, options=options)
             for address in args.addresses.split(",")
