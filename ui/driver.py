@@ -26,8 +26,12 @@ class DriverError(AssertionError):
     """The app did not get where the driver waited for it to get."""
 
 
-class Driver:
-    """One app on the window."""
+class AppDriver:
+    """One app on the window, run frame by frame: what the kiosk's and the Dealer Terminal's
+    drivers share."""
+
+    #: seconds between frames while waiting (0: frame after frame)
+    wait_pause = 0.0
 
     def __init__(self, app: Any, size: tuple[int, int] | None = None) -> None:
         EventLoop.ensure_window()
@@ -39,8 +43,6 @@ class Driver:
         app._run_prepare()
         self.frames(3)
 
-    # --- frames -------------------------------------------------------------------------------
-
     def frame(self) -> capture.Frame:
         """Draw one frame and return its pixels."""
         return capture.render()
@@ -50,17 +52,42 @@ class Driver:
         for _ in range(n):
             EventLoop.idle()
 
+    def where(self) -> str:
+        """Where the app is, for a timed-out wait's message."""
+        return ""
+
     def wait(self, until: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
         """Run frames until ``until()`` holds; DriverError after ``timeout`` seconds."""
         end = time.monotonic() + timeout
         while not until():
             if time.monotonic() > end:
-                s = self.app.session
-                raise DriverError(
-                    f"timed out waiting for {what or until} (screen {self.screen}, phase "
-                    f"{s.rt.state.phase.value}, notice {s.notice})"
-                )
+                raise DriverError(f"timed out waiting for {what or until} ({self.where()})")
             EventLoop.idle()
+            if self.wait_pause:
+                time.sleep(self.wait_pause)
+
+    def touch_at(self, x: float, y: float, frames_after: int = 2) -> None:
+        """Touch down and up at window point (x, y) through Kivy's own touch dispatch."""
+        touch = ScriptedTouch(x, y)
+        touch.down()
+        self.frames(1)
+        touch.up()
+        self.frames(frames_after)
+
+    def leave_window(self) -> None:
+        """Leave the window empty for the next app."""
+        for child in list(Window.children):
+            Window.remove_widget(child)
+        App._running_app = None
+        self.frames(1)
+
+
+class Driver(AppDriver):
+    """The kiosk app on the window."""
+
+    def where(self) -> str:
+        s = self.app.session
+        return f"screen {self.screen}, phase {s.rt.state.phase.value}, notice {s.notice}"
 
     def settle(self, timeout: float = 15.0) -> None:
         """Wait until the deal animation, the win presentation and the voucher's slide have
@@ -93,12 +120,7 @@ class Driver:
     def tap_widget(self, widget: Widget) -> None:
         """Touch down and up at the widget's centre."""
         self.ready()
-        x, y = widget.to_window(*widget.center)
-        touch = ScriptedTouch(x, y)
-        touch.down()
-        self.frames(1)
-        touch.up()
-        self.frames(2)
+        self.touch_at(*widget.to_window(*widget.center))
 
     def tap(self, name: str) -> None:
         """Touch the widget named ``name``."""
@@ -108,11 +130,7 @@ class Driver:
     def tap_at(self, x: float, y: float) -> None:
         """Touch the window at (x, y)."""
         self.ready()
-        touch = ScriptedTouch(x, y)
-        touch.down()
-        self.frames(1)
-        touch.up()
-        self.frames(2)
+        self.touch_at(x, y)
 
     @property
     def screen(self) -> str:
@@ -127,7 +145,4 @@ class Driver:
         sm.transition.stop()  # a screen still arriving is not entered after the app has gone
         for screen in sm.screens:  # and endless animations (attract) stop with the app
             Animation.cancel_all(screen)
-        for child in list(Window.children):
-            Window.remove_widget(child)
-        App._running_app = None
-        self.frames(1)
+        self.leave_window()

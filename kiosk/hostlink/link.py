@@ -6,7 +6,8 @@ single-threaded: whatever must change the terminal is posted to the runtime
 
 - **sender**: says hello, then drains the outbox (its own connection to the journal) oldest
   first in batches, and forgets a batch only after the host has answered that it committed it.
-  A failure keeps the batch and retries with exponential back-off, so delivery is at least once
+  A failure (of the call, or of the outbox's own store: a full disk at the acknowledgement)
+  keeps the batch and retries with exponential back-off, so delivery is at least once
   and the host's de-duplication by message id makes it exactly once in the host's records.  An
   idle link sends an empty batch (heartbeat) every ``min(5 s, timeout / 3)``.
 - **commands**: keeps the host's command stream open and carries out each command.
@@ -25,6 +26,7 @@ import contextlib
 import itertools
 import json
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +42,7 @@ from kiosk.hostlink.client import HostClient
 from kiosk.hostlink.command_kinds import HostCommandKind
 from kiosk.hostlink.messages import meters_body, outbox_message, snapshot_message
 from kiosk.hostlink.runtime_port import LinkedRuntime
+from kiosk.store.faults import StoreError
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
 from proto.turbokiosk.v1 import host_pb2
@@ -283,6 +286,14 @@ class HostLink:
                     self._pause(retry)
                     retry = min(retry * 2, self.retry_seconds[1])
                     continue
+                except (StoreError, sqlite3.Error):
+                    # the outbox could not be read or acknowledged (a full disk, a busy
+                    # store): what was sent stays in the outbox and goes again, once, since
+                    # the host keeps each message id once; the sender never stops for it
+                    self._watch()
+                    self._pause(retry)
+                    retry = min(retry * 2, self.retry_seconds[1])
+                    continue
                 retry = self.retry_seconds[0]
                 self._watch()
                 if self.monotonic() >= next_meters:
@@ -335,11 +346,11 @@ class HostLink:
         except grpc.RpcError:
             self._snapshots.extendleft(reversed(extra))
             raise
-        if rows:
-            journal.ack_outbox([row.id for row in rows])
         self._accepted()
         self.delivered += len(batch) + len(extra)
-        self._contact()
+        self._contact()  # the host answered, whether or not the acknowledgement is written
+        if rows:
+            journal.ack_outbox([row.id for row in rows])
         return bool(rows) or bool(self._snapshots)
 
     def _snapshot(self, reason: str) -> None:

@@ -42,17 +42,27 @@ from kiosk.service.backends import ReadOnlyError, ServiceTerminal
 from kiosk.terminal import commands as c
 from kiosk.terminal.pins import (
     FACTORY_PIN_TEXT,
+    PIN_MAX_DIGITS,
+    PIN_MIN_DIGITS,
     PRODUCTION_KDF,
     KdfParams,
+    LockoutPolicy,
+    PinPolicyError,
+    check_new_pin,
     hashed,
     matches,
     params_of,
 )
 
-__all__ = ["PRODUCTION_KDF", "KdfParams"]
-
-PIN_MIN_DIGITS = 4
-PIN_MAX_DIGITS = 8
+__all__ = [
+    "PIN_MAX_DIGITS",
+    "PIN_MIN_DIGITS",
+    "PRODUCTION_KDF",
+    "KdfParams",
+    "LockoutPolicy",
+    "PinPolicyError",
+    "check_new_pin",
+]
 
 
 class Role(IntEnum):
@@ -80,21 +90,6 @@ class Role(IntEnum):
 FACTORY_PINS: dict[Role, str] = {role: FACTORY_PIN_TEXT[role.label] for role in Role}
 
 
-@dataclass(frozen=True)
-class LockoutPolicy:
-    """Wrong PINs allowed before a lock-out, and the doubling delay after each further one."""
-
-    free_attempts: int = 3
-    first_delay_ms: int = 30_000
-    max_delay_ms: int = 3_600_000
-
-    def delay_after(self, failures: int) -> int:
-        """Milliseconds the role stays locked after its ``failures``-th wrong PIN in a row."""
-        if failures < self.free_attempts:
-            return 0
-        return min(self.first_delay_ms << (failures - self.free_attempts), self.max_delay_ms)
-
-
 class AccessDeniedError(Exception):
     """A PIN was refused (wrong, the role is locked out, or it has no record); says which.
 
@@ -110,10 +105,6 @@ class AccessDeniedError(Exception):
         self.recorded = recorded
 
 
-class PinPolicyError(ValueError):
-    """A new PIN that is not allowed."""
-
-
 @dataclass(frozen=True)
 class RoleAccess:
     """What a role's record says, without the hash."""
@@ -123,14 +114,6 @@ class RoleAccess:
     failures: int
     locked_until: int  # epoch ms; 0 when not locked
     changed_at: int
-
-
-def check_new_pin(pin: str) -> None:
-    """Raise PinPolicyError unless ``pin`` is 4 to 8 digits."""
-    if not (pin.isascii() and pin.isdigit()):
-        raise PinPolicyError("a PIN is digits only")
-    if not PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS:
-        raise PinPolicyError(f"a PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits")
 
 
 #: makes the audit record of a refused PIN, given the refusal's message
@@ -146,12 +129,12 @@ class PinStore:
         *,
         clock: Callable[[], int] = wall_clock_ms,
         kdf: KdfParams = PRODUCTION_KDF,
-        policy: LockoutPolicy = LockoutPolicy(),
+        policy: LockoutPolicy | None = None,
     ) -> None:
         self.terminal = terminal
         self.clock = clock
         self.kdf = kdf
-        self.policy = policy
+        self.policy = policy or LockoutPolicy()
 
     # --- queries -----------------------------------------------------------------------------
 

@@ -29,10 +29,17 @@ from enum import IntEnum
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.core import DealerPin, TableState
-from kiosk.terminal.pins import PRODUCTION_KDF, KdfParams, hashed, matches
+from kiosk.terminal.pins import (
+    PRODUCTION_KDF,
+    KdfParams,
+    LockoutPolicy,
+    PinPolicyError,
+    check_new_pin,
+    hashed,
+    matches,
+)
 
-PIN_MIN_DIGITS = 4
-PIN_MAX_DIGITS = 8
+__all__ = ["LockoutPolicy", "PinPolicyError", "check_new_pin"]
 
 
 class DealerRole(IntEnum):
@@ -60,33 +67,6 @@ LEAST_ROLE: dict[type[object], DealerRole] = {
     c.VoidRound: DealerRole.SUPERVISOR,
     c.ReRead: DealerRole.SUPERVISOR,
 }
-
-
-class PinPolicyError(ValueError):
-    """A new PIN that is not allowed."""
-
-
-def check_new_pin(pin: str) -> None:
-    """Raise :class:`PinPolicyError` unless ``pin`` is 4 to 8 digits."""
-    if not (pin.isascii() and pin.isdigit()):
-        raise PinPolicyError("a PIN is digits only")
-    if not PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS:
-        raise PinPolicyError(f"a PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits")
-
-
-@dataclass(frozen=True)
-class LockoutPolicy:
-    """Wrong PINs allowed before a lock-out, and the doubling delay after each further one."""
-
-    free_attempts: int = 3
-    first_delay_ms: int = 30_000
-    max_delay_ms: int = 3_600_000
-
-    def delay_after(self, failures: int) -> int:
-        """Milliseconds the role stays locked after its ``failures``-th wrong PIN in a row."""
-        if failures < self.free_attempts:
-            return 0
-        return min(self.first_delay_ms << (failures - self.free_attempts), self.max_delay_ms)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,11 @@ stream: a ``TableView`` becomes the latest :class:`~kiosk.table.dealer_records.T
 (:meth:`DealerLink.snapshot`), a ``DealerResult`` answers the request of its ``request_id``
 (:meth:`DealerLink.call` waits for it), a ``RecallAnswer`` becomes the recall lines.  The
 screens never talk to gRPC; they call the link's typed methods.
+
+It is the one Dealer Terminal client: the app's screens read the records, while the tests and
+the benches send any request with :meth:`DealerLink.call`, wait on the controller's own
+``TableView`` (:meth:`DealerLink.wait_view`) and read recalled rounds as sent
+(:meth:`DealerLink.recalled`).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import itertools
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -163,8 +168,11 @@ class DealerLink:
         self._windows: dict[str, int] = {}
         self._snapshot: TableSnapshot | None = None
         self._recall: tuple[RecallLine, ...] = ()
+        self._recalled: dict[int, tuple[pb.RecalledRound, ...] | None] = {}  # by recalled()
+        self.view: pb.TableView | None = None  # the controller's latest view, as sent
         self.revision = 0  # grows with every view or recall received
         self.down: str = ""  # why the stream ended ("" while it runs)
+        self.error: grpc.RpcError | None = None  # the stream's error, if it failed
         stub = dealer_pb2_grpc.DealerServiceStub(self.channel)  # type: ignore[no-untyped-call]
         self._call = stub.Dealer(self._outgoing())
         self._reader = threading.Thread(target=self._read, name="dealer-link", daemon=True)
@@ -182,6 +190,7 @@ class DealerLink:
                 self._take(response)
             reason = "the controller ended the stream"
         except grpc.RpcError as exc:
+            self.error = exc
             code: Any = exc.code() if hasattr(exc, "code") else None
             details: Any = exc.details() if hasattr(exc, "details") else ""
             name = code.name if code is not None else "error"
@@ -195,10 +204,13 @@ class DealerLink:
         kind = response.WhichOneof("body")
         with self._lock:
             if kind == "table":
+                self.view = response.table
                 self._snapshot = snapshot_of(response.table, self._windows)
                 self.revision += 1
             elif kind == "recall":
                 self._recall = tuple(recall_line(r) for r in response.recall.rounds)
+                if response.recall.request_id in self._recalled:
+                    self._recalled[response.recall.request_id] = tuple(response.recall.rounds)
                 self.revision += 1
                 self._answers[response.recall.request_id] = Answer(ok=True)
             elif kind == "result":
@@ -210,12 +222,18 @@ class DealerLink:
             self._lock.notify_all()
 
     def call(self, timeout: float = ANSWER_SECONDS, **body: Any) -> Answer:
-        """Send one request and wait for its answer; :class:`DealerLinkError` when none comes."""
-        rid = next(self._ids)
+        """Send one request (``new_game=pb.NewGame()``...) and wait for its answer;
+        :class:`DealerLinkError` when none comes."""
+        return self._answer(self._send(next(self._ids), **body), timeout)
+
+    def _send(self, rid: int, **body: Any) -> int:
         with self._lock:
             if self.down:
                 raise DealerLinkError(self.down)
         self._requests.put(pb.DealerRequest(request_id=rid, **body))
+        return rid
+
+    def _answer(self, rid: int, timeout: float) -> Answer:
         end = time.monotonic() + timeout
         with self._lock:
             while rid not in self._answers:
@@ -226,6 +244,47 @@ class DealerLink:
                     raise DealerLinkError("the controller did not answer in time")
                 self._lock.wait(left)
             return self._answers.pop(rid)
+
+    def wait_view(
+        self, predicate: Callable[[pb.TableView], bool], timeout: float = ANSWER_SECONDS
+    ) -> pb.TableView:
+        """Wait until the controller's latest view satisfies ``predicate``; that view."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while self.view is None or not predicate(self.view):
+                left = end - time.monotonic()
+                if left <= 0 or self.down:
+                    seen = self.view.phase if self.view is not None else "no view"
+                    raise DealerLinkError(
+                        f"the table did not get there (last: {seen}) {self.down}".rstrip()
+                    )
+                self._lock.wait(left)
+            return self.view
+
+    def recalled(
+        self, count: int = RECALL_ROUNDS, game_number: int = 0, timeout: float = ANSWER_SECONDS
+    ) -> tuple[pb.RecalledRound, ...]:
+        """The last ``count`` rounds (or game ``game_number``) from the controller's recall,
+        as it sent them."""
+        rid = next(self._ids)
+        with self._lock:
+            self._recalled[rid] = None  # wanted: the reader keeps its rounds
+        try:
+            self._send(rid, recall=pb.RecallRequest(count=count, game_number=game_number))
+            answer = self._answer(rid, timeout)
+            if not answer.ok:
+                raise DealerLinkError(f"{answer.error}: {answer.reason}")
+            end = time.monotonic() + timeout
+            with self._lock:
+                while (rounds := self._recalled[rid]) is None:
+                    left = end - time.monotonic()
+                    if left <= 0 or self.down:
+                        raise DealerLinkError(self.down or "the controller sent no recall")
+                    self._lock.wait(left)
+                return rounds
+        finally:
+            with self._lock:
+                self._recalled.pop(rid, None)
 
     # -- what the DT reads -------------------------------------------------------------------
 
@@ -298,3 +357,4 @@ class DealerLink:
         self._requests.put(None)
         self._call.cancel()
         self.channel.close()
+        self._reader.join(timeout=5)

@@ -8,6 +8,7 @@ the event is not that seat's business: another seat's wager, decision or cards).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
 
 from kiosk.table import commands as c
@@ -149,15 +150,14 @@ def step_for_seat(
         mine = dict(event.seat_cards).get(seat, ())
         out.second_dealt.CopyFrom(pb.SecondDealt(seat_cards=mine, shared_cards=event.shared))
     elif isinstance(event, e.RoundSettled):
-        outcome = next((o for o in event.outcomes if o.seat == seat), None)
+        outcome = outcome_of(event.outcomes, seat)
         if outcome is None:
             return None
         out.seat_settled.CopyFrom(seat_settled(outcome))
     elif isinstance(event, e.RoundClosed):
         out.round_closed.CopyFrom(pb.RoundClosed())
     else:
-        returned = dict(event.returns).get(seat, 0)
-        out.round_voided.CopyFrom(pb.RoundVoided(reason=event.reason, returned_cents=returned))
+        out.round_voided.CopyFrom(round_voided(event.reason, event.returns, seat))
     return out
 
 
@@ -178,6 +178,16 @@ def wager_results(outcome: e.SeatOutcome) -> list[pb.WagerResult]:
         )
         for w in outcome.wagers
     ]
+
+
+def outcome_of(outcomes: Iterable[e.SeatOutcome], seat: int) -> e.SeatOutcome | None:
+    """The seat's outcome of a round, or None when the seat had none."""
+    return next((o for o in outcomes if o.seat == seat), None)
+
+
+def round_voided(reason: str, returns: Iterable[tuple[int, int]], seat: int) -> pb.RoundVoided:
+    """A void as ``seat`` hears it: the reason and what it gets back (cents)."""
+    return pb.RoundVoided(reason=reason, returned_cents=dict(returns).get(seat, 0))
 
 
 def seat_settled(outcome: e.SeatOutcome) -> pb.SeatSettled:
@@ -201,9 +211,8 @@ def finished_round(
         done.first_cards.extend(record.first)
         done.shared_cards.extend(record.shared_second)
         if record.voided is not None:
-            returned = dict(record.returns).get(seat, 0)
-            done.voided.CopyFrom(pb.RoundVoided(reason=record.voided, returned_cents=returned))
-        outcome = next((o for o in record.outcomes if o.seat == seat), None)
+            done.voided.CopyFrom(round_voided(record.voided, record.returns, seat))
+        outcome = outcome_of(record.outcomes, seat)
         if outcome is not None:
             done.choice = outcome.choice or ""
             done.seat_cards.extend(outcome.cards)

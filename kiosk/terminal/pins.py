@@ -80,6 +80,37 @@ class KdfParams:
 
 PRODUCTION_KDF = KdfParams()
 
+#: a PIN's length in digits, at least and at most (the service menu's and the Dealer Terminal's)
+PIN_MIN_DIGITS = 4
+PIN_MAX_DIGITS = 8
+
+
+class PinPolicyError(ValueError):
+    """A new PIN that is not allowed."""
+
+
+def check_new_pin(pin: str) -> None:
+    """Raise :class:`PinPolicyError` unless ``pin`` is 4 to 8 digits."""
+    if not (pin.isascii() and pin.isdigit()):
+        raise PinPolicyError("a PIN is digits only")
+    if not PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS:
+        raise PinPolicyError(f"a PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits")
+
+
+@dataclass(frozen=True)
+class LockoutPolicy:
+    """Wrong PINs allowed before a lock-out, and the doubling delay after each further one."""
+
+    free_attempts: int = 3
+    first_delay_ms: int = 30_000
+    max_delay_ms: int = 3_600_000
+
+    def delay_after(self, failures: int) -> int:
+        """Milliseconds the role stays locked after its ``failures``-th wrong PIN in a row."""
+        if failures < self.free_attempts:
+            return 0
+        return min(self.first_delay_ms << (failures - self.free_attempts), self.max_delay_ms)
+
 
 def hashed(pin: str, kdf: KdfParams = PRODUCTION_KDF) -> dict[str, Any]:
     """The hash part of a record for ``pin``, with a new random salt."""

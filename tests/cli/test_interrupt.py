@@ -42,6 +42,27 @@ def _turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess
     )
 
 
+def _catches_sigint(pid: int) -> bool:
+    """Whether the process has a handler for SIGINT (Linux: ``SigCgt`` in /proc/PID/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+
+
+def _wait_until_python_runs(process: subprocess.Popen[str]) -> None:
+    """Wait until the interpreter has installed its SIGINT handler: before that no program can
+    answer a Ctrl-C (the kernel ends it silently), and a loaded machine can take longer than
+    the test's delay to get there."""
+    deadline = time.monotonic() + 60
+    while not _catches_sigint(process.pid):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the interpreter did not start in 60 s"
+        time.sleep(0.005)
+
+
 def _journal_closed(data: Path) -> None:
     """The store was closed (SQLite removes the WAL on the last close) and audits clean."""
     assert not (data / "terminal.sqlite3-wal").exists()
@@ -133,6 +154,7 @@ def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
     data = tmp_path / "terminal"
     kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data))
     try:
+        _wait_until_python_runs(kiosk)  # the delay counts from there
         time.sleep(delay)
         os.killpg(kiosk.pid, signal.SIGINT)
         out, err = kiosk.communicate(timeout=60)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import signal
 import socket
 import subprocess
@@ -105,12 +106,27 @@ class Campaign:
         ]
 
     def start_terminal(self) -> None:
+        """Start the robot terminal; mostly wait until it plays, so that a loaded machine (a
+        slow start-up) still gets rounds played between kills; sometimes not, so that kills
+        land in the power-up and its recovery too."""
         self.terminal = subprocess.Popen(
             self._terminal_command(),
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=self.env,
         )
+        if self.rand.random() < 0.75:
+            self._wait_ready(self.terminal)
+
+    def _wait_ready(self, process: subprocess.Popen[bytes], seconds: float = 120.0) -> None:
+        """Wait for the terminal's ``ready`` line (after its power-up and recovery)."""
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], seconds)
+        line = process.stdout.readline() if ready else b""
+        if line.strip() != b"ready":
+            self._kill(process)
+            err = process.stderr.read().decode() if process.stderr else ""
+            raise AssertionError(f"the terminal did not come up ({line!r}):\n{err[-3000:]}")
 
     @staticmethod
     def _kill(process: subprocess.Popen[bytes] | None) -> None:
@@ -150,7 +166,7 @@ class Campaign:
             drain = subprocess.run(
                 self._terminal_command("--drain"), capture_output=True, env=self.env, timeout=120
             )
-            if b"drained" not in drain.stdout:
+            if drain.returncode != 0 or b"drained" not in drain.stdout.splitlines()[-1:]:
                 result.problems.append(f"drain failed: {drain.stdout!r} {drain.stderr[-2000:]!r}")
         finally:
             self._kill(self.terminal)

@@ -169,10 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     print("ready", flush=True)
     rt = terminal.runtime
     if args.drain:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 100  # generous: a loaded machine, a host just restarted
         while rt.journal.outbox(1) or not link.connected:
             if time.monotonic() > deadline:
-                print("not drained", flush=True)
+                owed = len(rt.journal.outbox(10_000))
+                alive = [t.name for t in link._threads if t.is_alive()]
+                print(f"not drained: {owed} owed, link {link.status()}, threads {alive}")
                 return 1
             rt.pump()
             time.sleep(0.02)

@@ -29,7 +29,7 @@ from kiosk.seat.status import Connection
 from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource, TableConfig
 from kiosk.table.dealer_access import DealerAccess
-from kiosk.table.dealer_client import DealerClient
+from kiosk.table.dealer_link import DealerLink
 from kiosk.table.server import TableServer
 from kiosk.terminal import commands as c
 from kiosk.terminal.pins import KdfParams
@@ -87,8 +87,8 @@ def until(seat: SeatRuntime, done: Callable[[], bool], seconds: float = 8.0) -> 
         time.sleep(0.005)
 
 
-def ok(dealer: DealerClient, **body: Any) -> None:
-    result = dealer.request(**body)
+def ok(dealer: DealerLink, **body: Any) -> None:
+    result = dealer.call(timeout=15, **body)
     assert result.ok, (result.error, result.reason)
 
 
@@ -106,7 +106,7 @@ def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
         )
 
     seat = seated()
-    dealer = DealerClient(server.address, pki.credentials(pki_dir, "dealer-1"))
+    dealer = DealerLink(server.address, pki.credentials(pki_dir, "dealer-1"))
     try:
         until(seat, lambda: seat.status().connection is Connection.SEATED)
         ok(dealer, sign_in=dpb.SignIn(role=dpb.DEALER_ROLE_DEALER, pin="4444"))
@@ -140,8 +140,9 @@ def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
         assert terminal.runtime.state.credits[0] == 10_000  # nothing committed
         seat.close()  # a seat that comes back during the pause learns of it on joining
         seat = seated()
-        until(seat, lambda: seat.status().connection is Connection.SEATED)
-        assert seat.status().paused and table_status(seat).remaining_ms == held.time_left
+        # seated first, then told of the pause in force (the next message on the stream)
+        until(seat, lambda: seat.status().connection is Connection.SEATED and seat.status().paused)
+        assert table_status(seat).remaining_ms == held.time_left
 
         ok(dealer, resume=dpb.ResumeTable())
         until(seat, lambda: not seat.status().paused)

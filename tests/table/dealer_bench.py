@@ -4,7 +4,8 @@
 
 The table run: a real controller process (``turbokiosk table serve --card-source manual``,
 Stadium) and, in this process, N seat streams (grpc.aio, mutual TLS, each with its own
-``seat-<n>`` certificate) and one Dealer Terminal stream (``dealer-1``, :class:`DealerClient`).
+``seat-<n>`` certificate) and one Dealer Terminal stream (``dealer-1``,
+:class:`~kiosk.table.dealer_link.DealerLink`).
 Each round the dealer signs in once, presses New Game, closes bets when every seat has bet,
 enters the three array packs, waits for every seat's decision (all seats answer at once), lays
 the dealer's hand and presses **Confirm**; the clock starts just before Confirm is sent and
@@ -24,10 +25,8 @@ import asyncio
 import random
 import statistics
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator
-from concurrent import futures
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,11 +34,11 @@ from typing import Any
 import grpc
 
 from kiosk.hostlink import pki
-from kiosk.table.dealer_client import DealerClient
+from kiosk.table.dealer_link import DealerLink
 from proto.turbokiosk.v1 import dealer_pb2 as dpb
 from proto.turbokiosk.v1 import table_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2_grpc
-from tests.table.scale_bench import Broadcaster, now_ms, round_messages, started
+from tests.table.scale_bench import Broadcaster, now_ms, round_messages, serve_broadcast, started
 
 DEALER_PIN = "2468"
 
@@ -122,16 +121,16 @@ async def seat(
         await channel.close()
 
 
-def deal(dealer: DealerClient, seats: int, rounds: int, seen: Seats) -> dict[int, float]:
+def deal(dealer: DealerLink, seats: int, rounds: int, seen: Seats) -> dict[int, float]:
     """Run ``rounds`` rounds as the dealer; game -> the instant Confirm was sent (ms)."""
     rng = random.Random(5)
 
     def ok(**body: Any) -> None:
-        result = dealer.request(timeout=60, **body)
+        result = dealer.call(timeout=60, **body)
         if not result.ok:
             raise RuntimeError(f"{result.error}: {result.reason}")
 
-    first = dealer.request(sign_in=dpb.SignIn(role=dpb.DEALER_ROLE_DEALER, pin="4444"))
+    first = dealer.call(timeout=60, sign_in=dpb.SignIn(role=dpb.DEALER_ROLE_DEALER, pin="4444"))
     if first.ok and first.must_change_pin:
         ok(change_pin=dpb.ChangeDealerPin(new_pin=DEALER_PIN))
     elif not first.ok:
@@ -163,7 +162,7 @@ async def play(address: str, pki_dir: Path, seats: int, rounds: int, table: bool
     creds = [pki.credentials(pki_dir, f"seat-{n}") for n in range(seats)]
     tasks = [asyncio.create_task(seat(n, address, creds[n], seen, stop)) for n in range(seats)]
     if table:
-        dealer = DealerClient(address, pki.credentials(pki_dir, "dealer-1"))
+        dealer = DealerLink(address, pki.credentials(pki_dir, "dealer-1"))
         try:
             starts = await asyncio.to_thread(deal, dealer, seats, rounds + 1, seen)
         finally:
@@ -200,28 +199,6 @@ class StampingBroadcaster(Broadcaster):
                 for outbox in self.queues:
                     outbox.put(message)
             time.sleep(0.05)
-
-
-def serve_broadcast(pki_dir: Path, seats: int) -> None:
-    creds = pki.credentials(pki_dir, "host")
-    broadcaster = StampingBroadcaster()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=seats + 16))
-    table_pb2_grpc.add_TableServiceServicer_to_server(broadcaster, server)
-    port = server.add_secure_port(
-        "127.0.0.1:0",
-        grpc.ssl_server_credentials(
-            [(creds.key, creds.cert)], root_certificates=creds.ca, require_client_auth=True
-        ),
-    )
-    server.start()
-    print(f"serving on 127.0.0.1:{port}", flush=True)
-    while len(broadcaster.queues) < seats:
-        time.sleep(0.05)
-    game = 1
-    while threading.main_thread().is_alive():
-        broadcaster.broadcast(game)
-        game += 1
-        time.sleep(0.1)
 
 
 def measure(seats: int, rounds: int, work: Path) -> tuple[Figures, Figures]:
@@ -269,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--broadcast", nargs=2, metavar=("PKI_DIR", "SEATS"), default=None)
     args = parser.parse_args(argv)
     if args.broadcast:
-        serve_broadcast(Path(args.broadcast[0]), int(args.broadcast[1]))
+        serve_broadcast(Path(args.broadcast[0]), int(args.broadcast[1]), StampingBroadcaster())
         return 0
     import tempfile
 

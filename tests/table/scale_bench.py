@@ -246,10 +246,11 @@ class Broadcaster(table_pb2_grpc.TableServiceServicer):
             time.sleep(0.05)
 
 
-def serve_broadcast(pki_dir: Path, seats: int) -> None:
-    """The baseline server process: broadcast a round every 0.5 s once ``seats`` streams are in."""
+def serve_broadcast(pki_dir: Path, seats: int, broadcaster: Broadcaster | None = None) -> None:
+    """The baseline server process: broadcast a round every 0.5 s once ``seats`` streams are in
+    (with ``broadcaster``'s messages: a plain :class:`Broadcaster` by default)."""
     creds = pki.credentials(pki_dir, "host")
-    broadcaster = Broadcaster()
+    broadcaster = broadcaster or Broadcaster()
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=seats + 16))
     table_pb2_grpc.add_TableServiceServicer_to_server(broadcaster, server)
     port = server.add_secure_port(

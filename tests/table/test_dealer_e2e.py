@@ -33,7 +33,7 @@ from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource
 from kiosk.table.dealer_access import DealerAccess
-from kiosk.table.dealer_client import DealerClient, DealerLinkError
+from kiosk.table.dealer_link import Answer, DealerLink, DealerLinkError
 from kiosk.table.robot import RobotSeat
 from kiosk.table.server import TableServer
 from kiosk.table.shuffler_feed import ShufflerFeed
@@ -84,12 +84,12 @@ class Table:
             )
             for n in range(SEATS)
         ]
-        self.dealer = DealerClient(self.server.address, pki.credentials(pki_dir, "dealer-1"))
+        self.dealer = DealerLink(self.server.address, pki.credentials(pki_dir, "dealer-1"))
 
-    def ask(self, **body: Any) -> pb.DealerResult:
-        return self.dealer.request(**body)
+    def ask(self, **body: Any) -> Answer:
+        return self.dealer.call(timeout=15, **body)
 
-    def ok(self, **body: Any) -> pb.DealerResult:
+    def ok(self, **body: Any) -> Answer:
         result = self.ask(**body)
         assert result.ok, (result.error, result.reason)
         return result
@@ -161,7 +161,7 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
         assert repeat.repeated  # laid once
         table.ok(confirm=pb.ConfirmRound(game_number=game))
         table.wait_robots(lambda r: r.stats.rounds == 1)
-        (recalled,) = table.dealer.recall(game_number=game).rounds
+        (recalled,) = table.dealer.recalled(game_number=game)
         assert recalled.card_source == "shuffler" and recalled.deck_check.passed
         assert recalled.deck_check.cards_read == 52 and len(recalled.packs) == 4
         for robot in table.robots:
@@ -217,9 +217,9 @@ def test_shuffler_rounds_a_tilt_a_reread_and_a_void(
 def test_a_manual_round_pause_resume_and_a_pin_lockout(pki_dir: Path, tmp_path: Path) -> None:
     table = Table(pki_dir, tmp_path, CardSource.MANUAL)
     try:
-        impostor = DealerClient(table.server.address, pki.credentials(pki_dir, "seat-0"))
+        impostor = DealerLink(table.server.address, pki.credentials(pki_dir, "seat-0"))
         with pytest.raises(DealerLinkError):
-            impostor.request(timeout=5, new_game=pb.NewGame())
+            impostor.call(timeout=5, new_game=pb.NewGame())
         assert impostor.error is not None
         assert impostor.error.code() is grpc.StatusCode.PERMISSION_DENIED
         impostor.close()
@@ -253,7 +253,7 @@ def test_a_manual_round_pause_resume_and_a_pin_lockout(pki_dir: Path, tmp_path: 
         table.ok(confirm=pb.ConfirmRound(game_number=game))
         table.wait_robots(lambda r: r.stats.rounds == 1)
         assert all(r.stats.disagreements == 0 for r in table.robots)
-        (recalled,) = table.dealer.recall(count=5).rounds
+        (recalled,) = table.dealer.recalled(count=5)
         assert list(recalled.first_cards) == [0, 13, 26, 1, 14, 27, 2, 15, 28]
         assert list(recalled.shared_cards) == [40, 41, 42]
     finally:

@@ -3,49 +3,19 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from typing import Any
-
-from kivy.app import App
-from kivy.base import EventLoop
-from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
-from ui import capture
-from ui.driver import DriverError
-from ui.touch import ScriptedTouch
+from ui.driver import AppDriver, DriverError
 from ui.widgets.named import find
 
 
-class DealerDriver:
+class DealerDriver(AppDriver):
     """One Dealer Terminal app on the window."""
 
-    def __init__(self, app: Any, size: tuple[int, int] | None = None) -> None:
-        EventLoop.ensure_window()
-        if EventLoop.status != "started":
-            EventLoop.start()
-        if size is not None and tuple(Window.size) != size:
-            Window.size = size
-        self.app = app
-        app._run_prepare()
-        self.frames(3)
+    wait_pause = 0.005  # the link's answers come from another thread
 
-    def frame(self) -> capture.Frame:
-        return capture.render()
-
-    def frames(self, n: int) -> None:
-        for _ in range(n):
-            EventLoop.idle()
-
-    def wait(self, until: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
-        """Run frames until ``until()`` holds; DriverError after ``timeout`` seconds."""
-        end = time.monotonic() + timeout
-        while not until():
-            if time.monotonic() > end:
-                raise DriverError(f"timed out waiting for {what or until} (page {self.page})")
-            EventLoop.idle()
-            time.sleep(0.005)
+    def where(self) -> str:
+        return f"page {self.page}"
 
     @property
     def page(self) -> str:
@@ -68,11 +38,7 @@ class DealerDriver:
         if widget.disabled:
             raise DriverError(f"{name} is disabled on page {self.page}")
         x, y = widget.to_window(*widget.center)
-        touch = ScriptedTouch(x, y)
-        touch.down()
-        self.frames(1)
-        touch.up()
-        self.frames(1)
+        self.touch_at(x, y, frames_after=1)
 
     def pin(self, role: str, pin: str) -> None:
         """Choose the role and type the PIN, then OK."""
@@ -83,7 +49,4 @@ class DealerDriver:
 
     def close(self) -> None:
         self.app.dispatch("on_stop")
-        for child in list(Window.children):
-            Window.remove_widget(child)
-        App._running_app = None
-        self.frames(1)
+        self.leave_window()
