@@ -32,7 +32,6 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from typing import Any, Protocol
 
 from kiosk.host import constraints, stores
 from kiosk.host.bounds import Limits
+from kiosk.host.group_record import ContendedError, record_setwise
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
 
@@ -299,117 +299,37 @@ class HostDb(ABC):
         Each report is recorded exactly as :meth:`record_report` would record it; the results
         (in the order given) hold only once the one commit returned, so none is acknowledged
         before it is durable.  Reports are taken in terminal order, so that two hosts'
-        groups on one PostgreSQL lock the terminals' rows in the same order.  If anything
-        raises, nothing of the group is recorded (the caller records them one by one).
+        groups on one PostgreSQL lock the terminals' rows in the same order.  The ordinary
+        ones are recorded set-wise (:mod:`kiosk.host.group_record`), the rest one statement at
+        a time.  If anything raises, nothing of the group is recorded (the caller records them
+        one by one).
         """
         order = sorted(range(len(reports)), key=lambda i: reports[i].terminal_id)
+        slow: set[str] = set()
+        while True:
+            try:
+                with self.transaction() as tx:
+                    results = self._record_group(tx, reports, order, slow)
+            except ContendedError as exc:  # rolled back; those terminals again one by one
+                slow |= exc.terminals
+                continue
+            _announce(tx)
+            return results
+
+    def _record_group(
+        self, tx: _Tx, reports: Sequence[Report], order: Sequence[int], slow: set[str]
+    ) -> list[ReportResult]:
         results: list[ReportResult | None] = [None] * len(reports)
-        with self.transaction() as tx:
-            plain = self._record_plain(tx, [(i, reports[i]) for i in order])
-            for i, result in plain.items():
-                results[i] = result
-            for i in order:
-                if i in plain:
-                    continue
+        setwise = record_setwise(tx, [(i, reports[i]) for i in order], slow)
+        for i, result in setwise.items():
+            results[i] = ReportResult(*result)
+        for i in order:
+            if i not in setwise:
                 r = reports[i]
                 results[i] = ReportResult(
                     *self._record_in(tx, r.terminal_id, r.messages, r.at, r.head)
                 )
-        _announce(tx)
         return [r for r in results if r is not None]
-
-    def _record_plain(
-        self, tx: _Tx, reports: Sequence[tuple[int, Report]]
-    ) -> dict[int, ReportResult]:
-        """Record the group's *plain* reports set-wise, in a few statements for all of them.
-
-        Plain: one report of its terminal in the group, with a head in the terminal's current
-        epoch and ahead of its anchor, and only messages that are merely stored (no meters,
-        voucher or enable messages).  For those :meth:`_record_in` would do exactly this -
-        note the contact, insert the events once, move the anchor forward - one statement at a
-        time; here each step is one statement (or one pipelined batch) for the whole group.
-        The rest go through :meth:`_record_in`.  Returns the results by report index.
-        """
-        special = VOUCHER_KINDS | {"meters", "enable"}
-        per_terminal = Counter(r.terminal_id for _, r in reports)
-        candidates = [
-            (i, r)
-            for i, r in reports
-            if r.head is not None
-            and per_terminal[r.terminal_id] == 1
-            and not any(m.kind in special for m in r.messages)
-            and len({m.message_id for m in r.messages}) == len(r.messages)
-        ]
-        if not candidates:
-            return {}
-        marks = ", ".join("?" for _ in candidates)
-        rows = tx.execute(
-            "SELECT a.terminal_id, a.epoch, a.seq, (SELECT m.epoch FROM meter_epochs m"
-            " WHERE m.terminal_id = a.terminal_id ORDER BY m.started_ms DESC, m.epoch DESC"
-            f" LIMIT 1) FROM journal_anchors a WHERE a.terminal_id IN ({marks})",
-            [r.terminal_id for _, r in candidates],
-        ).fetchall()
-        state = {row[0]: (int(row[1]), int(row[2]), row[3]) for row in rows}
-        plain: list[tuple[int, Report, JournalHead]] = []
-        for i, r in candidates:
-            known = state.get(r.terminal_id)
-            head = r.head
-            assert head is not None
-            if known is not None and known[0] == head.epoch == known[2] and head.seq > known[1]:
-                plain.append((i, r, head))
-        if not plain:
-            return {}
-        tx.executemany(
-            "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?",
-            [(r.at, r.terminal_id, r.at) for _, r, _ in plain],
-        )
-        events = [
-            (
-                m.message_id,
-                r.terminal_id,
-                m.journal_seq,
-                m.at_ms,
-                m.kind,
-                json.dumps(m.body, sort_keys=True),
-                r.at,
-            )
-            for _, r, _ in plain
-            for m in r.messages
-        ]
-        accepted_ids: set[str] = set()
-        for chunk in range(0, len(events), 500):
-            part = events[chunk : chunk + 500]
-            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
-            inserted = tx.execute(
-                f"INSERT INTO events VALUES {values} "
-                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
-                [field for row in part for field in row],
-            ).fetchall()
-            accepted_ids.update(row[0] for row in inserted)
-        tx.executemany(  # conditional: a concurrent report never moves the anchor back
-            "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
-            "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
-            [
-                (h.epoch, h.seq, h.hash.hex(), r.at, r.terminal_id, h.epoch, h.seq)
-                for _, r, h in plain
-            ],
-        )
-        marks = ", ".join("?" for _ in plain)
-        anchors = {
-            row[0]: JournalHead(int(row[1]), int(row[2]), bytes.fromhex(row[3]))
-            for row in tx.execute(
-                "SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
-                f"WHERE terminal_id IN ({marks})",
-                [r.terminal_id for _, r, _ in plain],
-            ).fetchall()
-        }
-        results = {}
-        for i, r, _ in plain:
-            accepted = sum(1 for m in r.messages if m.message_id in accepted_ids)
-            results[i] = ReportResult(
-                accepted, len(r.messages) - accepted, anchors.get(r.terminal_id)
-            )
-        return results
 
     def _record_in(
         self,
