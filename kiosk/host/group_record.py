@@ -46,8 +46,6 @@ if TYPE_CHECKING:
 SLOW_KINDS = frozenset(
     {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared"}
 )
-#: rows per multi-row INSERT
-CHUNK = 500
 
 
 class ContendedError(Exception):
@@ -179,18 +177,7 @@ def _insert_messages(tx: _Tx, plans: Sequence[_Plan]) -> set[str]:
                 events.append(
                     (m.message_id, r.terminal_id, m.journal_seq, m.at_ms, m.kind, body, r.at)
                 )
-    accepted: set[str] = set()
-    for table, rows in (("events", events), ("meter_snapshots", snapshots)):
-        for start in range(0, len(rows), CHUNK):
-            part = rows[start : start + CHUNK]
-            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
-            inserted = tx.execute(
-                f"INSERT INTO {table} VALUES {values} "
-                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
-                [value for row in part for value in row],
-            ).fetchall()
-            accepted.update(row[0] for row in inserted)
-    return accepted
+    return tx.insert_once("events", events) | tx.insert_once("meter_snapshots", snapshots)
 
 
 def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan]) -> None:

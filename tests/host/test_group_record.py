@@ -17,6 +17,7 @@ from kiosk.hostlink.anchor import JournalHead
 
 E1, E2 = 1_790_000_000_000, 1_790_000_900_000
 AT = 1_800_000_000_000
+ODD = {"reason": 'tab\there, back\\slash, "quotes", new\nline, \u00e9\u20ac, \\N'}
 UNKNOWN_VOUCHER = {"validation_number": "1" * 18, "value_cents": 500}
 
 
@@ -55,7 +56,7 @@ def _rounds() -> list[list[Report]]:
 
     first = [
         rep("T00", [_game("T00", 1), _meters("T00", 1, a=1, b=1)], _head(1)),
-        rep("T01", [_game("T01", 1)], _head(1)),
+        rep("T01", [_game("T01", 1), Message("T01:odd", 1, AT, "tilt", ODD)], _head(1)),
         rep("T02", [_game("T02", 1)], None),  # no head: epoch 0
         rep("T03", [_game("T03", 1), _meters("T03", 1, a=1)], _head(1)),
         rep("T03", [_game("T03", 1), _meters("T03", 1, a=1)], _head(1)),  # resent in the group
