@@ -33,7 +33,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -209,6 +209,11 @@ class _Tx:
                 cursor.executemany(sql.replace("?", "%s"), rows)
         else:
             self._conn.executemany(sql, rows)
+
+    def pipeline(self) -> AbstractContextManager[Any]:
+        """Statements sent together and answered in one round trip at the block's end (or at
+        the first result read inside it): PostgreSQL's pipeline mode; nothing on SQLite."""
+        return self._conn.pipeline() if self._pg else nullcontext()
 
     def insert_once(self, table: str, rows: Sequence[Sequence[Any]]) -> set[str]:
         """Insert ``rows`` into ``events`` or ``meter_snapshots`` (``ON CONFLICT (message_id) DO

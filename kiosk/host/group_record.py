@@ -80,27 +80,29 @@ def record_setwise(
     plans = _plan(tx, reports, slow)
     if not plans:
         return {}
-    tx.executemany(
-        "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?",
-        [(p.report.at, p.report.terminal_id, p.report.at) for p in plans],
-    )
-    tx.executemany(
-        "INSERT INTO meter_epochs VALUES (?, ?, ?, '', 0, '{}')",
-        [(p.report.terminal_id, p.head.epoch, p.report.at) for p in plans if p.opens_epoch],
-    )
+    with tx.pipeline():  # one round trip for both
+        tx.executemany(
+            "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?",
+            [(p.report.at, p.report.terminal_id, p.report.at) for p in plans],
+        )
+        tx.executemany(
+            "INSERT INTO meter_epochs VALUES (?, ?, ?, '', 0, '{}')",
+            [(p.report.terminal_id, p.head.epoch, p.report.at) for p in plans if p.opens_epoch],
+        )
     accepted = _insert_messages(tx, plans)
     _compare_snapshots(tx, [p for p in plans if p.snapshot and p.snapshot.message_id in accepted])
-    tx.executemany(
-        "INSERT INTO journal_anchors (epoch, seq, hash, acked_ms, terminal_id) "
-        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (terminal_id) DO NOTHING",
-        [_anchor_row(p) for p in plans if p.first_anchor],
-    )
-    tx.executemany(  # conditional: a concurrent report never moves the anchor back
-        "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
-        "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
-        [(*_anchor_row(p), p.head.epoch, p.head.seq) for p in plans if not p.first_anchor],
-    )
-    anchors = _anchors(tx, [p.report.terminal_id for p in plans])
+    with tx.pipeline():  # one round trip for the three
+        tx.executemany(
+            "INSERT INTO journal_anchors (epoch, seq, hash, acked_ms, terminal_id) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (terminal_id) DO NOTHING",
+            [_anchor_row(p) for p in plans if p.first_anchor],
+        )
+        tx.executemany(  # conditional: a concurrent report never moves the anchor back
+            "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
+            "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
+            [(*_anchor_row(p), p.head.epoch, p.head.seq) for p in plans if not p.first_anchor],
+        )
+        anchors = _anchors(tx, [p.report.terminal_id for p in plans])
     contended = {p.report.terminal_id for p in plans if anchors.get(p.report.terminal_id) != p.head}
     if contended:
         raise ContendedError(contended)
@@ -127,14 +129,19 @@ def _plan(tx: _Tx, reports: Sequence[tuple[int, Report]], slow: set[str]) -> lis
     if not candidates:
         return []
     terminals = [r.terminal_id for _, r in candidates]
-    anchors = _anchors(tx, terminals)
+    marks = _marks(terminals)
+    anchors: dict[str, JournalHead] = {}
     epochs: dict[str, list[tuple[int, int]]] = {}  # terminal -> [(started_ms, epoch)]
-    for terminal_id, epoch, started in tx.execute(
-        f"SELECT terminal_id, epoch, started_ms FROM meter_epochs WHERE terminal_id IN "
-        f"({_marks(terminals)})",
-        terminals,
+    for source, terminal_id, epoch, seq, digest, started in tx.execute(  # one round trip
+        f"SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM journal_anchors "
+        f"WHERE terminal_id IN ({marks}) UNION ALL SELECT 'epoch', terminal_id, epoch, 0, '', "
+        f"started_ms FROM meter_epochs WHERE terminal_id IN ({marks})",
+        [*terminals, *terminals],
     ).fetchall():
-        epochs.setdefault(terminal_id, []).append((int(started), int(epoch)))
+        if source == "anchor":
+            anchors[terminal_id] = JournalHead(int(epoch), int(seq), bytes.fromhex(digest))
+        else:
+            epochs.setdefault(terminal_id, []).append((int(started), int(epoch)))
     plans = []
     for i, r in candidates:
         head = r.head
