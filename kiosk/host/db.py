@@ -32,15 +32,15 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from kiosk.host import constraints, stores
 from kiosk.host.bounds import Limits
+from kiosk.host.group_record import ContendedError, record_setwise
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
 
@@ -210,6 +210,53 @@ class _Tx:
         else:
             self._conn.executemany(sql, rows)
 
+    def pipeline(self) -> AbstractContextManager[Any]:
+        """Statements sent together and answered in one round trip at the block's end (or at
+        the first result read inside it): PostgreSQL's pipeline mode; nothing on SQLite."""
+        return self._conn.pipeline() if self._pg else nullcontext()
+
+    def insert_once(self, table: str, rows: Sequence[Sequence[Any]]) -> set[str]:
+        """Insert ``rows`` into ``events`` or ``meter_snapshots`` (``ON CONFLICT (message_id) DO
+        NOTHING``); the message ids newly recorded.
+
+        SQLite: multi-row ``INSERT``s of :data:`INSERT_CHUNK` rows.  PostgreSQL: the rows are
+        copied (``COPY``, no placeholders to parse or bind) into the connection's staging table
+        (:data:`STAGING`, emptied at every commit or rollback) and moved in one
+        ``INSERT ... SELECT``.
+        """
+        accepted: set[str] = set()
+        if not rows:
+            return accepted
+        if self._pg:
+            stage = STAGING[table]
+            with self._conn.cursor() as cursor:
+                with cursor.copy(f"COPY {stage} FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                inserted = cursor.execute(
+                    f"INSERT INTO {table} SELECT * FROM {stage} "
+                    "ON CONFLICT (message_id) DO NOTHING RETURNING message_id"
+                ).fetchall()
+            # the staged rows stay until the commit: a second call in the same transaction
+            # moves them again, and they conflict with themselves (nothing more is returned)
+            return {row[0] for row in inserted}
+        for start in range(0, len(rows), INSERT_CHUNK):
+            part = rows[start : start + INSERT_CHUNK]
+            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
+            inserted = self._conn.execute(
+                f"INSERT INTO {table} VALUES {values} "
+                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
+                [value for row in part for value in row],
+            ).fetchall()
+            accepted.update(row[0] for row in inserted)
+        return accepted
+
+
+#: rows per multi-row INSERT on SQLite
+INSERT_CHUNK = 500
+#: PostgreSQL: each connection's staging table for COPY, by the table it feeds (same columns)
+STAGING = {"events": "tk_events_in", "meter_snapshots": "tk_meter_snapshots_in"}
+
 
 class HostDb(ABC):
     """The host's records on SQLite (``open_db("path.sqlite3")``) or PostgreSQL."""
@@ -299,117 +346,37 @@ class HostDb(ABC):
         Each report is recorded exactly as :meth:`record_report` would record it; the results
         (in the order given) hold only once the one commit returned, so none is acknowledged
         before it is durable.  Reports are taken in terminal order, so that two hosts'
-        groups on one PostgreSQL lock the terminals' rows in the same order.  If anything
-        raises, nothing of the group is recorded (the caller records them one by one).
+        groups on one PostgreSQL lock the terminals' rows in the same order.  The ordinary
+        ones are recorded set-wise (:mod:`kiosk.host.group_record`), the rest one statement at
+        a time.  If anything raises, nothing of the group is recorded (the caller records them
+        one by one).
         """
         order = sorted(range(len(reports)), key=lambda i: reports[i].terminal_id)
+        slow: set[str] = set()
+        while True:
+            try:
+                with self.transaction() as tx:
+                    results = self._record_group(tx, reports, order, slow)
+            except ContendedError as exc:  # rolled back; those terminals again one by one
+                slow |= exc.terminals
+                continue
+            _announce(tx)
+            return results
+
+    def _record_group(
+        self, tx: _Tx, reports: Sequence[Report], order: Sequence[int], slow: set[str]
+    ) -> list[ReportResult]:
         results: list[ReportResult | None] = [None] * len(reports)
-        with self.transaction() as tx:
-            plain = self._record_plain(tx, [(i, reports[i]) for i in order])
-            for i, result in plain.items():
-                results[i] = result
-            for i in order:
-                if i in plain:
-                    continue
+        setwise = record_setwise(tx, [(i, reports[i]) for i in order], slow)
+        for i, result in setwise.items():
+            results[i] = ReportResult(*result)
+        for i in order:
+            if i not in setwise:
                 r = reports[i]
                 results[i] = ReportResult(
                     *self._record_in(tx, r.terminal_id, r.messages, r.at, r.head)
                 )
-        _announce(tx)
         return [r for r in results if r is not None]
-
-    def _record_plain(
-        self, tx: _Tx, reports: Sequence[tuple[int, Report]]
-    ) -> dict[int, ReportResult]:
-        """Record the group's *plain* reports set-wise, in a few statements for all of them.
-
-        Plain: one report of its terminal in the group, with a head in the terminal's current
-        epoch and ahead of its anchor, and only messages that are merely stored (no meters,
-        voucher or enable messages).  For those :meth:`_record_in` would do exactly this -
-        note the contact, insert the events once, move the anchor forward - one statement at a
-        time; here each step is one statement (or one pipelined batch) for the whole group.
-        The rest go through :meth:`_record_in`.  Returns the results by report index.
-        """
-        special = VOUCHER_KINDS | {"meters", "enable"}
-        per_terminal = Counter(r.terminal_id for _, r in reports)
-        candidates = [
-            (i, r)
-            for i, r in reports
-            if r.head is not None
-            and per_terminal[r.terminal_id] == 1
-            and not any(m.kind in special for m in r.messages)
-            and len({m.message_id for m in r.messages}) == len(r.messages)
-        ]
-        if not candidates:
-            return {}
-        marks = ", ".join("?" for _ in candidates)
-        rows = tx.execute(
-            "SELECT a.terminal_id, a.epoch, a.seq, (SELECT m.epoch FROM meter_epochs m"
-            " WHERE m.terminal_id = a.terminal_id ORDER BY m.started_ms DESC, m.epoch DESC"
-            f" LIMIT 1) FROM journal_anchors a WHERE a.terminal_id IN ({marks})",
-            [r.terminal_id for _, r in candidates],
-        ).fetchall()
-        state = {row[0]: (int(row[1]), int(row[2]), row[3]) for row in rows}
-        plain: list[tuple[int, Report, JournalHead]] = []
-        for i, r in candidates:
-            known = state.get(r.terminal_id)
-            head = r.head
-            assert head is not None
-            if known is not None and known[0] == head.epoch == known[2] and head.seq > known[1]:
-                plain.append((i, r, head))
-        if not plain:
-            return {}
-        tx.executemany(
-            "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?",
-            [(r.at, r.terminal_id, r.at) for _, r, _ in plain],
-        )
-        events = [
-            (
-                m.message_id,
-                r.terminal_id,
-                m.journal_seq,
-                m.at_ms,
-                m.kind,
-                json.dumps(m.body, sort_keys=True),
-                r.at,
-            )
-            for _, r, _ in plain
-            for m in r.messages
-        ]
-        accepted_ids: set[str] = set()
-        for chunk in range(0, len(events), 500):
-            part = events[chunk : chunk + 500]
-            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
-            inserted = tx.execute(
-                f"INSERT INTO events VALUES {values} "
-                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
-                [field for row in part for field in row],
-            ).fetchall()
-            accepted_ids.update(row[0] for row in inserted)
-        tx.executemany(  # conditional: a concurrent report never moves the anchor back
-            "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
-            "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
-            [
-                (h.epoch, h.seq, h.hash.hex(), r.at, r.terminal_id, h.epoch, h.seq)
-                for _, r, h in plain
-            ],
-        )
-        marks = ", ".join("?" for _ in plain)
-        anchors = {
-            row[0]: JournalHead(int(row[1]), int(row[2]), bytes.fromhex(row[3]))
-            for row in tx.execute(
-                "SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
-                f"WHERE terminal_id IN ({marks})",
-                [r.terminal_id for _, r, _ in plain],
-            ).fetchall()
-        }
-        results = {}
-        for i, r, _ in plain:
-            accepted = sum(1 for m in r.messages if m.message_id in accepted_ids)
-            results[i] = ReportResult(
-                accepted, len(r.messages) - accepted, anchors.get(r.terminal_id)
-            )
-        return results
 
     def _record_in(
         self,
@@ -1087,6 +1054,12 @@ class PostgresHostDb(HostDb):
         conn = getattr(self._local, "conn", None)
         if conn is None or conn.closed:
             conn = self._psycopg.connect(self.dsn, autocommit=True)
+            for stage in STAGING.values():  # this session's own, for Tx.insert_once
+                conn.execute(
+                    f"CREATE TEMP TABLE IF NOT EXISTS {stage} (message_id TEXT, terminal_id TEXT,"
+                    " journal_seq BIGINT, at_ms BIGINT, kind TEXT, body TEXT, received_ms BIGINT)"
+                    " ON COMMIT DELETE ROWS"
+                )
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)

@@ -22,16 +22,22 @@ connection; SQLite serialises them anyway.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import threading
 import time
 from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any, Union
 
 from kiosk.host.db import HostDb, Report, ReportResult
 
 log = logging.getLogger(__name__)
+
+#: who waits for a report: a thread (a concurrent future) or a coroutine (an asyncio future)
+Waiter = Union[Future[ReportResult], "asyncio.Future[ReportResult]"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ class GroupCommitter:
     def __init__(self, db: HostDb, *, writers: int = 1, max_reports: int = 2_000) -> None:
         self.db = db
         self.max_reports = max_reports
-        self._queue: deque[tuple[Report, Future[ReportResult]]] = deque()
+        self._queue: deque[tuple[Report, Waiter]] = deque()
         self._cond = threading.Condition()
         self._stopping = False
         self._reports = self._messages = self._groups = self._largest = 0
@@ -86,6 +92,23 @@ class GroupCommitter:
             self._cond.notify()
         return future
 
+    def submit_async(self, report: Report) -> asyncio.Future[ReportResult]:
+        """Queue a report from a coroutine; await the future for its result.
+
+        The group's writer settles all of one event loop's futures with one
+        ``call_soon_threadsafe`` (one wake-up of the loop per group, not one per report).
+        A future cancelled before a writer took its report (the call's deadline passed) drops
+        the report, as :meth:`submit` does.
+        """
+        future: asyncio.Future[ReportResult] = asyncio.get_running_loop().create_future()
+        with self._cond:
+            if self._stopping:
+                future.set_exception(RuntimeError("the host is stopping"))
+                return future
+            self._queue.append((report, future))
+            self._cond.notify()
+        return future
+
     def stats(self) -> CommitStats:
         """The counters now."""
         with self._cond:
@@ -93,17 +116,17 @@ class GroupCommitter:
                 self._reports, self._messages, self._groups, len(self._queue), self._largest
             )
 
-    def _take(self) -> list[tuple[Report, Future[ReportResult]]] | None:
+    def _take(self) -> list[tuple[Report, Waiter]] | None:
         with self._cond:
             while not self._queue:
                 if self._stopping:
                     return None
                 self._cond.wait(0.5)
-            group: list[tuple[Report, Future[ReportResult]]] = []
+            group: list[tuple[Report, Waiter]] = []
             while self._queue and len(group) < self.max_reports:
-                report, future = self._queue.popleft()
-                if future.set_running_or_notify_cancel():  # else its call was cancelled
-                    group.append((report, future))
+                report, waiter = self._queue.popleft()
+                if _take_waiter(waiter):  # else its call was cancelled
+                    group.append((report, waiter))
             return group
 
     def _run(self) -> None:
@@ -111,33 +134,31 @@ class GroupCommitter:
             if group:
                 self._commit(group)
 
-    def _commit(self, group: list[tuple[Report, Future[ReportResult]]]) -> None:
+    def _commit(self, group: list[tuple[Report, Waiter]]) -> None:
         reports = [report for report, _ in group]
         try:
             results = self.db.record_reports(reports)
         except Exception as exc:  # nothing of the group was recorded
             if len(group) > 1:
                 log.warning("group of %d reports failed (%s); one by one", len(group), exc)
-            for report, future in group:
-                self._commit_one(report, future)
+            settled = [(waiter, self._commit_one(report)) for report, waiter in group]
+            _settle(settled)
             return
-        for (_, future), result in zip(group, results, strict=True):
-            future.set_result(result)
+        _settle([(waiter, result) for (_, waiter), result in zip(group, results, strict=True)])
         self._count(reports)
 
-    def _commit_one(self, report: Report, future: Future[ReportResult]) -> None:
+    def _commit_one(self, report: Report) -> ReportResult | Exception:
         for attempt in range(3):
             try:
                 (result,) = self.db.record_reports([report])
             except Exception as exc:  # the RPC answers the error
                 if attempt == 2:
-                    future.set_exception(exc)
-                    return
+                    return exc
                 time.sleep(0.05 * (attempt + 1))
                 continue
-            future.set_result(result)
             self._count([report])
-            return
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _count(self, reports: list[Report]) -> None:
         with self._cond:
@@ -145,3 +166,36 @@ class GroupCommitter:
             self._messages += sum(len(r.messages) for r in reports)
             self._groups += 1
             self._largest = max(self._largest, len(reports))
+
+
+def _take_waiter(waiter: Waiter) -> bool:
+    """True when the report is still wanted; a concurrent future can no longer be cancelled."""
+    if isinstance(waiter, Future):
+        return waiter.set_running_or_notify_cancel()
+    return not waiter.cancelled()  # a late cancel only loses the answer: the terminal resends
+
+
+def _settle(outcomes: list[tuple[Waiter, ReportResult | Exception]]) -> None:
+    """Give each waiter its result or error; one wake-up per event loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[ReportResult], Any]]] = {}
+    for waiter, outcome in outcomes:
+        if isinstance(waiter, Future):
+            if isinstance(outcome, Exception):
+                waiter.set_exception(outcome)
+            else:
+                waiter.set_result(outcome)
+        else:
+            by_loop.setdefault(waiter.get_loop(), []).append((waiter, outcome))
+    for loop, pairs in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle_in_loop, pairs)
+
+
+def _settle_in_loop(pairs: list[tuple[asyncio.Future[ReportResult], Any]]) -> None:
+    for future, outcome in pairs:
+        if future.done():  # cancelled after it was taken
+            continue
+        if isinstance(outcome, Exception):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)

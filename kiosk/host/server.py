@@ -290,7 +290,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         head = JournalHead.from_proto(request.head)
         report = Report(terminal, batch, now_ms(), head)
         try:  # answered only once the group holding this report has committed
-            result = await asyncio.wrap_future(self.committer.submit(report))
+            result = await self.committer.submit_async(report)
         except Exception as exc:  # the records are away: the terminal resends
             await self._abort(context, grpc.StatusCode.UNAVAILABLE, f"records unavailable: {exc}")
         answer = host_pb2.ReportResponse(accepted=result.accepted, duplicates=result.duplicates)

@@ -155,7 +155,23 @@ def compare_meters(tx: _Tx, terminal_id: str, epoch: int, m: Message, at: int) -
         (terminal_id, epoch),
     ).fetchone()
     new: dict[str, int] = dict(m.body.get("meters", {}))
-    old_seq, old = int(row[0]), dict(json.loads(row[1]))
+    detail, newer = meter_change(epoch, int(row[0]), dict(json.loads(row[1])), m, new)
+    if detail is not None:
+        terminal_alarm(tx, terminal_id, "meters_backwards", at, detail)
+    if newer:
+        tx.execute(
+            "UPDATE meter_epochs SET snapshot_seq = ?, meters = ? "
+            "WHERE terminal_id = ? AND epoch = ? AND snapshot_seq <= ?",
+            (m.journal_seq, json.dumps(new, sort_keys=True), terminal_id, epoch, m.journal_seq),
+        )
+
+
+def meter_change(
+    epoch: int, old_seq: int, old: dict[str, int], m: Message, new: dict[str, int]
+) -> tuple[dict[str, Any] | None, bool]:
+    """Snapshot ``m`` (its meters ``new``) against the epoch's newest (``old`` at ``old_seq``):
+    the ``meters_backwards`` alarm's detail (or None), and whether ``m`` is the newest now."""
+    detail = None
     if old:
         later, earlier = (new, old) if m.journal_seq >= old_seq else (old, new)
         lower = {
@@ -170,13 +186,7 @@ def compare_meters(tx: _Tx, terminal_id: str, epoch: int, m: Message, at: int) -
                 "seq_after": max(old_seq, m.journal_seq),
                 "meters": lower,
             }
-            terminal_alarm(tx, terminal_id, "meters_backwards", at, detail)
-    if not old or m.journal_seq >= old_seq:
-        tx.execute(
-            "UPDATE meter_epochs SET snapshot_seq = ?, meters = ? "
-            "WHERE terminal_id = ? AND epoch = ? AND snapshot_seq <= ?",
-            (m.journal_seq, json.dumps(new, sort_keys=True), terminal_id, epoch, m.journal_seq),
-        )
+    return detail, not old or m.journal_seq >= old_seq
 
 
 def acknowledge(tx: _Tx, terminal_id: str, head: JournalHead, current: bool, at: int) -> None:

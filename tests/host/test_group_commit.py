@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import pytest
@@ -98,3 +99,23 @@ def test_the_database_itself_refuses_what_the_rules_forbid(host_db: HostDb) -> N
     assert (host_db.voucher(number) or {})["state"] == "redeemed"
     assert len(host_db.events(last=10)) == 2
     assert len(host_db.voucher_audit()) == 1
+
+
+def test_coroutines_get_their_answers_once_committed_and_a_cancelled_report_is_dropped(
+    host_db: HostDb,
+) -> None:
+    committer = GroupCommitter(host_db, writers=1)
+
+    async def play() -> list[int]:
+        futures = [committer.submit_async(_report(f"TK-{i}", 1, 2)) for i in range(4)]
+        futures[2].cancel()  # its call's deadline passed before a writer took it
+        committer.start()
+        kept = [f for i, f in enumerate(futures) if i != 2]
+        return [(await f).accepted for f in kept]
+
+    try:
+        assert asyncio.run(play()) == [2, 2, 2]
+    finally:
+        committer.stop()
+    assert {e["terminal_id"] for e in host_db.events(last=100)} == {"TK-0", "TK-1", "TK-3"}
+    assert committer.stats().groups == 1
