@@ -61,6 +61,7 @@ class FloorResult:
     terminals: int
     seconds: float
     reports: int = 0
+    first_reports: int = 0  # made while connecting (first contact), not timed
     games: int = 0
     meters: int = 0
     tickets: int = 0
@@ -87,6 +88,7 @@ class FloorResult:
             "terminals": self.terminals,
             "seconds": self.seconds,
             "reports": self.reports,
+            "first_reports": self.first_reports,
             "reports_per_s": round(self.reports_per_second, 1),
             "p50_ms": round(self.percentile(0.50), 2),
             "p99_ms": round(self.percentile(0.99), 2),
@@ -172,6 +174,7 @@ def run_floor(
     result = FloorResult(terminals, seconds, connect_seconds=connect_seconds)
     for out in outputs:
         result.reports += out["reports"]
+        result.first_reports += out["first_reports"]
         result.games += out["games"]
         result.meters += out["meters"]
         result.tickets += out["tickets"]

@@ -4,7 +4,14 @@ Each terminal is a coroutine with its own gRPC channel (its own client certifica
 host address: it says hello, keeps its command stream open, and from the common start reports
 one game every ``period`` seconds (one ``Report`` of one ``game_played`` message with its
 journal head), adds a meter snapshot every ``meter_every`` seconds and now and then a ticket
-(``IssueValidationNumber``, then ``voucher_printed`` in the next report).  With ``--echo`` the
+(``IssueValidationNumber``, then ``voucher_printed`` in the next report).
+
+A floor is measured in its steady state, as terminals that were already playing: each
+terminal's first contact (hello, command stream, and a first report with a power-up meter
+snapshot, which gives the host its journal anchor and meter epoch) is made while connecting,
+before the timed window, and counted in the database check but not in the latencies; and each
+terminal's meter snapshots come at its own phase of the ``meter_every`` period (terminals of a
+floor do not power up in the same second), not all in the same few seconds.  With ``--echo`` the
 same requests, byte for byte, go to the bare echo server instead (``Hold`` for the stream).
 
 A call that fails is sent again (the same message ids) until the host acknowledges it, on the
@@ -55,6 +62,7 @@ class Tally:
     errors: Counter[str] = field(default_factory=Counter)
     failovers: int = 0
     retried_reports: int = 0
+    first_reports: int = 0  # made while connecting, not timed
 
 
 class Terminal:
@@ -77,6 +85,10 @@ class Terminal:
         self.meter_values = dict.fromkeys(METERS, 0)
         self.stream: asyncio.Task[None] | None = None
         self.streaming = asyncio.Event()
+        self.meter_phase = self.rng.randrange(self._per_snapshot())
+
+    def _per_snapshot(self) -> int:
+        return max(1, round(self.args.meter_every / self.args.period))
 
     # --- calls with fail-over -------------------------------------------------------------
 
@@ -131,10 +143,17 @@ class Terminal:
         await self._call("Hello", hello, host_pb2.HelloResponse)
         self.stream = asyncio.create_task(self._hold_stream())
         await self.streaming.wait()
+        first = self._report(-1, None, snapshot=True)  # power-up: anchor and meter epoch
+        await self._call("Report", first, host_pb2.ReportResponse)
+        self.tally.first_reports += 1
+        self.tally.games += 1
+        self.tally.meters += 1
 
     # --- paced play -----------------------------------------------------------------------
 
-    def _report(self, number: int, voucher: tuple[str, int] | None) -> host_pb2.ReportRequest:
+    def _report(
+        self, number: int, voucher: tuple[str, int] | None, *, snapshot: bool
+    ) -> host_pb2.ReportRequest:
         request = host_pb2.ReportRequest(terminal_id=self.name)
         self.seq += 1
         msg = request.messages.add(
@@ -156,14 +175,13 @@ class Terminal:
             )
             printed.voucher_printed.validation_number = voucher[0]
             printed.voucher_printed.value_cents = voucher[1]
-        per_snapshot = max(1, round(self.args.meter_every / self.args.period))
-        if number % per_snapshot == 0:
+        if snapshot:
             snap = request.messages.add(
                 message_id=f"{self.name}:1:{self.seq}:m{number}",
                 journal_seq=self.seq,
                 at_ms=msg.at_ms,
             )
-            snap.meters.reason = "periodic"
+            snap.meters.reason = "power_up" if number < 0 else "periodic"
             for name, value in self.meter_values.items():
                 snap.meters.meters.add(name=name, value=value)
         digest = hashlib.sha256(f"{self.name}:{self.seq}".encode()).digest()
@@ -180,7 +198,8 @@ class Terminal:
             if due >= end:
                 return
             await asyncio.sleep(max(0.0, due - time.time()))
-            request = self._report(number, voucher)
+            snapshot = (number + self.meter_phase) % self._per_snapshot() == 0
+            request = self._report(number, voucher, snapshot=snapshot)
             t0 = loop.time()
             errors_before = sum(self.tally.errors.values())
             await self._call("Report", request, host_pb2.ReportResponse)
@@ -241,6 +260,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "terminals": len(terminals),
         "connect_seconds": round(connect_seconds, 2),
         "reports": tally.reports,
+        "first_reports": tally.first_reports,
         "games": tally.games,
         "meters": tally.meters,
         "tickets": tally.tickets,
