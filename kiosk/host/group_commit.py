@@ -84,12 +84,7 @@ class GroupCommitter:
     def submit(self, report: Report) -> Future[ReportResult]:
         """Queue a report; the future holds its result once committed (or the error)."""
         future: Future[ReportResult] = Future()
-        with self._cond:
-            if self._stopping:
-                future.set_exception(RuntimeError("the host is stopping"))
-                return future
-            self._queue.append((report, future))
-            self._cond.notify()
+        self._enqueue(report, future)
         return future
 
     def submit_async(self, report: Report) -> asyncio.Future[ReportResult]:
@@ -101,13 +96,16 @@ class GroupCommitter:
         the report, as :meth:`submit` does.
         """
         future: asyncio.Future[ReportResult] = asyncio.get_running_loop().create_future()
+        self._enqueue(report, future)
+        return future
+
+    def _enqueue(self, report: Report, waiter: Waiter) -> None:
         with self._cond:
             if self._stopping:
-                future.set_exception(RuntimeError("the host is stopping"))
-                return future
-            self._queue.append((report, future))
+                waiter.set_exception(RuntimeError("the host is stopping"))
+                return
+            self._queue.append((report, waiter))
             self._cond.notify()
-        return future
 
     def stats(self) -> CommitStats:
         """The counters now."""
