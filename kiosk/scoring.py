@@ -19,33 +19,21 @@ a repeated card is counted twice by ``count_icons`` and once by ``score_turbo``.
 
 The module is isolated on purpose: it imports nothing (not even the standard library at run
 time) and uses only what MicroPython has, so the same file is timed and tested on CPython and
-on MicroPython, where ``@micropython.native`` compiles it to machine code.
+on MicroPython.  It carries no compiler directive: machine code is chosen when it is built,
+``mpy-cross -X emit=native -march=ARCH`` on a port with a native emitter (x86, x64, ARM Thumb
+and ARMv6/7, Xtensa, RISC-V), plain ``mpy-cross`` (bytecode) where there is none - 64-bit ARM,
+the Raspberry Pi 4 and 5 under a 64-bit OS, where a ``@micropython.native`` in the source would
+not even compile (docs/performance.md).
 """
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # type checkers only: MicroPython has no ``typing`` module at run time
-    from collections.abc import Callable, Sequence
-    from typing import TypeVar
+    from collections.abc import Sequence
 
-    _F = TypeVar("_F", bound=Callable[..., object])
     _Table = tuple[tuple[int, ...], ...]
     _Score = tuple[int, int, int]
 
 __all__ = ["ICONS_BY_RANK", "count_icons", "score_turbo"]
-
-
-class micropython:  # noqa: N801  (spelled as MicroPython's module, see the docstring)
-    """Makes ``@micropython.native`` a no-op decorator on CPython.
-
-    MicroPython's compiler recognises ``@micropython.native`` by its spelling and consumes it
-    while compiling (``mpy-cross`` too), so this class is never consulted there; on CPython it
-    stands in for the module that does not exist.
-    """
-
-    @staticmethod
-    def native(func: "_F") -> "_F":
-        return func
-
 
 ICONS_BY_RANK = (1, 1, 1, 1, 2, 2, 2, 2, 2, 4, 4, 4, 4)
 """Icons on a card of suit S by rank 0..12 (2..A)."""
@@ -99,7 +87,6 @@ _ICONS, _RANK_BITS, _TURBO = _build_tables()
 # the suit, else 0; _TURBO[rank_mask]: (icons, suited_count, longest_suited_run).
 
 
-@micropython.native
 def count_icons(cards: "Sequence[int]", suit: int) -> int:
     """Total icons on ``cards`` (distinct codes 0..51) for the icon suit ``suit`` (0..3)."""
     table = _ICONS[suit]
@@ -123,7 +110,6 @@ def count_icons(cards: "Sequence[int]", suit: int) -> int:
     )
 
 
-@micropython.native
 def score_turbo(cards: "Sequence[int]", suit: int) -> "_Score":
     """``(icons, suited_count, longest_suited_run)`` of ``cards`` for the icon suit ``suit``.
 

@@ -98,14 +98,12 @@ def test_the_sdist_is_refused_unless_its_sha256_is_the_pinned_one(tmp_path: Path
     pi_emulated.check_sha256(sdist, hashlib.sha256(b"not the sdist").hexdigest())
 
 
-def test_the_scorer_runs_as_bytecode_without_its_native_decorators() -> None:
+def test_the_shipped_scorer_compiles_on_arm64_and_a_native_decorator_is_refused() -> None:
     source = (KIT.parent / "kiosk/scoring.py").read_text(encoding="utf-8")
-    assert source.count(pi_emulated.NATIVE_DECORATOR) >= 2
-    bytecode = pi_emulated.bytecode_scoring(source)
-    assert pi_emulated.NATIVE_DECORATOR not in bytecode  # (the docstring still names it)
-    assert bytecode.count("\ndef count_icons(") == 1 and "def score_turbo(" in bytecode
-    with pytest.raises(pi_emulated.PiError, match=r"no @micropython\.native decorator"):
-        pi_emulated.bytecode_scoring(bytecode)
+    assert pi_emulated.arm64_scoring(source) == source
+    decorated = source.replace("\ndef count_icons(", "\n@micropython.native\ndef count_icons(")
+    with pytest.raises(pi_emulated.PiError, match=r"@micropython\.native: no arm64 emitter"):
+        pi_emulated.arm64_scoring(decorated)
 
 
 def test_each_side_gets_its_own_programs() -> None:

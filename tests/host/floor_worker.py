@@ -88,7 +88,7 @@ class Terminal:
         self.meter_phase = self.rng.randrange(self._per_snapshot())
 
     def _per_snapshot(self) -> int:
-        return max(1, round(self.args.meter_every / self.args.period))
+        return max(1, round(float(self.args.meter_every) / float(self.args.period)))
 
     # --- calls with fail-over -------------------------------------------------------------
 

@@ -40,10 +40,13 @@ def stage(directory: Path, files: dict[str, Path]) -> Path:
 
 
 def compile_mpy(
-    source: Path, target: Path, march: str | None = "host"
+    source: Path, target: Path, march: str | None = "host", *, native: bool = True
 ) -> subprocess.CompletedProcess[str]:
-    """Compile ``source`` to ``target`` with mpy-cross (``march`` None: no native emitter)."""
+    """Compile ``source`` to ``target`` with mpy-cross: machine code for ``march`` with
+    ``native`` (``-X emit=native``), else bytecode; ``march`` None names no architecture."""
     command = [tool("mpy-cross"), "-o", str(target)]
+    if native:
+        command += ["-X", "emit=native"]
     if march is not None:
         command.append(f"-march={march}")
     command.append(str(source))

@@ -114,10 +114,3 @@ def test_out_of_range_card_is_an_error() -> None:
         count_icons((0, 1, 52), 0)
     with pytest.raises(IndexError):
         score_turbo((0, 1, 2, 3, 4, 5, 6, 7, 52), 0)
-
-
-def test_native_shim_is_a_no_op_on_cpython() -> None:
-    def function() -> None:
-        """A function."""
-
-    assert scoring.micropython.native(function) is function
