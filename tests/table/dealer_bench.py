@@ -26,19 +26,22 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import grpc
 
 from kiosk.hostlink import pki
 from kiosk.table.dealer_link import DealerLink
 from proto.turbokiosk.v1 import dealer_pb2 as dpb
 from proto.turbokiosk.v1 import table_pb2 as pb
-from proto.turbokiosk.v1 import table_pb2_grpc
-from tests.table.scale_bench import Broadcaster, now_ms, round_messages, serve_broadcast, started
+from tests.table.scale_bench import (
+    Broadcaster,
+    now_ms,
+    robot_seat,
+    round_messages,
+    serve_broadcast,
+    started,
+)
 
 DEALER_PIN = "2468"
 
@@ -76,49 +79,18 @@ class Seats:
 async def seat(
     n: int, address: str, creds: pki.Credentials, seen: Seats, stop: asyncio.Event
 ) -> None:
-    channel = grpc.aio.secure_channel(
-        address,
-        grpc.ssl_channel_credentials(creds.ca, creds.key, creds.cert),
-        options=[("grpc.ssl_target_name_override", pki.SERVER_NAME)],
+    """A robot seat that plays on odd seats and folds on even ones, noting its settled
+    receipts (and the baseline's stamps)."""
+
+    def settled(step: pb.SeatResponse, got: float) -> None:
+        if step.WhichOneof("body") == "seat_settled":
+            seen.settled.setdefault(step.game_number, []).append(got)
+            if step.journal_seq > 10**12:  # the baseline's stamp
+                seen.stamped[step.game_number] = float(step.journal_seq)
+
+    await robot_seat(
+        n, address, creds, stop, choice=lambda k: "play" if k % 2 else "fold", seen=settled
     )
-    out: asyncio.Queue[pb.SeatRequest | None] = asyncio.Queue()
-    out.put_nowait(pb.SeatRequest(join=pb.JoinTable(table_id="T1", seat=n)))
-
-    async def requests() -> AsyncIterator[pb.SeatRequest]:
-        while (request := await out.get()) is not None:
-            yield request
-
-    call = table_pb2_grpc.TableServiceStub(channel).Seat(requests())
-    try:
-        async for step in call:
-            got = now_ms()
-            kind = step.WhichOneof("body")
-            game = step.game_number
-            if kind == "round_opened":
-                wager = pb.ReportWager(
-                    table_id="T1",
-                    game_number=game,
-                    seat=n,
-                    wagers=[pb.Wager(spot="ante", cents=100)],
-                    positions=[0, 4, 8],
-                )
-                out.put_nowait(pb.SeatRequest(wager=wager))
-            elif kind == "first_dealt" and step.first_dealt.HasField("offer"):
-                choice = "play" if n % 2 else "fold"
-                decision = pb.ReportDecision(table_id="T1", game_number=game, seat=n, choice=choice)
-                out.put_nowait(pb.SeatRequest(decision=decision))
-            elif kind == "seat_settled":
-                seen.settled.setdefault(game, []).append(got)
-                if step.journal_seq > 10**12:  # the baseline's stamp
-                    seen.stamped[game] = float(step.journal_seq)
-            if stop.is_set():
-                break
-    except grpc.aio.AioRpcError:
-        pass
-    finally:
-        out.put_nowait(None)
-        call.cancel()
-        await channel.close()
 
 
 def deal(dealer: DealerLink, seats: int, rounds: int, seen: Seats) -> dict[int, float]:

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent import futures
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,14 +92,24 @@ class Round:
         self.settled: list[float] = []
 
 
-async def seat(
-    n: int, address: str, creds: pki.Credentials, rounds: dict[int, Round], stop: asyncio.Event
+async def robot_seat(
+    n: int,
+    address: str,
+    creds: pki.Credentials,
+    stop: asyncio.Event,
+    *,
+    choice: Callable[[int], str | None],
+    seen: Callable[[pb.SeatResponse, float], None],
 ) -> None:
+    """One seat stream (its own certificate) that wagers the ante on every round and answers an
+    offer with ``choice(n)`` (None: lets the window run out); ``seen(step, receipt_ms)`` is
+    told of every step as it arrives."""
     channel = grpc.aio.secure_channel(
         address,
         grpc.ssl_channel_credentials(creds.ca, creds.key, creds.cert),
         options=[("grpc.ssl_target_name_override", pki.SERVER_NAME)],
     )
+    decided = choice(n)
     out: asyncio.Queue[pb.SeatRequest | None] = asyncio.Queue()
     out.put_nowait(pb.SeatRequest(join=pb.JoinTable(table_id="T1", seat=n)))
 
@@ -110,28 +120,23 @@ async def seat(
     call = table_pb2_grpc.TableServiceStub(channel).Seat(requests())
     try:
         async for step in call:
-            got = now_ms()
+            seen(step, now_ms())
             kind = step.WhichOneof("body")
-            rnd = rounds.setdefault(step.game_number, Round())
+            game = step.game_number
             if kind == "round_opened":
-                rnd.opened = step.round_opened.betting_deadline_ms - BETTING_MS
                 wager = pb.ReportWager(
                     table_id="T1",
-                    game_number=step.game_number,
+                    game_number=game,
                     seat=n,
                     wagers=[pb.Wager(spot="ante", cents=100)],
                     positions=[0, 4, 8],
                 )
                 out.put_nowait(pb.SeatRequest(wager=wager))
-            elif kind == "first_dealt":
-                rnd.dealt.append(got - step.first_dealt.now_ms)
-                if n % 2 == 0 and step.first_dealt.HasField("offer"):
-                    decision = pb.ReportDecision(
-                        table_id="T1", game_number=step.game_number, seat=n, choice="fold"
-                    )
-                    out.put_nowait(pb.SeatRequest(decision=decision))
-            elif kind == "seat_settled":
-                rnd.settled.append(got)
+            elif kind == "first_dealt" and step.first_dealt.HasField("offer") and decided:
+                decision = pb.ReportDecision(
+                    table_id="T1", game_number=game, seat=n, choice=decided
+                )
+                out.put_nowait(pb.SeatRequest(decision=decision))
             if stop.is_set():
                 break
     except grpc.aio.AioRpcError:
@@ -140,6 +145,27 @@ async def seat(
         out.put_nowait(None)
         call.cancel()
         await channel.close()
+
+
+async def seat(
+    n: int, address: str, creds: pki.Credentials, rounds: dict[int, Round], stop: asyncio.Event
+) -> None:
+    """A robot seat whose even seats fold (the odd ones let the decision window run out),
+    noting each round's opening, first-deal fan-out and settled receipts."""
+
+    def seen(step: pb.SeatResponse, got: float) -> None:
+        rnd = rounds.setdefault(step.game_number, Round())
+        kind = step.WhichOneof("body")
+        if kind == "round_opened":
+            rnd.opened = step.round_opened.betting_deadline_ms - BETTING_MS
+        elif kind == "first_dealt":
+            rnd.dealt.append(got - step.first_dealt.now_ms)
+        elif kind == "seat_settled":
+            rnd.settled.append(got)
+
+    await robot_seat(
+        n, address, creds, stop, choice=lambda k: "fold" if k % 2 == 0 else None, seen=seen
+    )
 
 
 async def play(address: str, pki_dir: Path, seats: int, rounds: int, pid: int) -> Figures:
