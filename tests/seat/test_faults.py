@@ -105,6 +105,15 @@ def until(seat: SeatRuntime, done: Callable[[], bool], seconds: float = 5.0) -> 
         time.sleep(0.005)
 
 
+def seated_at_an_open_round(term: Terminal, server: TableServer, pki_dir: Path) -> SeatRuntime:
+    """``term`` seated at ``server``, with a round open for bets."""
+    seat = seat_on(term, server, pki_dir)
+    until(seat, lambda: seat.status().connection is Connection.SEATED)
+    server.open_round()
+    until(seat, lambda: seat.status().bets_open)
+    return seat
+
+
 def place(term: Terminal) -> None:
     rt = term.runtime
     rt.execute(c.SelectPositions((0, 1, 2)))
@@ -116,10 +125,7 @@ def test_a_seat_that_drops_mid_round_settles_from_the_controller_before_a_new_be
     table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
 ) -> None:
     server = table()
-    seat = seat_on(terminal, server, pki_dir)
-    until(seat, lambda: seat.status().connection is Connection.SEATED)
-    server.open_round()
-    until(seat, lambda: seat.status().bets_open)
+    seat = seated_at_an_open_round(terminal, server, pki_dir)
     place(terminal)
     seat.bet()
     rt = terminal.runtime
@@ -154,10 +160,7 @@ def test_a_voided_round_returns_the_seats_wagers_journaled(
     table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
 ) -> None:
     server = table()
-    seat = seat_on(terminal, server, pki_dir)
-    until(seat, lambda: seat.status().connection is Connection.SEATED)
-    server.open_round()
-    until(seat, lambda: seat.status().bets_open)
+    seat = seated_at_an_open_round(terminal, server, pki_dir)
     place(terminal)
     seat.bet()
     until(
@@ -180,10 +183,7 @@ def test_a_result_that_differs_from_the_controllers_tilts_the_seat(
     table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
 ) -> None:
     server = table(paytables=(("pairs_plus", "1-3-6-30-40"),))  # not the terminal's
-    seat = seat_on(terminal, server, pki_dir)
-    until(seat, lambda: seat.status().connection is Connection.SEATED)
-    server.open_round()
-    until(seat, lambda: seat.status().bets_open)
+    seat = seated_at_an_open_round(terminal, server, pki_dir)
     place(terminal)
     seat.bet()
     rt = terminal.runtime
@@ -199,10 +199,7 @@ def test_a_seat_that_loses_the_controller_disables_new_bets_and_says_why(
     table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
 ) -> None:
     server = table()
-    seat = seat_on(terminal, server, pki_dir)
-    until(seat, lambda: seat.status().connection is Connection.SEATED)
-    server.open_round()
-    until(seat, lambda: seat.status().bets_open)
+    seat = seated_at_an_open_round(terminal, server, pki_dir)
     server.stop(0)
     until(seat, lambda: seat.status().connection is not Connection.SEATED)
     until(seat, lambda: seat.status().connection is Connection.LOST)
