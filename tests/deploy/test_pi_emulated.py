@@ -98,14 +98,6 @@ def test_the_sdist_is_refused_unless_its_sha256_is_the_pinned_one(tmp_path: Path
     pi_emulated.check_sha256(sdist, hashlib.sha256(b"not the sdist").hexdigest())
 
 
-def test_the_shipped_scorer_compiles_on_arm64_and_a_native_decorator_is_refused() -> None:
-    source = (KIT.parent / "kiosk/scoring.py").read_text(encoding="utf-8")
-    assert pi_emulated.arm64_scoring(source) == source
-    decorated = source.replace("\ndef count_icons(", "\n@micropython.native\ndef count_icons(")
-    with pytest.raises(pi_emulated.PiError, match=r"@micropython\.native: no arm64 emitter"):
-        pi_emulated.arm64_scoring(decorated)
-
-
 def test_each_side_gets_its_own_programs() -> None:
     plan = pi_emulated.parse_args(["--rounds", "3"])
     arm = pi_emulated.commands(plan, "/d", "/d/a.json", "/srv/pi", "/srv/pi/mp")
