@@ -28,8 +28,9 @@ import signal
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from kiosk.cli import host_web
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
@@ -68,6 +69,9 @@ COUNT = int_type(1, MAX_COUNT)
 MAX_WORKERS = 10_000
 #: A terminal id or certificate name: it names files in the PKI directory.
 _CERT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+T = TypeVar("T")
 
 
 def certificate_name(text: str) -> str:
@@ -455,8 +459,14 @@ def _open(args: argparse.Namespace) -> HostDb:
 
 def connect(target: str) -> HostDb:
     """The records at ``target``; one line (the password hidden) when they cannot be opened."""
+    return opened(target, lambda: open_db(target))
+
+
+def opened(target: str, open_records: Callable[[], T]) -> T:
+    """``open_records()`` of the records at ``target``; a database or operating-system error
+    is one line (the password hidden), the host's own refusals pass as they are."""
     try:
-        return open_db(target)
+        return open_records()
     except HostDbError:
         raise
     except Exception as exc:

@@ -188,18 +188,10 @@ def run_user(args: argparse.Namespace, target: str) -> int:
 
 def open_connection(target: str) -> Any:
     """The dashboard's write connection; one line (password hidden) when it cannot be opened."""
-    from kiosk.cli.host import _is_database_error, redacted
+    from kiosk.cli.host import opened
     from kiosk.web.sql import Connection
 
-    try:
-        return Connection(target, read_only=False)
-    except Exception as exc:
-        if not _is_database_error(exc):
-            raise
-        reason = " ".join(str(exc).split()) or exc.__class__.__name__
-        raise CommandLineError(
-            f"cannot open the host records {redacted(target)}: {reason}", EXIT_FAILED
-        ) from None
+    return opened(target, lambda: Connection(target, read_only=False))
 
 
 def _password(from_stdin: bool) -> str:

@@ -294,7 +294,15 @@ UNREACHABLE = "postgresql://kiosk:s3cret@127.0.0.1:1/host"
 
 @pytest.mark.parametrize(
     "command",
-    [["serve"], ["terminals"], ["meters"], ["events"], ["vouchers"], ["vouchers", "audit"]],
+    [
+        ["serve"],
+        ["terminals"],
+        ["meters"],
+        ["events"],
+        ["vouchers"],
+        ["vouchers", "audit"],
+        ["web-user", "list"],
+    ],
 )
 def test_unreachable_postgresql_is_one_line_without_the_password(
     command: list[str], host_dir: Path
