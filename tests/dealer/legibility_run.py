@@ -35,37 +35,10 @@ def labels(app: Any) -> Iterator[Any]:
 
 def read(app: Any, screen: str) -> list[Any]:
     """Every visible label of the current page, measured as drawn now."""
-    import numpy as np
-
-    from tests.ui.legibility import Reading, _contrast, _path, cap_ratio, cut_off
-    from ui import capture
+    from tests.ui.legibility import measure
     from ui.dealer import theme
 
-    found = list(labels(app))
-    shown = capture.render()
-    saved = [(w, list(w.color), list(w.disabled_color)) for w in found]
-    for w, colour, disabled in saved:
-        w.color = [*colour[:3], 0]
-        w.disabled_color = [*disabled[:3], 0]
-    try:
-        bare = capture.render()
-    finally:
-        for w, colour, disabled in saved:
-            w.color, w.disabled_color = colour, disabled
-        capture.render()
-    fg = np.frombuffer(shown.data, dtype=np.uint8).reshape(shown.height, shown.width, 3)
-    bg = np.frombuffer(bare.data, dtype=np.uint8).reshape(bare.height, bare.width, 3)
-    return [
-        Reading(
-            where=_path(w, screen),
-            text=w.text,
-            cap_px=float(w.font_size) * cap_ratio(w.font_name, bool(w.bold), bool(w.italic)),
-            need_cap_px=theme.MIN_CAP_PX * float(app.u),
-            contrast=_contrast(w, fg, bg),
-            cut=cut_off(w),
-        )
-        for w in found
-    ]
+    return measure(list(labels(app)), screen, theme.MIN_CAP_PX * float(app.u))
 
 
 def main(argv: list[str] | None = None) -> int:

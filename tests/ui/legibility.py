@@ -232,7 +232,12 @@ def _text_colour(label: Label) -> tuple[np.ndarray, float]:
 
 def read(app: Any, screen: str) -> list[Reading]:
     """Measure every visible label of the app as it is drawn now."""
-    found = list(labels(app))
+    return measure(list(labels(app)), screen, MIN_CAP_PX * float(app.u))
+
+
+def measure(found: list[Label], screen: str, need_cap_px: float) -> list[Reading]:
+    """Measure the labels ``found`` as drawn now: each frame drawn with and without their text
+    gives its contrast; ``need_cap_px`` is the least capital height allowed."""
     texts = [w.text for w in found]
     shown = capture.render()
     saved = [(w, list(w.color), list(w.disabled_color)) for w in found]
@@ -247,7 +252,6 @@ def read(app: Any, screen: str) -> list[Reading]:
         capture.render()
     fg = np.frombuffer(shown.data, dtype=np.uint8).reshape(shown.height, shown.width, 3)
     bg = np.frombuffer(bare.data, dtype=np.uint8).reshape(bare.height, bare.width, 3)
-    u = float(app.u)
     out = []
     # a label whose text changed while the two frames were drawn (a notice that expired) is
     # not what either frame shows: left for the next screen
@@ -258,7 +262,7 @@ def read(app: Any, screen: str) -> list[Reading]:
                 where=_path(w, screen),
                 text=w.text,
                 cap_px=float(w.font_size) * ratio,
-                need_cap_px=MIN_CAP_PX * u,
+                need_cap_px=need_cap_px,
                 contrast=_contrast(w, fg, bg),
                 cut=cut_off(w),
             )
