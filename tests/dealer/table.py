@@ -4,33 +4,21 @@ seats on their own streams, and the DT app on its own ``dealer-1`` link, driven 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.hostlink import pki
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource
 from kiosk.table.dealer_access import DealerAccess, DealerRole
 from kiosk.table.dealer_link import DealerLink
 from kiosk.table.dealer_records import TableSnapshot
 from kiosk.table.robot import RobotSeat
-from kiosk.table.server import TableServer
 from kiosk.table.shuffler_feed import ShufflerFeed
-from kiosk.terminal.pins import KdfParams
-from rng import Csprng
-from tests.table.helpers import STADIUM, config
+from tests.table.dealer_rig import FAST_KDF, robot_table
 from ui.dealer.app import DealerApp
 from ui.dealer.driver import DealerDriver
 from ui.driver import DriverError
-
-#: scrypt made cheap for tests (the production parameters are the service menu's)
-FAST_KDF = KdfParams(n=2**4, r=1, p=1)
-SEATS = 3
-NAMES = (*(f"seat-{n}" for n in range(SEATS)), "dealer-1")
-START = 100_000
 
 
 class DealerTable:
@@ -45,31 +33,11 @@ class DealerTable:
         betting_ms: int = 20_000,
         feed: ShufflerFeed | None = None,
     ) -> None:
-        cfg = dataclasses.replace(
-            config(STADIUM), card_source=source, betting_ms=betting_ms, decision_ms=3_000
-        )
-        tmp.mkdir(parents=True, exist_ok=True)
-        self.controller = TableController(cfg, tmp / "table.sqlite3", RngDeckFactory(Csprng()))
         self.access = DealerAccess(FAST_KDF)
-        self.server = TableServer(
-            self.controller,
-            pki.credentials(pki_dir, "host"),
-            dealer_access=self.access,
-            card_feed=feed,
-            tick_seconds=0.01,
-        ).start()
-        self.robots = [
-            RobotSeat(
-                self.server.address,
-                pki.credentials(pki_dir, f"seat-{n}"),
-                "T1",
-                n,
-                STADIUM,
-                credits=START,
-                seed=n,
-            )
-            for n in range(SEATS)
-        ]
+        rig = robot_table(
+            pki_dir, tmp, source, self.access, betting_ms=betting_ms, decision_ms=3_000, feed=feed
+        )
+        self.controller, self.server, self.robots = rig.controller, rig.server, rig.robots
         self.link = DealerLink(self.server.address, pki.credentials(pki_dir, "dealer-1"))
         self.app = DealerApp(self.link)
         self.driver = DealerDriver(self.app, (1280, 800))

@@ -16,7 +16,8 @@ from kiosk.table import events as e
 from kiosk.table.core import CardSource
 from kiosk.table.dealer_access import DealerRole
 from kiosk.table.dealer_records import TableSnapshot
-from tests.dealer.table import NAMES, SEATS, START, DealerTable
+from tests.dealer.table import DealerTable
+from tests.table.dealer_rig import NAMES, SEATS, START
 
 
 @pytest.fixture(scope="module")

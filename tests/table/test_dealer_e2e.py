@@ -15,7 +15,6 @@ seats on their own streams and a dealer stream with its ``dealer-1`` certificate
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,24 +27,14 @@ from kiosk.app.peripherals import spawn_simulator, wait_ready
 from kiosk.devices.pairing import key_path, load_pairing_key
 from kiosk.devices.sim.program import control
 from kiosk.hostlink import pki
-from kiosk.runtime.deck import RngDeckFactory
 from kiosk.table import events as e
-from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource
 from kiosk.table.dealer_access import DealerAccess
 from kiosk.table.dealer_link import Answer, DealerLink, DealerLinkError
 from kiosk.table.robot import RobotSeat
-from kiosk.table.server import TableServer
 from kiosk.table.shuffler_feed import ShufflerFeed
-from kiosk.terminal.pins import KdfParams
 from proto.turbokiosk.v1 import dealer_pb2 as pb
-from rng import Csprng
-from tests.table.helpers import STADIUM, config
-
-FAST_KDF = KdfParams(n=2**4, r=1, p=1)
-SEATS = 3
-NAMES = (*(f"seat-{n}" for n in range(SEATS)), "dealer-1")
-START = 100_000
+from tests.table.dealer_rig import FAST_KDF, NAMES, SEATS, START, robot_table
 
 
 @pytest.fixture(scope="module")
@@ -61,29 +50,16 @@ class Table:
     def __init__(
         self, pki_dir: Path, tmp: Path, source: CardSource, feed: ShufflerFeed | None = None
     ) -> None:
-        cfg = dataclasses.replace(
-            config(STADIUM), card_source=source, betting_ms=20_000, decision_ms=5_000
+        rig = robot_table(
+            pki_dir,
+            tmp,
+            source,
+            DealerAccess(FAST_KDF),
+            betting_ms=20_000,
+            decision_ms=5_000,
+            feed=feed,
         )
-        self.controller = TableController(cfg, tmp / "table.sqlite3", RngDeckFactory(Csprng()))
-        self.server = TableServer(
-            self.controller,
-            pki.credentials(pki_dir, "host"),
-            dealer_access=DealerAccess(FAST_KDF),
-            card_feed=feed,
-            tick_seconds=0.01,
-        ).start()
-        self.robots = [
-            RobotSeat(
-                self.server.address,
-                pki.credentials(pki_dir, f"seat-{n}"),
-                "T1",
-                n,
-                STADIUM,
-                credits=START,
-                seed=n,
-            )
-            for n in range(SEATS)
-        ]
+        self.controller, self.server, self.robots = rig.controller, rig.server, rig.robots
         self.dealer = DealerLink(self.server.address, pki.credentials(pki_dir, "dealer-1"))
 
     def ask(self, **body: Any) -> Answer:
