@@ -11,6 +11,8 @@ barcode reply.  Faults are scripted through the methods under "scripted faults".
 from __future__ import annotations
 
 import enum
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk.bridge.cashbox import CashboxRecord
@@ -81,6 +83,7 @@ class EbdsDevice:
         self.cashbox = CashboxRecord()
         self.log: list[str] = []
         self._garble_next = False
+        self._queued: deque[Callable[[], None]] = deque()
 
     # the line
     def receive(self, data: bytes, now_ms: int) -> None:
@@ -94,6 +97,9 @@ class EbdsDevice:
     # scripted events and faults
     def insert_note(self, cents: int) -> None:
         """A player inserts a note (enabled denomination: escrowed; other: rejected)."""
+        if self._busy():
+            self._queued.append(lambda: self.insert_note(cents))
+            return
         if not self._can_take():
             self.log.append(f"note {cents} refused at the bezel")
             return
@@ -106,6 +112,9 @@ class EbdsDevice:
 
     def insert_ticket(self, barcode: str) -> None:
         """A player inserts a barcoded voucher (rejected unless the host enabled barcodes)."""
+        if self._busy():
+            self._queued.append(lambda: self.insert_ticket(barcode))
+            return
         if not self._can_take():
             return
         reason = "" if self.config & Config.BARCODE else "barcodes not enabled"
@@ -114,7 +123,9 @@ class EbdsDevice:
 
     def insert_rejected(self, reason: str) -> None:
         """An item the acceptor refuses; EBDS carries no reason, the device's log keeps it."""
-        if self._can_take():
+        if self._busy():
+            self._queued.append(lambda: self.insert_rejected(reason))
+        elif self._can_take():
             self._item = _Item(reject_reason=reason)
             self.mech = Mech.ACCEPTING
 
@@ -162,10 +173,15 @@ class EbdsDevice:
         self._garble_next = True
 
     # internals
+    def _busy(self) -> bool:
+        """An item is in the path, or its outcome not yet heard: the next player waits."""
+        told = self._once_s0 & (S0.STACKED | S0.RETURNED) or self._once_s1 & S1.REJECTED
+        return self.mech is not Mech.IDLE or self._stuck is not None or bool(told)
+
     def _can_take(self) -> bool:
         faulty = self.jammed or self.stacker_full or not self.cassette_attached or self.failure
         on = bool(self.enables or self.config & Config.BARCODE)
-        return on and self.mech is Mech.IDLE and self._stuck is None and not faulty
+        return on and not self._busy() and not faulty
 
     def _box(self, item: _Item) -> None:
         if item.barcode:
@@ -185,6 +201,8 @@ class EbdsDevice:
         self._once_s2 &= ~self._reported[2]
         self.enables, self.ops, self.config = message.data[0], message.data[1], message.data[2]
         self._advance()
+        if self._queued and not self._busy():
+            self._queued.popleft()()
         self._last_ack = message.ack
         self._last_reply = self._reply(message.ack)
         self._send(self._last_reply)

@@ -102,6 +102,7 @@ class EsspDevice:
         self._oneshot = bytearray(bytes([Event.SLAVE_RESET]))
         self._last_reject = 0
         self._garble_next = False
+        self._queued: deque[Callable[[], None]] = deque()
         self.log: list[str] = []
 
     @property
@@ -125,6 +126,9 @@ class EsspDevice:
     # scripted events and faults
     def insert_note(self, cents: int) -> None:
         """A player inserts a note worth ``cents`` (a value no channel has is not recognised)."""
+        if self._busy():
+            self._queued.append(lambda: self.insert_note(cents))
+            return
         if not self._can_take():
             self.log.append(f"note {cents} refused at the bezel")
             return
@@ -141,6 +145,9 @@ class EsspDevice:
 
     def insert_ticket(self, barcode: str) -> None:
         """A player inserts a barcoded voucher."""
+        if self._busy():
+            self._queued.append(lambda: self.insert_ticket(barcode))
+            return
         if not self._can_take():
             return
         if self.barcode_inhibit & BARCODE_TICKETS_OFF:
@@ -151,6 +158,9 @@ class EsspDevice:
 
     def insert_rejected(self, reason: int) -> None:
         """An item the validator refuses, with last-reject code ``reason``."""
+        if self._busy():
+            self._queued.append(lambda: self.insert_rejected(reason))
+            return
         self._last_reject = reason
         self._path.extend(
             [
@@ -203,10 +213,13 @@ class EsspDevice:
         self._garble_next = True
 
     # internals
+    def _busy(self) -> bool:
+        """An item is in the path: the next player waits for the bezel."""
+        return bool(self._item is not None or self._path or self._stuck is not None)
+
     def _can_take(self) -> bool:
-        busy = self._item is not None or self._path or self._stuck is not None
         faulty = self.jammed or self.stacker_full or self.cashbox_removed
-        return self.enabled and not busy and not faulty
+        return self.enabled and not self._busy() and not faulty
 
     def _box(self, item: _Item) -> None:
         if item.barcode:
@@ -375,6 +388,8 @@ class EsspDevice:
                 self._escrow = True
             if step.events[:1] == bytes([Event.REJECTED]):
                 self._item = None
+        if self._queued and not self._busy():
+            self._queued.popleft()()
         if self.jammed:
             out.append(Event.SAFE_JAM)
         if self.stacker_full:
