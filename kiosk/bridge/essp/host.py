@@ -2,10 +2,11 @@
 
 One command at a time: the host sends, waits for the reply with the same sequence flag (up to
 ``reply_timeout_ms``, resending the same bytes up to ``retries`` times), then flips the flag.
-A link that stops answering is down; the host then starts over with SYNC, the protocol
-version, the setup request, the serial number and (eSSP) a fresh key exchange, after which
-every command travels encrypted.  While a note or ticket is in escrow and the bridge has not
-decided, the host sends HOLD instead of POLL (a POLL accepts it); ``return_item`` sends REJECT.
+A link that stops answering is down; the host then starts over with SYNC, (eSSP) a fresh key
+exchange, the protocol version, the setup request and the serial number; with a key, every
+command but SYNC and the exchange itself travels encrypted.  While a note or ticket is in
+escrow and the bridge has not decided, the host sends HOLD instead of POLL (a POLL accepts it);
+``return_item`` sends REJECT.
 """
 
 from __future__ import annotations
@@ -244,10 +245,7 @@ class EsspValidator:
         self._seq = True
         self._cipher = None
         self._queue.append(Request.of(Command.SYNC))
-        self._queue.append(Request.of(Command.HOST_PROTOCOL_VERSION, bytes([PROTOCOL_VERSION])))
-        self._queue.append(Request.of(Command.SETUP_REQUEST))
-        self._queue.append(Request.of(Command.GET_SERIAL_NUMBER))
-        if self.encrypted:
+        if self.encrypted:  # the key first: the rest of the handshake travels sealed
             generator = random_prime(self._random)
             modulus = random_prime(self._random)
             secret = random_secret(self._random)
@@ -256,6 +254,9 @@ class EsspValidator:
             self._queue.append(Request.of(Command.SET_MODULUS, u64(modulus)))
             inter = pow(generator, secret, modulus)
             self._queue.append(Request.of(Command.REQUEST_KEY_EXCHANGE, u64(inter)))
+        self._queue.append(Request.of(Command.HOST_PROTOCOL_VERSION, bytes([PROTOCOL_VERSION])))
+        self._queue.append(Request.of(Command.SETUP_REQUEST))
+        self._queue.append(Request.of(Command.GET_SERIAL_NUMBER))
 
     def _apply_wanted(self) -> None:
         wanted = self._wanted
@@ -329,8 +330,7 @@ class EsspValidator:
         if setup is not None:
             model = f"ITL unit type {setup.unit_type:#04x} ({setup.country})"
             self._events.append(Identified(model, serial, setup.firmware))
-        if not self.encrypted:
-            self._ready()
+        self._ready()
 
     def _on_key_exchange(self, body: bytes) -> None:
         if len(body) < 8:
@@ -341,7 +341,6 @@ class EsspValidator:
         key = pow(device, secret, modulus)
         self._cipher = PacketCipher(aes_key(self._fixed_key, key), self._random)
         self._count = 0
-        self._ready()
 
     def _ready(self) -> None:
         self.phase = Phase.READY

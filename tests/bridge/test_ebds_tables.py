@@ -1,0 +1,73 @@
+"""The EBDS escrow table, row by row, and the host machine's ACK handling on a fake clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.bridge.ebds import escrow
+from kiosk.bridge.ebds.codes import S0, S1
+from kiosk.bridge.ebds.device import EbdsDevice
+from kiosk.bridge.ebds.host import EbdsValidator
+from kiosk.bridge.native import Identified, ItemStacked, LinkChanged, NoteEscrowed
+from tests.bridge.native_rig import Rig
+
+S, T, A = escrow.State, escrow.Token, escrow.Action
+
+ROWS = [
+    (S.IDLE, T.ACCEPTING, S.ACCEPTING, A.NONE),
+    (S.ACCEPTING, T.ESCROWED, S.ESCROW, A.ESCROWED),
+    (S.ESCROW, T.ESCROWED, S.ESCROW, A.NONE),  # repeated while it waits: reported once
+    (S.ESCROW, T.STACKING, S.STACKING, A.NONE),
+    (S.STACKING, T.STACKED, S.IDLE, A.STACKED),
+    (S.ESCROW, T.STACKED, S.IDLE, A.STACKED),
+    (S.ESCROW, T.RETURNING, S.RETURNING, A.NONE),
+    (S.RETURNING, T.RETURNED, S.IDLE, A.RETURNED),
+    (S.ACCEPTING, T.REJECTED, S.IDLE, A.REJECTED),
+    (S.ACCEPTING, T.IDLING, S.IDLE, A.NONE),
+    (S.IDLE, T.STACKED, S.IDLE, A.NONE),  # nothing was in escrow: nothing to credit
+    (S.IDLE, T.RETURNED, S.IDLE, A.NONE),
+]
+
+
+@pytest.mark.parametrize(("state", "tok", "after", "action"), ROWS)
+def test_escrow_table(state: S, tok: T, after: S, action: A) -> None:
+    assert escrow.step(state, tok) == (after, action)
+
+
+def test_tokens_put_events_before_the_state() -> None:
+    assert escrow.tokens(S0.STACKED | S0.IDLING, S1.CASSETTE_ATTACHED) == [T.STACKED, T.IDLING]
+    assert escrow.tokens(S0.IDLING, S1.REJECTED) == [T.REJECTED, T.IDLING]
+
+
+def test_the_ack_bit_toggles_and_a_lost_reply_is_resent_not_replayed() -> None:
+    host, device = EbdsValidator(poll_interval_ms=50, reply_timeout_ms=100), EbdsDevice()
+    rig = Rig(host, device)
+    rig.until(Identified)
+    acks = []
+    for _ in range(4):
+        rig.run(50)
+        acks.append(host._ack)
+    assert set(acks) == {0, 1}  # a new message, a new ACK number
+    host.enable((500,), tickets=False)
+    rig.run(300)
+    device.insert_note(500)
+    rig.until(NoteEscrowed)
+    host.stack()
+    for _ in range(3):
+        device.garble_next_reply()
+        rig.run(150)
+    rig.run(800)
+    assert sum(isinstance(e, ItemStacked) for e in rig.seen) == 1
+    assert device.cashbox.notes == (500,)
+    assert LinkChanged(up=False) not in rig.seen
+
+
+def test_a_silent_device_takes_the_link_down_and_back() -> None:
+    host, device = EbdsValidator(poll_interval_ms=50, reply_timeout_ms=100), EbdsDevice()
+    rig = Rig(host, device)
+    rig.until(LinkChanged)
+    rig.line_up = False
+    rig.run(1000)
+    assert LinkChanged(up=False) in rig.seen
+    rig.line_up = True
+    assert rig.until(LinkChanged) == LinkChanged(up=True)
