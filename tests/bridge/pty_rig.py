@@ -67,7 +67,7 @@ class PtyRig:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"no condition {want}; saw {self.seen}")
-            cond = self.until(Condition, left)
+            cond: Condition = self.until(Condition, left)
             if all(getattr(cond, k) == v for k, v in want.items()):
                 return cond
 

@@ -39,7 +39,9 @@ ROWS = [
 
 
 @pytest.mark.parametrize(("state", "tok", "after", "action"), ROWS)
-def test_escrow_table(state: S, tok: T, after: S, action: A) -> None:
+def test_escrow_table(
+    state: escrow.State, tok: escrow.Token, after: escrow.State, action: escrow.Action
+) -> None:
     assert escrow.step(state, tok) == (after, action)
 
 

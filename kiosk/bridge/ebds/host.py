@@ -61,11 +61,11 @@ def parse_reply(message: Message) -> Status | None:
     """The status in a device reply (standard or extended barcode), else None."""
     data = message.data
     if message.msg_type == MsgType.DEVICE_REPLY and len(data) == 6:
-        return Status(*data)
+        return Status(data[0], data[1], data[2], data[3], data[4], data[5])
     extended = message.msg_type == MsgType.EXTENDED and len(data) == 7 + BARCODE_LEN
     if extended and data[0] == EXT_BARCODE_REPLY:
         code = data[7:].rstrip(bytes([BARCODE_FILL])).decode("ascii", "replace")
-        return Status(*data[1:7], barcode=code)
+        return Status(data[1], data[2], data[3], data[4], data[5], data[6], code)
     return None
 
 
