@@ -23,6 +23,7 @@ def run_simulator(
     stop: threading.Event | None = None,
     duration_ms: int | None = None,
     control: queue.Queue[ScriptStep] | None = None,
+    line: runner.Line | None = None,
 ) -> CashboxRecord:
     """Serve a simulated CPI acceptor on ``port_path`` (9600 7E1); its cash box at the end."""
     sim = device if device is not None else EbdsDevice()
@@ -36,4 +37,5 @@ def run_simulator(
         stop=stop,
         duration_ms=duration_ms,
         control=control,
+        line=line,
     )

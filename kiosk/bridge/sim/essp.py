@@ -34,6 +34,7 @@ def run_simulator(
     stop: threading.Event | None = None,
     duration_ms: int | None = None,
     control: queue.Queue[ScriptStep] | None = None,
+    line: runner.Line | None = None,
 ) -> CashboxRecord:
     """Serve a simulated ITL validator on ``port_path`` (9600 8N2); its cash box at the end."""
     sim = device if device is not None else EsspDevice()
@@ -50,4 +51,5 @@ def run_simulator(
         stop=stop,
         duration_ms=duration_ms,
         control=control,
+        line=line,
     )

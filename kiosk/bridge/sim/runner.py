@@ -3,17 +3,60 @@
 from __future__ import annotations
 
 import os
+import pty
 import queue
+import select
 import threading
 import time
+import tty
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 import serial
 
 from kiosk.bridge.cashbox import CashboxRecord
 from kiosk.bridge.native import SerialSettings
 from kiosk.bridge.sim.script import ScriptStep, SimDevice, apply_step
+
+
+class Line(Protocol):
+    """A byte line: a pyserial port or a pty's master end."""
+
+    @property
+    def in_waiting(self) -> int: ...
+    def read(self, size: int = 1) -> bytes: ...
+    def write(self, data: bytes, /) -> int | None: ...
+    def close(self) -> None: ...
+
+
+class PtyMaster:
+    """A pseudo-terminal made here, its terminal end linked at ``path`` (``--create-pty``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.master, self._slave = pty.openpty()
+        tty.setraw(self._slave)
+        tmp = path.with_name(path.name + ".new")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(os.ttyname(self._slave))
+        tmp.replace(path)
+
+    @property
+    def in_waiting(self) -> int:
+        return 0
+
+    def read(self, size: int = 1) -> bytes:
+        ready, _, _ = select.select([self.master], [], [], 0.005)
+        return os.read(self.master, 4096) if ready else b""
+
+    def write(self, data: bytes, /) -> int | None:
+        return os.write(self.master, data)
+
+    def close(self) -> None:
+        self.path.unlink(missing_ok=True)
+        os.close(self.master)
+        os.close(self._slave)
 
 
 def open_port(port_path: str, settings: SerialSettings) -> serial.Serial:
@@ -46,8 +89,9 @@ def run(
     stop: threading.Event | None = None,
     duration_ms: int | None = None,
     control: queue.Queue[ScriptStep] | None = None,
+    line: Line | None = None,
 ) -> CashboxRecord:
-    """Serve ``device`` on ``port_path`` until ``stop`` is set or ``duration_ms`` passes.
+    """Serve ``device`` on ``port_path`` (or on ``line``) until ``stop`` or ``duration_ms``.
 
     Steps put on ``control`` are done at once, in the runner's thread (a live script).
     """
@@ -56,7 +100,8 @@ def run(
     record = device.cashbox
     if record_path is not None:
         write_record(record_path, record)
-    with open_port(port_path, settings) as port:
+    port: Line = line if line is not None else open_port(port_path, settings)
+    try:
         while not (stop is not None and stop.is_set()):
             now = int((time.monotonic() - start) * 1000)
             if duration_ms is not None and now >= duration_ms:
@@ -74,4 +119,6 @@ def run(
             if record_path is not None and device.cashbox != record:
                 record = device.cashbox
                 write_record(record_path, record)
+    finally:
+        port.close()
     return device.cashbox
