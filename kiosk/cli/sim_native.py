@@ -20,13 +20,14 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from kiosk.cli.guard import CommandLineError, OneLineParser, run_guarded
 
 NATIVE = ("essp", "ebds")
 
 
-def add_native_simulators(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_native_simulators(sub: argparse._SubParsersAction[Any]) -> None:
     """Add ``essp`` and ``ebds`` to ``turbokiosk sim``'s sub-commands."""
     from kiosk.cli.args import int_type
 
