@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.bridge.ebds import escrow
 from kiosk.bridge.ebds.codes import S0, S1
 from kiosk.bridge.ebds.device import EbdsDevice
+from kiosk.bridge.ebds.frame import Message, encode
 from kiosk.bridge.ebds.host import EbdsValidator
-from kiosk.bridge.native import Identified, ItemStacked, LinkChanged, NoteEscrowed
+from kiosk.bridge.native import Identified, ItemReturned, ItemStacked, LinkChanged, NoteEscrowed
 from tests.bridge.native_rig import Rig
 
 S, T, A = escrow.State, escrow.Token, escrow.Action
@@ -73,3 +76,35 @@ def test_a_silent_device_takes_the_link_down_and_back() -> None:
     assert LinkChanged(up=False) in rig.seen
     rig.line_up = True
     assert rig.until(LinkChanged) == LinkChanged(up=True)
+
+
+def test_a_power_cycle_mid_escrow_is_no_credit() -> None:
+    host, device = EbdsValidator(poll_interval_ms=50, reply_timeout_ms=100), EbdsDevice()
+    rig = Rig(host, device)
+    rig.until(Identified)
+    host.enable((500,), tickets=False)
+    rig.run(300)
+    device.insert_note(500)
+    rig.until(NoteEscrowed)
+    device.power_cycle()
+    assert isinstance(rig.until(ItemReturned), ItemReturned)
+    assert not any(isinstance(e, ItemStacked) for e in rig.seen)
+    rig.run(300)
+    device.insert_note(500)  # the host's omnibus restored the enables
+    assert rig.until(NoteEscrowed) == NoteEscrowed(500)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0x10, 0x20, 0x70]), st.binary(max_size=34)), max_size=6))
+def test_host_and_device_never_raise_on_well_framed_nonsense(
+    messages: list[tuple[int, bytes]],
+) -> None:
+    host, device = EbdsValidator(), EbdsDevice()
+    host.transmit(0)
+    for i, (kind, data) in enumerate(messages):
+        wire = encode(Message(kind, i % 2, bytes(b & 0x7F for b in data)))
+        host.receive(wire, i)
+        device.receive(wire, i)
+        host.transmit(i * 1000)
+        device.transmit(i)
+    host.events()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.bridge.essp import escrow
 from kiosk.bridge.essp.device import EsspDevice
 from kiosk.bridge.essp.frame import Decoder, Packet, encode
 from kiosk.bridge.essp.host import EsspValidator, Phase
-from kiosk.bridge.native import ItemStacked, LinkChanged, NoteEscrowed
+from kiosk.bridge.native import ItemReturned, ItemStacked, LinkChanged, NoteEscrowed
 from tests.bridge.native_rig import Rig
 
 S, T, A = escrow.State, escrow.Token, escrow.Action
@@ -105,3 +107,32 @@ def test_plain_commands_are_refused_once_a_key_is_set() -> None:
     seq = not device._last_seq
     device.receive(encode(Packet(seq, 0, b"\x0a")), rig.now)  # ENABLE in clear
     assert [p.data for p in Decoder().feed(device.transmit(rig.now))] == [b"\xfa"]
+
+
+def test_a_power_cycle_mid_escrow_returns_the_note_and_the_link_rekeys() -> None:
+    rig, _host, device = _ready()
+    device.insert_note(1000)
+    rig.until(NoteEscrowed)
+    device.power_cycle()  # the key is gone: the next sealed command is refused, the host re-keys
+    assert rig.until(LinkChanged) == LinkChanged(up=False)
+    assert rig.until(LinkChanged) == LinkChanged(up=True)
+    assert isinstance(rig.until(ItemReturned), ItemReturned)  # cleared from the front
+    rig.run(500)
+    assert device.enabled  # the host sent its settings again
+    device.insert_note(1000)
+    assert rig.until(NoteEscrowed) == NoteEscrowed(1000)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.binary(max_size=40), max_size=6))
+def test_host_and_device_never_raise_on_well_framed_nonsense(bodies: list[bytes]) -> None:
+    host, device = EsspValidator(encrypted=False), EsspDevice()
+    sent = host.transmit(0)  # SYNC: the host now awaits a reply with the flag set
+    assert sent
+    for i, body in enumerate(bodies):
+        wire = encode(Packet(bool(i % 2 == 0), 0, body))
+        host.receive(wire, i)
+        device.receive(wire, i)
+        host.transmit(i * 1000)
+        device.transmit(i)
+    host.events()

@@ -158,6 +158,18 @@ class EbdsDevice:
             self.cashbox = CashboxRecord()
             self.stacker_full = False
 
+    def power_cycle(self) -> None:
+        """Power lost and back: the settings and the ACK are gone; an item in the path goes back
+        out of the front (reported only as power up: its fate is unknown to the host)."""
+        self._last_ack, self._last_reply = None, b""
+        self.enables = self.ops = self.config = 0
+        self._item = self._stuck = None
+        self.mech = Mech.IDLE
+        self.jammed = False
+        self._once_s0 = self._once_s1 = 0
+        self._once_s2 = int(S2.POWER_UP)
+        self._reported = (0, 0, 0)
+
     def cheat(self) -> None:
         """A cheat attempt: reported once; the item in the path is lost to the player."""
         self._once_s1 |= S1.CHEATED

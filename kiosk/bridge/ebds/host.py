@@ -178,7 +178,11 @@ class EbdsValidator:
             model = chr(st.model) if 0x20 < st.model < 0x7F else f"{st.model:#04x}"
             self._events.append(Identified(f"EBDS model {model}", "", f"{st.revision}"))
         if st.s2 & S2.POWER_UP and self.state is not escrow.State.IDLE:
-            self.state = escrow.State.IDLE  # the item's fate is unknown after a power cycle
+            # a power cycle mid-item: no stacked report, so no credit (the cash-box
+            # reconciliation shows a note that did reach the box)
+            if self.state in (escrow.State.ESCROW, escrow.State.STACKING, escrow.State.RETURNING):
+                self._events.append(ItemReturned())
+            self.state = escrow.State.IDLE
             self._decision = 0
         for tok in escrow.tokens(st.s0, st.s1):
             self._advance(tok, st)

@@ -203,6 +203,21 @@ class EsspDevice:
             self.stacker_full = False
         self._oneshot += bytes([Event.CASHBOX_REPLACED])
 
+    def power_cycle(self) -> None:
+        """Power lost and back: the key, the settings and the sequence are gone; an item in the
+        path is cleared out of the front (the box keeps what it has)."""
+        item = self._item or self._stuck
+        self._cipher = None
+        self._generator = self._modulus = 0
+        self._last_seq, self._last_reply = None, b""
+        self.enabled, self.inhibits, self.barcode_inhibit = False, 0, 0xFF
+        self._path.clear()
+        self._item = self._stuck = None
+        self._escrow = self.jammed = False
+        self._oneshot = bytearray([Event.SLAVE_RESET])
+        if item is not None:
+            self._oneshot += bytes([Event.CLEARED_FROM_FRONT, item.channel])
+
     def cheat(self) -> None:
         """A fraud attempt (e.g. a note on a string); the item, if any, is lost to the player."""
         channel = self._item.channel if self._item else 0

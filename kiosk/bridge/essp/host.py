@@ -358,6 +358,8 @@ class EsspValidator:
             channel = body[i + 1] if code in WITH_CHANNEL and i + 1 < len(body) else 0
             i += 2 if code in WITH_CHANNEL else 1
             seen.add(code)
+            if code == Event.SLAVE_RESET:
+                self._applied = None  # the device forgot its settings: send them again
             tok = escrow.token(code, channel)
             if tok is not None:
                 self._advance(tok, channel)

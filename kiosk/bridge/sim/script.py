@@ -28,6 +28,7 @@ class SimDevice(Protocol):
     def remove_cashbox(self) -> None: ...
     def replace_cashbox(self, *, emptied: bool = True) -> None: ...
     def cheat(self) -> None: ...
+    def power_cycle(self) -> None: ...
     def garble_next_reply(self) -> None: ...
 
 
@@ -45,6 +46,7 @@ ACTIONS: dict[str, bool] = {
     "replace-box": False,
     "cheat": False,
     "noise": False,
+    "power-cycle": False,
 }
 
 
@@ -96,3 +98,5 @@ def apply_step(device: SimDevice, step: ScriptStep, reject: Callable[[str], None
         device.replace_cashbox()
     elif action == "noise":
         device.garble_next_reply()
+    elif action == "power-cycle":
+        device.power_cycle()
