@@ -6,25 +6,18 @@ and the device echoes.  The line is 7 data bits, even parity: every byte is belo
 There is no byte stuffing, so STX can occur inside a message: the decoder keeps what it has
 read, and after a message that fails (bad length, no ETX, bad checksum) it drops only that
 message's STX and looks again from the next byte; a partial message older than ``stale_ms``
-is given up the same way.
+is given up the same way.  The bytes themselves are :mod:`kiosk.bridge.ebds.wire`
+(MicroPython-clean); this module gives them types.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-STX = 0x02
-ETX = 0x03
-MIN_LEN = 5
-MAX_LEN = 40  # the longest message here: the extended barcode reply (36)
+from kiosk.bridge.ebds import wire
+from kiosk.bridge.ebds.wire import ETX, MAX_LEN, MIN_LEN, STX, WireDecoder, checksum
 
-
-def checksum(body: bytes) -> int:
-    """XOR of ``body`` (LEN through the last data byte)."""
-    out = 0
-    for byte in body:
-        out ^= byte
-    return out
+__all__ = ["ETX", "MAX_LEN", "MIN_LEN", "STX", "Decoder", "Message", "checksum", "encode"]
 
 
 @dataclass(frozen=True)
@@ -38,71 +31,15 @@ class Message:
 
 def encode(message: Message) -> bytes:
     """The bytes on the wire for ``message``."""
-    if any(b > 0x7F for b in message.data):
-        raise ValueError("EBDS data is 7-bit")
-    length = len(message.data) + 5
-    if length > MAX_LEN:
-        raise ValueError("EBDS message too long")
-    body = bytes([length, (message.msg_type & 0x70) | (message.ack & 1)]) + message.data
-    return bytes([STX]) + body + bytes([ETX, checksum(body)])
-
-
-@dataclass
-class DecoderStats:
-    """What the decoder dropped."""
-
-    bad_messages: int = 0
-    noise_bytes: int = 0
-    stale: int = 0
+    return wire.encode(message.msg_type, message.ack, message.data)
 
 
 class Decoder:
     """Bytes in any split -> whole messages; never raises."""
 
     def __init__(self, stale_ms: int = 200) -> None:
-        self.stats = DecoderStats()
-        self._buf = bytearray()
-        self._stale_ms = stale_ms
-        self._since: int | None = None
+        self.stats = WireDecoder(stale_ms)  # its counters: bad_messages, noise_bytes, stale
 
     def feed(self, data: bytes, now_ms: int | None = None) -> list[Message]:
         """Messages completed by ``data`` (``now_ms`` lets a stale partial message go)."""
-        since = self._since
-        if now_ms is not None and since is not None and now_ms - since > self._stale_ms:
-            self.stats.stale += 1
-            del self._buf[:1]
-            self._since = None
-        self._buf += data
-        out: list[Message] = []
-        while True:
-            start = self._buf.find(STX)
-            if start < 0:
-                self.stats.noise_bytes += len(self._buf)
-                self._buf.clear()
-                break
-            if start:
-                self.stats.noise_bytes += start
-                del self._buf[:start]
-            if len(self._buf) < 2:
-                break
-            length = self._buf[1]
-            if not MIN_LEN <= length <= MAX_LEN:
-                self._drop_one()
-                continue
-            if len(self._buf) < length:
-                break
-            frame = bytes(self._buf[:length])
-            if frame[-2] != ETX or checksum(frame[1:-2]) != frame[-1]:
-                self._drop_one()
-                continue
-            del self._buf[:length]
-            out.append(Message(frame[2] & 0x70, frame[2] & 1, frame[3:-2]))
-        if not self._buf:
-            self._since = None
-        elif self._since is None:
-            self._since = now_ms
-        return out
-
-    def _drop_one(self) -> None:
-        self.stats.bad_messages += 1
-        del self._buf[0]
+        return [Message(t, a, d) for t, a, d in self.stats.feed(data, now_ms)]
