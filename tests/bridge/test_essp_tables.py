@@ -136,3 +136,29 @@ def test_host_and_device_never_raise_on_well_framed_nonsense(bodies: list[bytes]
         host.transmit(i * 1000)
         device.transmit(i)
     host.events()
+
+
+def test_plain_ssp_without_encryption() -> None:
+    host, device = EsspValidator(encrypted=False, poll_interval_ms=50), EsspDevice()
+    rig = Rig(host, device)
+    rig.until(LinkChanged)
+    assert host._cipher is None and not device.encrypted
+    host.enable((2000,), tickets=False)
+    rig.run(300)
+    device.insert_note(2000)
+    assert rig.until(NoteEscrowed) == NoteEscrowed(2000)
+    host.stack()
+    host.return_item()  # too late: the note is already on its way to the box
+    assert isinstance(rig.until(ItemStacked), ItemStacked)
+    assert device.cashbox.notes == (2000,)
+
+
+def test_a_device_refusing_the_handshake_is_retried_at_a_measured_pace() -> None:
+    host = EsspValidator(reply_timeout_ms=100)
+    syncs = 0
+    for now in range(0, 1000, 10):
+        out = host.transmit(now)
+        if out:
+            host.receive(encode(Packet(bool(out[1] & 0x80), 0, b"\xf8")), now)  # FAIL to all
+            syncs += Decoder().feed(out)[0].data == b"\x11"
+    assert 5 <= syncs <= 11  # one handshake per reply time-out, not one per call

@@ -117,12 +117,14 @@ class EbdsValidator:
         self._next_at = 0
 
     def stack(self) -> None:
-        if self.state is escrow.State.ESCROW:
+        """Stack the item in escrow; nothing once it is being returned."""
+        if self.state is escrow.State.ESCROW and not self._decision:
             self._decision = Ops.STACK
             self._next_at = 0
 
     def return_item(self) -> None:
-        if self.state is escrow.State.ESCROW:
+        """Return the item in escrow; nothing once it is being stacked."""
+        if self.state is escrow.State.ESCROW and not self._decision:
             self._decision = Ops.RETURN
             self._next_at = 0
 

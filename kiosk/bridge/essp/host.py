@@ -165,6 +165,7 @@ class EsspValidator:
         self.state = escrow.State.IDLE
         self._decision: str | None = None  # None (hold), "stack" or "return"
         self._condition: Condition | None = None
+        self._restart_at = 0
         self._hold_refused = False  # the device holds nothing (e.g. a jam took the item): poll
         self.dropped_replies = 0
 
@@ -176,12 +177,16 @@ class EsspValidator:
         self._wanted = _Wanted(False, (), False)
 
     def stack(self) -> None:
-        if self.state in (escrow.State.NOTE_ESCROW, escrow.State.TICKET_ESCROW):
+        """Accept the item in escrow (the next POLL); nothing once it is being returned."""
+        held = self.state in (escrow.State.NOTE_ESCROW, escrow.State.TICKET_ESCROW)
+        if held and self._decision is None:
             self._decision = "stack"
             self._next_poll = 0
 
     def return_item(self) -> None:
-        if self.state in (escrow.State.NOTE_ESCROW, escrow.State.TICKET_ESCROW):
+        """REJECT the item in escrow; nothing once it is being stacked or returned."""
+        held = self.state in (escrow.State.NOTE_ESCROW, escrow.State.TICKET_ESCROW)
+        if held and self._decision is None:
             self._decision = "return"
             self._queue.append(Request.of(Command.REJECT))
 
@@ -222,6 +227,9 @@ class EsspValidator:
     # internals
     def _next_request(self, now_ms: int) -> Request | None:
         if self.phase is Phase.START:
+            if now_ms < self._restart_at:
+                return None
+            self._restart_at = now_ms + self._timeout_ms  # a failed handshake waits this long
             self._start_handshake()
         if self._queue:
             return self._queue.popleft()
