@@ -162,3 +162,16 @@ def test_a_device_refusing_the_handshake_is_retried_at_a_measured_pace() -> None
             host.receive(encode(Packet(bool(out[1] & 0x80), 0, b"\xf8")), now)  # FAIL to all
             syncs += Decoder().feed(out)[0].data == b"\x11"
     assert 5 <= syncs <= 11  # one handshake per reply time-out, not one per call
+
+
+def test_a_decision_made_before_the_link_dropped_still_stands() -> None:
+    rig, host, device = _ready()
+    device.insert_note(1000)
+    rig.until(NoteEscrowed)
+    rig.line_up = False
+    host.return_item()
+    rig.until(LinkChanged)  # down
+    rig.line_up = True
+    rig.until(LinkChanged)  # up again, with a new key
+    assert isinstance(rig.until(ItemReturned), ItemReturned)
+    assert device.cashbox.notes == ()

@@ -270,7 +270,9 @@ class EsspValidator:
         wanted = self._wanted
         self._applied = wanted
         cents = self._setup.channel_cents if self._setup else ()
-        mask = sum(1 << i for i, v in enumerate(cents) if wanted.enabled and v in wanted.values)
+        mask = sum(
+            1 << i for i, v in enumerate(cents[:16]) if wanted.enabled and v in wanted.values
+        )
         self._queue.append(Request.of(Command.SET_INHIBITS, mask.to_bytes(2, "little")))
         barcode = 0xFC | (0 if mask else BARCODE_NOTES_OFF)
         barcode |= 0 if wanted.enabled and wanted.tickets else BARCODE_TICKETS_OFF
@@ -285,9 +287,8 @@ class EsspValidator:
         self._awaiting = None
         self._queue.clear()
         self._cipher = None
-        self._decision = None
         self._applied = None
-        self._condition = None
+        self._condition = None  # the bridge's decision on an item in escrow stands
 
     def _on_packet(self, packet: Packet) -> None:
         request = self._awaiting
@@ -354,6 +355,9 @@ class EsspValidator:
         self.phase = Phase.READY
         self._applied = None
         self._next_poll = 0
+        held = self.state in (escrow.State.NOTE_ESCROW, escrow.State.TICKET_ESCROW)
+        if held and self._decision == "return":  # its REJECT was lost with the link
+            self._queue.append(Request.of(Command.REJECT))
         if not self._link_up:
             self._link_up = True
             self._events.append(LinkChanged(up=True))
