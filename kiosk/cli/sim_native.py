@@ -66,6 +66,8 @@ def run_native(args: argparse.Namespace) -> int:
     port = Path(args.port)
     if args.create_pty and not port.parent.is_dir():
         raise CommandLineError(f"--port: no directory {port.parent}")
+    if args.create_pty and port.exists() and not port.is_symlink():
+        raise CommandLineError(f"--port: {args.port} exists and is not a link (not replaced)")
     if not args.create_pty and not port.exists():
         raise CommandLineError(f"--port: no such port {args.port}")
     stop = threading.Event()

@@ -31,6 +31,7 @@ from tests.bridge.pty_rig import PtyRig
         (["ebds", "--port", "/nonexistent/port"], "no such port"),
         (["essp", "--port", "/nonexistent/dir/p", "--create-pty"], "no directory"),
         (["essp", "--port", "/dev/null", "--record", "/nonexistent/r.json"], "no directory"),
+        (["ebds", "--port", "/dev/null", "--create-pty"], "exists and is not a link"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
