@@ -1,0 +1,1 @@
+"""Simulated native validators on a serial line: the eSSP and EBDS devices behind a port."""

@@ -1,0 +1,95 @@
+"""The EBDS host machine against the simulated CPI acceptor over a real pty (pyserial)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk.bridge.cashbox import CashboxRecord
+from kiosk.bridge.ebds.host import EbdsValidator
+from kiosk.bridge.native import (
+    Identified,
+    ItemRejected,
+    ItemReturned,
+    ItemStacked,
+    LinkChanged,
+    NoteEscrowed,
+    RejectCause,
+    TicketEscrowed,
+)
+from kiosk.bridge.sim.ebds import run_simulator
+from tests.bridge.pty_rig import pty_rig
+
+
+def test_every_case_over_the_line(tmp_path: Path) -> None:
+    record = tmp_path / "cashbox.json"
+    host = EbdsValidator(poll_interval_ms=30, reply_timeout_ms=300)
+    with pty_rig(host, run_simulator, record) as rig:
+        assert isinstance(rig.until(Identified), Identified)
+        host.enable((500, 1000, 2000), tickets=True)
+        rig.condition(enabled=True)
+        # note in, escrow, stack
+        rig.act("note", "2000")
+        assert rig.until(NoteEscrowed) == NoteEscrowed(2000)
+        host.stack()
+        assert isinstance(rig.until(ItemStacked), ItemStacked)
+        # note in, escrow, return
+        rig.act("note", "500")
+        assert rig.until(NoteEscrowed) == NoteEscrowed(500)
+        host.return_item()
+        assert isinstance(rig.until(ItemReturned), ItemReturned)
+        # rejects, with the device's reason
+        rig.act("note", "5000")  # a denomination the host did not enable
+        assert rig.until(ItemRejected) == ItemRejected(RejectCause.NOT_RECOGNISED)
+        rig.act("reject", "counterfeit")  # EBDS carries no reason: the device's log has it
+        assert rig.until(ItemRejected) == ItemRejected(RejectCause.NOT_RECOGNISED)
+        # a barcode ticket
+        rig.act("ticket", "001234567890123456")
+        assert rig.until(TicketEscrowed) == TicketEscrowed("001234567890123456")
+        host.stack()
+        assert isinstance(rig.until(ItemStacked), ItemStacked)
+        # faults, each reported and cleared
+        rig.act("jam")
+        rig.condition(jammed=True)
+        rig.act("clear-jam")
+        rig.condition(jammed=False)
+        rig.act("full")
+        rig.condition(cashbox_full=True)
+        rig.act("not-full")
+        rig.condition(cashbox_full=False)
+        rig.act("remove-box")
+        rig.condition(cashbox_removed=True)
+        rig.act("cheat")
+        rig.condition(cheated=True)
+        rig.condition(cheated=False)
+        rig.act("noise")  # a reply with a bad CRC: the host resends, the link stays up
+        boxed = CashboxRecord.from_json(record.read_text())
+        assert boxed == CashboxRecord(notes=(2000,), tickets=("001234567890123456",))
+        rig.act("replace-box")  # emptied
+        rig.condition(cashbox_removed=False)
+        assert LinkChanged(up=False) not in rig.seen
+    assert (
+        CashboxRecord.from_json(record.read_text())
+        == CashboxRecord(notes=(2000,), tickets=("001234567890123456",))
+        or CashboxRecord.from_json(record.read_text()) == CashboxRecord()
+    )
+
+
+def test_a_note_jammed_in_escrow_goes_where_the_technician_clears_it(tmp_path: Path) -> None:
+    host = EbdsValidator(poll_interval_ms=30, reply_timeout_ms=300)
+    with pty_rig(host, run_simulator, tmp_path / "box.json") as rig:
+        rig.until(Identified)
+        host.enable((1000,), tickets=False)
+        rig.condition(enabled=True)
+        rig.act("note", "1000")
+        rig.until(NoteEscrowed)
+        rig.act("jam")
+        rig.condition(jammed=True)
+        rig.act("clear-jam-box")
+        assert isinstance(rig.until(ItemStacked), ItemStacked)
+        rig.act("note", "1000")
+        rig.until(NoteEscrowed)
+        rig.act("jam")
+        rig.condition(jammed=True)
+        rig.act("clear-jam")  # out through the front
+        assert isinstance(rig.until(ItemReturned), ItemReturned)
+    assert CashboxRecord.from_json((tmp_path / "box.json").read_text()).notes == (1000,)
