@@ -75,7 +75,8 @@ def lockout_ms(failures: int) -> int:
     if failures < MAX_FAILURES:
         return 0
     doublings = min(failures - MAX_FAILURES, 20)  # 2**20 times the first is past the cap
-    return min(LOCKOUT_SECONDS * 2**doublings, MAX_LOCKOUT_SECONDS) * 1000
+    seconds: int = LOCKOUT_SECONDS << doublings
+    return min(seconds, MAX_LOCKOUT_SECONDS) * 1000
 
 
 def locked_text(ms: int) -> str:

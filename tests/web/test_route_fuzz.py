@@ -122,47 +122,48 @@ param_values = st.one_of(
 )
 
 
+@dataclass(frozen=True)
+class Req:
+    """One fuzzed request."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    form: dict[str, str]
+    who: str  # anonymous, olive (operator) or audrey (auditor)
+    real_csrf: bool  # the session's own CSRF token in the form, to get past the check
+    event_id: str | None  # a Last-Event-ID header
+
+
 @st.composite
-def requests(draw: st.DrawFn, routes: list[tuple[str, tuple[str, ...]]]) -> dict[str, object]:
+def requests(draw: st.DrawFn, routes: list[tuple[str, tuple[str, ...]]]) -> Req:
     template, methods = draw(st.sampled_from(routes))
-    method = draw(st.one_of(st.sampled_from(methods), st.sampled_from(METHODS)))
-    values = draw(st.lists(param_values, min_size=3, max_size=3))
-    path = fill(template, values)
-    query = draw(st.dictionaries(st.sampled_from(QUERY_KEYS), texts, max_size=3))
-    form = draw(st.dictionaries(st.sampled_from(FORM_KEYS), texts, max_size=4))
-    who = draw(st.sampled_from(("anonymous", "olive", "audrey")))
-    real_csrf = draw(st.booleans())
-    event_id = draw(st.one_of(st.none(), st.text(alphabet="0123456789,²-", max_size=30)))
-    return {
-        "method": method,
-        "path": path,
-        "query": query,
-        "form": form,
-        "who": who,
-        "real_csrf": real_csrf,
-        "event_id": event_id,
-    }
+    return Req(
+        method=draw(st.one_of(st.sampled_from(methods), st.sampled_from(METHODS))),
+        path=fill(template, draw(st.lists(param_values, min_size=3, max_size=3))),
+        query=draw(st.dictionaries(st.sampled_from(QUERY_KEYS), texts, max_size=3)),
+        form=draw(st.dictionaries(st.sampled_from(FORM_KEYS), texts, max_size=4)),
+        who=draw(st.sampled_from(("anonymous", "olive", "audrey"))),
+        real_csrf=draw(st.booleans()),
+        event_id=draw(st.one_of(st.none(), st.text(alphabet="0123456789,²-", max_size=30))),
+    )
 
 
-def send(rig: Rig, req: dict[str, object]) -> int:
-    who = str(req["who"])
-    c = rig.anonymous if who == "anonymous" else rig.signed_in[who]
-    if who != "anonymous" and "tk_session" not in c.cookies:  # the fuzz signed it out
-        _session(rig.app, c, who)
-    form = dict(req["form"])  # type: ignore[call-overload]
-    if req["real_csrf"] and who != "anonymous":
+def send(rig: Rig, req: Req) -> int:
+    c = rig.anonymous if req.who == "anonymous" else rig.signed_in[req.who]
+    if req.who != "anonymous" and "tk_session" not in c.cookies:  # the fuzz signed it out
+        _session(rig.app, c, req.who)
+    form = dict(req.form)
+    if req.real_csrf and req.who != "anonymous":
         session = rig.app.dashboard.accounts.session(c.cookies["tk_session"])
         if session is not None:
             form["csrf"] = session.csrf
-    headers = {} if req["event_id"] is None else {"last-event-id": str(req["event_id"]).encode()}
-    method = str(req["method"])
-    body = {"data": form} if method in ("POST", "PUT", "PATCH", "DELETE") and form else {}
+    headers: dict[bytes, bytes] = {}
+    if req.event_id is not None:
+        headers[b"last-event-id"] = req.event_id.encode()
+    with_body = req.method in ("POST", "PUT", "PATCH", "DELETE") and bool(form)
     answer = c.request(
-        method,
-        str(req["path"]),
-        params=req["query"],  # type: ignore[arg-type]
-        headers=headers,
-        **body,  # type: ignore[arg-type]
+        req.method, req.path, params=req.query, headers=headers, data=form if with_body else None
     )
     return answer.status_code
 
@@ -187,7 +188,7 @@ def _fuzz(rig: Rig, caplog: pytest.LogCaptureFixture, examples: int) -> None:
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
     @given(req=requests(routes))
-    def property_(req: dict[str, object]) -> None:
+    def property_(req: Req) -> None:
         caplog.clear()
         status = send(rig, req)
         assert status < 500, (status, req)
