@@ -33,9 +33,14 @@ def app(tmp_path: Path) -> Iterator[SecurityHeaders]:
     app.dashboard.close()
 
 
-@pytest.fixture
-def accounts(tmp_path: Path) -> Iterator[Accounts]:
-    conn = Connection(str(tmp_path / "web.sqlite3"), read_only=False)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def accounts(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Accounts]:
+    """The dashboard's accounts on each back end (several dashboards share PostgreSQL's)."""
+    if request.param == "sqlite":
+        target = str(tmp_path / "web.sqlite3")
+    else:
+        target = request.getfixturevalue("postgres_server").new_database()
+    conn = Connection(target, read_only=False)
     accounts = Accounts(conn, FAST_KDF)
     accounts.add_user("olive", "operator", PASSWORD, at=0)
     yield accounts
