@@ -16,12 +16,41 @@ from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
-from kiosk.terminal.state import Phase
+from kiosk.terminal.state import Phase, TerminalState
 from kiosk.terminal.tilts import TiltCode
+
+#: tries in a row without a game dealt before the robot says the terminal will not play
+MAX_IDLE_TRIES = 200
 
 
 class InvariantError(AssertionError):
     """The terminal broke an invariant the robot checks after every game."""
+
+
+class NotPlayingError(Exception):
+    """The terminal will not take the robot's play (a note refused, no game dealt try after
+    try): the message says why, from the terminal's own lockups."""
+
+
+def why_not_playing(state: TerminalState) -> str:
+    """What keeps a terminal from playing, from its state (one line)."""
+    reasons = []
+    if state.critical is not None:
+        reasons.append(f"critical memory error: {state.critical}")
+    if state.storage_full is not None:
+        reasons.append(f"storage full: {state.storage_full}")
+    for code, tilt in state.tilts.items():
+        attendant = " (needs an attendant)" if tilt.needs_attendant else ""
+        reasons.append(f"tilt {code}{attendant}: {tilt.reason}")
+    if state.handpay is not None:
+        reasons.append("a handpay is pending")
+    if state.doors_open:
+        reasons.append(f"door open: {', '.join(state.doors_open)}")
+    if state.disabled is not None:
+        reasons.append(f"disabled: {state.disabled}")
+    if state.service_role is not None:
+        reasons.append("in the service menu")
+    return "; ".join(reasons) or f"no lockup shown, the terminal is {state.phase.value}"
 
 
 @dataclass
@@ -54,6 +83,7 @@ class Robot:
         self.editions = editions or [ed.edition for ed in runtime.state.config.editions]
         self.fault_rate = fault_rate
         self.stats = RobotStats()
+        self._idle_tries = 0  # play_game calls in a row that dealt no game
 
     def settle_lockups(self) -> None:
         """Do what an attendant would: close doors, pay handpays, fix the printer, clear tilts."""
@@ -92,11 +122,16 @@ class Robot:
         cfg = self.rt.state.config
         while self.rt.state.credits[0] < cfg.min_wager * 6:
             note = self.rand.choice(cfg.accepted_notes)
-            if self.rt.state.credits[0] + note > cfg.credit_limit:
+            before = self.rt.state.credits[0]
+            if before + note > cfg.credit_limit:
                 break
             self.validator.insert(note)
             self.rt.pump()
             self.stats.notes += 1
+            if self.rt.state.credits[0] <= before:  # refused: it would be refused forever
+                raise NotPlayingError(
+                    f"a note of {note} cents was not credited: {why_not_playing(self.rt.state)}"
+                )
 
     def _wager(self) -> bool:
         rt = self.rt
@@ -144,7 +179,19 @@ class Robot:
             )
 
     def play_game(self) -> None:
-        """One complete game (or as far as lockups allow), then the invariant checks."""
+        """One complete game (or as far as lockups allow), then the invariant checks.
+
+        :class:`NotPlayingError` when the terminal will not play: a note it does not credit,
+        or :data:`MAX_IDLE_TRIES` calls in a row without a game dealt."""
+        games = self.stats.games
+        self._play_game()
+        self._idle_tries = 0 if self.stats.games > games else self._idle_tries + 1
+        if self._idle_tries >= MAX_IDLE_TRIES:
+            raise NotPlayingError(
+                f"no game dealt in {MAX_IDLE_TRIES} tries: {why_not_playing(self.rt.state)}"
+            )
+
+    def _play_game(self) -> None:
         self.settle_lockups()
         if self.rt.state.phase is Phase.CASHOUT:
             self.rt.pump()

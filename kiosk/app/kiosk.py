@@ -27,6 +27,8 @@ from kiosk.terminal.config import TerminalConfig
 PERIPHERALS_FILE = "peripherals.json"
 
 Devices = Literal["serial", "inprocess"]
+#: ``run``'s exit status when the terminal is locked up (the command line's, decision 0011)
+EXIT_LOCKED = 3
 
 
 def build_app(
@@ -135,8 +137,10 @@ def start_kiosk(
     try:
         take_lock(data_dir).release()  # busy: fail before touching its simulators
     except StoreError as exc:  # no usable data directory: the lockup, from no store at all
-        _run_store_lockup(f"non-volatile memory unavailable: {exc}", False, screen)
-        return 0
+        reason = f"non-volatile memory unavailable: {exc}"
+        say_locked(reason)
+        _run_store_lockup(reason, False, screen)
+        return EXIT_LOCKED
     host = None
     if with_host and remote_host is None:
         from kiosk.app.embedded_host import start_embedded_host
@@ -145,21 +149,19 @@ def start_kiosk(
     try:
         endpoint = host.endpoint if host is not None else remote_host
         if hardware is not None:
-            _run_hardware(data_dir, hardware, endpoint, screen, sas)
-        elif devices == "serial":
-            _run_serial(data_dir, endpoint, screen, sas)
-        else:
-            from kiosk.app.wiring import build_terminal
+            return _run_hardware(data_dir, hardware, endpoint, screen, sas)
+        if devices == "serial":
+            return _run_serial(data_dir, endpoint, screen, sas)
+        from kiosk.app.wiring import build_terminal
 
-            terminal = build_terminal(data_dir, host=endpoint, sas=sas)
-            try:
-                _run(terminal, None, screen)
-            finally:
-                terminal.close()  # stops the host link first
+        terminal = build_terminal(data_dir, host=endpoint, sas=sas)
+        try:
+            return _run(terminal, None, screen)
+        finally:
+            terminal.close()  # stops the host link first
     finally:
         if host is not None:
             host.stop()
-    return 0
 
 
 def configured_terminal_id(data_dir: Path) -> str:
@@ -179,7 +181,7 @@ def configured_terminal_id(data_dir: Path) -> str:
 
 def _run_serial(
     data_dir: Path, endpoint: HostEndpoint | None, screen: _Screen, sas: SasSettings | None
-) -> None:
+) -> int:
     """The terminal on the simulator programs' serial links."""
     from kiosk.app.peripherals import start_simulated_peripherals
     from kiosk.app.serial_wiring import SerialSetup
@@ -198,7 +200,7 @@ def _run_serial(
                 "controls": peripherals.controls,
             }
             status.write_text(json.dumps(info, indent=1), encoding="utf-8")
-            _run(terminal, SimulatorPrograms(peripherals, terminal.serial.printer), screen)
+            return _run(terminal, SimulatorPrograms(peripherals, terminal.serial.printer), screen)
         finally:
             status.unlink(missing_ok=True)
             terminal.close()
@@ -210,14 +212,14 @@ def _run_hardware(
     endpoint: HostEndpoint | None,
     screen: _Screen,
     sas: SasSettings | None,
-) -> None:
+) -> int:
     """The terminal on real devices: no simulator, no SIMULATOR panel."""
     from kiosk.app.serial_wiring import SerialSetup
     from kiosk.app.wiring import build_terminal
 
     terminal = build_terminal(data_dir, devices=SerialSetup(ports), host=endpoint, sas=sas)
     try:
-        _run(terminal, None, screen, simulator_allowed=False)
+        return _run(terminal, None, screen, simulator_allowed=False)
     finally:
         terminal.close()
 
@@ -228,18 +230,23 @@ def _run(
     screen: _Screen,
     *,
     simulator_allowed: bool = True,
-) -> None:
-    """Power up, start the host link, run the app until its window closes.
+) -> int:
+    """Power up, start the host link, run the app until its window closes; the exit status
+    (:data:`EXIT_LOCKED` when the terminal is locked up as it closes).
 
     A store that cannot be opened or read at power-up gets the store lockup app instead
-    (:mod:`ui.store_lockup`): the screen shows why, and nothing reads the store again.
+    (:mod:`ui.store_lockup`): the screen shows why, and nothing reads the store again.  Any
+    lockup at power-up is also one line on standard error at once (:func:`say_locked`): the
+    screen keeps showing it (and the service menu's RAM clear) until the window closes.
     """
     report = terminal.runtime.power_up()
+    if report.critical is not None:
+        say_locked(report.critical)
     if report.store_failed is not None:
         state = terminal.runtime.state
         full = state.storage_full is not None and state.critical is None
         _run_store_lockup(state.storage_full or state.critical or report.store_failed, full, screen)
-        return
+        return EXIT_LOCKED
     if terminal.host_link is not None:
         terminal.host_link.start()
     if terminal.sas_link is not None:
@@ -272,6 +279,19 @@ def _run(
         with_simulator=simulator_allowed,
     )
     app.run()
+    state = terminal.runtime.state
+    return EXIT_LOCKED if state.critical is not None or state.storage_full is not None else 0
+
+
+def say_locked(reason: str) -> None:
+    """The one line ``run`` writes on standard error when its terminal locks up at power-up."""
+    text = " ".join(reason.split())
+    print(
+        f"turbokiosk run: terminal locked: {text} (the screen shows it until the window closes;"
+        " exit status 3)",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _run_store_lockup(reason: str, storage_full: bool, screen: _Screen) -> None:

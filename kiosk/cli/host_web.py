@@ -4,6 +4,7 @@
     turbokiosk host serve --web 127.0.0.1:8443 ...    # the same, inside the host process
     turbokiosk host web-user add NAME --role operator|auditor [--password-stdin]
     turbokiosk host web-user list
+    turbokiosk host web-user unlock NAME [--address ADDR]   # clear a sign-in lock-out (audited)
 
 The records, the PKI and ``HOST_DIR`` are those of the other ``host`` commands.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import signal
 import sys
 import threading
@@ -44,6 +46,17 @@ def add_parsers(
         help="read the password from the first line of standard input (else: asked twice)",
     )
     users.add_parser("list", parents=[suppressed], help="the users and their lock-outs")
+    unlock = users.add_parser(
+        "unlock", parents=[suppressed], help="clear a user's sign-in lock-outs (audited)"
+    )
+    unlock.add_argument("username", help="the user whose lock-outs are cleared")
+    unlock.add_argument(
+        "--address",
+        type=_source,
+        metavar="ADDR",
+        help="only the lock-out at this address (an IPv6 address stands for its /64); "
+        "default: at every address",
+    )
 
 
 def add_web_options(p: argparse.ArgumentParser, flag: str, default: str | None) -> None:
@@ -152,8 +165,21 @@ def run_web(args: argparse.Namespace, pki_dir: Path, target: str) -> int:
     return 0
 
 
+def _source(text: str) -> str:
+    """``--address``: an IP address, as the lock-out counts it (decision 0040)."""
+    import ipaddress
+
+    from kiosk.web.lockout import source_of
+
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
+    return source_of(text)
+
+
 def run_user(args: argparse.Namespace, target: str) -> int:
-    """``host web-user add|list``."""
+    """``host web-user add|list|unlock``."""
     from kiosk.cli.host import connect
     from kiosk.web.accounts import AccountError, Accounts, check_new_user
 
@@ -169,13 +195,10 @@ def run_user(args: argparse.Namespace, target: str) -> int:
     try:
         accounts = Accounts(conn)
         if args.web_user_action == "list":
-            for name, role, failures, locked in accounts.users():
-                state = f"locked until {time.strftime('%H:%M:%S', time.localtime(locked / 1000))}"
-                print(
-                    f"{name:<32} {role:<9} "
-                    + (state if locked > time.time() * 1000 else f"{failures} wrong in a row")
-                )
+            _list(accounts)
             return 0
+        if args.web_user_action == "unlock":
+            return _unlock(accounts, args.username, args.address)
         try:
             accounts.add_user(args.username, args.role, password)
         except AccountError as exc:
@@ -184,6 +207,41 @@ def run_user(args: argparse.Namespace, target: str) -> int:
         return 0
     finally:
         conn.close()
+
+
+def _list(accounts: Any) -> None:
+    """Each user, then each address with wrong passwords counted (and its lock-out)."""
+    at = time.time() * 1000
+    for name, role, _failures, _locked in accounts.users():
+        pairs = accounts.lockouts(name)
+        locked = sum(1 for p in pairs if p.locked(at))
+        print(f"{name:<32} {role:<9} " + (f"locked at {locked} address(es)" if locked else "ok"))
+        for p in pairs:
+            until = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(p.locked_until_ms / 1000))
+            state = f"locked until {until}" if p.locked(at) else "not locked"
+            print(f"    from {p.source}: {p.failures} wrong in a row, {state}")
+
+
+def _unlock(accounts: Any, username: str, source: str | None) -> int:
+    """``web-user unlock``: clear the lock-outs (audited with the system user who did it)."""
+    from kiosk.web.accounts import AccountError
+
+    try:
+        by = getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        by = f"uid {os.getuid()}"
+    try:
+        cleared = accounts.unlock(username, f"{by} (command line)", source)
+    except AccountError as exc:
+        raise CommandLineError(f"web-user unlock: {exc}") from None
+    at = time.time() * 1000
+    locked = [p.source for p in cleared if p.locked(at)]
+    where = f" at {source}" if source is not None else ""
+    if locked:
+        print(f"user {username} unlocked{where}: was locked at {', '.join(locked)}")
+    else:
+        print(f"user {username} was not locked{where}; wrong passwords counted there cleared")
+    return 0
 
 
 def open_connection(target: str) -> Any:

@@ -2,7 +2,9 @@
 
 For technicians over SSH and for trying rules without the touchscreen; scriptable by piping
 commands (one a line) into standard input.  It *is* the terminal for the data directory it
-opens: never point it at the data directory of a terminal that is running.
+opens: never point it at the data directory of a terminal that is running.  A terminal its
+power-up locks up (critical memory, storage full) is one line on standard error and exit
+status 3 at once, without waiting for a line of input (decision 0040).
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-from kiosk.app.wiring import build_terminal
+from kiosk.app.wiring import Terminal, build_terminal
 from kiosk.cli.args import check_data_dir
-from kiosk.cli.guard import EXIT_INTERRUPTED, CommandLineError
+from kiosk.cli.guard import EXIT_INTERRUPTED, EXIT_LOCKED, CommandLineError
 from kiosk.cli.sas_options import add_sas_arguments, sas_settings
 from kiosk.cli.seat_args import add_table_arguments, seat_at_table
 from kiosk.games.registry import edition_ids
@@ -75,6 +77,9 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
             except PortError as exc:
                 print(f"turbokiosk play: {exc}", file=sys.stderr)
                 return 2
+        state = terminal.runtime.state
+        if state.storage_full is not None or state.critical is not None:
+            return _locked(terminal)  # power-up locked it: no line it could read would play
         if args.table is not None:
             session.table = seat_at_table(terminal.runtime, args)
         interactive = sys.stdin.isatty()
@@ -87,9 +92,14 @@ def _play(args: argparse.Namespace, interrupt: LineInterrupt) -> int:
         if session.table is not None:
             session.table.close()
         terminal.close()
+    return _locked(terminal)
+
+
+def _locked(terminal: Terminal) -> int:
+    """One line and exit status 3 when the terminal is locked up, else 0."""
     state = terminal.runtime.state
     locked = state.storage_full or state.critical
     if locked is not None:  # the terminal refused to play: say so in one line
         print(f"turbokiosk play: terminal locked: {locked}", file=sys.stderr)
-        return 3
+        return EXIT_LOCKED
     return 0

@@ -1,8 +1,10 @@
 """``turbokiosk rng``: evidence collection for the test laboratory.
 
-- ``rng dump --bytes N [--out FILE]`` writes ``N`` raw output bytes (``--stream``: until the
-  reader closes the pipe, for ``dieharder -g 200``);
-- ``rng deal --games N [--out FILE]`` writes one shuffled deck per line (52 card codes);
+- ``rng dump --bytes N [--out FILE]`` writes ``N`` raw output bytes, at most
+  :data:`MAX_DUMP_BYTES` (``--stream``: until the reader closes the pipe, for
+  ``dieharder -g 200``);
+- ``rng deal --games N [--out FILE]`` writes one shuffled deck per line (52 card codes), at
+  most :data:`MAX_DEAL_GAMES` decks;
 - ``rng selftest`` runs the power-up self-tests and prints the health-test cutoffs.
 
 Every command goes through the production :class:`~rng.generator.Csprng` (OS entropy, health
@@ -19,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from kiosk.cli.args import output_file
+from kiosk.cli.args import int_type, output_file
 from rng.deck import Deck
 from rng.errors import RngFailure
 from rng.generator import Csprng
@@ -27,6 +29,11 @@ from rng.health import Cutoffs
 
 CHUNK = 1 << 20
 EXIT_RNG_FAILURE = 3
+#: the most bytes one ``rng dump --bytes`` writes (16 GiB: far past what SP 800-22 or
+#: SP 800-90B need; a battery that wants more reads ``--stream``)
+MAX_DUMP_BYTES = 1 << 34
+#: the most decks one ``rng deal --games`` writes (about 16 GB of text)
+MAX_DEAL_GAMES = 100_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="rng_command", metavar="ACTION", required=True)
     dump = sub.add_parser("dump", help="raw generator output (production path)")
     amount = dump.add_mutually_exclusive_group(required=True)
-    amount.add_argument("--bytes", type=_non_negative, metavar="N", help="bytes to write")
+    amount.add_argument(
+        "--bytes",
+        type=int_type(0, MAX_DUMP_BYTES),
+        metavar="N",
+        help=f"bytes to write, at most {MAX_DUMP_BYTES:,} (more: --stream)",
+    )
     amount.add_argument(
         "--stream", action="store_true", help="write until the reader closes the pipe"
     )
@@ -42,7 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
     )
     deal = sub.add_parser("deal", help="shuffled decks, one per line (production path)")
-    deal.add_argument("--games", type=_non_negative, required=True, metavar="N")
+    deal.add_argument(
+        "--games",
+        type=int_type(0, MAX_DEAL_GAMES),
+        required=True,
+        metavar="N",
+        help=f"decks to write, at most {MAX_DEAL_GAMES:,}",
+    )
     deal.add_argument(
         "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
     )
@@ -116,10 +134,3 @@ def _output(path: Path | None) -> Iterator[BinaryIO]:
     else:
         with open(path, "wb") as handle:
             yield handle
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value

@@ -1,6 +1,9 @@
 """``turbokiosk soak``: a robot plays a real terminal and checks the invariants every game.
 
 Every argument is checked before the data directory is touched: a bad one creates nothing.
+A terminal that will not play (locked at power-up, a note it does not credit, no game dealt
+try after try) is one line saying why, at once: exit status 3 when its store is locked up,
+else 1 (decision 0040).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 
 from kiosk.app.wiring import build_terminal
 from kiosk.paths import add_signer_argument
-from kiosk.robot import InvariantError, Robot
+from kiosk.robot import InvariantError, NotPlayingError, Robot
 from kiosk.store.journal import StoreError
 from kiosk.textui.wording import enable_hint
 
@@ -95,6 +98,14 @@ def run(args: argparse.Namespace) -> int:
     except InvariantError as exc:
         print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
         return 1
+    except NotPlayingError as exc:  # a lockup no attendant's reset ends: say why, stop
+        state = terminal.runtime.state
+        locked = state.critical is not None or state.storage_full is not None
+        print(
+            f"soak: the terminal will not play (after {robot.stats.games} games): {exc}",
+            file=sys.stderr,
+        )
+        return 3 if locked else 1
     except StoreError:  # the terminal locked itself up (storage full, critical memory)
         state = terminal.runtime.state
         reason = state.storage_full or state.critical or "store failure"

@@ -6,6 +6,7 @@ open the store read-only and print.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -196,14 +197,35 @@ def events_json(rows: Iterable[JournalRow]) -> list[dict[str, Any]]:
     return out
 
 
+#: the exit status of a store power-up refuses (the lockup status, decision 0011)
+EXIT_LOCKED = 3
+
+
 def run_on_store(command: str, data_dir: Path, read: Callable[[Journal], int]) -> int:
     """Run ``read`` on the data directory's store, read-only in one read transaction.
 
-    A missing or unreadable store is reported on stderr with exit status 1.
+    A missing or unreadable store is reported on stderr with exit status 1.  A store the
+    terminal's power-up would refuse (:func:`kiosk.store.verdict.refusal`) is said to be so
+    first, in one line on stderr; what it holds follows, unverified, and the exit status is
+    :data:`EXIT_LOCKED` (decision 0040).
     """
+    from kiosk.store.verdict import refusal
+
     try:
         with open_readonly(data_dir) as journal:
-            return read(journal)
+            refused = refusal(journal, data_dir)
+            if refused is None:
+                return read(journal)
+            print(
+                f"turbokiosk {command}: the terminal's power-up refuses this store"
+                f" (critical memory lockup): {' '.join(refused.split())}; what it holds follows,"
+                " unverified (see 'turbokiosk audit')",
+                file=sys.stderr,
+                flush=True,
+            )
+            with contextlib.suppress(StoreError, ValueError, KeyError, sqlite3.Error):
+                read(journal)  # as far as it can be read: the line above has said why not
+            return EXIT_LOCKED
     except (StoreError, ValueError, KeyError, sqlite3.Error) as exc:
         print(f"turbokiosk {command}: {exc} (see 'turbokiosk audit')", file=sys.stderr)
         return 1

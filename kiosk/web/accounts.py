@@ -2,8 +2,11 @@
 
 - **Passwords** are kept only as scrypt hashes (RFC 7914, ``cryptography``'s ``Scrypt``;
   N = 2**15, r = 8, p = 1, 16-byte salt), compared in constant time.
-- **Lock-out**: :data:`MAX_FAILURES` wrong passwords in a row lock the user for
-  :data:`LOCKOUT_SECONDS`; a right password during the lock-out is refused too.
+- **Lock-out** per user *and* source address (:mod:`kiosk.web.lockout`, decision 0040):
+  :data:`MAX_FAILURES` wrong passwords in a row from one address lock the user at that address
+  for :data:`LOCKOUT_SECONDS`, each further wrong password there doubles it (at most a day); a
+  right password from that address is refused too until then.  The same user signs in from
+  any other address; an operator unlocks from the command line (:meth:`Accounts.unlock`).
 - **Sessions**: a 256-bit random token in an ``HttpOnly; Secure; SameSite=Strict`` cookie; the
   table holds only its SHA-256.  A session ends after :data:`IDLE_SECONDS` without a request or
   :data:`MAX_SECONDS` after sign-in, whichever comes first, and at sign-out.  Each session has
@@ -24,18 +27,21 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from kiosk.web.floor import now_ms
+from kiosk.web.lockout import FORGET_SECONDS, LockOut, locked_text, lockout_ms, source_of
+from kiosk.web.lockout import LOCKOUT_SECONDS as LOCKOUT_SECONDS
+from kiosk.web.lockout import MAX_FAILURES as MAX_FAILURES
+from kiosk.web.lockout import SCHEMA as LOCKOUT_SCHEMA
 from kiosk.web.sql import Connection, Transaction
 
 ROLES = ("operator", "auditor")
-MAX_FAILURES = 5
-LOCKOUT_SECONDS = 15 * 60
 IDLE_SECONDS = 15 * 60
 MAX_SECONDS = 8 * 3600
 MIN_PASSWORD = 12
 MAX_PASSWORD = 256
 USERNAME = re.compile(r"^[a-z][a-z0-9._-]{1,31}$")
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS web_users (
     username TEXT PRIMARY KEY,
     role TEXT NOT NULL CHECK (role IN ('operator', 'auditor')),
@@ -60,6 +66,8 @@ CREATE TABLE IF NOT EXISTS web_audit (
     detail TEXT NOT NULL,
     address TEXT NOT NULL);
 """
+    + LOCKOUT_SCHEMA
+)
 
 
 class AccountError(Exception):
@@ -211,11 +219,65 @@ class Accounts:
             self._audit(tx, at, username, "user_added", "ok", "", f"role={role}", "")
 
     def users(self) -> list[tuple[str, str, int, int]]:
-        """(name, role, failures, locked until) of every user."""
+        """(name, role, most wrong passwords in a row from one source, latest end of a
+        lock-out) of every user."""
         rows = self.conn.rows(
-            "SELECT username, role, failures, locked_until_ms FROM web_users ORDER BY username"
+            "SELECT u.username, u.role, COALESCE(MAX(l.failures), 0),"
+            " COALESCE(MAX(l.locked_until_ms), 0) FROM web_users u"
+            " LEFT JOIN web_lockouts l ON l.username = u.username"
+            " GROUP BY u.username, u.role ORDER BY u.username"
         )
         return [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+
+    def lockouts(self, username: str | None = None) -> list[LockOut]:
+        """The counted wrong passwords (and locks) per user and source, newest first."""
+        where, params = ("WHERE username = ?", (username,)) if username is not None else ("", ())
+        rows = self.conn.rows(
+            "SELECT username, source, failures, locked_until_ms, last_ms FROM web_lockouts"
+            f" {where} ORDER BY last_ms DESC, source",
+            params,
+        )
+        return [LockOut(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+    def unlock(
+        self, username: str, by: str, source: str | None = None, at: int | None = None
+    ) -> list[LockOut]:
+        """Clear a user's lock-outs (every source, or one) and the wrong passwords counted
+        there; audited with who did it.  The pairs cleared (locked or not)."""
+        at = now_ms() if at is None else at
+        with self.conn.transaction() as tx:
+            if not tx.rows("SELECT 1 FROM web_users WHERE username = ?", (username,)):
+                raise AccountError(f"no user {username!r}")
+            where = "username = ?" + (" AND source = ?" if source is not None else "")
+            params: tuple[str, ...] = (username,) if source is None else (username, source)
+            rows = tx.rows(
+                "SELECT username, source, failures, locked_until_ms, last_ms FROM web_lockouts"
+                f" WHERE {where} ORDER BY source",
+                params,
+            )
+            cleared = [LockOut(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
+            tx.execute(f"DELETE FROM web_lockouts WHERE {where}", params)
+            tx.execute(
+                "UPDATE web_users SET failures = 0, locked_until_ms = 0 WHERE username = ?",
+                (username,),
+            )
+            locked = [p.source for p in cleared if p.locked(at)]
+            detail = (
+                f"by {by}: "
+                + (f"locked at {', '.join(locked)}" if locked else "no lock-out")
+                + f"; {len(cleared)} source(s) cleared"
+                + (f" (only {source})" if source is not None else "")
+            )
+            self._audit(tx, at, username, "unlock", "ok", "", detail, "command line")
+        return cleared
+
+    def _lockout(self, username: str, source: str) -> LockOut | None:
+        rows = self.conn.rows(
+            "SELECT username, source, failures, locked_until_ms, last_ms FROM web_lockouts"
+            " WHERE username = ? AND source = ?",
+            (username, source),
+        )
+        return LockOut(rows[0][0], rows[0][1], *map(int, rows[0][2:])) if rows else None
 
     # --- sign-in and sessions -------------------------------------------------------------------
 
@@ -224,7 +286,7 @@ class Accounts:
         at = now_ms() if at is None else at
         username = username.strip()[:64]
         rows = self.conn.rows(
-            "SELECT role, password, failures, locked_until_ms FROM web_users WHERE username = ?",
+            "SELECT role, password FROM web_users WHERE username = ?",
             (username,),
         )
         if not rows:
@@ -232,36 +294,47 @@ class Accounts:
             password_matches(self._dummy, password[:MAX_PASSWORD])
             self._log(at, username, "sign_in", "refused", "", "unknown user", address)
             return SignIn(None, "wrong user name or password")
-        _role, record, _failures, locked_until = rows[0]
-        if int(locked_until) > at:
+        record = rows[0][1]
+        source = source_of(address)
+        pair = self._lockout(username, source)
+        if pair is not None and pair.locked(at):
             self._log(at, username, "sign_in", "refused", "", "locked out", address)
-            return SignIn(None, _locked_text(int(locked_until) - at))
+            return SignIn(None, locked_text(pair.locked_until_ms - at))
         if not password_matches(record, password[:MAX_PASSWORD]):
             with self.conn.transaction() as tx:
                 tx.execute(
-                    "UPDATE web_users SET failures = failures + 1 WHERE username = ?", (username,)
+                    "DELETE FROM web_lockouts WHERE username = ? AND last_ms < ?"
+                    " AND locked_until_ms <= ?",
+                    (username, at - FORGET_SECONDS * 1000, at),
+                )
+                tx.execute(  # counted in the database: parallel attempts each count
+                    "INSERT INTO web_lockouts VALUES (?, ?, 1, 0, ?) ON CONFLICT (username, source)"
+                    " DO UPDATE SET failures = web_lockouts.failures + 1,"
+                    " last_ms = excluded.last_ms",
+                    (username, source, at),
                 )
                 (failures,) = tx.rows(
-                    "SELECT failures FROM web_users WHERE username = ?", (username,)
+                    "SELECT failures FROM web_lockouts WHERE username = ? AND source = ?",
+                    (username, source),
                 )[0]
-                locked = int(failures) >= MAX_FAILURES
-                if locked:
+                lock = lockout_ms(int(failures))
+                if lock:
                     tx.execute(
-                        "UPDATE web_users SET failures = 0, locked_until_ms = ? WHERE username = ?",
-                        (at + LOCKOUT_SECONDS * 1000, username),
+                        "UPDATE web_lockouts SET locked_until_ms = ?"
+                        " WHERE username = ? AND source = ?",
+                        (at + lock, username, source),
                     )
-                detail = f"wrong password ({failures} in a row)" + (
-                    ", locked out" if locked else ""
+                detail = f"wrong password ({failures} in a row from {source})" + (
+                    f", locked out there for {lock // 60_000} min" if lock else ""
                 )
                 self._audit(tx, at, username, "sign_in", "refused", "", detail, address)
-            if locked:
-                return SignIn(None, _locked_text(LOCKOUT_SECONDS * 1000))
+            if lock:
+                return SignIn(None, locked_text(lock))
             return SignIn(None, "wrong user name or password")
         token = secrets.token_urlsafe(32)
         with self.conn.transaction() as tx:
             tx.execute(
-                "UPDATE web_users SET failures = 0, locked_until_ms = 0 WHERE username = ?",
-                (username,),
+                "DELETE FROM web_lockouts WHERE username = ? AND source = ?", (username, source)
             )
             tx.execute(
                 "INSERT INTO web_sessions VALUES (?, ?, ?, ?, ?, 0)",
@@ -356,8 +429,3 @@ class Accounts:
             (last,),
         )
         return [AuditEntry(int(r[0]), int(r[1]), *r[2:]) for r in rows]
-
-
-def _locked_text(ms: int) -> str:
-    minutes = max(1, (ms + 59_999) // 60_000)
-    return f"too many wrong passwords: this user is locked for {minutes} min"

@@ -52,12 +52,15 @@ from kiosk.web.floor import (
     meter_order,
     now_ms,
 )
+from kiosk.web.safety import BodyTooLargeError, bounded, logged_fault
 from kiosk.web.sql import Connection
 
 HERE = Path(__file__).parent
 SESSION_COOKIE = "tk_session"
 LOGIN_COOKIE = "tk_login"
 MAX_FORM_BYTES = 16_384
+#: the largest row id either back end stores (a signed 64-bit integer)
+MAX_ROW_ID = 2**63 - 1
 #: vouchers listed on the page, newest first (every one is in the CSV)
 VOUCHERS_SHOWN = 50
 SECURITY_HEADERS = [
@@ -135,8 +138,10 @@ class Dashboard:
 
     async def form(self, request: Request, session: Session | None) -> FormData:
         """The posted form, its CSRF token checked (the session's, or the sign-in cookie's)."""
-        length = int(request.headers.get("content-length") or 0)
-        if length > MAX_FORM_BYTES:
+        given = request.headers.get("content-length") or "0"
+        if not (given.isascii() and given.isdigit()):
+            raise HTTPException(400, "bad Content-Length")
+        if len(given) > 9 or int(given) > MAX_FORM_BYTES:
             raise HTTPException(413, "form too large")
         form = await request.form(max_files=0, max_fields=20, max_part_size=MAX_FORM_BYTES)
         given = str(form.get("csrf", ""))
@@ -183,7 +188,7 @@ def _period(request: Request) -> tuple[str, int, int]:
 
 def _hours(request: Request) -> int:
     text = request.query_params.get("hours", "24")
-    if not text.isdigit() or not 1 <= int(text) <= 24 * 31:
+    if not (text.isascii() and text.isdigit() and len(text) < 5) or not 1 <= int(text) <= 24 * 31:
         raise HTTPException(400, "hours: 1 to 744")
     return int(text)
 
@@ -206,6 +211,12 @@ def build_app(config: DashboardConfig) -> SecurityHeaders:
             return PlainTextResponse("sign in first", status_code=401)
         return RedirectResponse("/login", status_code=303)
 
+    async def internal(request: Request, exc: Exception) -> Response:
+        return PlainTextResponse("internal error", status_code=500)
+
+    async def too_large(request: Request, exc: Exception) -> Response:
+        return PlainTextResponse(str(exc), status_code=413)
+
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         return PlainTextResponse(str(exc.detail), status_code=exc.status_code)
@@ -223,20 +234,27 @@ def build_app(config: DashboardConfig) -> SecurityHeaders:
             route("/audit", audit_page),
             route("/terminals/{terminal}/command", command_form),
             route("/terminals/{terminal}/command", command_post, ("POST",)),
-            route("/commands/{command_id:int}", command_page),
-            route("/api/commands/{command_id:int}", command_json),
+            route("/commands/{command_id}", command_page),
+            route("/api/commands/{command_id}", command_json),
             route("/events", events),
             route("/export/{name}.csv", export),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ],
-        exception_handlers={SignInNeededError: need_sign_in, HTTPException: http_error},
+        exception_handlers={
+            SignInNeededError: need_sign_in,
+            HTTPException: http_error,
+            BodyTooLargeError: too_large,
+            Exception: internal,  # the page; the log line is SecurityHeaders'
+        },
     )
     app.state.dashboard = dash
     return SecurityHeaders(app, dash)
 
 
 class SecurityHeaders:
-    """Adds the security headers to every response (a plain ASGI middleware: SSE streams)."""
+    """The outermost layer: the security headers on every response (a plain ASGI middleware,
+    so SSE streams pass), request bodies bounded, and the one safety net (:mod:`kiosk.web.safety`):
+    no request leaves a traceback in the log or on the page."""
 
     def __init__(self, app: Starlette, dash: Dashboard) -> None:
         self.app = app
@@ -244,14 +262,28 @@ class SecurityHeaders:
         self.dashboard = dash
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            inner: ASGIApp = self.app
+            await inner(scope, receive, send)
+            return
+        started = False
+
         async def with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], *SECURITY_HEADERS]
             await send(message)
 
-        inner: ASGIApp = self.app
-        await inner(scope, receive, with_headers if scope["type"] == "http" else send)
+        try:
+            await self.app(scope, bounded(receive, MAX_FORM_BYTES), with_headers)
+        except Exception as exc:  # the net: one line in the log, a plain 500
+            logged_fault(scope, exc)
+            if not started:
+                await PlainTextResponse("internal error", status_code=500)(
+                    scope, receive, with_headers
+                )
 
 
 # --- sign-in -------------------------------------------------------------------------------------
@@ -457,9 +489,20 @@ async def command_post(dash: Dashboard, request: Request) -> Response:
     return RedirectResponse(f"/commands/{command_id}", status_code=303)
 
 
+def _command_id(request: Request) -> int:
+    """The command id in the path: a row id (1 to 2**63 - 1), else 404 (never a 500)."""
+    text = str(request.path_params["command_id"])
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_ROW_ID))):
+        raise HTTPException(404, "no such command")
+    number = int(text)
+    if not 1 <= number <= MAX_ROW_ID:
+        raise HTTPException(404, "no such command")
+    return number
+
+
 async def command_page(dash: Dashboard, request: Request) -> Response:
     session = await dash.session(request)
-    record = await run_in_threadpool(dash.floor.command, request.path_params["command_id"])
+    record = await run_in_threadpool(dash.floor.command, _command_id(request))
     if record is None:
         raise HTTPException(404, "no such command")
     return dash.page(request, "command_state.html", session, command=record)
@@ -467,7 +510,7 @@ async def command_page(dash: Dashboard, request: Request) -> Response:
 
 async def command_json(dash: Dashboard, request: Request) -> Response:
     await dash.session(request)
-    record = await run_in_threadpool(dash.floor.command, request.path_params["command_id"])
+    record = await run_in_threadpool(dash.floor.command, _command_id(request))
     if record is None:
         raise HTTPException(404, "no such command")
     return JSONResponse(

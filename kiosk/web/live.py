@@ -25,7 +25,7 @@ class AlarmCursor:
         if not text:
             return None
         parts = text.split(",")
-        if len(parts) != 2 or not all(p.isdigit() and len(p) < 19 for p in parts):
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) < 19 for p in parts):
             return None
         return cls(int(parts[0]), int(parts[1]))
 

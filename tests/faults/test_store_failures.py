@@ -175,8 +175,9 @@ def test_the_touchscreen_shows_the_lockup_without_a_store(tmp_path: Path) -> Non
         env=env,
         timeout=120,
     )
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 3, run.stderr  # the lockup's status once the window closes
     assert "Traceback" not in run.stderr
+    assert "turbokiosk run: terminal locked: non-volatile memory unreadable: " in run.stderr
     shown = json.loads(dump.read_text())
     assert shown["screen"] == "store_lockup"
     assert shown["lockup"] == "CRITICAL MEMORY ERROR"
@@ -207,7 +208,8 @@ def test_the_touchscreen_shows_the_lockup_when_the_store_cannot_be_opened(
         env=env,
         timeout=120,
     )
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 3, run.stderr
+    assert "turbokiosk run: terminal locked: " in run.stderr
     assert time.monotonic() - started < 60
     shown = json.loads(dump.read_text())
     assert shown["screen"] == "store_lockup"

@@ -66,7 +66,7 @@ def test_a_failed_generator_exits_3_with_the_reason(monkeypatch, capsys, tmp_pat
 def test_negative_counts_are_refused(capsys):
     with pytest.raises(SystemExit):
         main(["rng", "deal", "--games", "-1"])
-    assert "must be 0 or more" in capsys.readouterr().err
+    assert "must be from 0 to 100,000,000, not -1" in capsys.readouterr().err
 
 
 def test_the_collection_uses_the_production_generator(monkeypatch, tmp_path):
