@@ -161,10 +161,10 @@ def test_a_flood_of_reports_is_throttled_with_an_alarm_and_nothing_is_lost(
         except grpc.RpcError as exc:
             throttled.append((exc, batch))
     assert accepted < 40_000 and throttled
-    exc, batch = throttled[0]
-    assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert "rate limit" in str(exc.details())
-    pushback = dict(exc.trailing_metadata() or ())
+    error, batch = throttled[0]
+    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "rate limit" in str(error.details())
+    pushback: dict[str, Any] = dict(error.trailing_metadata() or ())  # type: ignore[arg-type]
     assert int(pushback["grpc-retry-pushback-ms"]) > 0
     db = rig.records
     assert len(_alarms(db, "report_rate")) == 1  # one per terminal per minute, not per call
