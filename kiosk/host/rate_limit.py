@@ -43,13 +43,13 @@ class RateLimits:
     def __post_init__(self) -> None:
         if not 0 < self.messages_per_second <= 1_000_000:
             raise RateLimitError(
-                f"report rate: {self.messages_per_second} messages a second is not between 0 "
-                "and 1,000,000"
+                f"report rate: {self.messages_per_second:g} messages a second; it must be above "
+                "0 and at most 1,000,000"
             )
         if not 1 <= self.burst <= 10_000_000:
-            raise RateLimitError(f"report burst: {self.burst} is not between 1 and 10,000,000")
+            raise RateLimitError(f"report burst: {self.burst} messages; from 1 to 10,000,000")
         if not 0 < self.alarm_seconds <= 86_400:
-            raise RateLimitError(f"alarm period: {self.alarm_seconds} s is not up to a day")
+            raise RateLimitError(f"alarm period: {self.alarm_seconds:g} s; above 0, up to a day")
 
 
 @dataclass(frozen=True)

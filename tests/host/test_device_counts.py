@@ -118,6 +118,25 @@ def test_the_limiter_lets_a_burst_through_then_the_rate() -> None:
         RateLimits(burst=0)
 
 
+@pytest.mark.parametrize(
+    ("option", "line"),
+    [
+        (["--report-rate", "0"], "host: report rate: 0 messages a second; it must be above 0"),
+        (["--report-burst", "-3"], "host: report burst: -3 messages; from 1 to 10,000,000"),
+    ],
+)
+def test_serve_refuses_a_rate_limit_that_makes_no_sense(
+    tmp_path: Path, option: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kiosk.cli import main
+
+    host_dir = tmp_path / "host"
+    assert main(["host", "serve", "--host-dir", str(host_dir), *option]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(line) and err.count("\n") == 1
+    assert not host_dir.exists()  # nothing made
+
+
 class _Throttled(grpc.RpcError):
     def __init__(self, code: grpc.StatusCode, metadata: tuple[tuple[str, str], ...]) -> None:
         self._code, self._metadata = code, metadata
