@@ -36,7 +36,6 @@ from kiosk.cli import host_web
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli.guard import EXIT_FAILED, CommandLineError
 from kiosk.host.bounds import BoundsError, Limits
-from kiosk.host.rate_limit import RateLimitError, RateLimits
 from kiosk.host.db import (
     RELEASE_QUIET_MINUTES,
     VOUCHER_STATES,
@@ -45,6 +44,7 @@ from kiosk.host.db import (
     now_ms,
     open_db,
 )
+from kiosk.host.rate_limit import RateLimitError, RateLimits
 from kiosk.hostlink import pki
 from kiosk.hostlink.command_kinds import HostCommandKind
 
