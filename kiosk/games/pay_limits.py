@@ -11,7 +11,7 @@ another wager's stake (Stadium's ante bonus, stake 0, paid on the ante) that wag
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol, runtime_checkable
 
@@ -22,10 +22,16 @@ class SpotLimit:
 
     odds: Fraction
     on: str = ""  # the spot whose stake earns the pay ("" : the spot's own stake)
+    _num: int = field(init=False, repr=False, compare=False)
+    _den: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_num", self.odds.numerator)  # ints: checked per game
+        object.__setattr__(self, "_den", self.odds.denominator)
 
     def most_paid(self, stake: int, base_stake: int) -> int:
         """Cents the spot may return at most: its stake back plus the best win on the base."""
-        return stake + (base_stake * self.odds.numerator) // self.odds.denominator
+        return stake + (base_stake * self._num) // self._den
 
 
 @dataclass(frozen=True)

@@ -81,27 +81,29 @@ def _seat_problem(seat: dict[str, Any], limits: PayLimits) -> str | None:
     stakes = {str(s.get("spot", "")): int(s.get("stake_cents", 0)) for s in spots}
     if len(stakes) != len(spots):
         return "a wager spot is named twice"
-    spot_stakes = sum(stakes.values())
-    spot_paid = sum(int(s.get("paid_cents", 0)) for s in spots)
-    if (stake, paid) != (spot_stakes, spot_paid):
-        return (
-            f"stake {stake} and paid {paid} cents are not its spots' {spot_stakes} and {spot_paid}"
-        )
+    spot_paid = 0
     for s in spots:
-        name = str(s.get("spot", ""))
+        name = s.get("spot", "")
         limit = limits.spots.get(name)
         if limit is None:
             known = ", ".join(limits.spots)
             return f"edition {limits.edition} has no wager spot {name!r} (known: {known})"
-        own = int(s.get("stake_cents", 0))
-        most = limit.most_paid(own, stakes.get(limit.on, 0) if limit.on else own)
-        spot_paid = int(s.get("paid_cents", 0))
-        if spot_paid > most:
-            on = f" on the {limit.on} of {stakes.get(limit.on, 0)}" if limit.on else ""
+        own = stakes[name]
+        base = stakes.get(limit.on, 0) if limit.on else own
+        got = int(s.get("paid_cents", 0))
+        spot_paid += got
+        most = limit.most_paid(own, base)
+        if got > most:
+            on = f" on the {limit.on} of {base}" if limit.on else ""
             return (
-                f"{name} paid {spot_paid} cents for a stake of {own}{on}; the pay tables of "
+                f"{name} paid {got} cents for a stake of {own}{on}; the pay tables of "
                 f"{limits.edition} pay at most {most} (odds {limit.odds})"
             )
+    spot_stakes = sum(stakes.values())
+    if (stake, paid) != (spot_stakes, spot_paid):
+        return (
+            f"stake {stake} and paid {paid} cents are not its spots' {spot_stakes} and {spot_paid}"
+        )
     return None
 
 

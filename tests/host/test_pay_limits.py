@@ -163,3 +163,49 @@ def test_screen_turns_only_implausible_games_into_refused_messages() -> None:
     assert out[1].kind == "refused" and out[1].message_id == wild.message_id
     assert out[1].body["kind"] == "game_played" and out[1].body["alarm"] == "implausible_game"
     assert out[1].body["body"] == wild.body
+
+
+@pytest.mark.bench
+def test_the_screen_costs_little_beside_decoding_the_batch(benchmark: Any) -> None:
+    """Per report, the in-memory checks (the rate limiter and the pay limits of every game)
+    against what the servicer already does with each batch (turning its messages into plain
+    values), measured in the same run: the ratio is printed and kept in extra_info."""
+    import time as clock
+
+    from kiosk.host.rate_limit import RateLimiter, RateLimits
+    from kiosk.hostlink import messages as wire
+    from tests.host.load import batch
+
+    request = batch("TK-A", 0, 216)  # the link's largest batch: two games to each note
+    limiter = RateLimiter(RateLimits(messages_per_second=1e6, burst=10_000_000))
+
+    def decode() -> list[Message]:
+        out = []
+        for msg in request.messages:
+            kind, body = wire.received(msg)
+            out.append(Message(msg.message_id, msg.journal_seq, msg.at_ms, kind, body))
+        return out
+
+    decoded = decode()
+
+    def checks() -> list[Message]:
+        limiter.admit("TK-A", len(decoded))
+        return screen(decoded, BOOK)
+
+    assert all(m.kind != "refused" for m in checks())
+    rounds = 200
+    start = clock.perf_counter()
+    for _ in range(rounds):
+        decode()
+    base = (clock.perf_counter() - start) / rounds
+    benchmark.pedantic(checks, rounds=rounds, iterations=1)
+    start = clock.perf_counter()
+    for _ in range(rounds):
+        checks()
+    cost = (clock.perf_counter() - start) / rounds
+    ratio = cost / base
+    benchmark.extra_info.update(decode_ms=base * 1000, checks_ms=cost * 1000, ratio=ratio)
+    print(
+        f"\nper 216-message report: decode {base * 1000:.3f} ms, checks {cost * 1000:.3f} ms,"
+        f" ratio {ratio:.3f}"
+    )
