@@ -14,6 +14,9 @@ voucher already redeemed elsewhere is audited as a double redemption and refused
 
 Nothing a terminal says is believed beyond what it owns: every request is checked against the
 host's own bounds first (:mod:`kiosk.host.bounds`; refused whole with one line, nothing stored),
+reports are throttled past a per-terminal rate (:mod:`kiosk.host.rate_limit`; retryable, with
+gRPC's retry pushback), games paying more than their edition's pay tables allow are recorded
+refused with an alarm (:mod:`kiosk.host.plausibility`, in memory before the group commit),
 voucher reports move only the reporter's vouchers (:mod:`kiosk.host.db`), and each report's
 journal head becomes the terminal's acknowledged anchor, returned in every Hello
 (:mod:`kiosk.hostlink.anchor`, :mod:`kiosk.host.stores`).
