@@ -59,24 +59,21 @@ def admit(tx: _Tx, terminal_id: str, m: Message, at: int, required: bool) -> Mes
             why = "the host requires each note's device count; this report has none"
             return refused(m, "device_count_missing", why)
         return m
-    tx.execute(  # a no-op update takes the row lock on PostgreSQL (SQLite locks it all)
-        "UPDATE device_counts SET count = count WHERE terminal_id = ? AND device = ?",
-        (terminal_id, device),
-    )
-    row = tx.execute(
-        "SELECT count, message_id FROM device_counts WHERE terminal_id = ? AND device = ?",
-        (terminal_id, device),
+    won = tx.execute(  # one statement decides, also against another host's transaction
+        "INSERT INTO device_counts VALUES (?, ?, ?, ?, ?) ON CONFLICT (terminal_id, device) "
+        "DO UPDATE SET count = excluded.count, message_id = excluded.message_id, "
+        "updated_ms = excluded.updated_ms WHERE device_counts.count < excluded.count "
+        "RETURNING count",
+        (terminal_id, device, count, m.message_id, at),
     ).fetchone()
-    if row is not None and count <= int(row[0]):
+    if won is None:  # the count is not above the highest: seen before
+        row = tx.execute(
+            "SELECT count, message_id FROM device_counts WHERE terminal_id = ? AND device = ?",
+            (terminal_id, device),
+        ).fetchone()
         why = (
             f"{device or 'the device'} item {count} was reported already: the highest count "
             f"seen is {int(row[0])} (message {row[1]})"
         )
         return refused(m, "device_count_repeat", why)
-    tx.execute(
-        "INSERT INTO device_counts VALUES (?, ?, ?, ?, ?) ON CONFLICT (terminal_id, device) "
-        "DO UPDATE SET count = excluded.count, message_id = excluded.message_id, "
-        "updated_ms = excluded.updated_ms WHERE device_counts.count < excluded.count",
-        (terminal_id, device, count, m.message_id, at),
-    )
     return m
