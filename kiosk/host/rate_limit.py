@@ -11,7 +11,7 @@ neither stops play nor fails over); nothing of it is stored, so nothing is lost.
 throttled report of a terminal in every :attr:`RateLimits.alarm_seconds` raises a
 ``report_rate`` alarm (:meth:`RateLimiter.admit` says when).
 
-Human play makes three or four messages a game (the game, the meter snapshots of its commits)
+Human play makes about four messages a game (the game, the meter snapshots of its commits, notes)
 and a game takes seconds, about one message a second at the fastest: the default rate (20 a
 second) is more than ten times that, and a terminal's backlog after hours off-line is
 delivered at once up to the burst (5,000), then at the rate.
