@@ -10,10 +10,14 @@ another wager's stake (Stadium's ante bonus, stake 0, paid on the ante) that wag
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
+
+from kiosk.games.paytable import PaytableError
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -60,3 +64,13 @@ class PayLimited(Protocol):
 def best(odds: Iterable[Fraction]) -> Fraction:
     """The highest of some odds (0 for none)."""
     return max(odds, default=Fraction(0))
+
+
+def loadable(load: Callable[[str], T], names: Iterable[str]) -> Iterator[T]:
+    """The tables of ``names`` that load; a file the loader refuses is left out (no terminal
+    can play it either: the terminals load tables through the same checks)."""
+    for name in names:
+        try:
+            yield load(name)
+        except PaytableError:
+            continue

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 from kiosk.games import poker3, stadium_paytables
 from kiosk.games.base import (
@@ -49,7 +50,7 @@ from kiosk.games.base import (
     pay,
 )
 from kiosk.games.family import PaytableChoice
-from kiosk.games.pay_limits import PayLimits, SpotLimit, best
+from kiosk.games.pay_limits import PayLimits, SpotLimit, best, loadable
 from kiosk.games.paytable import table_names
 from kiosk.games.stadium_advice import PlayAdvice, advise, q64_play
 from kiosk.games.stadium_paytables import (
@@ -363,8 +364,10 @@ class StadiumFamily:
         most = {
             wager: best(
                 odds
-                for name in table_names(stadium_paytables.kind(wager))
-                for odds in load_table(wager, name).pays.values()
+                for table in loadable(
+                    partial(load_table, wager), table_names(stadium_paytables.kind(wager))
+                )
+                for odds in table.pays.values()
             )
             for wager in stadium_paytables.WAGERS
         }

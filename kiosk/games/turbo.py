@@ -28,7 +28,7 @@ from kiosk.games.base import (
 from kiosk.games.family import PaytableChoice
 from kiosk.games.nine_card_bonus import KIND as NINE_CARD_BONUS
 from kiosk.games.nine_card_bonus import NineCardBonusTable, load_choice
-from kiosk.games.pay_limits import PayLimits, SpotLimit, best
+from kiosk.games.pay_limits import PayLimits, SpotLimit, best, loadable
 from kiosk.games.paytable import is_file_reference
 from kiosk.games.turbo_edition import (
     Edition,
@@ -133,7 +133,7 @@ class TurboFamily:
             for w in ed.wagers
         }
         spots[RAISE] = SpotLimit(best(t.odds for t in ed.raise_rule.paytable.tiers))
-        bonus = (nine_card_bonus.load_table(name) for name in nine_card_bonus.available())
+        bonus = loadable(nine_card_bonus.load_table, nine_card_bonus.available())
         awards = (max(*t.pays, t.straight_flush_8 or 0, t.straight_flush_9 or 0) for t in bonus)
         spots[NINE_CARD_BONUS] = SpotLimit(best(Fraction(odds) for odds in awards))
         return PayLimits(edition_id, spots)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kiosk.games import nine_card_bonus, registry, stadium_paytables, turbo
 from kiosk.games.base import SeatBet, pay
-from kiosk.games.paytable import table_names
+from kiosk.games.paytable import PATH_VARIABLE, table_names
 from kiosk.games.turbo_edition import load_edition
 from kiosk.host.db import Message
 from kiosk.host.plausibility import PayBook, game_problem, screen
@@ -209,3 +210,21 @@ def test_the_screen_costs_little_beside_decoding_the_batch(benchmark: Any) -> No
         f"\nper 216-message report: decode {base * 1000:.3f} ms, checks {cost * 1000:.3f} ms,"
         f" ratio {ratio:.3f}"
     )
+
+
+def test_the_operator_s_tables_count_and_a_broken_one_is_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host reads the operator's directories as the terminals do; a file no terminal could
+    load (refused by the same checks) does not take the edition's limits away."""
+    tables = tmp_path / "nine_card_bonus"
+    tables.mkdir()
+    packaged = "2-10-50-200-1000-5000-sf-10000-500000"
+    source = Path(nine_card_bonus.__file__).parent / "paytables/nine_card_bonus"
+    richer = (source / f"{packaged}.toml").read_text().replace(packaged, "house-sf9")
+    (tables / "house-sf9.toml").write_text(richer.replace("500000", "700000"))
+    (tables / "broken.toml").write_text("name = 'broken'\n[pays]\n4 = -1\n")
+    monkeypatch.setenv(PATH_VARIABLE, str(tmp_path))
+    limits = registry.pay_limits("turbo-football")
+    assert limits.spots["nine_card_bonus"].odds == 700_000
+    assert limits.spots["first_down"].odds == Fraction(3, 2)
