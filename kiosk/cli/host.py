@@ -44,6 +44,7 @@ from kiosk.host.db import (
     now_ms,
     open_db,
 )
+from kiosk.host.rate_limit import RateLimitError, RateLimits
 from kiosk.hostlink import pki
 from kiosk.hostlink.command_kinds import HostCommandKind
 
@@ -211,6 +212,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=limits.largest_bill,
         help="the largest note a terminal may report stacked (cents)",
     )
+    rates = RateLimits()
+    p.add_argument(
+        "--report-rate",
+        type=float,
+        default=rates.messages_per_second,
+        help="messages a second each terminal may report, sustained (default %(default)g)",
+    )
+    p.add_argument(
+        "--report-burst",
+        type=int,
+        default=rates.burst,
+        help="messages a terminal may report at once above the rate (default %(default)d)",
+    )
+    p.add_argument(
+        "--require-device-counts",
+        action="store_true",
+        help="refuse a stacked note reported without its validator's count (alarm)",
+    )
 
     host_web.add_web_options(p, "--web", None)  # the floor dashboard beside the host
 
@@ -351,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
             "web-user": _web_user,
         }[args.host_command]
         return action(args)
-    except (pki.PkiError, HostDbError, BoundsError) as exc:
+    except (pki.PkiError, HostDbError, BoundsError, RateLimitError) as exc:
         print(f"host: {exc}", file=sys.stderr)
         return 2
 
@@ -407,6 +426,8 @@ def _serve(args: argparse.Namespace) -> int:
         meter_period_seconds=args.meter_period,
         voucher_expiry_days=args.voucher_expiry_days,
         limits=limits,
+        rates=RateLimits(messages_per_second=args.report_rate, burst=args.report_burst),
+        require_device_counts=args.require_device_counts,
     )
     creds = pki.credentials(pki_dir(args), args.cert_name)
     if not 1 <= args.max_workers <= MAX_WORKERS:

@@ -141,9 +141,17 @@ class InProcessBillValidator:
         # remembered until the terminal acknowledges it: a power cut before the terminal has
         # journaled the credit must not lose the note
         self._mem.setdefault("unacknowledged", {})[str(seat)] = note["value"]
+        count = self._mem["stacked"] = self._mem.get("stacked", 0) + 1  # numbers each note
+        self._mem.setdefault("unacknowledged_counts", {})[str(seat)] = count
         _durable_write(self._path, self._mem)
-        self._reports.append(c.BillStackedReport(value=note["value"], seat=seat))
+        self._reports.append(self._stacked_report(note["value"], seat, count))
         self._record_due = self._reconciling  # a money event: its record comes after it
+
+    @staticmethod
+    def _stacked_report(value: int, seat: int, count: int) -> c.BillStackedReport:
+        """A stacked note with this validator's own number for it (0: from before it had)."""
+        device = "in-process validator" if count else ""
+        return c.BillStackedReport(value=value, seat=seat, device=device, device_count=count)
 
     def return_note(self, seat: int) -> None:
         """Hand the note in escrow back."""
@@ -165,8 +173,9 @@ class InProcessBillValidator:
         """At power-up: stacked notes not yet acknowledged are reported again, a note mid-stack
         is stacked and reported, one still in escrow is returned."""
         self._reconciling = self._record_due = False  # a new terminal: records once it asks
+        counts = self._mem.get("unacknowledged_counts", {})
         out: list[c.Command] = [
-            c.BillStackedReport(value=value, seat=int(seat))
+            self._stacked_report(value, int(seat), int(counts.get(seat, 0)))
             for seat, value in self._mem.get("unacknowledged", {}).items()
         ]
         for seat_text, note in list(self._mem["escrow"].items()):
@@ -187,6 +196,7 @@ class InProcessBillValidator:
 
     def acknowledge(self, seat: int) -> None:
         """The terminal journaled the seat's stacked note: stop reporting it."""
+        self._mem.get("unacknowledged_counts", {}).pop(str(seat), None)
         if self._mem.get("unacknowledged", {}).pop(str(seat), None) is not None:
             _durable_write(self._path, self._mem)
 

@@ -117,6 +117,7 @@ class ValidatorDriver(DriverBase):
         self.notes: tuple[int, ...] = ()
         self.status: ValidatorEvent.Status | None = None
         self.identity = ""
+        self.device = ""  # model and serial number: the name the host keeps note counts by
         self.rejections: deque[tuple[str, str]] = deque(maxlen=100)
         self._escrow = 0  # escrow event id of the item last reported to the terminal
         self._returning = 0  # escrow event id of an unknown item we asked to return
@@ -286,7 +287,7 @@ class ValidatorDriver(DriverBase):
                 self._test_escrows.discard(ev.stacked.escrow_event_id)
                 log.error("bill validator stacked test %s: not credited", describe(ev.stacked.item))
             else:
-                self._stacked(ev.stacked.item)
+                self._stacked(ev.stacked.item, ev.event_id)
             if self._reconciling:  # a money event: its record comes after it
                 self._request_record()
         elif kind == "returned":
@@ -307,6 +308,7 @@ class ValidatorDriver(DriverBase):
             self.identity = (
                 f"{ev.identity.model} {ev.identity.serial_number} {ev.identity.firmware}"
             )
+            self.device = f"{ev.identity.model} {ev.identity.serial_number}".strip()
         elif kind == "refused":
             log.info("bill validator refused a command: %s", ev.refused.reason)
         elif kind == "cashbox_record":
@@ -352,13 +354,18 @@ class ValidatorDriver(DriverBase):
         if escrow_id == self._returning:
             self._returning = 0
 
-    def _stacked(self, item: EscrowItem) -> None:
+    def _stacked(self, item: EscrowItem, event_id: int) -> None:
         if item.WhichOneof("item") == "ticket_number":
             self._report(
                 c.TicketStackedReport(validation_number=item.ticket_number, seat=self.seat)
             )
-        else:
-            self._report(c.BillStackedReport(value=item.note_value, seat=self.seat))
+        else:  # the event id numbers the note for the host (it only grows, device.proto)
+            device = self.device or f"bill validator seat {self.seat}"
+            self._report(
+                c.BillStackedReport(
+                    value=item.note_value, seat=self.seat, device=device, device_count=event_id
+                )
+            )
 
     def _returned(self, item: EscrowItem, reason: str) -> None:
         if item.WhichOneof("item") == "ticket_number":

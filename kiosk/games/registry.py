@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from kiosk.games import stadium, turbo
 from kiosk.games.base import GameRules, RuleError
 from kiosk.games.family import Family
+from kiosk.games.pay_limits import PayLimited, PayLimits
 
 STADIUM_ID = stadium.GAME_ID
 
@@ -57,6 +58,15 @@ def load_game(edition_id: str, paytables: Mapping[str, str] | None = None) -> Ga
     bad table.
     """
     return family_of(edition_id).load(edition_id, dict(paytables or {}))
+
+
+def pay_limits(edition_id: str) -> PayLimits:
+    """The most each spot of an edition can pay (:mod:`kiosk.games.pay_limits`);
+    :class:`RuleError` for an unknown edition or a family that states none."""
+    family = family_of(edition_id)
+    if not isinstance(family, PayLimited):
+        raise RuleError(f"family {family.id!r} states no pay limits for {edition_id!r}")
+    return family.pay_limits(edition_id)
 
 
 register(turbo.FAMILY)

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 from kiosk.games import poker3, stadium_paytables
 from kiosk.games.base import (
@@ -49,6 +50,7 @@ from kiosk.games.base import (
     pay,
 )
 from kiosk.games.family import PaytableChoice
+from kiosk.games.pay_limits import PayLimits, SpotLimit, best, loadable
 from kiosk.games.paytable import table_names
 from kiosk.games.stadium_advice import PlayAdvice, advise, q64_play
 from kiosk.games.stadium_paytables import (
@@ -353,6 +355,28 @@ class StadiumFamily:
             )
             for wager in stadium_paytables.WAGERS
         )
+
+    def pay_limits(self, edition_id: str) -> PayLimits:
+        """Ante and play 1:1; the ante bonus (stake 0) on the ante at the best ante-bonus odds;
+        each side and blind spot at the best odds of every table of its wager."""
+        if edition_id != GAME_ID:
+            raise RuleError(f"unknown Stadium edition {edition_id!r}; known: {GAME_ID}")
+        most = {
+            wager: best(
+                odds
+                for table in loadable(
+                    partial(load_table, wager), table_names(stadium_paytables.kind(wager))
+                )
+                for odds in table.pays.values()
+            )
+            for wager in stadium_paytables.WAGERS
+        }
+        one = Fraction(1)
+        spots = {ANTE: SpotLimit(one), PLAY: SpotLimit(one)}
+        spots[ANTE_BONUS] = SpotLimit(most[ANTE_PLAY], on=ANTE)
+        for spot, (wager, _) in _SIDE_SPOTS.items():
+            spots[spot] = SpotLimit(most[wager])
+        return PayLimits(GAME_ID, spots)
 
 
 FAMILY = StadiumFamily()

@@ -28,6 +28,7 @@ from kiosk.games.base import (
 from kiosk.games.family import PaytableChoice
 from kiosk.games.nine_card_bonus import KIND as NINE_CARD_BONUS
 from kiosk.games.nine_card_bonus import NineCardBonusTable, load_choice
+from kiosk.games.pay_limits import PayLimits, SpotLimit, best, loadable
 from kiosk.games.paytable import is_file_reference
 from kiosk.games.turbo_edition import (
     Edition,
@@ -120,6 +121,22 @@ class TurboFamily:
             )
         )
         return tuple(out)
+
+    def pay_limits(self, edition_id: str) -> PayLimits:
+        """Each icon wager's best tier over all its tables, the raise's, and the best 9 Card
+        Bonus award of every table in the library (straight flushes included)."""
+        if edition_id not in edition_ids():
+            raise RuleError(f"unknown Turbo edition {edition_id!r}")
+        ed = load_edition(edition_id)
+        spots = {
+            w.id: SpotLimit(best(t.odds for table in w.paytables for t in table.tiers))
+            for w in ed.wagers
+        }
+        spots[RAISE] = SpotLimit(best(t.odds for t in ed.raise_rule.paytable.tiers))
+        bonus = loadable(nine_card_bonus.load_table, nine_card_bonus.available())
+        awards = (max(*t.pays, t.straight_flush_8 or 0, t.straight_flush_9 or 0) for t in bonus)
+        spots[NINE_CARD_BONUS] = SpotLimit(best(Fraction(odds) for odds in awards))
+        return PayLimits(edition_id, spots)
 
 
 FAMILY = TurboFamily()

@@ -38,9 +38,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.host import constraints, stores
+from kiosk.host import constraints, device_counts, stores
 from kiosk.host.bounds import Limits
+from kiosk.host.device_counts import DEVICE_COUNTS_SCHEMA
 from kiosk.host.group_record import ContendedError, record_setwise
+from kiosk.host.plausibility import REFUSED
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
 
@@ -109,6 +111,7 @@ CREATE INDEX IF NOT EXISTS voucher_audit_by_number
     ON voucher_audit (validation_number, terminal_id, kind);
 """
     + STORES_SCHEMA
+    + DEVICE_COUNTS_SCHEMA
 )
 
 VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed", "quarantined")
@@ -265,6 +268,8 @@ class HostDb(ABC):
         self.voucher_expiry_ms = 30 * 86_400_000
         self.limits = Limits()
         self.release_quiet_ms = RELEASE_QUIET_MINUTES * 60_000
+        #: refuse a note reported without its device count (kiosk/host/device_counts.py)
+        self.require_device_counts = False
 
     # --- back-end specifics (overridden) ------------------------------------------------------
 
@@ -367,7 +372,12 @@ class HostDb(ABC):
         self, tx: _Tx, reports: Sequence[Report], order: Sequence[int], slow: set[str]
     ) -> list[ReportResult]:
         results: list[ReportResult | None] = [None] * len(reports)
-        setwise = record_setwise(tx, [(i, reports[i]) for i in order], slow)
+        counted = {  # a device count is checked one statement at a time (rare: notes)
+            r.terminal_id
+            for r in reports
+            if device_counts.counted(r.messages, self.require_device_counts)
+        }
+        setwise = record_setwise(tx, [(i, reports[i]) for i in order], slow | counted)
         for i, result in setwise.items():
             results[i] = ReportResult(*result)
         for i in order:
@@ -392,6 +402,8 @@ class HostDb(ABC):
         self._seen(tx, terminal_id, at)
         current = stores.enter_epoch(tx, terminal_id, epoch, messages, at)
         for m in messages:
+            if m.kind in device_counts.COUNTED_KINDS:
+                m = device_counts.admit(tx, terminal_id, m, at, self.require_device_counts)
             if m.kind == "meters":
                 cur = tx.execute(
                     "INSERT INTO meter_snapshots VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -428,6 +440,9 @@ class HostDb(ABC):
                 stores.compare_meters(tx, terminal_id, epoch, m, at)
             elif m.kind in VOUCHER_KINDS:
                 self._voucher_event(tx, terminal_id, m, at)
+            elif m.kind == REFUSED:  # kept out of every figure: an alarm names it
+                detail = {"message_id": m.message_id, "kind": m.body["kind"], "why": m.body["why"]}
+                stores.terminal_alarm(tx, terminal_id, m.body["alarm"], at, detail)
             elif m.kind == "enable":
                 tx.execute(
                     "UPDATE terminals SET enabled = ?, disable_reason = ? WHERE terminal_id = ?",
@@ -437,6 +452,12 @@ class HostDb(ABC):
             stores.acknowledge(tx, terminal_id, head, current, at)
             acknowledged = stores.anchor(tx, terminal_id)
         return accepted, duplicates, acknowledged
+
+    def raise_alarm(self, terminal_id: str, kind: str, at: int, detail: dict[str, Any]) -> None:
+        """Write a terminal alarm outside any report (a throttled report stores nothing else)."""
+        with self.transaction() as tx:
+            stores.terminal_alarm(tx, terminal_id, kind, at, detail)
+        _announce(tx)
 
     def acknowledged_head(self, terminal_id: str) -> JournalHead | None:
         """The terminal's last journal head the host committed (its anchor)."""

@@ -42,9 +42,10 @@ if TYPE_CHECKING:
     from kiosk.host.db import Message, Report, _Tx
 
 #: message kinds that take a report out of the set-wise path (they move vouchers, the
-#: terminal's enabled state or open an epoch)
+#: terminal's enabled state, open an epoch, or raise an alarm); a note with a device count
+#: does too (:meth:`HostDb._record_group`)
 SLOW_KINDS = frozenset(
-    {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared"}
+    {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared", "refused"}
 )
 
 

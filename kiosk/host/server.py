@@ -14,6 +14,9 @@ voucher already redeemed elsewhere is audited as a double redemption and refused
 
 Nothing a terminal says is believed beyond what it owns: every request is checked against the
 host's own bounds first (:mod:`kiosk.host.bounds`; refused whole with one line, nothing stored),
+reports are throttled past a per-terminal rate (:mod:`kiosk.host.rate_limit`; retryable, with
+gRPC's retry pushback), games paying more than their edition's pay tables allow are recorded
+refused with an alarm (:mod:`kiosk.host.plausibility`, in memory before the group commit),
 voucher reports move only the reporter's vouchers (:mod:`kiosk.host.db`), and each report's
 journal head becomes the terminal's acknowledged anchor, returned in every Hello
 (:mod:`kiosk.hostlink.anchor`, :mod:`kiosk.host.stores`).
@@ -37,10 +40,12 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from kiosk import integrity
-from kiosk.host import bounds
+from kiosk.host import bounds, plausibility
 from kiosk.host.bounds import BoundsError, Limits
 from kiosk.host.db import HostDb, HostDbError, Message, Report, now_ms
 from kiosk.host.group_commit import GroupCommitter
+from kiosk.host.plausibility import PayBook
+from kiosk.host.rate_limit import PUSHBACK_KEY, RateLimiter, RateLimits
 from kiosk.hostlink import messages
 from kiosk.hostlink.anchor import JournalHead
 from kiosk.hostlink.channel import HOST_SERVER_KEEPALIVE
@@ -187,6 +192,10 @@ class HostSettings:
     voucher_expiry_days: int = 30
     #: ticket-out / ticket-in limits and the largest bill (cents): the host's, not the terminal's
     limits: Limits = field(default_factory=Limits)
+    #: per-terminal report rate limits (kiosk/host/rate_limit.py)
+    rates: RateLimits = field(default_factory=RateLimits)
+    #: refuse a note reported without its device count (kiosk/host/device_counts.py)
+    require_device_counts: bool = False
     #: HMAC-SHA256(seed, approved software): the host's own installed files by default
     approved_hmac: Callable[[bytes], bytes] = lambda seed: bytes.fromhex(
         integrity.keyed_check(seed)
@@ -214,6 +223,8 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self.settings = settings
         self.committer = committer
         self.db_pool = db_pool
+        self.limiter = RateLimiter(settings.rates)
+        self.pay_book = PayBook()
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, function, *args)
@@ -270,6 +281,9 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self, request: host_pb2.ReportRequest, context: Context
     ) -> host_pb2.ReportResponse:
         terminal = await self._caller(context, request.terminal_id)
+        verdict = self.limiter.admit(terminal, len(request.messages))
+        if not verdict.admitted:
+            await self._throttle(context, terminal, verdict.retry_ms, verdict.alarm)
         try:
             bounds.check_report(request, self.settings.limits)
         except BoundsError as exc:
@@ -287,6 +301,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
                     f"message id {msg.message_id!r} is not {terminal}'s",
                 )
             batch.append(Message(msg.message_id, msg.journal_seq, msg.at_ms, kind, body))
+        batch = plausibility.screen(batch, self.pay_book)  # implausible games: refused
         head = JournalHead.from_proto(request.head)
         report = Report(terminal, batch, now_ms(), head)
         try:  # answered only once the group holding this report has committed
@@ -297,6 +312,27 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         if result.acknowledged is not None:  # committed: only now is it the terminal's anchor
             answer.acknowledged_head.CopyFrom(result.acknowledged.to_proto())
         return answer
+
+    async def _throttle(
+        self, context: Context, terminal: str, retry_ms: int, alarm: bool
+    ) -> NoReturn:
+        """Refuse a report over the rate limit, retryable: the terminal sends it again later."""
+        rates = self.settings.rates
+        limit = f"{rates.messages_per_second:g} messages a second, bursts of {rates.burst}"
+        if alarm:
+            at = now_ms()
+            detail = {"limit": limit, "at_ms": at, "retry_ms": retry_ms}
+            try:
+                await self._db(self.db.raise_alarm, terminal, "report_rate", at, detail)
+            except Exception:  # the records are away: the refusal stands, logged
+                log.exception("host: the report_rate alarm of %s was not recorded", terminal)
+        context.set_trailing_metadata(((PUSHBACK_KEY, str(retry_ms)),))
+        await self._abort(
+            context,
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            f"reports from {terminal} over the host's rate limit ({limit}): send again in "
+            f"{retry_ms} ms",
+        )
 
     async def Commands(  # noqa: N802
         self, request: host_pb2.CommandsRequest, context: Context
@@ -401,6 +437,7 @@ class HostServer:
         self.settings = settings or HostSettings()
         db.voucher_expiry_ms = self.settings.voucher_expiry_days * 86_400_000
         db.limits = self.settings.limits
+        db.require_device_counts = self.settings.require_device_counts
         self.progress_seconds = progress_seconds
         self.dispatcher = CommandDispatcher(db)
         if writers is None:  # one writer: the largest groups, no GIL contention between writers
@@ -410,6 +447,7 @@ class HostServer:
         self.servicer = HostServicer(
             db, self.dispatcher, self.settings, self.committer, self.db_pool
         )
+        self.servicer.pay_book.preload()  # each edition's pay limits, before any report
         self.health = health.aio.HealthServicer()
         self.healthy = True
         self._loop = asyncio.new_event_loop()

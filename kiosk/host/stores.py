@@ -63,6 +63,11 @@ TERMINAL_ALARM_KINDS = {
     "ram_clear_behind_anchor": "alarm",
     "head_behind": "alarm",
     "head_forked": "alarm",
+    # plausibility (kiosk/host/plausibility.py, device_counts.py, rate_limit.py)
+    "implausible_game": "alarm",
+    "device_count_repeat": "alarm",
+    "device_count_missing": "alarm",
+    "report_rate": "alarm",
 }
 
 

@@ -60,6 +60,20 @@ FAIL_OVER = (
 )
 
 
+def pushback_ms(exc: grpc.RpcError) -> int | None:
+    """A ``RESOURCE_EXHAUSTED`` with gRPC's retry pushback (``grpc-retry-pushback-ms``): the
+    host's rate limit, milliseconds to wait before sending again; None for any other error."""
+    code = exc.code() if callable(getattr(exc, "code", None)) else None
+    if code != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    trailing: Any = getattr(exc, "trailing_metadata", None)
+    for key, value in (trailing() if callable(trailing) else None) or ():
+        if key == "grpc-retry-pushback-ms":
+            text = value.decode() if isinstance(value, bytes) else str(value)
+            return int(text) if text.isdigit() else None
+    return None
+
+
 class AdjustableClock:
     """The terminal's clock: wall-clock epoch ms plus an offset the host sets (kept in a file)."""
 
@@ -279,6 +293,11 @@ class HostLink:
                         self._hello(signature, journal)
                     busy = self._deliver(journal)
                 except grpc.RpcError as exc:
+                    wait_ms = pushback_ms(exc)
+                    if wait_ms is not None:  # throttled: the host is there, send it later
+                        self._contact()
+                        self._pause(min(wait_ms / 1000, self.retry_seconds[1] * 5))
+                        continue
                     self._hello_done.clear()
                     self._refused(exc)
                     self._fail_over(exc)

@@ -64,7 +64,10 @@ def event_body(ev: e.Event, state: TerminalState) -> tuple[str, dict[str, Any]] 
     if isinstance(ev, e.RoundSettled):
         return "game_played", _game(ev, state)
     if isinstance(ev, e.BillStacked):
-        return "bill_stacked", {"seat": ev.seat, "value_cents": ev.value}
+        body: dict[str, Any] = {"seat": ev.seat, "value_cents": ev.value}
+        if ev.device_count:  # the validator's count: the host refuses one it has seen
+            body |= {"device": ev.device, "device_count": ev.device_count}
+        return "bill_stacked", body
     if isinstance(ev, e.CashoutStarted):
         return "cashout_started", _voucher(ev)
     if isinstance(ev, e.VoucherPrinted):

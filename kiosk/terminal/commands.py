@@ -82,6 +82,8 @@ class BillStackedReport(Command):
 
     value: int
     seat: int = 0
+    device: str = ""  # the validator (model and serial number), "" when unknown
+    device_count: int = 0  # its event number for the note (only grows); 0 when it has none
 
 
 @dataclass(frozen=True)

@@ -309,7 +309,11 @@ class TerminalCore:
         held = self.state.escrow.get(seat, 0)
         message = f"bill validator reported {cmd.value} stacked but escrow holds {held}"
         self._check_note_report(seat, cmd.value, "stacked", message)
-        return [e.BillStacked(at=now, seat=seat, value=cmd.value)]
+        count = max(0, cmd.device_count)
+        device = cmd.device[:128]
+        return [
+            e.BillStacked(at=now, seat=seat, value=cmd.value, device=device, device_count=count)
+        ]
 
     def _bill_returned(self, cmd: c.BillReturnedReport, now: int) -> list[e.Event]:
         seat = self._seat(cmd.seat)

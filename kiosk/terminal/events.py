@@ -61,6 +61,16 @@ def _records(record: Callable[[Mapping[str, Any]], R]) -> Any:
     return field(default=(), metadata={_CODEC: (encode_all, decode_all)})
 
 
+#: metadata key of a field added after the event's first release: left out of the record at
+#: its default, so older records (without it) decode and unchanged events encode as before
+_LATER = "added_later"
+
+
+def _later(default: Any) -> Any:
+    """A field added to a released event (see :data:`_LATER`)."""
+    return field(default=default, metadata={_LATER: True})
+
+
 def _event(cls: type[Event]) -> type[Event]:
     cls.type_name = cls.__name__
     _REGISTRY[cls.__name__] = cls
@@ -166,6 +176,10 @@ class BillStacked(Event):
 
     seat: int = 0
     value: int = 0
+    #: the validator that stacked it (model and serial number) and its event number for the
+    #: note, which only grows (device.proto): the host refuses a count it has seen
+    device: str = _later("")
+    device_count: int = _later(0)
 
 
 @_event
@@ -495,6 +509,23 @@ def _decoders(cls: type[Event]) -> tuple[frozenset[str], tuple[tuple[str, Encode
     return codecs
 
 
+_LATER_FIELDS: dict[type[Event], tuple[tuple[str, Any], ...]] = {}
+
+
+def _later_fields(cls: type[Event]) -> tuple[tuple[str, Any], ...]:
+    """The fields added later (name, default) of an event class."""
+    later = _LATER_FIELDS.get(cls)
+    if later is None:
+        later = _LATER_FIELDS[cls] = tuple(
+            (f.name, f.default) for f in fields(cls) if f.metadata.get(_LATER)
+        )
+    return later
+
+
+def _later_names(cls: type[Event]) -> frozenset[str]:
+    return frozenset(name for name, _ in _later_fields(cls))
+
+
 def _no_default(value: object) -> object:
     raise TypeError(f"{type(value).__name__} is not a JSON value")
 
@@ -560,6 +591,9 @@ def encode(event: Event) -> str:
         name: getattr(event, name) if to_json is None else to_json(getattr(event, name))
         for name, to_json in _encoders(cls)
     }
+    for name, default in _later_fields(cls):
+        if data[name] == default:
+            del data[name]
     # "data" sorts before "kind", and a kind is a class name (plain ASCII, nothing to escape)
     return f'{{"data":{canonical_record(data)},"kind":"{cls.type_name}"}}'
 
@@ -571,7 +605,10 @@ def decode(text: str) -> Event:
         cls = _REGISTRY[record["kind"]]
         data = record["data"]
         names, from_json = _decoders(cls)
-        if not isinstance(data, dict) or data.keys() != names:
+        if not isinstance(data, dict) or (
+            data.keys() != names
+            and not (data.keys() <= names and names - data.keys() <= _later_names(cls))
+        ):
             raise EventDecodeError(f"{record['kind']}: fields {sorted(data)} != {sorted(names)}")
         for name, decode_field in from_json:
             data[name] = decode_field(data[name])

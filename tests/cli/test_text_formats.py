@@ -117,8 +117,9 @@ def test_event_details() -> None:
         "by": "tech",
     }
     assert event_details("ConfigChanged", changed) == "by=tech denomination: 25 -> 50"
+    data = {"seat": 0, "value": 2000, "device": "", "device_count": 0}  # every field
     assert events_json([JournalRow(7, stacked)]) == [
-        {"seq": 7, "kind": "BillStacked", "at": 1, "data": {"seat": 0, "value": 2000}}
+        {"seq": 7, "kind": "BillStacked", "at": 1, "data": data}
     ]
 
 

@@ -119,6 +119,13 @@ class System:
         ]
         assert sorted(redeemed) == sorted(tickets_in), "credited vouchers != stacked vouchers"
         assert set(self.host.redeemed) <= set(tickets_in)
+        notes = [
+            row.event for row in self.runtime.journal.rows(after=0)
+            if isinstance(row.event, e.BillStacked)
+        ]  # fmt: skip
+        counts = [n.device_count for n in notes]  # the host refuses a count it has seen
+        assert all(counts) and counts == sorted(set(counts)), "a note's count repeated"
+        assert len(notes) == len(box["notes"])
         assert self.runtime.core.audit_credits() is None
         assert not any(code.startswith(("bill", "cashbox")) for code in state.tilts)
 
@@ -248,3 +255,21 @@ def test_stacked_while_unplugged_and_terminal_killed_twice(tmp_path):
         [("pump", 0), ("insert", 0), ("pump", 0), ("disconnect", 0), *[("kill_terminal", 0)] * 2],
     )
     assert system.runtime.state.credits == [100]
+
+
+def test_each_note_carries_the_validators_name_and_its_own_number(tmp_path):
+    """The host keeps the highest count per validator (issue 23): each note's count is the
+    validator's event id for it, growing through the validator's restarts."""
+    s = System(tmp_path)
+    for note in ("2000", "500"):
+        s.runtime.pump()
+        s.control("insert", note)
+        s.settle()
+        s.restart_device()
+    s.settle()
+    s.check()
+    notes = [r.event for r in s.runtime.journal.rows(after=0) if isinstance(r.event, e.BillStacked)]
+    assert [n.value for n in notes] == [2000, 500]
+    assert notes[0].device == notes[1].device and notes[0].device.strip()
+    assert 0 < notes[0].device_count < notes[1].device_count
+    s.runtime.close()

@@ -80,6 +80,9 @@ class Campaign:
                 self.address,
                 "--meter-period",
                 "2",
+                # the robot plays flat out, far faster than a person: no throttle here
+                "--report-rate",
+                "100000",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -95,7 +95,7 @@ def batch(terminal: str, number: int, per_batch: int) -> host_pb2.ReportRequest:
         else:
             game = msg.game_played
             game.game_number, game.edition = seq, "turbo-football"
-            seat = game.seats.add(seat=0, stake_cents=500, paid_cents=1000)
+            seat = game.seats.add(seat=0, stake_cents=300, paid_cents=600)  # its spots sums
             for spot in ("first_down", "long_pass", "nine_card_bonus"):
                 seat.spots.add(spot=spot, stake_cents=100, paid_cents=200, outcome="win")
     last = (number + 1) * per_batch  # the journal head, as every terminal's report carries

@@ -83,12 +83,16 @@ class TerminalMessage(_message.Message):
         seats: _containers.RepeatedCompositeFieldContainer[TerminalMessage.SeatResult]
         def __init__(self, game_number: _Optional[int] = ..., edition: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[TerminalMessage.SeatResult, _Mapping]]] = ...) -> None: ...
     class BillStacked(_message.Message):
-        __slots__ = ("seat", "value_cents")
+        __slots__ = ("seat", "value_cents", "device", "device_count")
         SEAT_FIELD_NUMBER: _ClassVar[int]
         VALUE_CENTS_FIELD_NUMBER: _ClassVar[int]
+        DEVICE_FIELD_NUMBER: _ClassVar[int]
+        DEVICE_COUNT_FIELD_NUMBER: _ClassVar[int]
         seat: int
         value_cents: int
-        def __init__(self, seat: _Optional[int] = ..., value_cents: _Optional[int] = ...) -> None: ...
+        device: str
+        device_count: int
+        def __init__(self, seat: _Optional[int] = ..., value_cents: _Optional[int] = ..., device: _Optional[str] = ..., device_count: _Optional[int] = ...) -> None: ...
     class HandpayLocked(_message.Message):
         __slots__ = ("seat", "value_cents", "kind")
         SEAT_FIELD_NUMBER: _ClassVar[int]
