@@ -63,6 +63,9 @@ TERMINAL_ALARM_KINDS = {
     "ram_clear_behind_anchor": "alarm",
     "head_behind": "alarm",
     "head_forked": "alarm",
+    "identity_refused": "alarm",  # an unknown, retired or wrong-role identity (registry.py)
+    "enrolled": "operator",
+    "retired": "operator",
 }
 
 
