@@ -3,8 +3,8 @@
 A certificate of the casino's CA with the terminal role is not enough: the terminal must also be
 enrolled here (``turbokiosk host terminals enroll TK-0001``).  A retired terminal
 (``... retire TK-0001``) or one never enrolled is refused, and the refusal is an
-``identity_refused`` floor alarm in ``terminal_alarms`` (once per identity and reason).  Enrolments
-and retirements are kept as ``operator`` entries of the same table.
+``identity_refused`` floor alarm in ``terminal_alarms`` (once per identity and reason).  Each
+terminal's row keeps its state, when it last changed and the operator's note.
 
 Upgrade: the first time a database that predates the registry is opened, every terminal it
 already knows is enrolled (``host_upgrades`` remembers that this happened, so it happens once).
@@ -20,8 +20,6 @@ import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-from kiosk.host.stores import terminal_alarm
 
 if TYPE_CHECKING:
     from kiosk.host.db import _Tx
@@ -58,19 +56,18 @@ def migrate(tx: _Tx, at: int) -> int:
 
 
 def set_state(tx: _Tx, terminal_id: str, state: str, at: int, note: str) -> str | None:
-    """Enrol or retire a terminal, with an ``operator`` entry; its previous state."""
+    """Enrol or retire a terminal (when and why kept on its row); its previous state."""
     row = tx.execute(
         "SELECT state FROM terminal_registry WHERE terminal_id = ?", (terminal_id,)
     ).fetchone()
     previous = None if row is None else str(row[0])
+    if previous == state:
+        return previous
     tx.execute(
         "INSERT INTO terminal_registry VALUES (?, ?, ?, ?) ON CONFLICT (terminal_id) DO UPDATE"
         " SET state = excluded.state, changed_ms = excluded.changed_ms, note = excluded.note",
         (terminal_id, state, at, note),
     )
-    if previous != state:
-        kind = "enrolled" if state == ENROLLED else "retired"
-        terminal_alarm(tx, terminal_id, kind, at, {"at_ms": at, "note": note})
     return previous
 
 

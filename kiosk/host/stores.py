@@ -64,8 +64,6 @@ TERMINAL_ALARM_KINDS = {
     "head_behind": "alarm",
     "head_forked": "alarm",
     "identity_refused": "alarm",  # an unknown, retired or wrong-role identity (registry.py)
-    "enrolled": "operator",
-    "retired": "operator",
 }
 
 

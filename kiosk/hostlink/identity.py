@@ -51,8 +51,8 @@ SERVER_NAMES = {
 #: the one spelling of each role's names (anything else is refused at issue and at connect)
 NAME_FORMS = {
     Role.TERMINAL: re.compile(r"TK-[0-9A-Z]{1,13}"),
-    Role.SEAT: re.compile(r"seat-(0|[1-9][0-9]{0,3})"),
-    Role.DEALER: re.compile(r"dealer-(0|[1-9][0-9]{0,3})"),
+    Role.SEAT: re.compile(r"seat-(0|[1-9][0-9]{0,4})"),
+    Role.DEALER: re.compile(r"dealer-(0|[1-9][0-9]{0,5})"),
     Role.TABLE: re.compile(r"table-[A-Za-z0-9][A-Za-z0-9._-]{0,31}"),
     Role.HOST: re.compile(r"host(-[a-z0-9]{1,16})?"),
     Role.DASHBOARD: re.compile(r"dashboard(-[a-z0-9]{1,16})?"),
@@ -60,8 +60,8 @@ NAME_FORMS = {
 #: how each form reads, for the one line that refuses a name
 NAME_HINTS = {
     Role.TERMINAL: "TK- and 1 to 13 capital letters or digits (TK-0001)",
-    Role.SEAT: "seat-<n>, n from 0 to 9999 without leading zeros (seat-1)",
-    Role.DEALER: "dealer-<n>, n from 0 to 9999 without leading zeros (dealer-1)",
+    Role.SEAT: "seat-<n>, n from 0 to 99999 without leading zeros (seat-1)",
+    Role.DEALER: "dealer-<n>, n from 0 to 999999 without leading zeros (dealer-1)",
     Role.TABLE: "table-<table id> (table-T1)",
     Role.HOST: "host or host-<letters and digits> (host, host-2)",
     Role.DASHBOARD: "dashboard or dashboard-<letters and digits>",

@@ -6,8 +6,9 @@ stream starts with the join that :attr:`SeatClient.join` makes at that moment (t
 and last settled table games, from the terminal's journal).  When a stream ends (the
 controller killed, the network gone, a keepalive unanswered) the inbox gets
 ``("lost", reason)`` and the client connects again after a pause that grows to
-``max_backoff`` seconds.  The identity is the certificate's common name ``seat-<n>``, issued by
-the host's CA tooling (``turbokiosk host issue-cert seat-<n>``).
+``max_backoff`` seconds.  The identity is the certificate's common name ``seat-<n>`` with the
+seat role, issued by the host's CA tooling (``turbokiosk host issue-cert seat-<n>``); the
+controller must show a table controller's certificate (``turbokiosk-table``, decision 0035).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class SeatClient:
         channel = grpc.secure_channel(
             self.address,
             self._credentials,
-            options=[("grpc.ssl_target_name_override", pki.SERVER_NAME), *KEEPALIVE],
+            options=[("grpc.ssl_target_name_override", pki.TABLE_SERVER_NAME), *KEEPALIVE],
         )
         stub = table_pb2_grpc.TableServiceStub(channel)  # type: ignore[no-untyped-call]
 

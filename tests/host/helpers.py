@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.host.db import HostDb
+from kiosk.host.db import HostDb, now_ms, open_db
 from kiosk.hostlink.messages import event_body
 from kiosk.store.journal import Journal
 from kiosk.terminal import events as e
@@ -71,3 +71,15 @@ def _voucher_disagreements(journal: Journal, db: HostDb, terminal_id: str) -> li
         if record["holder"] == terminal_id and record["validation_number"] not in redeemed:
             problems.append(f"host says {record['validation_number']} redeemed, never credited")
     return problems
+
+
+def enroll(records: HostDb | str | Path, names: tuple[str, ...]) -> None:
+    """Enrol ``names`` in a host's registry (its records, or where they are: created there when
+    missing), as ``turbokiosk host terminals enroll`` does."""
+    db = open_db(records) if isinstance(records, str | Path) else records
+    try:
+        for name in names:
+            db.enroll(name, now_ms(), "test")
+    finally:
+        if db is not records:
+            db.close()
