@@ -83,3 +83,8 @@ def enroll(records: HostDb | str | Path, names: tuple[str, ...]) -> None:
     finally:
         if db is not records:
             db.close()
+
+
+def enroll_pki(records: HostDb | str | Path, pki_dir: Path) -> None:
+    """Enrol every terminal whose certificate ``pki_dir`` holds (a floor's terminals)."""
+    enroll(records, tuple(sorted(p.stem for p in pki_dir.glob("TK-*.crt"))))
