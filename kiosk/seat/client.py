@@ -109,8 +109,9 @@ class SeatClient:
             self._outbox, self._call = outbox, call
         reason = "the table controller ended the stream"
         try:
-            call.initial_metadata()  # the controller's headers: it took the join
-            self.inbox.put(("connected", ""))
+            headers = dict(call.initial_metadata() or ())  # the controller took the join
+            if "seated" in headers:  # (none: the call failed, e.g. the handshake; raised below)
+                self.inbox.put(("connected", ""))
             for step in call:
                 self.inbox.put(("step", step))
         except grpc.RpcError as exc:
