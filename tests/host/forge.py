@@ -12,10 +12,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from kiosk.hostlink import pki
-from kiosk.hostlink.identity import Role, role_uri
 
 
-def forge(ca_dir: Path, name: str, role: Role | None) -> pki.Credentials:
+def forge(ca_dir: Path, name: str, role: str | None) -> pki.Credentials:
     """A client certificate for ``name`` (with ``role``'s URI, or none) signed by the CA."""
     ca_pem = (ca_dir / pki.CA_CERT).read_bytes()
     ca_cert = x509.load_pem_x509_certificate(ca_pem)
@@ -25,7 +24,7 @@ def forge(ca_dir: Path, name: str, role: Role | None) -> pki.Credentials:
     now = dt.datetime.now(dt.UTC)
     names: list[x509.GeneralName] = [x509.DNSName(name)]
     if role is not None:
-        names.append(x509.UniformResourceIdentifier(role_uri(role)))
+        names.append(x509.UniformResourceIdentifier(f"urn:turbokiosk:role:{role}"))
     cert = (
         x509.CertificateBuilder()
         .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))

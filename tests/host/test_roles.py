@@ -13,6 +13,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from cryptography import x509
 
 from kiosk.host.db import HostDb, SqliteHostDb, now_ms
 from kiosk.hostlink import pki
@@ -214,3 +215,25 @@ def test_enrol_list_and_retire_on_the_command_line(tmp_path: Path) -> None:
     assert SqliteHostDb(tmp_path / "host" / "host.sqlite3").registry_states() == {
         "TK-0001": "retired"
     }
+
+
+def test_san_adds_to_the_default_names_and_nothing_is_overwritten(tmp_path: Path) -> None:
+    """Issue 26: ``--san 10.0.0.5`` replaced the defaults (and the role's name with them)."""
+    ca_dir = tmp_path / "ca"
+    pki.init_ca(ca_dir, publish=tmp_path / "pki")
+    cert, _key = pki.issue_cert(ca_dir, "host", tmp_path / "pki", server=True, sans=("10.0.0.5",))
+    first = cert.read_bytes()
+    sans = x509.load_pem_x509_certificate(first).extensions.get_extension_for_class(
+        x509.SubjectAlternativeName
+    )
+    dns = sans.value.get_values_for_type(x509.DNSName)
+    ips = [str(ip) for ip in sans.value.get_values_for_type(x509.IPAddress)]
+    assert dns == [pki.SERVER_NAME, "localhost"] and ips == ["127.0.0.1", "::1", "10.0.0.5"]
+    with pytest.raises(pki.PkiError, match="exists already"):
+        pki.issue_cert(ca_dir, "host", tmp_path / "pki", server=True)
+    with pytest.raises(pki.PkiError, match="a second CA"):
+        pki.init_ca(tmp_path / "other-ca", publish=tmp_path / "pki")
+    with pytest.raises(pki.PkiError, match="no second CA is made"):
+        pki.ensure_pki(tmp_path / "pki", ("seat-1",), ca_dir=tmp_path / "elsewhere")
+    assert cert.read_bytes() == first
+    assert not (tmp_path / "other-ca").exists() and not (tmp_path / "elsewhere").exists()

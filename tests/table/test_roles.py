@@ -21,7 +21,6 @@ import pytest
 from cryptography import x509
 
 from kiosk.hostlink import pki
-from kiosk.hostlink.identity import Role
 from kiosk.runtime.deck import RngDeckFactory
 from kiosk.seat.client import SeatClient as RealSeatClient
 from kiosk.table.controller import TableController
@@ -98,7 +97,7 @@ def test_seat_01_is_not_seat_1(table: TableServer, pki_dir: Path) -> None:
     genuine = SeatClient(table.address, pki.credentials(pki_dir, "seat-1"))
     genuine.send(join=pb.JoinTable(table_id="T1", seat=1))
     wait_for(lambda: 1 in table.online_seats())
-    impostor = SeatClient(table.address, forge(pki_dir.parent / "pki-ca", "seat-01", Role.SEAT))
+    impostor = SeatClient(table.address, forge(pki_dir.parent / "pki-ca", "seat-01", "seat"))
     try:
         impostor.send(join=pb.JoinTable(table_id="T1", seat=1))
         assert "'seat-01' is not a seat name" in _refused(impostor)
