@@ -237,3 +237,36 @@ def test_san_adds_to_the_default_names_and_nothing_is_overwritten(tmp_path: Path
         pki.ensure_pki(tmp_path / "pki", ("seat-1",), ca_dir=tmp_path / "elsewhere")
     assert cert.read_bytes() == first
     assert not (tmp_path / "other-ca").exists() and not (tmp_path / "elsewhere").exists()
+
+
+def test_a_terminal_refuses_a_host_with_the_table_controllers_certificate(
+    pki_set: Pki, tmp_path: Path
+) -> None:
+    """The table machine's key is no host to a terminal: it checks ``turbokiosk-host``."""
+    from kiosk.host.server import HostServer
+    from kiosk.hostlink.client import HostClient
+    from kiosk.hostlink.ports import HostUnavailableError
+
+    pki.issue_cert(pki_set.ca_dir, "table-T1", tmp_path)
+    fake = HostServer(
+        SqliteHostDb(tmp_path / "host.sqlite3"),
+        pki.credentials(pki_set.dir, "table-T1", tmp_path),
+        "127.0.0.1:0",
+    ).start()
+    client = HostClient(fake.address, pki_set.terminal("TK-A"), "TK-A", timeout=3)
+    try:
+        with pytest.raises(HostUnavailableError):
+            client.hello("0.1.0", "sig", 0)
+        assert fake.db.terminals() == []
+    finally:
+        client.close()
+        fake.stop(0)
+
+
+@pytest.mark.parametrize("name", ["seat-1", "dealer-1"])
+def test_check_credentials_refuses_a_table_identity(
+    pki_set: Pki, tmp_path: Path, name: str
+) -> None:
+    creds = _issued(pki_set, tmp_path, name)
+    with pytest.raises(pki.PkiError, match=f"{name} is a .*'s, not a terminal's"):
+        pki.check_terminal_credentials(creds)
