@@ -245,7 +245,6 @@ def test_a_terminal_refuses_a_host_with_the_table_controllers_certificate(
     """The table machine's key is no host to a terminal: it checks ``turbokiosk-host``."""
     from kiosk.host.server import HostServer
     from kiosk.hostlink.client import HostClient
-    from kiosk.hostlink.ports import HostUnavailableError
 
     pki.issue_cert(pki_set.ca_dir, "table-T1", tmp_path)
     fake = HostServer(
@@ -255,8 +254,10 @@ def test_a_terminal_refuses_a_host_with_the_table_controllers_certificate(
     ).start()
     client = HostClient(fake.address, pki_set.terminal("TK-A"), "TK-A", timeout=3)
     try:
-        with pytest.raises(HostUnavailableError):
+        with pytest.raises(grpc.RpcError) as info:
             client.hello("0.1.0", "sig", 0)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert "Hostname Verification" in str(info.value.details())
         assert fake.db.terminals() == []
     finally:
         client.close()
