@@ -9,6 +9,7 @@ the seat's voucher was then redeemed at a real terminal.  Now the role is in the
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -19,7 +20,7 @@ from kiosk.host.db import HostDb, SqliteHostDb, now_ms
 from kiosk.hostlink import pki
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 from tests.cli.conftest import turbokiosk
-from tests.host.conftest import HostRig, Pki
+from tests.host.conftest import HostRig, Pki, TerminalRig
 
 BIG = 999_900  # $9,999.00
 
@@ -271,3 +272,16 @@ def test_check_credentials_refuses_a_table_identity(
     creds = _issued(pki_set, tmp_path, name)
     with pytest.raises(pki.PkiError, match=f"{name} is a .*'s, not a terminal's"):
         pki.check_terminal_credentials(creds)
+
+
+def test_a_terminal_the_host_refuses_says_why_until_it_is_enrolled(
+    host: HostRig, pki_set: Pki, tmp_path: Path, make_terminal: Callable[..., TerminalRig]
+) -> None:
+    """The technician sees the host's line on the terminal, not a bare 'host link lost'."""
+    creds = _issued(pki_set, tmp_path, "TK-0097")
+    rig = make_terminal(host.endpoint("TK-0097", creds)).start()
+    refused = "host refused this terminal: terminal TK-0097 is not enrolled at this host"
+    rig.pump_until(lambda: rig.runtime.state.disabled == refused)
+    assert host.db is not None
+    host.db.enroll("TK-0097", now_ms())
+    rig.pump_until(lambda: rig.runtime.state.disabled is None, timeout=15)
