@@ -76,10 +76,13 @@ def _voucher_disagreements(journal: Journal, db: HostDb, terminal_id: str) -> li
 def enroll(records: HostDb | str | Path, names: tuple[str, ...]) -> None:
     """Enrol ``names`` in a host's registry (its records, or where they are: created there when
     missing), as ``turbokiosk host terminals enroll`` does."""
+    from kiosk.host import registry
+
     db = open_db(records) if isinstance(records, str | Path) else records
     try:
-        for name in names:
-            db.enroll(name, now_ms(), "test")
+        with db.transaction() as tx:  # one transaction however many (a floor's thousands)
+            for name in names:
+                registry.set_state(tx, name, registry.ENROLLED, now_ms(), "test")
     finally:
         if db is not records:
             db.close()
