@@ -194,12 +194,16 @@ def _controller_name(args: argparse.Namespace) -> str:
     return name
 
 
-def _ca_dir(args: argparse.Namespace) -> Path | None:
-    """``--ca-dir``, else ``$TURBOKIOSK_CA_DIR``, else None (found beside ``--pki-dir``)."""
+def _ca_dir(args: argparse.Namespace) -> Path:
+    """``--ca-dir``, else ``$TURBOKIOSK_CA_DIR``, else the CA that issued ``--pki-dir``'s
+    certificate, else where ``host init-ca`` would make it (beside the host's directory)."""
     if args.ca_dir is not None:
         return Path(args.ca_dir)
     env = os.environ.get("TURBOKIOSK_CA_DIR", "").strip()
-    return Path(env) if env else None
+    if env:
+        return Path(env)
+    pki_dir = Path(args.pki_dir)
+    return pki.find_ca(pki_dir) or pki.ca_dir_candidates(pki_dir)[0]
 
 
 def _shuffler_feed(args: argparse.Namespace) -> ShufflerFeed | None:

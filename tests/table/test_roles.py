@@ -229,3 +229,27 @@ def test_the_documented_table_setup_keeps_its_one_ca(tmp_path: Path) -> None:
         cert = x509.load_pem_x509_certificate((pki_dir / f"{name}.crt").read_bytes())
         cert.verify_directly_issued_by(ca)  # raises when another CA issued it
     assert os.stat(tmp_path / "var/host-ca" / pki.CA_KEY).st_mode & 0o077 == 0
+
+
+def test_robots_on_an_empty_pki_make_the_ca_where_the_host_looks(tmp_path: Path) -> None:
+    """``table serve --robots`` first, ``host issue-cert`` after: one CA, where both look."""
+    run_env = {k: v for k, v in env().items() if not k.startswith("TURBOKIOSK_")}
+    serve = subprocess.Popen(
+        turbokiosk(*["table", "serve", "--edition", STADIUM, "--robots", "1"], "--listen",
+                   "127.0.0.1:0"),
+        cwd=tmp_path, env=run_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert serve.stdout is not None
+        line = serve.stdout.readline()
+        assert line.startswith("table T1: serving on "), (line, serve.stderr)
+    finally:
+        serve.terminate()
+        serve.communicate(timeout=30)
+    assert (tmp_path / "var/host-ca" / pki.CA_KEY).is_file()
+    assert not (tmp_path / "var/host/pki-ca").exists()
+    made = subprocess.run(
+        turbokiosk("host", "issue-cert", "seat-5"),
+        cwd=tmp_path, env=run_env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
