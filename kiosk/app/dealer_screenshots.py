@@ -34,7 +34,7 @@ class Stand:
         from ui.dealer.driver import DealerDriver
 
         pki_dir = tmp / "pki"
-        pki.ensure_pki(pki_dir, ("dealer-1",))
+        pki.ensure_pki(pki_dir, ("table-T1", "dealer-1"), host_name=None)
         self.table = ScriptedTable(card_source)
         self.server, address = serve(self.table, pki_dir)
         self.link = DealerLink(address, pki.credentials(pki_dir, "dealer-1"))

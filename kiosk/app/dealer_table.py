@@ -363,6 +363,7 @@ def serve(table: ScriptedTable, pki_dir: Path) -> tuple[grpc.Server, str]:
     """The table's dealer port on loopback with mutual TLS; the server and its address."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     dealer_pb2_grpc.add_DealerServiceServicer_to_server(table, server)  # type: ignore[no-untyped-call]
-    _port, address = pki.listen_mutual_tls(server, "127.0.0.1:0", pki.credentials(pki_dir, "host"))
+    credentials = pki.credentials(pki_dir, "table-T1")  # a table controller's own identity
+    _port, address = pki.listen_mutual_tls(server, "127.0.0.1:0", credentials)
     server.start()
     return server, address

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.host.db import SqliteHostDb
+from kiosk.host.db import SqliteHostDb, now_ms
 from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink import pki
 from kiosk.hostlink.wiring import HostEndpoint
@@ -45,6 +45,8 @@ def start_embedded_host(
     pki_dir = host_dir / "pki"
     pki.ensure_pki(pki_dir, (terminal_id,))
     db = SqliteHostDb(host_dir / "host.sqlite3")
+    if terminal_id not in db.registry_states():  # its own terminal (a retirement stands)
+        db.enroll(terminal_id, now_ms(), "the embedded host's own terminal")
     server = HostServer(db, pki.credentials(pki_dir, "host"), address, settings=settings).start()
     endpoint = HostEndpoint(server.address, pki.credentials(pki_dir, terminal_id), terminal_id)
     return EmbeddedHost(server, endpoint, host_dir)

@@ -95,7 +95,8 @@ def run(root: Path, args: argparse.Namespace, kiosk_args: list[str]) -> int:
 
     seat = args.robots  # the seat after the robots'
     pki_dir = root / "pki"
-    pki.ensure_pki(pki_dir, tuple(f"seat-{n}" for n in range(seat + 1)))
+    seats = tuple(f"seat-{n}" for n in range(seat + 1))
+    pki.ensure_pki(pki_dir, ("table-T1", *seats), host_name=None)
     address = f"127.0.0.1:{free_port()}"
     controller = subprocess.Popen(
         turbokiosk(

@@ -11,21 +11,22 @@ Ctrl-C (status 130).  With no display it refuses to start, as ``turbokiosk run``
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 from kiosk.cli.args import peer_address
 from kiosk.cli.guard import EXIT_FAILED, EXIT_INTERRUPTED, CommandLineError
 from kiosk.hostlink import pki
+from kiosk.hostlink.identity import NAME_FORMS, Role
 from kiosk.interrupts import AppInterrupt
-
-_DEALER_NAME = re.compile(r"^dealer-\d{1,6}$")
 
 
 def dealer_name(text: str) -> str:
-    if not _DEALER_NAME.match(text):
-        raise argparse.ArgumentTypeError(f"{text!r}: a Dealer Terminal is named dealer-<n>")
+    """A Dealer Terminal's certificate name in its one canonical form (``dealer-1``)."""
+    if not NAME_FORMS[Role.DEALER].fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a Dealer Terminal is named dealer-<n> (n without leading zeros)"
+        )
     return text
 
 

@@ -4,7 +4,8 @@
     turbokiosk host issue-cert TK-0001            # a terminal certificate (--server: the host's)
     turbokiosk host check-credentials --ca C --cert T --key K   # before a terminal gets them
     turbokiosk host serve [--listen ADDR]         # run the host (SQLite, or --db postgresql://...)
-    turbokiosk host terminals|meters|events|vouchers [--json]
+    turbokiosk host terminals enroll|retire TK-0001   # the registry: whom the host serves
+    turbokiosk host terminals [list]|meters|events|vouchers [--json]
     turbokiosk host vouchers release 123456789012345678 --reason "terminal replaced"
     turbokiosk host vouchers audit [--alarms]     # releases, late reports, double redemptions
     turbokiosk host alarms [--terminal T]         # RAM clears, meters backwards, stores behind
@@ -47,6 +48,7 @@ from kiosk.host.db import (
 from kiosk.host.rate_limit import RateLimitError, RateLimits
 from kiosk.hostlink import pki
 from kiosk.hostlink.command_kinds import HostCommandKind
+from kiosk.hostlink.identity import IdentityError, Role, check_name
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 CA_DIR_ENV = "TURBOKIOSK_CA_DIR"
@@ -82,6 +84,14 @@ def certificate_name(text: str) -> str:
             f"{text!r}: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
         )
     return text
+
+
+def terminal_name(text: str) -> str:
+    """A terminal id in its one canonical form (``TK-0001``)."""
+    try:
+        return check_name(Role.TERMINAL, text)
+    except IdentityError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def hex_seed(text: str) -> str:
@@ -139,15 +149,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--days", type=DAYS, default=3650, help="validity in days")
 
     p = sub.add_parser(
-        "issue-cert", parents=[common], help="issue a terminal (or host) certificate"
+        "issue-cert",
+        parents=[common],
+        help="issue a certificate with its role (terminal, seat, dealer, table controller, host)",
     )
     p.add_argument(
-        "name", type=certificate_name, help="terminal id (or the host's name with --server)"
+        "name",
+        type=certificate_name,
+        help="canonical name: TK-0001, seat-1, dealer-1, table-T1, host, dashboard",
     )
-    p.add_argument("--server", action="store_true", help="a certificate for the host itself")
-    p.add_argument("--san", action="append", default=[], help="host address (with --server)")
+    p.add_argument(
+        "--role",
+        choices=[str(r) for r in Role],
+        help="the role (default: the one the name's form says)",
+    )
+    p.add_argument("--server", action="store_true", help="a server's certificate (the host's)")
+    p.add_argument(
+        "--san", action="append", default=[], help="a server's address, added to the defaults"
+    )
     p.add_argument("--days", type=DAYS, default=825, help="validity in days")
     p.add_argument("--out", type=Path, help="where to write NAME.crt/.key (default: the PKI)")
+    p.add_argument(
+        "--replace", action="store_true", help="issue again over an existing NAME.crt/.key"
+    )
 
     p = sub.add_parser(
         "check-credentials",
@@ -235,8 +259,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     host_web.add_parsers(sub, common, _common(suppress=True))
 
-    p = sub.add_parser("terminals", parents=[common], help="terminals the host knows")
+    p = sub.add_parser(
+        "terminals", parents=[common], help="terminals the host knows; enrol, retire, list"
+    )
     p.add_argument("--json", action="store_true")
+    _terminal_actions(p)
 
     p = sub.add_parser(
         "alarms",
@@ -318,6 +345,22 @@ def _common(suppress: bool = False) -> argparse.ArgumentParser:
     return common
 
 
+def _terminal_actions(parser: argparse.ArgumentParser) -> None:
+    """``host terminals enroll|retire|list``: the registry of terminals the host serves."""
+    common = _common(suppress=True)
+    sub = parser.add_subparsers(dest="terminal_action", metavar="[ACTION]")
+    for action, text in (
+        ("enroll", "serve this terminal from now on (its certificate alone is not enough)"),
+        ("retire", "refuse this terminal from now on (a floor alarm when it calls)"),
+    ):
+        p = sub.add_parser(action, parents=[common], help=text)
+        p.add_argument("terminal", type=terminal_name, help="terminal id (TK-0001)")
+        p.add_argument("--note", default="", help="why (kept with the entry)")
+        p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    p = sub.add_parser("list", parents=[common], help="the registry: enrolled and retired")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+
+
 def _voucher_actions(parser: argparse.ArgumentParser) -> None:
     """``host vouchers release`` and ``host vouchers audit``."""
     common = _common(suppress=True)
@@ -388,9 +431,11 @@ def _issue_cert(args: argparse.Namespace) -> int:
         ca_dir(args),
         args.name,
         args.out or pki_dir(args),
+        role=Role(args.role) if args.role else None,
         server=args.server,
         sans=tuple(args.san),
         days=args.days,
+        replace=args.replace,
     )
     print(f"certificate: {cert}\nkey: {key}")
     return 0
@@ -531,6 +576,11 @@ def _print_json(data: Any) -> None:
 
 
 def _terminals(args: argparse.Namespace) -> int:
+    action = getattr(args, "terminal_action", None)
+    if action in ("enroll", "retire"):
+        return _enrolment(args, action)
+    if action == "list":
+        return _registry(args)
     db = _open(args)
     rows = db.terminals()
     if args.json:
@@ -558,6 +608,43 @@ def _terminals(args: argparse.Namespace) -> int:
                 f": {d.get('reason', '')} (store {d.get('previous_epoch')} ended at seq"
                 f" {d.get('previous_seq')}; new store {d.get('epoch')})"
             )
+    return 0
+
+
+def _enrolment(args: argparse.Namespace, action: str) -> int:
+    """Enrol (the records made when there are none yet) or retire a terminal."""
+    db = connect(db_target(args)) if action == "enroll" else _open(args)
+    try:
+        if action == "enroll":
+            previous = db.enroll(args.terminal, now_ms(), args.note)
+        else:
+            previous = db.retire(args.terminal, now_ms(), args.note)
+            if previous is None:
+                raise HostDbError(f"{args.terminal} was never enrolled here: nothing to retire")
+    finally:
+        db.close()
+    state = "enrolled" if action == "enroll" else "retired"
+    if getattr(args, "json", False):
+        _print_json({"terminal_id": args.terminal, "state": state, "previous": previous})
+    elif previous == state:
+        print(f"{args.terminal}: {state} already")
+    else:
+        print(f"{args.terminal}: {state} (was {previous or 'not enrolled'})")
+    return 0
+
+
+def _registry(args: argparse.Namespace) -> int:
+    db = _open(args)
+    try:
+        rows = db.registry()
+    finally:
+        db.close()
+    if getattr(args, "json", False):
+        _print_json(rows)
+        return 0
+    for r in rows:
+        note = f"  {r['note']}" if r["note"] else ""
+        print(f"{r['terminal_id']:<16} {r['state']:<9} since {_ms(r['changed_ms'])}{note}")
     return 0
 
 

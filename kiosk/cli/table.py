@@ -6,16 +6,19 @@
     turbokiosk table meters [--json]
 
 ``serve`` runs the controller of table ``--table-id`` (default ``T1``) on its journal
-``DATA_DIR/table-<id>.sqlite3`` (``--data-dir``, default ``var/table``), over mutual TLS with the
-CA certificate and the server certificate ``--cert-name`` (default ``host``) of ``--pki-dir``
-(default ``var/host/pki``, from ``turbokiosk host init-ca``/``issue-cert``); seats hold
-certificates named ``seat-<n>``.  Without a dealer terminal, ``--auto-deal S`` opens a round S
+``DATA_DIR/table-<id>.sqlite3`` (``--data-dir``, default ``var/table``), over mutual TLS with the CA
+certificate and the table controller's own certificate ``--cert-name`` (default ``table-<id>``, the
+table-controller role; never the host's) of ``--pki-dir`` (default ``var/host/pki``, from
+``turbokiosk host init-ca``/``issue-cert``); seats hold certificates named ``seat-<n>`` with the
+seat role (decision 0035).  ``--robots N`` issues what is missing (the controller's and the robots'
+certificates) with the CA that issued ``--pki-dir``'s CA certificate (``--ca-dir``, else beside the
+host's directory): never a second CA.  Without a dealer terminal, ``--auto-deal S`` opens a round S
 seconds after the last one ended and confirms a settled one after S seconds.  Dealer Terminals
-connect to the same address with certificates named ``dealer-<n>`` (``DealerService``).  The
-cards come from ``--card-source``: the certified deck (``virtual``), a card-reading shuffler
-on ``--shuffler-port`` paired with ``--shuffler-key`` (``shuffler``), or the dealer's entries
-(``manual``, which needs a Dealer Terminal: no ``--auto-deal``).  ``recall``
-prints a finished round's record from the journal.
+connect to the same address with certificates named ``dealer-<n>`` (``DealerService``).  The cards
+come from ``--card-source``: the certified deck (``virtual``), a card-reading shuffler on
+``--shuffler-port`` paired with ``--shuffler-key`` (``shuffler``), or the dealer's entries
+(``manual``, which needs a Dealer Terminal: no ``--auto-deal``).  ``recall`` prints a finished
+round's record from the journal.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import re
 import signal
 from pathlib import Path
@@ -32,6 +36,7 @@ from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli.guard import CommandLineError
 from kiosk.games.base import RuleError
 from kiosk.hostlink import pki
+from kiosk.hostlink.identity import IdentityError, Role, check_name, seat_name, table_name
 
 if TYPE_CHECKING:
     from kiosk.table.shuffler_feed import ShufflerFeed
@@ -62,7 +67,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--edition", required=True, help="the game (an edition id)")
     serve.add_argument("--mode", choices=("one-deck", "seat-shuffles"), default="one-deck")
     serve.add_argument("--pki-dir", type=Path, default=Path("var/host/pki"), metavar="DIR")
-    serve.add_argument("--cert-name", default="host")
+    serve.add_argument(
+        "--cert-name",
+        default=None,
+        help="the controller's certificate (default table-<table id>: its own, not the host's)",
+    )
+    serve.add_argument(
+        "--ca-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="--robots: the CA that issued --pki-dir's (default $TURBOKIOSK_CA_DIR or beside)",
+    )
     serve.add_argument("--listen", type=listen_address, default=DEFAULT_LISTEN)
     serve.add_argument("--betting-seconds", type=SECONDS, default=15.0)
     serve.add_argument("--decision-seconds", type=SECONDS, default=10.0)
@@ -120,10 +136,20 @@ def _serve(args: argparse.Namespace) -> int:
         card_source=CardSource(args.card_source),
     )
     feed = _shuffler_feed(args)
+    cert_name = _controller_name(args)
+    robot_names = tuple(seat_name(n) for n in range(args.robots))
+    if robot_names:
+        try:
+            pki.ensure_pki(args.pki_dir, (cert_name, *robot_names), None, _ca_dir(args))
+        except (pki.PkiError, OSError) as exc:
+            raise CommandLineError(f"--robots: cannot issue the certificates: {exc}") from exc
     try:
-        creds = pki.credentials(args.pki_dir, args.cert_name)
+        creds = pki.credentials(args.pki_dir, cert_name)
     except pki.PkiError as exc:
-        raise CommandLineError(f"--pki-dir: {exc}") from exc
+        raise CommandLineError(
+            f"--pki-dir: {exc} (the controller's own certificate: 'turbokiosk host issue-cert"
+            f" {cert_name}')"
+        ) from exc
     check_bindable(args.listen)
     rng = Csprng()
     if rng.failure is not None:
@@ -133,14 +159,6 @@ def _serve(args: argparse.Namespace) -> int:
         controller = TableController(config, _journal_path(args), RngDeckFactory(rng))
     except (RuleError, TableConfigError) as exc:
         raise CommandLineError(f"--edition {args.edition}: {exc}") from exc
-    robot_names = tuple(f"seat-{n}" for n in range(args.robots))
-    if robot_names:
-        try:
-            pki.ensure_pki(args.pki_dir, robot_names, host_name=args.cert_name)
-        except (pki.PkiError, OSError) as exc:
-            raise CommandLineError(
-                f"--robots: cannot issue the seats' certificates: {exc}"
-            ) from exc
     auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
     server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed).start()
     robots = [
@@ -164,6 +182,28 @@ def _serve(args: argparse.Namespace) -> int:
     controller.close()
     print(f"table {args.table_id}: stopped", flush=True)
     return 0
+
+
+def _controller_name(args: argparse.Namespace) -> str:
+    """``--cert-name`` (a table controller's name), else ``table-<table id>``."""
+    name: str = args.cert_name or table_name(args.table_id)
+    try:
+        check_name(Role.TABLE, name)
+    except IdentityError as exc:
+        raise CommandLineError(f"--cert-name: {exc}") from exc
+    return name
+
+
+def _ca_dir(args: argparse.Namespace) -> Path:
+    """``--ca-dir``, else ``$TURBOKIOSK_CA_DIR``, else the CA that issued ``--pki-dir``'s
+    certificate, else where ``host init-ca`` would make it (beside the host's directory)."""
+    if args.ca_dir is not None:
+        return Path(args.ca_dir)
+    env = os.environ.get("TURBOKIOSK_CA_DIR", "").strip()
+    if env:
+        return Path(env)
+    pki_dir = Path(args.pki_dir)
+    return pki.find_ca(pki_dir) or pki.ca_dir_candidates(pki_dir)[0]
 
 
 def _shuffler_feed(args: argparse.Namespace) -> ShufflerFeed | None:

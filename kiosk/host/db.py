@@ -38,11 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from kiosk.host import constraints, device_counts, stores
+from kiosk.host import constraints, device_counts, registry, stores
 from kiosk.host.bounds import Limits
 from kiosk.host.device_counts import DEVICE_COUNTS_SCHEMA
 from kiosk.host.group_record import ContendedError, record_setwise
 from kiosk.host.plausibility import REFUSED
+from kiosk.host.registry import REGISTRY_SCHEMA
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
 
@@ -112,6 +113,7 @@ CREATE INDEX IF NOT EXISTS voucher_audit_by_number
 """
     + STORES_SCHEMA
     + DEVICE_COUNTS_SCHEMA
+    + REGISTRY_SCHEMA
 )
 
 VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed", "quarantined")
@@ -294,6 +296,34 @@ class HostDb(ABC):
                 " last_seen_ms = excluded.last_seen_ms, hellos = terminals.hellos + 1",
                 (terminal_id, version, signature, at, at),
             )
+
+    def enroll(self, terminal_id: str, at: int, note: str = "") -> str | None:
+        """Enrol a terminal (the host serves it from now on); its previous state."""
+        with self.transaction() as tx:
+            return registry.set_state(tx, terminal_id, registry.ENROLLED, at, note)
+
+    def retire(self, terminal_id: str, at: int, note: str = "") -> str | None:
+        """Retire a terminal (refused from now on); its previous state (None: never enrolled,
+        and then nothing is written)."""
+        with self.transaction() as tx:
+            if terminal_id not in registry.states(tx):
+                return None
+            return registry.set_state(tx, terminal_id, registry.RETIRED, at, note)
+
+    def registry_states(self) -> dict[str, str]:
+        """Every registered terminal's state (``enrolled`` or ``retired``)."""
+        with self.transaction() as tx:
+            return registry.states(tx)
+
+    def registry(self) -> list[dict[str, Any]]:
+        """The registry, by terminal id."""
+        return self._query("SELECT * FROM terminal_registry ORDER BY terminal_id")
+
+    def refuse_identity(self, name: str, reason: str, at: int) -> None:
+        """An ``identity_refused`` floor alarm (once per name and reason)."""
+        with self.transaction() as tx:
+            stores.terminal_alarm(tx, name, "identity_refused", at, {"reason": reason})
+        _announce(tx)
 
     def seen(self, terminal_id: str, at: int) -> None:
         """Note contact from a terminal."""
@@ -1029,6 +1059,8 @@ class SqliteHostDb(HostDb):
         self._conn.execute("PRAGMA synchronous=FULL")
         self._lock = threading.Lock()
         self._conn.executescript(SCHEMA.format(serial="INTEGER") + constraints.sqlite_schema())
+        with self.transaction() as tx:
+            registry.migrate(tx, now_ms())
 
     @contextmanager
     def transaction(self) -> Iterator[_Tx]:
@@ -1070,6 +1102,7 @@ class PostgresHostDb(HostDb):
             if known < len(constraints.POSTGRES_TRIGGERS):  # a running host's tables not locked
                 for statement in constraints.postgres_statements():
                     tx.execute(statement)
+            registry.migrate(tx, now_ms())
 
     def _conn(self) -> Any:
         conn = getattr(self._local, "conn", None)

@@ -1,16 +1,20 @@
 """The reference accounting host: the gRPC servicer over :mod:`kiosk.host.db`.
 
 Every call first checks who is calling: the TLS layer has already refused a peer without a
-certificate from our CA (or with an expired one); here the certificate's common name must equal
-the ``terminal_id`` the request names.  Commands for terminals are queued in the database (by
-``turbokiosk host send`` or :meth:`HostServer.send`) and pushed down each terminal's command
-stream by one dispatcher thread.  The server is ``grpc.aio``: an open command stream is a
-coroutine waiting on a queue, not a thread, so thousands of terminals keep theirs open; reports
-are recorded by the group committer (:mod:`kiosk.host.group_commit`), many terminals' in one
-transaction.  The standard gRPC health service (``grpc.health.v1.Health``) answers on the same
-port.  A ticket report that contradicts an operator's release of the
-voucher (:meth:`HostServer.release_voucher`) is accepted and audited by the records; one for a
-voucher already redeemed elsewhere is audited as a double redemption and refused.
+certificate from our CA (or with an expired one); here the certificate must carry the terminal
+role (:mod:`kiosk.hostlink.identity`), its canonical common name must equal the
+``terminal_id`` the request names, and that terminal must be enrolled in the host's registry
+(:mod:`kiosk.host.registry`).  An identity refused for its role, or as unknown or retired, is an
+``identity_refused`` floor alarm (decision 0035).  Commands for terminals are queued in the
+database (by ``turbokiosk host send`` or :meth:`HostServer.send`) and pushed down each
+terminal's command stream by one dispatcher thread.  The server is ``grpc.aio``: an open
+command stream is a coroutine waiting on a queue, not a thread, so thousands of terminals
+keep theirs open; reports are recorded by the group committer (:mod:`kiosk.host.group_commit`),
+many terminals' in one transaction.  The standard gRPC health service
+(``grpc.health.v1.Health``) answers on the same port.  A ticket report that contradicts an
+operator's release of the voucher (:meth:`HostServer.release_voucher`) is accepted and
+audited by the records; one for a voucher already redeemed elsewhere is audited as a double
+redemption and refused.
 
 Nothing a terminal says is believed beyond what it owns: every request is checked against the
 host's own bounds first (:mod:`kiosk.host.bounds`; refused whole with one line, nothing stored),
@@ -46,7 +50,8 @@ from kiosk.host.db import HostDb, HostDbError, Message, Report, now_ms
 from kiosk.host.group_commit import GroupCommitter
 from kiosk.host.plausibility import PayBook
 from kiosk.host.rate_limit import PUSHBACK_KEY, RateLimiter, RateLimits
-from kiosk.hostlink import messages
+from kiosk.host.registry import ENROLLED, RETIRED, Registry
+from kiosk.hostlink import identity, messages
 from kiosk.hostlink.anchor import JournalHead
 from kiosk.hostlink.channel import HOST_SERVER_KEEPALIVE
 from kiosk.hostlink.command_kinds import HostCommandKind
@@ -140,6 +145,13 @@ class CommandDispatcher:
             if held is not None and held[1] is q:
                 del self._streams[terminal_id]
 
+    def end(self, terminal_id: str) -> None:
+        """End a terminal's command stream (it was retired)."""
+        with self._lock:
+            held = self._streams.pop(terminal_id, None)
+        if held is not None:
+            _put(*held, None)
+
     def connected(self) -> list[str]:
         """Terminals with an open command stream."""
         with self._lock:
@@ -217,6 +229,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         settings: HostSettings,
         committer: GroupCommitter,
         db_pool: futures.ThreadPoolExecutor,
+        registry: Registry | None = None,
     ) -> None:
         self.db = db
         self.dispatcher = dispatcher
@@ -225,6 +238,9 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self.db_pool = db_pool
         self.limiter = RateLimiter(settings.rates)
         self.pay_book = PayBook()
+        self.registry = registry or Registry(db.registry_states)
+        self._refreshing: asyncio.Lock | None = None
+        self._alarmed: set[tuple[str, str]] = set()  # refusals already written by this process
 
     async def _db(self, function: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, function, *args)
@@ -241,17 +257,48 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
             await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
 
     async def _caller(self, context: Context, claimed: str) -> str:
-        names: Any = context.auth_context().get("x509_common_name")  # a list of bytes
-        if not names:
-            await self._abort(context, grpc.StatusCode.UNAUTHENTICATED, "no client certificate")
-        name = bytes(names[0]).decode()
-        if claimed != name:
+        auth: Any = context.auth_context()
+        try:
+            who = identity.require(auth, identity.Role.TERMINAL)
+        except identity.IdentityError as exc:
+            names = auth.get("x509_common_name") or [b"?"]
+            await self._refuse(context, bytes(names[0]).decode(errors="replace"), str(exc))
+        if claimed != who.name:
             await self._abort(
                 context,
                 grpc.StatusCode.PERMISSION_DENIED,
-                f"certificate is for {name!r}, request names {claimed!r}",
+                f"certificate is for {who.name!r}, request names {claimed!r}",
             )
-        return name
+        if self.registry.stale():  # at most once a second: no query per call
+            await self.refresh_registry(stale_only=True)
+        state = self.registry.state(who.name)
+        if state != ENROLLED:
+            what = "retired" if state == RETIRED else "not enrolled"
+            await self._refuse(context, who.name, f"terminal {who.name} is {what} at this host")
+        return who.name
+
+    async def refresh_registry(self, *, stale_only: bool = False) -> None:
+        """Read the registry again (one reader at a time); end the command streams of
+        terminals no longer enrolled."""
+        if self._refreshing is None:
+            self._refreshing = asyncio.Lock()
+        async with self._refreshing:
+            if stale_only and not self.registry.stale():
+                return
+            states = await self._db(self.registry.refresh)
+        for terminal in self.dispatcher.connected():
+            if states.get(terminal) != ENROLLED:
+                self.dispatcher.end(terminal)
+
+    async def _refuse(self, context: Context, name: str, reason: str) -> NoReturn:
+        """Refuse the call; the floor alarm is written once per name and reason."""
+        if (name, reason) not in self._alarmed:
+            if len(self._alarmed) > 100_000:  # a flood of names: forget, the table dedups
+                self._alarmed.clear()
+            self._alarmed.add((name, reason))
+            with contextlib.suppress(Exception):  # the refusal stands even if the records fail
+                await self._db(self.db.refuse_identity, name[:64], reason, now_ms())
+        await self._abort(context, grpc.StatusCode.PERMISSION_DENIED, reason)
 
     async def Hello(  # noqa: N802 (gRPC method names)
         self, request: host_pb2.HelloRequest, context: Context
@@ -457,6 +504,7 @@ class HostServer:
         self._loop_thread.start()
         self._stopped = threading.Event()
         self._progress: asyncio.Task[None] | None = None
+        self._registry_task: asyncio.Task[None] | None = None
         try:
             self.server, self.port, self.address = self._call(self._bind(address, credentials))
         except BaseException:
@@ -495,6 +543,14 @@ class HostServer:
         for service in HEALTH_SERVICES:
             await self.health.set(service, health_pb2.HealthCheckResponse.SERVING)
         self._progress = asyncio.create_task(self._watch())
+        self._registry_task = asyncio.create_task(self._watch_registry())
+
+    async def _watch_registry(self) -> None:
+        """Read the registry every ``refresh_seconds``: a retirement ends the stream."""
+        while True:
+            await asyncio.sleep(self.servicer.registry.refresh_seconds)
+            with contextlib.suppress(Exception):  # records away: the health watch says so
+                await self.servicer.refresh_registry()
 
     async def _watch(self) -> None:
         """Every few seconds: check the records (the health status) and log the progress."""
@@ -551,8 +607,9 @@ class HostServer:
             self.db.close()
 
     async def _stop(self, grace: float) -> None:
-        if self._progress is not None:
-            self._progress.cancel()
+        for task in (self._progress, self._registry_task):
+            if task is not None:
+                task.cancel()
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
 

@@ -68,6 +68,7 @@ TERMINAL_ALARM_KINDS = {
     "device_count_repeat": "alarm",
     "device_count_missing": "alarm",
     "report_rate": "alarm",
+    "identity_refused": "alarm",  # an unknown, retired or wrong-role identity (registry.py)
 }
 
 

@@ -51,6 +51,9 @@ LINK_LOST_REASON = "host link lost"
 #: the start of the disable reason while the host refuses this terminal's reports
 REFUSED_REASON = "host refused a report"
 REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED)
+#: the start of the disable reason while the host refuses this terminal itself (its identity:
+#: not enrolled, retired, not a terminal's certificate; decision 0035)
+IDENTITY_REFUSED_REASON = "host refused this terminal"
 HOST_DISABLED_REASON = "disabled by the host"
 #: a failed call with one of these moves the link to its next host address
 FAIL_OVER = (
@@ -132,6 +135,7 @@ class HostLink:
         self.anchor_problem: str | None = None
         #: why the host refuses this terminal's reports (play is disabled meanwhile)
         self.refusal: str | None = None
+        self.identity_refusal: str | None = None  # the host refuses this terminal itself
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._hello_done = threading.Event()
@@ -230,6 +234,8 @@ class HostLink:
             self.runtime.post(self._disable_for_loss)
 
     def _disable_for_loss(self) -> None:
+        if (self.runtime.state.disabled or "").startswith(IDENTITY_REFUSED_REASON):
+            return  # the host's own refusal says more than "lost"
         self.runtime.execute(c.SetEnabled(enabled=False, reason=LINK_LOST_REASON))
 
     def _enable_after_loss(self) -> None:
@@ -240,12 +246,37 @@ class HostLink:
         """The host refused a call as out of bounds: play stops until a report is accepted
         (the outbox keeps the batch; its events are not accounted for meanwhile)."""
         code = exc.code() if callable(getattr(exc, "code", None)) else None
+        if code is grpc.StatusCode.PERMISSION_DENIED:
+            self._identity_refused(exc)
+            return
         if code not in REFUSALS or self.refusal is not None:
             return
         details = exc.details() if callable(getattr(exc, "details", None)) else None
         self.refusal = str(details or code)
         reason = f"{REFUSED_REASON}: {self.refusal}"[:240]
         self.runtime.post(lambda: self.runtime.execute(c.SetEnabled(enabled=False, reason=reason)))
+
+    def _identity_refused(self, exc: grpc.RpcError) -> None:
+        """The host refuses this terminal (not enrolled, retired...): play stops with the
+        host's line until it is served again."""
+        details = exc.details() if callable(getattr(exc, "details", None)) else None
+        reason = f"{IDENTITY_REFUSED_REASON}: {details or 'permission denied'}"[:240]
+        if reason == self.identity_refusal:
+            return
+        self.identity_refusal = reason
+        self.runtime.post(lambda: self.runtime.execute(c.SetEnabled(enabled=False, reason=reason)))
+
+    def _served(self) -> None:
+        """The host answered a Hello: a refusal of this terminal is over."""
+        if self.identity_refusal is None:
+            return
+        self.identity_refusal = None
+
+        def enable() -> None:
+            if (self.runtime.state.disabled or "").startswith(IDENTITY_REFUSED_REASON):
+                self.runtime.execute(c.SetEnabled(enabled=True, reason="host serves it again"))
+
+        self.runtime.post(enable)
 
     def _fail_over(self, exc: grpc.RpcError) -> None:
         """A host that cannot be reached: the next configured host address (if any); the
@@ -332,6 +363,7 @@ class HostLink:
         if acknowledged is not None:
             self._check_anchor(acknowledged, journal)
         self._hello_done.set()
+        self._served()
         self._contact()
 
     def _check_anchor(self, acknowledged: JournalHead, journal: Journal) -> None:

@@ -1,10 +1,16 @@
-"""The host link's PKI: a private CA, a server certificate and one client certificate per terminal.
+"""The host link's PKI: a private CA and one certificate per identity, each with its role.
 
-Keys are ECDSA P-256; certificates are X.509 v3 signed with SHA-256.  A terminal certificate
-carries the terminal id as its common name and is only good for client authentication; the
-host's certificate is only good for server authentication and names the host's addresses in
-its subject alternative names.  Files are PEM: ``ca.crt``/``ca.key`` in the CA directory,
-``<name>.crt``/``<name>.key`` for each issued certificate (keys written with mode 0600).
+Keys are ECDSA P-256; certificates are X.509 v3 signed with SHA-256.  Every certificate carries
+its role (:mod:`kiosk.hostlink.identity`: a ``urn:turbokiosk:role:<role>`` SAN URI) and a common
+name in that role's canonical form, which also decides the role when none is given
+(``TK-0001``: a terminal, ``seat-1``: a seat, ``dealer-1``, ``table-T1``: a table controller,
+``host``: the accounting host).  Client roles are only good for client authentication; server
+roles only for server authentication, and name the role's reserved DNS name
+(``turbokiosk-host``, ``turbokiosk-table``) that their clients check, plus their addresses.
+Files are PEM: ``ca.crt``/``ca.key`` in the CA directory, ``<name>.crt``/``<name>.key`` for each
+issued certificate (keys written with mode 0600).  Nothing here overwrites a CA or a
+certificate: a second CA is never made where one exists, and a certificate is issued again
+only when asked (``replace``).
 
 The CA directory (with the CA's private key) is kept apart from the directory the host serves
 from, which holds only a copy of ``ca.crt`` and the host's own certificate and key
@@ -28,10 +34,24 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from kiosk.bounded_read import InputFileError, read_bounded
+from kiosk.hostlink.identity import (
+    SERVER_NAMES,
+    SERVER_ROLES,
+    IdentityError,
+    Role,
+    check_name,
+    of_certificate,
+    role_of_name,
+    role_uri,
+)
 
 CA_CERT, CA_KEY = "ca.crt", "ca.key"
-SERVER_NAME = "turbokiosk-host"
-DEFAULT_SERVER_SANS = (SERVER_NAME, "localhost", "127.0.0.1", "::1")
+#: the name a terminal checks the host's certificate against (only a host's carries it)
+SERVER_NAME = SERVER_NAMES[Role.HOST]
+#: the name a seat and a Dealer Terminal check the table controller's certificate against
+TABLE_SERVER_NAME = SERVER_NAMES[Role.TABLE]
+#: the addresses every server certificate names (``--san`` adds to them)
+DEFAULT_SERVER_SANS = ("localhost", "127.0.0.1", "::1")
 
 
 class PkiError(Exception):
@@ -100,10 +120,15 @@ def init_ca(
     for where in (ca_dir, publish):  # refused before anything is written
         if where is not None and where.exists() and not where.is_dir():
             raise PkiError(f"{where}: exists and is not a directory")
-    ca_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     cert_path, key_path = ca_dir / CA_CERT, ca_dir / CA_KEY
     if cert_path.exists() or key_path.exists():
         raise PkiError(f"a CA already exists in {ca_dir}")
+    if publish is not None and (publish / CA_CERT).exists():
+        raise PkiError(
+            f"{publish / CA_CERT} is there already (another CA's): a second CA would make every"
+            " certificate it issued fail; nothing was written"
+        )
+    ca_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     key = ec.generate_private_key(ec.SECP256R1())
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
     now = _now()
@@ -142,10 +167,19 @@ def init_ca(
 
 def publish_ca(ca_dir: Path, serve_dir: Path) -> Path:
     """Copy the CA certificate (only) to the directory the host serves from; its path there."""
-    serve_dir.mkdir(parents=True, exist_ok=True)
     target = serve_dir / CA_CERT
     try:
-        target.write_bytes((ca_dir / CA_CERT).read_bytes())
+        ca = (ca_dir / CA_CERT).read_bytes()
+        if target.exists():
+            if target.read_bytes() != ca:
+                raise PkiError(
+                    f"{target} is another CA's certificate than {ca_dir / CA_CERT}: the"
+                    " certificates it issued would all fail; nothing was replaced (give the CA"
+                    " that issued it with --ca-dir)"
+                )
+            return target
+        serve_dir.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(ca)
     except OSError as exc:
         raise PkiError(f"cannot copy the CA certificate to {serve_dir}: {exc}") from exc
     return target
@@ -206,9 +240,9 @@ def _load_ca(ca_dir: Path) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey
     return cert, key
 
 
-def _san(names: tuple[str, ...]) -> x509.SubjectAlternativeName:
-    entries: list[x509.GeneralName] = []
-    for name in names:
+def _san(names: tuple[str, ...], role: Role) -> x509.SubjectAlternativeName:
+    entries: list[x509.GeneralName] = [x509.UniformResourceIdentifier(role_uri(role))]
+    for name in dict.fromkeys(names):  # in order, once each
         try:
             entries.append(x509.IPAddress(ipaddress.ip_address(name)))
         except ValueError:
@@ -216,30 +250,71 @@ def _san(names: tuple[str, ...]) -> x509.SubjectAlternativeName:
     return x509.SubjectAlternativeName(entries)
 
 
+def certificate_role(name: str, role: Role | None = None, *, server: bool = False) -> Role:
+    """The role of a certificate named ``name``: ``role`` (the name must be canonical for it),
+    else the role whose form the name has (``server``: it must be a server role)."""
+    try:
+        if role is not None:
+            check_name(role, name)
+        else:
+            found = role_of_name(name)
+            if found is None:
+                forms = "TK-0001, seat-1, dealer-1, table-T1, host, dashboard"
+                raise PkiError(f"certificate name {name!r} is no role's canonical name ({forms})")
+            role = found
+    except IdentityError as exc:
+        raise PkiError(f"certificate name: {exc}") from exc
+    if server and role not in SERVER_ROLES:
+        raise PkiError(f"--server: {name!r} is a {role}'s name, and a {role} is a client")
+    return role
+
+
+def _check_sans(sans: tuple[str, ...], role: Role) -> None:
+    for san in sans:
+        reserved = [r for r, n in SERVER_NAMES.items() if n == san.lower() and r is not role]
+        if reserved:
+            raise PkiError(f"--san {san}: that name is a {reserved[0]}'s alone")
+        if role not in SERVER_ROLES:
+            raise PkiError(f"--san {san}: only a server's certificate names addresses")
+        if not san or not san.isascii() or any(ch.isspace() or ch in "/," for ch in san):
+            raise PkiError(f"--san {san!r}: a host name or an IP address")
+
+
 def issue_cert(
     ca_dir: Path,
     name: str,
     out_dir: Path,
     *,
+    role: Role | None = None,
     server: bool = False,
     sans: tuple[str, ...] = (),
     days: int = 825,
     not_before: dt.datetime | None = None,
+    replace: bool = False,
 ) -> tuple[Path, Path]:
-    """Issue a terminal (client) or host (``server``) certificate; (cert path, key path).
+    """Issue the certificate of ``name`` with its role (:func:`certificate_role`); (cert path,
+    key path).
 
-    ``name`` is the terminal id for a terminal; for the host it is the certificate's common
-    name, and ``sans`` (default: :data:`DEFAULT_SERVER_SANS`) its addresses.
+    A server's certificate names its role's reserved DNS name, :data:`DEFAULT_SERVER_SANS` and
+    ``sans`` (added to them).  An existing ``NAME.crt`` or ``NAME.key`` is refused unless
+    ``replace``; nothing is written before every check has passed.
     """
     if not name or not name.isascii() or "/" in name:
         raise PkiError(f"certificate name {name!r}: ASCII without '/' please")
+    role = certificate_role(name, role, server=server)
+    _check_sans(sans, role)
     if days <= 0:
         raise PkiError(f"--days {days}: a certificate must be valid for at least one day")
+    cert_path, key_path = out_dir / f"{name}.crt", out_dir / f"{name}.key"
+    if not replace and (cert_path.exists() or key_path.exists()):
+        raise PkiError(f"{cert_path} or its key exists already: nothing was replaced (--replace)")
     ca_cert, ca_key = _load_ca(ca_dir)
     key = ec.generate_private_key(ec.SECP256R1())
     start = not_before or _now() - dt.timedelta(minutes=5)
-    usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
-    builder = (
+    is_server = role in SERVER_ROLES
+    usage = ExtendedKeyUsageOID.SERVER_AUTH if is_server else ExtendedKeyUsageOID.CLIENT_AUTH
+    names = (SERVER_NAMES[role], *DEFAULT_SERVER_SANS, *sans) if is_server else (name,)
+    cert = (
         x509.CertificateBuilder()
         .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
         .issuer_name(ca_cert.subject)
@@ -253,17 +328,23 @@ def issue_cert(
             x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
             critical=False,
         )
+        .add_extension(_san(names, role), critical=False)
+        .sign(ca_key, hashes.SHA256())
     )
-    if server:
-        builder = builder.add_extension(_san(sans or DEFAULT_SERVER_SANS), critical=False)
-    else:
-        builder = builder.add_extension(_san((name,)), critical=False)
-    cert = builder.sign(ca_key, hashes.SHA256())
     out_dir.mkdir(parents=True, exist_ok=True)
-    cert_path, key_path = out_dir / f"{name}.crt", out_dir / f"{name}.key"
     _write_key(key_path, key)
     _write_cert(cert_path, cert)
     return cert_path, key_path
+
+
+def has_role(cert_file: Path) -> bool:
+    """True when the certificate file carries a role and a canonical name (False: unreadable,
+    or issued before roles)."""
+    try:
+        of_certificate(x509.load_pem_x509_certificate(read_bounded(cert_file)))
+    except (InputFileError, ValueError):
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -343,6 +424,14 @@ def check_terminal_credentials(
         usage = None
     if usage is not None and ExtendedKeyUsageOID.CLIENT_AUTH not in usage:
         raise PkiError("certificate: not for client authentication (a host certificate?)")
+    try:
+        who = of_certificate(cert)
+    except IdentityError as exc:
+        raise PkiError(
+            f"certificate: {exc} (issue it again: 'turbokiosk host issue-cert')"
+        ) from exc
+    if who.role is not Role.TERMINAL:
+        raise PkiError(f"certificate: {who.name} is a {who.role}'s, not a terminal's")
     moment = now or _now()
     if moment < cert.not_valid_before_utc:
         raise PkiError(
@@ -363,29 +452,70 @@ def credentials(ca_dir: Path, name: str, cert_dir: Path | None = None) -> Creden
 
 
 def default_ca_dir(pki_dir: Path) -> Path:
-    """Where :func:`ensure_pki` keeps the CA beside ``pki_dir``: ``<pki_dir>-ca``."""
+    """Where :func:`ensure_pki` keeps a CA it creates beside ``pki_dir``: ``<pki_dir>-ca``."""
     resolved = pki_dir.resolve()
     return resolved.parent / f"{resolved.name}-ca"
 
 
+def ca_dir_candidates(pki_dir: Path) -> tuple[Path, ...]:
+    """Where a CA that published to ``pki_dir`` may be: beside the host's directory
+    (``var/host-ca`` for ``var/host/pki``, what ``host init-ca`` uses), then ``<pki_dir>-ca``."""
+    resolved = pki_dir.resolve()
+    home = resolved.parent
+    return (home.parent / f"{home.name}-ca", default_ca_dir(pki_dir))
+
+
+def find_ca(pki_dir: Path, ca_dir: Path | None = None) -> Path | None:
+    """The CA directory whose certificate ``pki_dir`` holds (``ca_dir``, else
+    :func:`ca_dir_candidates`); None when ``pki_dir`` holds none yet and no CA is there.
+
+    :class:`PkiError` when ``pki_dir`` holds a CA certificate whose CA is not found: making a
+    second one would make every certificate already issued fail."""
+    published = pki_dir / CA_CERT
+    places = (ca_dir,) if ca_dir is not None else ca_dir_candidates(pki_dir)
+    held = [p for p in places if (p / CA_CERT).is_file() and (p / CA_KEY).is_file()]
+    if not published.exists():
+        return held[0] if held else None
+    mine = published.read_bytes()
+    for place in held:
+        if (place / CA_CERT).read_bytes() == mine:
+            return place
+    looked = ", ".join(str(p) for p in places)
+    raise PkiError(
+        f"the CA that issued {published} is not in {looked}: give its directory (--ca-dir);"
+        " no second CA is made"
+    )
+
+
 def ensure_pki(
     pki_dir: Path,
-    terminal_ids: tuple[str, ...],
-    host_name: str = "host",
+    names: tuple[str, ...],
+    host_name: str | None = "host",
     ca_dir: Path | None = None,
 ) -> Path:
-    """Create whatever is missing: the CA (in ``ca_dir``, default :func:`default_ca_dir`, its
-    certificate published to ``pki_dir``), the host's certificate, each terminal's certificate.
-    The CA directory."""
-    ca_dir = ca_dir or default_ca_dir(pki_dir)
-    if not (ca_dir / CA_CERT).exists():
-        init_ca(ca_dir, publish=pki_dir)
+    """Create whatever is missing: the CA (only when ``pki_dir`` has no CA certificate: in
+    ``ca_dir``, default :func:`default_ca_dir`, its certificate published to ``pki_dir``), the
+    host's certificate (``host_name``; None: none) and each of ``names`` with the role its name
+    says (:func:`certificate_role`).  The CA directory.
+
+    An existing CA is found (:func:`find_ca`), never made again.  A certificate issued before
+    roles is moved aside (``NAME.crt.pre-roles``) and issued again by the same CA.
+    """
+    found = find_ca(pki_dir, ca_dir)
+    if found is None:
+        found = ca_dir or default_ca_dir(pki_dir)
+        init_ca(found, publish=pki_dir)
     elif not (pki_dir / CA_CERT).exists():
-        publish_ca(ca_dir, pki_dir)
-    for name, server in ((host_name, True), *((t, False) for t in terminal_ids)):
-        if not (pki_dir / f"{name}.crt").exists() or not (pki_dir / f"{name}.key").exists():
-            issue_cert(ca_dir, name, pki_dir, server=server)
-    return ca_dir
+        publish_ca(found, pki_dir)
+    for name in (*((host_name,) if host_name else ()), *names):
+        cert, key = pki_dir / f"{name}.crt", pki_dir / f"{name}.key"
+        if cert.exists() and key.exists() and has_role(cert):
+            continue
+        for path in (cert, key):
+            if path.exists():
+                path.replace(path.with_name(f"{path.name}.pre-roles"))
+        issue_cert(found, name, pki_dir)
+    return found
 
 
 def listen_mutual_tls(

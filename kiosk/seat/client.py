@@ -6,8 +6,9 @@ stream starts with the join that :attr:`SeatClient.join` makes at that moment (t
 and last settled table games, from the terminal's journal).  When a stream ends (the
 controller killed, the network gone, a keepalive unanswered) the inbox gets
 ``("lost", reason)`` and the client connects again after a pause that grows to
-``max_backoff`` seconds.  The identity is the certificate's common name ``seat-<n>``, issued by
-the host's CA tooling (``turbokiosk host issue-cert seat-<n>``).
+``max_backoff`` seconds.  The identity is the certificate's common name ``seat-<n>`` with the
+seat role, issued by the host's CA tooling (``turbokiosk host issue-cert seat-<n>``); the
+controller must show a table controller's certificate (``turbokiosk-table``, decision 0035).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class SeatClient:
         channel = grpc.secure_channel(
             self.address,
             self._credentials,
-            options=[("grpc.ssl_target_name_override", pki.SERVER_NAME), *KEEPALIVE],
+            options=[("grpc.ssl_target_name_override", pki.TABLE_SERVER_NAME), *KEEPALIVE],
         )
         stub = table_pb2_grpc.TableServiceStub(channel)  # type: ignore[no-untyped-call]
 
@@ -108,8 +109,9 @@ class SeatClient:
             self._outbox, self._call = outbox, call
         reason = "the table controller ended the stream"
         try:
-            call.initial_metadata()  # the controller's headers: it took the join
-            self.inbox.put(("connected", ""))
+            headers = dict(call.initial_metadata() or ())  # the controller took the join
+            if "seated" in headers:  # (none: the call failed, e.g. the handshake; raised below)
+                self.inbox.put(("connected", ""))
             for step in call:
                 self.inbox.put(("step", step))
         except grpc.RpcError as exc:

@@ -1,7 +1,8 @@
 """The Dealer Terminal's side of the table server: ``DealerService`` (dealer.proto).
 
-One stream per Dealer Terminal, its identity the common name ``dealer-<n>`` of its client
-certificate (the same CA tooling as the seats).  Nothing but a sign-in is carried out before a
+One stream per Dealer Terminal, its identity its client certificate: the dealer role and the
+canonical common name ``dealer-<n>`` (:mod:`kiosk.hostlink.identity`; the same CA tooling as
+the seats).  Nothing but a sign-in is carried out before a
 role signed in with its PIN (:mod:`kiosk.table.dealer_access`); a role whose PIN is a factory
 PIN may only change it.  Each command is checked against the least role it needs, turned into
 the core's command and carried out under the server's one lock; its audit record
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from kiosk.hostlink import identity
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.core import CardSource, Phase
@@ -42,7 +44,6 @@ from proto.turbokiosk.v1 import dealer_pb2_grpc
 if TYPE_CHECKING:
     from kiosk.table.server import TableServer
 
-DEALER_PREFIX = "dealer-"
 #: the most rounds one recall request returns
 MAX_RECALL = 50
 
@@ -397,11 +398,12 @@ class DealerServicer(dealer_pb2_grpc.DealerServiceServicer):
     def Dealer(  # noqa: N802 (the generated servicer's name)
         self, request_iterator: Iterator[pb.DealerRequest], context: grpc.ServicerContext
     ) -> Iterator[pb.DealerResponse]:
-        names: Any = context.auth_context().get("x509_common_name")
-        name = bytes(names[0]).decode() if names else ""
-        number = name.removeprefix(DEALER_PREFIX)
-        if not name.startswith(DEALER_PREFIX) or not number.isdigit():
-            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"{name!r} is not a dealer's name")
+        auth: Any = context.auth_context()
+        try:
+            name = identity.require(auth, identity.Role.DEALER).name
+        except identity.IdentityError as exc:
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"not a dealer: {exc}")
+            raise AssertionError("abort returned") from exc  # pragma: no cover
         stream = DealerStream(name)
         self.desk.connect(stream)
         reader = threading.Thread(

@@ -159,7 +159,7 @@ class DealerLink:
         self.channel = grpc.secure_channel(
             address,
             grpc.ssl_channel_credentials(credentials.ca, credentials.key, credentials.cert),
-            options=[("grpc.ssl_target_name_override", pki.SERVER_NAME)],
+            options=[("grpc.ssl_target_name_override", pki.TABLE_SERVER_NAME)],
         )
         self._ids = itertools.count(1)
         self._requests: queue.Queue[pb.DealerRequest | None] = queue.Queue()

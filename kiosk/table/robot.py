@@ -80,7 +80,7 @@ class RobotSeat:
         self.channel = grpc.secure_channel(
             address,
             grpc.ssl_channel_credentials(credentials.ca, credentials.key, credentials.cert),
-            options=[("grpc.ssl_target_name_override", pki.SERVER_NAME)],
+            options=[("grpc.ssl_target_name_override", pki.TABLE_SERVER_NAME)],
         )
         self._requests: queue.Queue[pb.SeatRequest | None] = queue.Queue()
         stub = table_pb2_grpc.TableServiceStub(self.channel)  # type: ignore[no-untyped-call]

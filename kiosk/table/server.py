@@ -1,13 +1,14 @@
 """The table controller served over gRPC with mutual TLS (``TableService``, a stream per seat).
 
-A seat's identity is the common name of its client certificate, ``seat-<n>``, issued by the
-same CA tooling as the host link (:mod:`kiosk.hostlink.pki`); a stream that joins as another
-seat is refused.  Every command runs under one lock on the :class:`TableController`, which
-journals its events; only then are they put on the connected seats' queues (each seat gets
-:func:`~kiosk.table.messages.step_for_seat` of each).  A repeated report is answered with the
-record already journaled; a refused one with ``Refused``.  A stream that ends is the seat
-leaving: its wagers stay in the round and get the default decision at the timer.  A ticker
-thread runs the timers on the controller's clock (epoch milliseconds by default, so the
+A seat's identity is its client certificate: the seat role and the canonical common name
+``seat-<n>`` (:mod:`kiosk.hostlink.identity`; ``seat-01`` or a terminal's, a dealer's or the host's
+certificate is refused), issued by the same CA tooling as the host link (:mod:`kiosk.hostlink.pki`);
+a stream that joins, or reports, as another seat is refused.  Every command runs under one lock on
+the :class:`TableController`, which journals its events; only then are they put on the connected
+seats' queues (each seat gets :func:`~kiosk.table.messages.step_for_seat` of each).  A repeated
+report is answered with the record already journaled; a refused one with ``Refused``.  A stream that
+ends is the seat leaving: its wagers stay in the round and get the default decision at the timer.  A
+ticker thread runs the timers on the controller's clock (epoch milliseconds by default, so the
 deadlines a journal holds still mean the same instants after a restart or a reboot).
 """
 
@@ -22,6 +23,7 @@ from typing import Any
 import grpc
 
 from kiosk.clock import wall_clock_ms
+from kiosk.hostlink import identity
 from kiosk.hostlink.channel import KEEPALIVE
 from kiosk.hostlink.pki import Credentials, listen_mutual_tls
 from kiosk.table import commands as c
@@ -37,8 +39,6 @@ from proto.turbokiosk.v1 import table_pb2 as pb
 
 #: the largest message a seat may send, in bytes
 MAX_REQUEST_BYTES = 64 * 1024
-
-SEAT_PREFIX = "seat-"
 
 
 class _Seats:
@@ -82,12 +82,12 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             yield step
 
     def _seat_of(self, context: grpc.ServicerContext) -> int:
-        names: Any = context.auth_context().get("x509_common_name")
-        name = bytes(names[0]).decode() if names else ""
-        number = name.removeprefix(SEAT_PREFIX)
-        if not name.startswith(SEAT_PREFIX) or not number.isdigit():
-            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"{name!r} is not a seat's name")
-        return int(number)
+        auth: Any = context.auth_context()
+        try:
+            return identity.require(auth, identity.Role.SEAT).number
+        except identity.IdentityError as exc:
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, f"not a seat: {exc}")
+            raise AssertionError("abort returned") from exc  # pragma: no cover
 
 
 class TableServer:

@@ -26,6 +26,8 @@ def host(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """`turbokiosk host serve` on a free loopback port: (its address, its directory)."""
     host_dir = tmp_path / "host"
     pki.ensure_pki(host_dir / "pki", (TERMINAL,))
+    enrolled = turbokiosk("host", "terminals", "enroll", TERMINAL, "--host-dir", str(host_dir))
+    assert enrolled.returncode == 0, enrolled.stderr
     with host_process("--host-dir", str(host_dir), log=tmp_path / "host.log") as address:
         yield address, host_dir
 

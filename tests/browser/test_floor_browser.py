@@ -61,6 +61,7 @@ from kiosk.terminal import commands as c  # noqa: E402
 from kiosk.terminal import events as e  # noqa: E402
 from kiosk.terminal.state import Phase  # noqa: E402
 from tests.host.conftest import TerminalRig  # noqa: E402
+from tests.host.helpers import enroll  # noqa: E402
 from tests.host.web_records import game  # noqa: E402
 
 PASSWORD = "correct horse battery"
@@ -131,6 +132,7 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FloorRig]:
     rig = FloorRig(root, root / "pki", root / "host.sqlite3")
     pki.ensure_pki(rig.pki_dir, (*ROBOTS, "TK-C", "TK-D"))
     seed_history(rig.db)
+    enroll(rig.db, (*ROBOTS, "TK-C", "TK-D"))
     for name, role in (("olive", "operator"), ("audrey", "auditor"), ("locky", "operator")):
         _add_user(rig.db, name, role)
     env = {**os.environ, "PYTHONHASHSEED": "0"}

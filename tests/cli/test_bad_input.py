@@ -236,6 +236,14 @@ def host_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (["--days", "0", "TK-0009"], "--days: must be from 1 to 36,500"),
         (["../../escape"], "1 to 64 letters"),
         (["TK 0009"], "1 to 64 letters"),
+        (["seat-01"], "no role's canonical name"),
+        (["--role", "seat", "seat-01"], "'seat-01' is not a seat name"),
+        (["tk-0009"], "no role's canonical name"),
+        (["--role", "terminal", "seat-1"], "'seat-1' is not a terminal name"),
+        (["--server", "seat-1"], "a seat is a client"),
+        (["--san", "10.0.0.5", "TK-0009"], "only a server's certificate names addresses"),
+        (["host-2", "--server", "--san", "turbokiosk-table"], "a table-controller's alone"),
+        (["host", "--server"], "exists already: nothing was replaced"),
     ],
 )
 def test_issue_cert_refuses_bad_values_and_writes_nothing(

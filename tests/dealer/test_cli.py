@@ -14,7 +14,13 @@ from kiosk.hostlink import pki
 @pytest.fixture(scope="module")
 def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("dt-cli") / "pki"
-    pki.ensure_pki(where, ("dealer-1",))
+    pki.ensure_pki(
+        where,
+        (
+            "table-T1",
+            "dealer-1",
+        ),
+    )
     return where
 
 

@@ -23,7 +23,7 @@ from tests.table.dealer_rig import NAMES, SEATS, START
 @pytest.fixture(scope="module")
 def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("dt-pki") / "pki"
-    pki.ensure_pki(where, NAMES)
+    pki.ensure_pki(where, ("table-T1", *NAMES))
     return where
 
 

@@ -34,6 +34,7 @@ from kiosk.cli import COMMANDS
 from tests.cli.conftest import turbokiosk
 from tests.deploy.chroot import REPO, TERMINAL, VERSION, Chroot, build_bundle, release
 from tests.deploy.kit import SAMPLE, settings
+from tests.host.helpers import enroll
 from tests.host.process import host_process
 
 pytestmark = [pytest.mark.deploy, pytest.mark.slow]
@@ -297,6 +298,7 @@ def casino(chroot: Chroot) -> Iterator[tuple[str, Path]]:
     shares): (its address, its directory)."""
     host_dir = chroot.work / "host"
     serve = ("--host-dir", str(host_dir), "--pki", str(chroot.work / "pki"))
+    enroll(host_dir / "host.sqlite3", (TERMINAL,))  # the casino enrols the terminal it installs
     with host_process(*serve, log=chroot.work / "host.log") as address:
         yield address, host_dir
 

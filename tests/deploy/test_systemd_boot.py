@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import COMMANDS
-from tests.deploy.chroot import Chroot
+from tests.deploy.chroot import TERMINAL, Chroot
 from tests.deploy.kit import need_root, need_tool, settings
 
 pytestmark = [pytest.mark.deploy, pytest.mark.slow]
@@ -226,6 +226,7 @@ def start_casino_and_devices(box: Booted) -> None:
         "install -d -o turbokiosk -g turbokiosk /dev/turbokiosk /run/tk-sim "
         f"{Path(DUMP).parent}; "
         f"install -d -m 0755 {Path(SCREEN).parent}; "
+        f"{tk} host terminals enroll {TERMINAL} --host-dir /srv/casino/host; "  # the casino's
         f"systemd-run --unit=tk-casino --collect {tk} host serve --host-dir /srv/casino/host "
         f"--pki /srv/casino/pki --listen 127.0.0.1:{HOST_PORT}"
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.host.db import HostDb, SqliteHostDb
+from kiosk.host.db import HostDb, SqliteHostDb, now_ms
 from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink import pki
 from kiosk.hostlink.link import HostLink
@@ -23,6 +23,8 @@ from kiosk.terminal.config import TerminalConfig
 from rng import Csprng
 
 TERMINALS = ("TK-A", "TK-B")
+#: the terminals the test hosts serve (enrolled in their registry; any other is refused)
+ENROLLED = (*TERMINALS, "TK-C", "TK-D", "TK-Z", "TK-P", "TK-X", "TK-NEW", "TK-SILENT", "TK-0001")
 
 
 class Pki:
@@ -68,6 +70,8 @@ class HostRig:
 
     def start(self) -> HostServer:
         self.db = self.db_factory()
+        for name in ENROLLED:
+            self.db.enroll(name, now_ms())
         self.server = HostServer(
             self.db, self.pki.host(), self.address, settings=HostSettings(), max_workers=64
         ).start()

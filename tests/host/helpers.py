@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.host.db import HostDb
+from kiosk.host.db import HostDb, now_ms, open_db
 from kiosk.hostlink.messages import event_body
 from kiosk.store.journal import Journal
 from kiosk.terminal import events as e
@@ -71,3 +71,23 @@ def _voucher_disagreements(journal: Journal, db: HostDb, terminal_id: str) -> li
         if record["holder"] == terminal_id and record["validation_number"] not in redeemed:
             problems.append(f"host says {record['validation_number']} redeemed, never credited")
     return problems
+
+
+def enroll(records: HostDb | str | Path, names: tuple[str, ...]) -> None:
+    """Enrol ``names`` in a host's registry (its records, or where they are: created there when
+    missing), as ``turbokiosk host terminals enroll`` does."""
+    from kiosk.host import registry
+
+    db = open_db(records) if isinstance(records, str | Path) else records
+    try:
+        with db.transaction() as tx:  # one transaction however many (a floor's thousands)
+            for name in names:
+                registry.set_state(tx, name, registry.ENROLLED, now_ms(), "test")
+    finally:
+        if db is not records:
+            db.close()
+
+
+def enroll_pki(records: HostDb | str | Path, pki_dir: Path) -> None:
+    """Enrol every terminal whose certificate ``pki_dir`` holds (a floor's terminals)."""
+    enroll(records, tuple(sorted(p.stem for p in pki_dir.glob("TK-*.crt"))))

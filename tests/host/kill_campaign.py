@@ -24,7 +24,7 @@ from kiosk.hostlink import pki
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state
 from kiosk.terminal import events as e
-from tests.host.helpers import disagreements
+from tests.host.helpers import disagreements, enroll
 
 TERMINAL = "TK-A"
 
@@ -60,6 +60,7 @@ class Campaign:
         self.host_dir = root / "host"
         self.data_dir = root / "terminal"
         pki.ensure_pki(self.host_dir / "pki", (TERMINAL,))
+        enroll(self.host_dir / "host.sqlite3", (TERMINAL,))
         self.address = f"127.0.0.1:{_free_port()}"
         self.env = {**os.environ, "PYTHONHASHSEED": "0"}
         self.host: subprocess.Popen[bytes] | None = None

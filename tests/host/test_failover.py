@@ -25,7 +25,7 @@ from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.robot import Robot
 from proto.turbokiosk.v1 import host_pb2
 from tests.host.conftest import HostRig, Pki, TerminalRig, records_factory
-from tests.host.helpers import disagreements
+from tests.host.helpers import disagreements, enroll
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -104,6 +104,7 @@ def test_the_host_logs_its_throughput_and_queue_depth(
     from kiosk.hostlink.client import HostClient
 
     caplog.set_level(logging.INFO, logger="kiosk.host.progress")
+    enroll(tmp_path / "host.sqlite3", ("TK-B",))
     server = HostServer(
         SqliteHostDb(tmp_path / "host.sqlite3"),
         pki_set.host(),

@@ -32,6 +32,7 @@ import pytest
 
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
 from tests.host import floor, load
+from tests.host.helpers import enroll_pki
 from tests.host.postgres import PostgresServer, binaries
 
 SECONDS = float(os.environ.get("FLOOR_SECONDS", "300"))
@@ -67,6 +68,7 @@ def start_host(
     if db is not None:
         args += ["--db", db]
     host_dir.mkdir(parents=True, exist_ok=True)
+    enroll_pki(db or host_dir / "host.sqlite3", pki_dir)
     return floor.start_logged(args, host_dir / "serve.log"), address
 
 

@@ -15,7 +15,8 @@ from kiosk.host.db import HostDb, SqliteHostDb
 from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
-from tests.host.conftest import HostRig, Pki, TerminalRig, records_factory
+from tests.host.conftest import ENROLLED, HostRig, Pki, TerminalRig, records_factory
+from tests.host.helpers import enroll
 
 LIMITS = Limits(ticket_out_limit=1_000_000, ticket_in_limit=150_000, largest_bill=10_000)
 NEVER_ISSUED = "424242424242424242"
@@ -28,6 +29,7 @@ class TrustRig(HostRig):
 
     def start(self) -> HostServer:
         self.db = self.db_factory()
+        enroll(self.db, ENROLLED)
         self.server = HostServer(
             self.db,
             self.pki.host(),

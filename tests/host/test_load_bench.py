@@ -17,6 +17,7 @@ import pytest
 
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
 from tests.host import load
+from tests.host.helpers import enroll_pki
 from tests.host.postgres import PostgresServer, binaries
 
 TERMINALS, BATCHES, PER_BATCH = 200, 25, 10
@@ -26,6 +27,7 @@ def _serve(tmp_path: Path, pki_dir: Path, db: str | None) -> tuple[Any, str]:
     address = f"127.0.0.1:{load.free_port()}"
     args = ["-m", "kiosk", "host", "serve", "--host-dir", str(tmp_path), "--pki", str(pki_dir)]
     args += ["--listen", address, *(["--db", db] if db else [])]
+    enroll_pki(db or tmp_path / "host.sqlite3", pki_dir)
     return load.start_process(args), address
 
 

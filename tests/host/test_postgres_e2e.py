@@ -40,6 +40,13 @@ def _turbokiosk(*argv: str) -> list[str]:
 def pg_host(postgres_server: Any, pki_set: Pki, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """A running ``turbokiosk host serve --db postgresql://...``: (address, database URL)."""
     url: str = postgres_server.new_database(url=True)
+    enrolled = subprocess.run(
+        _turbokiosk("host", "terminals", "enroll", TERMINAL, "--db", url),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert enrolled.stdout == f"{TERMINAL}: enrolled (was not enrolled)\n"
     serve = ("--db", url, "--pki", str(pki_set.dir), "--meter-period", "1")
     with host_process(*serve, log=tmp_path / "host.log") as address:
         yield address, url

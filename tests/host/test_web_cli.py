@@ -20,6 +20,7 @@ from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.web.accounts import Accounts
 from kiosk.web.sql import Connection
 from tests.host.conftest import Pki, TerminalRig
+from tests.host.helpers import enroll
 
 PASSWORD = "correct horse battery"
 
@@ -87,6 +88,7 @@ def web_host(
     """``turbokiosk host serve --web`` as its own process: (gRPC address, dashboard URL)."""
     db = tmp_path / "host.sqlite3"
     assert add_user(monkeypatch, db, "olive", "--role", "operator") == 0
+    enroll(db, ("TK-A",))
     command = [
         sys.executable, "-m", "kiosk", "host", "serve", "--db", str(db), "--pki",
         str(pki_set.dir), "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0",

@@ -40,7 +40,7 @@ class Table:
     port: int = field(default_factory=free_port)
 
     def __post_init__(self) -> None:
-        pki.ensure_pki(self.pki, tuple(f"seat-{n}" for n in range(self.seats)))
+        pki.ensure_pki(self.pki, ("table-T1", *(f"seat-{n}" for n in range(self.seats))))
 
     @property
     def pki(self) -> Path:

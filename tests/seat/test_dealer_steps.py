@@ -45,7 +45,7 @@ DEALER = cards("Ks Kd 2c")
 @pytest.fixture(scope="module")
 def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("dealer-seat-pki") / "pki"
-    pki.ensure_pki(where, ("seat-1", "dealer-1"))
+    pki.ensure_pki(where, ("table-T1", "seat-1", "dealer-1"))
     return where
 
 
@@ -57,7 +57,7 @@ def server(tmp_path: Path, pki_dir: Path) -> Iterator[TableServer]:
     controller = TableController(config, tmp_path / "table.sqlite3", RngDeckFactory(Csprng()))
     srv = TableServer(
         controller,
-        pki.credentials(pki_dir, "host"),
+        pki.credentials(pki_dir, "table-T1"),
         dealer_access=DealerAccess(KdfParams(n=2**4, r=1, p=1)),
         tick_seconds=0.01,
     ).start()

@@ -49,7 +49,13 @@ class FixedDecks:
 @pytest.fixture(scope="module")
 def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("seat-pki") / "pki"
-    pki.ensure_pki(where, ("seat-1",))
+    pki.ensure_pki(
+        where,
+        (
+            "table-T1",
+            "seat-1",
+        ),
+    )
     return where
 
 
@@ -63,7 +69,7 @@ def table(tmp_path: Path, pki_dir: Path) -> Iterator[Callable[..., TableServer]]
         )
         controller = TableController(config, tmp_path / "table.sqlite3", FixedDecks())
         server = TableServer(
-            controller, pki.credentials(pki_dir, "host"), f"127.0.0.1:{port}", tick_seconds=0.01
+            controller, pki.credentials(pki_dir, "table-T1"), f"127.0.0.1:{port}", tick_seconds=0.01
         ).start()
         servers.append(server)
         return server

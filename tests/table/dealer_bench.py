@@ -176,7 +176,7 @@ class StampingBroadcaster(Broadcaster):
 def measure(seats: int, rounds: int, work: Path) -> tuple[Figures, Figures]:
     """(the table's figures, the bare broadcast's) for ``seats`` seats."""
     pki_dir = work / "pki"
-    pki.ensure_pki(pki_dir, (*(f"seat-{n}" for n in range(seats)), "dealer-1"))
+    pki.ensure_pki(pki_dir, ("table-T1", *(f"seat-{n}" for n in range(seats)), "dealer-1"))
     table_cmd = [
         sys.executable,
         "-c",

@@ -54,7 +54,7 @@ def robot_table(
     controller = TableController(cfg, tmp / "table.sqlite3", RngDeckFactory(Csprng()))
     server = TableServer(
         controller,
-        pki.credentials(pki_dir, "host"),
+        pki.credentials(pki_dir, "table-T1"),
         dealer_access=access,
         card_feed=feed,
         tick_seconds=0.01,

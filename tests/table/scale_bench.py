@@ -107,7 +107,7 @@ async def robot_seat(
     channel = grpc.aio.secure_channel(
         address,
         grpc.ssl_channel_credentials(creds.ca, creds.key, creds.cert),
-        options=[("grpc.ssl_target_name_override", pki.SERVER_NAME)],
+        options=[("grpc.ssl_target_name_override", pki.TABLE_SERVER_NAME)],
     )
     decided = choice(n)
     out: asyncio.Queue[pb.SeatRequest | None] = asyncio.Queue()
@@ -275,7 +275,7 @@ class Broadcaster(table_pb2_grpc.TableServiceServicer):
 def serve_broadcast(pki_dir: Path, seats: int, broadcaster: Broadcaster | None = None) -> None:
     """The baseline server process: broadcast a round every 0.5 s once ``seats`` streams are in
     (with ``broadcaster``'s messages: a plain :class:`Broadcaster` by default)."""
-    creds = pki.credentials(pki_dir, "host")
+    creds = pki.credentials(pki_dir, "table-T1")
     broadcaster = broadcaster or Broadcaster()
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=seats + 16))
     table_pb2_grpc.add_TableServiceServicer_to_server(broadcaster, server)
@@ -310,7 +310,7 @@ def started(command: list[str]) -> tuple[subprocess.Popen[str], str]:
 def measure(seats: int, rounds: int, work: Path) -> tuple[Figures, Figures]:
     """(the table's figures, the bare broadcast's) for ``seats`` seats."""
     pki_dir = work / "pki"
-    pki.ensure_pki(pki_dir, tuple(f"seat-{n}" for n in range(seats)))
+    pki.ensure_pki(pki_dir, ("table-T1", *(f"seat-{n}" for n in range(seats))))
     table_cmd = [
         sys.executable,
         "-c",

@@ -30,7 +30,13 @@ def env() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("table-cli-pki") / "pki"
-    pki.ensure_pki(where, ("seat-0",))
+    pki.ensure_pki(
+        where,
+        (
+            "table-T1",
+            "seat-0",
+        ),
+    )
     return where
 
 

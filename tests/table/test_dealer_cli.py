@@ -62,7 +62,7 @@ def test_serve_deals_the_shuffler_programs_cards_to_robots(tmp_path: Path) -> No
     from tests.table.test_cli import env, turbokiosk
     from tests.table.test_robot import CREDITS, SUMMARY
 
-    pki.ensure_pki(tmp_path / "pki", ())
+    pki.ensure_pki(tmp_path / "pki", ("table-T1",))
     sim, ready = spawn_simulator("shuffler", tmp_path / "periph")
     try:
         port = wait_ready(sim, ready, 15)["port"]

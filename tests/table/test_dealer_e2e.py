@@ -40,7 +40,7 @@ from tests.table.dealer_rig import FAST_KDF, NAMES, SEATS, START, robot_table
 @pytest.fixture(scope="module")
 def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("dealer-pki") / "pki"
-    pki.ensure_pki(where, NAMES)
+    pki.ensure_pki(where, ("table-T1", *NAMES))
     return where
 
 

@@ -30,7 +30,7 @@ SEATS = ("seat-0", "seat-1", "seat-2")
 @pytest.fixture(scope="module")
 def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("table-pki") / "pki"
-    pki.ensure_pki(where, SEATS)
+    pki.ensure_pki(where, ("table-T1", *SEATS))
     return where
 
 
@@ -41,7 +41,7 @@ class SeatClient:
         self.channel = grpc.secure_channel(
             address,
             grpc.ssl_channel_credentials(creds.ca, creds.key, creds.cert),
-            options=[("grpc.ssl_target_name_override", pki.SERVER_NAME)],
+            options=[("grpc.ssl_target_name_override", pki.TABLE_SERVER_NAME)],
         )
         stub = table_pb2_grpc.TableServiceStub(self.channel)
         self.requests: queue.Queue[pb.SeatRequest | None] = queue.Queue()
@@ -98,7 +98,7 @@ def ante(seat: int, cents: int) -> pb.ReportWager:
 def test_seats_play_a_round_over_mutual_tls(pki_dir: Path, tmp_path: Path) -> None:
     cfg = TableConfig("T1", STADIUM, betting_ms=1500, decision_ms=1500)
     controller = TableController(cfg, tmp_path / "table.sqlite3", RngDeckFactory(Csprng()))
-    server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+    server = TableServer(controller, pki.credentials(pki_dir, "table-T1")).start()
     seats = [SeatClient(server.address, pki.credentials(pki_dir, name)) for name in SEATS[:2]]
     try:
         for n, seat in enumerate(seats):
@@ -151,7 +151,7 @@ def test_seats_play_a_round_over_mutual_tls(pki_dir: Path, tmp_path: Path) -> No
 def test_a_stream_joining_as_another_seat_is_refused(pki_dir: Path, tmp_path: Path) -> None:
     cfg = TableConfig("T1", STADIUM)
     controller = TableController(cfg, tmp_path / "table.sqlite3", RngDeckFactory(Csprng()))
-    server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+    server = TableServer(controller, pki.credentials(pki_dir, "table-T1")).start()
     seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-2"))
     try:
         seat.send(join=pb.JoinTable(table_id="T1", seat=1))
@@ -169,7 +169,7 @@ def test_a_join_to_another_table_is_refused(pki_dir: Path, tmp_path: Path) -> No
     controller = TableController(
         TableConfig("T1", STADIUM), tmp_path / "table.sqlite3", RngDeckFactory(Csprng())
     )
-    server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+    server = TableServer(controller, pki.credentials(pki_dir, "table-T1")).start()
     seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-0"))
     try:
         seat.send(join=pb.JoinTable(table_id="T9", seat=0))
@@ -190,7 +190,7 @@ def test_a_seat_that_comes_back_gets_the_round_and_a_restart_keeps_the_cards(
     cfg = TableConfig("T1", STADIUM, betting_ms=800, decision_ms=60_000)
     path = tmp_path / "table.sqlite3"
     controller = TableController(cfg, path, RngDeckFactory(Csprng()))
-    server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+    server = TableServer(controller, pki.credentials(pki_dir, "table-T1")).start()
     seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-0"))
     try:
         seat.send(join=pb.JoinTable(table_id="T1", seat=0))
@@ -210,7 +210,7 @@ def test_a_seat_that_comes_back_gets_the_round_and_a_restart_keeps_the_cards(
         controller.close()
         # the controller restarts on its journal: the round goes on with the same cards
         controller = TableController(cfg, path, RngDeckFactory(Csprng()))
-        server = TableServer(controller, pki.credentials(pki_dir, "host")).start()
+        server = TableServer(controller, pki.credentials(pki_dir, "table-T1")).start()
         seat = SeatClient(server.address, pki.credentials(pki_dir, "seat-0"))
         seat.send(join=pb.JoinTable(table_id="T1", seat=0))
         assert list(seat.next("first_dealt").first_dealt.cards) == cards

@@ -43,12 +43,18 @@ class SeatedKiosk:
 
     def __init__(self, root: Path) -> None:
         self.pki = root / "pki"
-        pki.ensure_pki(self.pki, ("seat-1",))
+        pki.ensure_pki(
+            self.pki,
+            (
+                "table-T1",
+                "seat-1",
+            ),
+        )
         self.offset_ms = 0
         config = TableConfig("T1", EDITION, betting_ms=9_000, decision_ms=8_000)
         self.controller = TableController(config, root / "table.sqlite3", RngDeckFactory(Csprng()))
         self.server = TableServer(
-            self.controller, pki.credentials(self.pki, "host"), clock=self.clock
+            self.controller, pki.credentials(self.pki, "table-T1"), clock=self.clock
         ).start()
         self.tour = tour_terminal(root / "kiosk")
         self.runtime = self.tour.terminal.runtime
