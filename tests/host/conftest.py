@@ -60,6 +60,8 @@ def pki_set(tmp_path_factory: pytest.TempPathFactory) -> Pki:
 class HostRig:
     """A host server on 127.0.0.1 that can be stopped and started again on the same port."""
 
+    settings = HostSettings()  # a subclass sets its own (rate limits, bounds)
+
     def __init__(self, pki_set: Pki, db_factory: Callable[[], HostDb]) -> None:
         self.pki = pki_set
         self.db_factory = db_factory
@@ -73,7 +75,7 @@ class HostRig:
         for name in ENROLLED:
             self.db.enroll(name, now_ms())
         self.server = HostServer(
-            self.db, self.pki.host(), self.address, settings=HostSettings(), max_workers=64
+            self.db, self.pki.host(), self.address, settings=self.settings, max_workers=64
         ).start()
         self.address = self.server.address
         return self.server

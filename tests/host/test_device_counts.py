@@ -12,7 +12,7 @@ import pytest
 
 from kiosk.host.db import HostDb, Message, Report
 from kiosk.host.rate_limit import RateLimiter, RateLimitError, RateLimits
-from kiosk.host.server import HostServer, HostSettings
+from kiosk.host.server import HostSettings
 from kiosk.hostlink.anchor import JournalHead
 from kiosk.hostlink.link import REFUSED_REASON, pushback_ms
 from kiosk.robot import Robot
@@ -156,14 +156,7 @@ def test_the_link_tells_a_throttle_from_a_refusal() -> None:
 
 
 class _SlowHost(HostRig):
-    def start(self) -> HostServer:
-        self.db = self.db_factory()
-        rates = RateLimits(messages_per_second=40, burst=5)
-        self.server = HostServer(
-            self.db, self.pki.host(), self.address, settings=HostSettings(rates=rates)
-        ).start()
-        self.address = self.server.address
-        return self.server
+    settings = HostSettings(rates=RateLimits(messages_per_second=40, burst=5))
 
 
 @pytest.fixture

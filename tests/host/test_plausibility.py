@@ -20,7 +20,6 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink.client import HostClient
 from kiosk.web.floor import Floor
 from kiosk.web.sql import Connection
@@ -32,16 +31,6 @@ BIG_WIN = 99_999_999  # $999,999.99
 
 class PlausibleRig(HostRig):
     """A host with the given settings (the defaults unless a test sets ``settings``)."""
-
-    settings = HostSettings()
-
-    def start(self) -> HostServer:
-        self.db = self.db_factory()
-        self.server = HostServer(
-            self.db, self.pki.host(), self.address, settings=self.settings, max_workers=16
-        ).start()
-        self.address = self.server.address
-        return self.server
 
     @property
     def records(self) -> HostDb:
