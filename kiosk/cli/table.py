@@ -4,6 +4,7 @@
         [--card-source virtual|shuffler|manual] [--shuffler-port PATH] [--shuffler-key FILE]
     turbokiosk table recall GAME
     turbokiosk table meters [--json]
+    turbokiosk table audit [--signer PATH] [--seat N=DIR ...] [--edition E --mode M]
 
 ``serve`` runs the controller of table ``--table-id`` (default ``T1``) on its journal
 ``DATA_DIR/table-<id>.sqlite3`` (``--data-dir``, default ``var/table``), over mutual TLS with the
@@ -16,6 +17,12 @@ cards come from ``--card-source``: the certified deck (``virtual``), a card-read
 on ``--shuffler-port`` paired with ``--shuffler-key`` (``shuffler``), or the dealer's entries
 (``manual``, which needs a Dealer Terminal: no ``--auto-deal``).  ``recall``
 prints a finished round's record from the journal.
+
+The journal's heads are signed by the table's own signer (decision 0036, ``--signer PATH`` or
+``$TURBOKIOSK_TABLE_SIGNER``; else the development signer in ``DATA_DIR.signer/table-<id>``):
+``serve`` refuses a journal that fails its verification (exit 3, one line), ``recall`` and
+``meters`` show only a verified journal, and ``audit`` verifies it and reconciles each seat's
+journal (``--seat N=DIR``: seat N's data directory) round by round (exit 0 only when all holds).
 """
 
 from __future__ import annotations
@@ -29,11 +36,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
-from kiosk.cli.guard import CommandLineError
+from kiosk.cli.guard import EXIT_FAILED, EXIT_LOCKED, CommandLineError
 from kiosk.games.base import RuleError
 from kiosk.hostlink import pki
 
 if TYPE_CHECKING:
+    from kiosk.table.core import TableCore
+    from kiosk.table.journal import TableJournal
     from kiosk.table.shuffler_feed import ShufflerFeed
 
 DEFAULT_LISTEN = "127.0.0.1:50071"
@@ -53,6 +62,26 @@ def game_number(text: str) -> int:
     return int(text)
 
 
+def seat_data(text: str) -> tuple[int, Path]:
+    """``N=DIR``: seat N's data directory."""
+    number, sep, directory = text.partition("=")
+    if not sep or not number.isdigit() or not directory:
+        raise argparse.ArgumentTypeError(f"{text!r}: N=DIR, seat N's data directory")
+    return int(number), Path(directory)
+
+
+def _signer_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--signer",
+        dest="table_signer",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the table signer's socket (default $TURBOKIOSK_TABLE_SIGNER, else the "
+        "development signer in DATA_DIR.signer/table-ID)",
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-commands."""
     parser.add_argument("--table-id", type=table_id, default="T1")
@@ -60,6 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="table_command", metavar="COMMAND", required=True)
     serve = sub.add_parser("serve", help="run the table controller until SIGTERM or Ctrl-C")
     serve.add_argument("--edition", required=True, help="the game (an edition id)")
+    _signer_option(serve)
     serve.add_argument("--mode", choices=("one-deck", "seat-shuffles"), default="one-deck")
     serve.add_argument("--pki-dir", type=Path, default=Path("var/host/pki"), metavar="DIR")
     serve.add_argument("--cert-name", default="host")
@@ -86,8 +116,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     recall = sub.add_parser("recall", help="a finished round: every seat's wagers, cards, result")
     recall.add_argument("game", type=game_number)
+    _signer_option(recall)
     meters = sub.add_parser("meters", help="the table's meters, and every seat's, from its journal")
     meters.add_argument("--json", action="store_true", help="one JSON object")
+    _signer_option(meters)
+    audit = sub.add_parser(
+        "audit", help="verify the signed journal; reconcile each seat's journal round by round"
+    )
+    _signer_option(audit)
+    audit.add_argument(
+        "--seat",
+        dest="seats",
+        type=seat_data,
+        action="append",
+        default=[],
+        metavar="N=DIR",
+        help="seat N's data directory (repeat for every seat)",
+    )
+    audit.add_argument("--edition", help="the game to replay with (default: the journal's)")
+    audit.add_argument("--mode", choices=("one-deck", "seat-shuffles"), default=None)
 
 
 def _journal_path(args: argparse.Namespace) -> Path:
@@ -100,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         return _serve(args)
     if args.table_command == "meters":
         return _meters(args)
+    if args.table_command == "audit":
+        return _audit(args)
     return _recall(args)
 
 
@@ -107,6 +156,7 @@ def _serve(args: argparse.Namespace) -> int:
     from kiosk.runtime.deck import RngDeckFactory
     from kiosk.table.controller import TableController
     from kiosk.table.core import CardSource, DealMode, TableConfig, TableConfigError
+    from kiosk.table.record import TableRecordError, table_signer
     from kiosk.table.robot import RobotSeat
     from kiosk.table.server import TableServer
     from rng import Csprng
@@ -129,10 +179,15 @@ def _serve(args: argparse.Namespace) -> int:
     if rng.failure is not None:
         raise CommandLineError(f"the RNG failed its self-tests: {rng.failure}", 3)
     Path(args.data_dir).mkdir(parents=True, exist_ok=True)
+    signer = table_signer(args.data_dir, args.table_id, args.table_signer)
     try:
-        controller = TableController(config, _journal_path(args), RngDeckFactory(rng))
+        controller = TableController(config, _journal_path(args), RngDeckFactory(rng), signer)
     except (RuleError, TableConfigError) as exc:
         raise CommandLineError(f"--edition {args.edition}: {exc}") from exc
+    except TableRecordError as exc:
+        raise CommandLineError(f"table {args.table_id} locked: {exc}", EXIT_LOCKED) from exc
+    for action in controller.recovery.actions:
+        print(f"table {args.table_id}: {action}", flush=True)
     robot_names = tuple(f"seat-{n}" for n in range(args.robots))
     if robot_names:
         try:
@@ -188,12 +243,7 @@ def _shuffler_feed(args: argparse.Namespace) -> ShufflerFeed | None:
 
 
 def _recall(args: argparse.Namespace) -> int:
-    from kiosk.table.journal import TableJournal
-
-    path = _journal_path(args)
-    if not path.is_file():
-        raise CommandLineError(f"no journal of table {args.table_id} at {path}")
-    journal = TableJournal(path, args.table_id)
+    journal = _verified(args)
     try:
         record = journal.recall(args.game)
     finally:
@@ -205,13 +255,9 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 def _meters(args: argparse.Namespace) -> int:
-    from kiosk.table.journal import TableJournal
     from kiosk.table.meters import table_meters
 
-    path = _journal_path(args)
-    if not path.is_file():
-        raise CommandLineError(f"no journal of table {args.table_id} at {path}")
-    journal = TableJournal(path, args.table_id)
+    journal = _verified(args)
     try:
         books = table_meters(journal.events())
     finally:
@@ -227,4 +273,157 @@ def _meters(args: argparse.Namespace) -> int:
             f"  seat {seat}: rounds {m.rounds} wagered {m.wagered} paid {m.paid} "
             f"voided {m.voided_rounds} returned {m.returned}"
         )
+    return 0
+
+
+def _verified(args: argparse.Namespace) -> TableJournal:
+    """The table's journal, read-only, once it verifies against its signer (the recall
+    against the replay when the journal names its game); one line and exit 1 otherwise."""
+    from kiosk.table.record import TableRecordError
+
+    journal = _open_readonly(args)
+    try:
+        _check(args, journal)
+    except TableRecordError as exc:
+        journal.close()
+        raise CommandLineError(
+            f"table {args.table_id}: the journal does not verify: {exc}", EXIT_FAILED
+        ) from exc
+    except BaseException:
+        journal.close()
+        raise
+    return journal
+
+
+def _open_readonly(args: argparse.Namespace) -> TableJournal:
+    from kiosk.store.faults import StoreError
+    from kiosk.table.journal import TableJournal
+
+    path = _journal_path(args)
+    if not path.is_file():
+        raise CommandLineError(f"no journal of table {args.table_id} at {path}")
+    try:
+        return TableJournal(path, args.table_id, readonly=True)
+    except StoreError as exc:
+        raise CommandLineError(f"table {args.table_id}: {exc}", EXIT_FAILED) from exc
+
+
+def _check(args: argparse.Namespace, journal: TableJournal) -> list[str]:
+    """Verify ``journal`` against its signer (the status read before and after, so that a
+    controller serving meanwhile is told from a cut); the lines of what held."""
+    from kiosk.signer.client import LocalSigner, SignerUnavailableError
+    from kiosk.store.verify import VerificationError, against_anchor
+    from kiosk.table.record import WHAT, TableRecordError, table_signer, verify_table
+
+    signer = table_signer(args.data_dir, args.table_id, args.table_signer, create=False)
+    try:
+        never_signed = isinstance(signer, LocalSigner) and not signer.state_dir.exists()
+        if journal.epoch() is None and never_signed:  # a previous release's journal
+            core = _replay_core(args, journal)
+            verified = verify_table(journal, None, None, core=core, signed=False)
+            return [f"table {args.table_id}: unsigned journal, {verified.rows} rows chained"]
+        try:
+            before = signer.status()
+            verified = verify_table(
+                journal, before.public_key, None, core=_replay_core(args, journal)
+            )
+            after = signer.status()
+        except SignerUnavailableError as exc:
+            raise TableRecordError(f"its signer cannot be asked: {exc}") from None
+    finally:
+        signer.close()
+    assert verified.head is not None
+    running = after.anchor != before.anchor
+    try:
+        _, notes = against_anchor(
+            verified.head, after.anchor, running, what=WHAT, new_epoch="the signer of another table"
+        )
+    except VerificationError as exc:
+        raise TableRecordError(str(exc)) from None
+    head = verified.head
+    return [
+        f"table {args.table_id}: {verified.rows} rows chained, head row {head.seq} signed "
+        f"in epoch {head.epoch} by {before.where} (key {before.fingerprint})",
+        f"table {args.table_id}: the head is the signer's anchor (row {after.anchor.seq})"
+        + "".join(f"; {note}" for note in notes),
+        f"table {args.table_id}: {verified.rounds} finished rounds' recall = the replay",
+    ]
+
+
+def _replay_core(args: argparse.Namespace, journal: TableJournal) -> TableCore | None:
+    """A fresh core of the journal's game (``--edition``/``--mode`` or its ``meta``), or None
+    when neither names it (the recall is then not replayed)."""
+    from kiosk.table.core import CardSource, DealMode, TableConfig, TableConfigError
+    from kiosk.table.core import TableCore as Core
+
+    edition = getattr(args, "edition", None) or journal.meta("edition")
+    mode = getattr(args, "mode", None) or journal.meta("mode") or DealMode.SHARED.value
+    if edition is None:
+        return None
+    source = journal.meta("card_source") or CardSource.VIRTUAL.value
+    try:
+        config = TableConfig(
+            args.table_id, edition, mode=DealMode(mode), card_source=CardSource(source)
+        )
+        return Core(config)
+    except (RuleError, TableConfigError, ValueError) as exc:
+        raise CommandLineError(f"--edition {edition}: {exc}") from exc
+
+
+def _missing_but_signed(args: argparse.Namespace) -> None:
+    """A missing journal whose signer has signed rows is a finding, not a usage error."""
+    from kiosk.store.faults import StoreError
+    from kiosk.table.record import table_signer
+
+    if _journal_path(args).exists():
+        return
+    signer = table_signer(args.data_dir, args.table_id, args.table_signer, create=False)
+    try:
+        anchor = signer.status().anchor
+    except StoreError:
+        return  # no signer either: nothing was ever served here
+    finally:
+        signer.close()
+    if anchor.seq:
+        raise CommandLineError(
+            f"table {args.table_id}: the table journal is missing or empty but its signer's "
+            f"anchor is at epoch {anchor.epoch} row {anchor.seq}: it was deleted or replaced",
+            EXIT_FAILED,
+        )
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from kiosk.store.faults import StoreError
+    from kiosk.table.reconcile import reconcile_seat, seat_rounds, table_rounds
+    from kiosk.table.record import TableRecordError
+
+    _missing_but_signed(args)
+    journal = _open_readonly(args)
+    try:
+        try:
+            lines = _check(args, journal)
+        except TableRecordError as exc:
+            raise CommandLineError(
+                f"table {args.table_id}: the journal does not verify: {exc}", EXIT_FAILED
+            ) from exc
+        rounds = table_rounds(journal.events())
+    finally:
+        journal.close()
+    for line in lines:
+        print(line)
+    mismatched = 0
+    for seat, directory in sorted(args.seats):
+        try:
+            books = reconcile_seat(rounds, seat, seat_rounds(directory, args.table_id))
+        except StoreError as exc:
+            raise CommandLineError(f"--seat {seat}={directory}: {exc}", EXIT_FAILED) from exc
+        for mismatch in books.mismatches:
+            print(f"table {args.table_id}: MISMATCH {mismatch.line()}")
+        print(f"table {args.table_id}: {books.line()}")
+        mismatched += len(books.mismatches)
+    if mismatched:
+        raise CommandLineError(
+            f"table {args.table_id}: {mismatched} seat rounds do not reconcile", EXIT_FAILED
+        )
+    print(f"table {args.table_id}: audit passed")
     return 0
