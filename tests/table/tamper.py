@@ -49,7 +49,9 @@ def _resign_head(db: sqlite3.Connection, head: bytes) -> None:
     """Point the last signed head row at the forged chain (its signature stays the old one:
     the forger has no key)."""
     seq = db.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
-    db.execute("UPDATE heads SET hash = ? WHERE seq = ?", (head, seq))
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    if "heads" in tables:  # (a journal of a release before the signer has none)
+        db.execute("UPDATE heads SET hash = ? WHERE seq = ?", (head, seq))
 
 
 def _open(path: Path) -> sqlite3.Connection:
