@@ -133,8 +133,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N=DIR",
         help="seat N's data directory (repeat for every seat)",
     )
-    audit.add_argument("--edition", help="the game to replay with (default: the journal's)")
-    audit.add_argument("--mode", choices=("one-deck", "seat-shuffles"), default=None)
+    audit.add_argument(
+        "--edition", dest="replay_edition", help="the game to replay with (default: the journal's)"
+    )
+    audit.add_argument("--mode", dest="replay_mode", choices=("one-deck", "seat-shuffles"))
+    parser.set_defaults(replay_edition=None, replay_mode=None)
 
 
 def _journal_path(args: argparse.Namespace) -> Path:
@@ -356,8 +359,8 @@ def _replay_core(args: argparse.Namespace, journal: TableJournal) -> TableCore |
     from kiosk.table.core import CardSource, DealMode, TableConfig, TableConfigError
     from kiosk.table.core import TableCore as Core
 
-    edition = getattr(args, "edition", None) or journal.meta("edition")
-    mode = getattr(args, "mode", None) or journal.meta("mode") or DealMode.SHARED.value
+    edition = args.replay_edition or journal.meta("edition")
+    mode = args.replay_mode or journal.meta("mode") or DealMode.SHARED.value
     if edition is None:
         return None
     source = journal.meta("card_source") or CardSource.VIRTUAL.value
@@ -406,6 +409,12 @@ def _audit(args: argparse.Namespace) -> int:
             raise CommandLineError(
                 f"table {args.table_id}: the journal does not verify: {exc}", EXIT_FAILED
             ) from exc
+        if journal.epoch() is None:
+            raise CommandLineError(
+                f"table {args.table_id}: the journal is unsigned (a previous release's): "
+                "'table serve' adopts it",
+                EXIT_FAILED,
+            )
         rounds = table_rounds(journal.events())
     finally:
         journal.close()

@@ -171,3 +171,15 @@ def test_reconciliation_reports_each_round_that_differs() -> None:
     assert "never opened" in books.mismatches[2].reason
     assert (books.settled, books.voided, books.not_taken) == (1, 1, 1)
     assert (books.wagered, books.paid, books.returned) == (100, 0, 100)
+
+
+def test_a_previous_release_journal_is_shown_but_does_not_pass_the_audit(tmp_path: Path) -> None:
+    where = data_dir(tmp_path)
+    where.mkdir()
+    ctl = TableController(config(), where / "table-T1.sqlite3", CountingDecks())  # unsigned
+    play(ctl, 1)
+    ctl.close()
+    assert cli(tmp_path, "meters")[0] == 0  # no signer state yet: shown as it is
+    code, _, err = cli(tmp_path, "audit")
+    assert code == 1 and "unsigned" in err and "adopts it" in err
+    assert not development_dir(where).exists()  # nothing created by reading
