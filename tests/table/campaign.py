@@ -17,6 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from kiosk.cli import main
 from kiosk.table import events as te
 from kiosk.table.journal import TableJournal
@@ -76,8 +78,28 @@ def serve_refuses(table: Table, tamper: Tamper) -> str:
     return lines[0]
 
 
-def check_refused(table: Table, tamper: Tamper, rand: random.Random) -> bool:
-    """Tamper with the stopped table, see it refused, put the honest journal back."""
+def controller_refuses(table: Table, tamper: Tamper) -> str:
+    """What ``table serve`` does first, in this process: the controller on its signer."""
+    from kiosk.runtime.deck import RngDeckFactory
+    from kiosk.table.controller import TableController
+    from kiosk.table.core import DealMode, TableConfig
+    from kiosk.table.record import TableRecordError, table_signer
+    from rng import Csprng
+
+    cfg = TableConfig("T1", table.edition, mode=DealMode(table.mode))
+    signer = table_signer(table.root / "table", "T1")
+    with pytest.raises(TableRecordError) as refused:
+        TableController(cfg, table.journal_path, RngDeckFactory(Csprng()), signer).close()
+    reason = str(refused.value)
+    assert any(word in reason for word in tamper.expect), (tamper.name, reason)
+    return reason
+
+
+def check_refused(
+    table: Table, tamper: Tamper, rand: random.Random, *, serve_process: bool = True
+) -> bool:
+    """Tamper with the stopped table, see it refused (by ``table serve`` in its own process,
+    or by the controller in this one), put the honest journal back."""
     honest = table.root / "honest"
     backup(table.journal_path, honest)
     try:
@@ -88,7 +110,10 @@ def check_refused(table: Table, tamper: Tamper, rand: random.Random) -> bool:
     code, _, err = audit(table)
     assert code != 0 and len(err.strip().splitlines()) == 1, (tamper.name, err)
     assert any(word in err for word in tamper.expect), (tamper.name, err)
-    serve_refuses(table, tamper)
+    if serve_process:
+        serve_refuses(table, tamper)
+    else:
+        controller_refuses(table, tamper)
     restore(table.journal_path, honest)
     code, _, err = audit(table)
     assert code == 0, (tamper.name, "the honest journal put back", err)
@@ -167,9 +192,12 @@ def run_campaign(
     edition: str = "stadium-3cp",
     seed: int = 23,
     pause: tuple[float, float] = (0.8, 2.5),
+    serve_process: bool = True,
 ) -> Report:
     """Play ``rounds`` table rounds with ``seats`` seat processes, tampering between them (each
-    kind of tamper at least once before the end), then reconcile."""
+    kind of tamper at least once before the end), then reconcile.  ``serve_process`` False:
+    each refusal is checked on the controller in this process, not by a ``table serve``
+    process (the small version; the process's one line is tested on its own)."""
     rand = random.Random(seed)
     table = Table(root, edition, seats=seats, betting=0.5, decision=0.3)
     report = Report()
@@ -191,7 +219,7 @@ def run_campaign(
                 stop(controller)
                 tamper = replaced_by(older) if older is not None and name == REPLACED else None
                 tamper = tamper or next(t for t in TAMPERS if t.name == name)
-                if check_refused(table, tamper, rand):
+                if check_refused(table, tamper, rand, serve_process=serve_process):
                     report.detected[tamper.name] += 1
                 if older is None:
                     older = root / "older"

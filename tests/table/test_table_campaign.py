@@ -20,7 +20,7 @@ def _check(report_rounds: int, rounds: int, detected: dict[str, int]) -> None:
 
 
 def test_a_few_rounds_every_tamper_refused_and_the_seats_reconcile(tmp_path: Path) -> None:
-    report = run_campaign(tmp_path, rounds=3, seats=2, pause=(0.4, 1.0))
+    report = run_campaign(tmp_path, rounds=3, seats=2, pause=(0.4, 1.0), serve_process=False)
     _check(report.rounds, 3, report.detected)
     assert report.books is not None and report.books.settled_seat_rounds > 0
     assert "audit passed" in report.audit
