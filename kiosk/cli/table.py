@@ -220,6 +220,8 @@ def _serve(args: argparse.Namespace) -> int:
         robot.close()
     server.stop(0)
     controller.close()
+    if server.locked is not None:
+        raise CommandLineError(f"table {args.table_id} locked: {server.locked}", EXIT_LOCKED)
     print(f"table {args.table_id}: stopped", flush=True)
     return 0
 

@@ -11,6 +11,9 @@ every seat's wagers returned, journaled like any step.
 With a ``signer`` (the table's own, :mod:`kiosk.table.record`), opening verifies the journal
 against it (chain, signed head, recall, anchor) and every later commit's head is signed: a
 journal that fails raises :class:`~kiosk.table.record.TableRecordError` and is not served.
+A step that cannot be journaled or signed while serving (a store fault, the signer gone) locks
+the controller: :attr:`TableController.fault` says why and every later step is refused with
+:class:`TableLockedError` (nothing more is written or signed; a server stops on it).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from kiosk.store.faults import StoreError
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.core import (
@@ -46,6 +50,11 @@ class DeckLike(Protocol):
 
 #: a fresh shuffle of the full deck without the given cards (kiosk.runtime.deck.RngDeckFactory)
 DeckFactory = Callable[[frozenset[int]], DeckLike]
+
+
+class TableLockedError(c.TableCommandError):
+    """A step could not be journaled or signed: the controller takes no more (its reason)."""
+
 
 #: why drawing stops a round for good
 _DRAW_FAULTS = (RngFailure, DeckError, DrbgError)
@@ -78,6 +87,8 @@ class TableController:
         self._deck: DeckLike | None = None
         self._deck_game = 0
         self.recovery = Recovery()
+        #: why the controller is locked (a step that could not be journaled), or None
+        self.fault: str | None = None
         try:
             if signer is None:
                 verified = verify_table(self.journal, None, None, core=self.core, signed=False)
@@ -161,8 +172,14 @@ class TableController:
     def _commit(self, events: list[e.Event]) -> None:
         if not events:
             return
+        if self.fault is not None:
+            raise TableLockedError(f"the table is locked: {self.fault}")
         finished = self._finished(events)
-        self.journal.append(events, finished)
+        try:
+            self.journal.append(events, finished)
+        except StoreError as exc:
+            self.fault = str(exc)
+            raise TableLockedError(f"the table is locked: {exc}") from exc
         self.core.apply(events)
 
     def _finished(self, events: list[e.Event]) -> list[RoundRecord]:

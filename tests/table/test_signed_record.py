@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
+from kiosk.hostlink import pki
 from kiosk.signer.client import LocalSigner, development_dir
 from kiosk.table import events as te
 from kiosk.table.controller import TableController
@@ -183,3 +184,38 @@ def test_a_previous_release_journal_is_shown_but_does_not_pass_the_audit(tmp_pat
     code, _, err = cli(tmp_path, "audit")
     assert code == 1 and "unsigned" in err and "adopts it" in err
     assert not development_dir(where).exists()  # nothing created by reading
+
+
+def test_a_signer_lost_while_serving_locks_the_table_with_its_reason(tmp_path: Path) -> None:
+    """Faults lock up, never crash: a step that cannot be signed is refused, the server stops
+    with the reason, and nothing was written (the journal still audits clean)."""
+    import time
+
+    from kiosk.signer.client import SocketSigner
+    from kiosk.store.critmem import StoreSigner
+    from kiosk.table.controller import TableLockedError
+    from kiosk.table.server import TableServer
+
+    signed_table(tmp_path, games=1)
+    ctl = reopen(tmp_path)
+    pki_dir = tmp_path / "pki"
+    pki.ensure_pki(pki_dir, ())
+    server = TableServer(ctl, pki.credentials(pki_dir, "host")).start()
+    try:
+        head = ctl.journal.head
+        assert ctl.journal.signer is not None
+        gone = SocketSigner(tmp_path / "gone.sock", timeout=1)
+        ctl.journal.signer = StoreSigner(gone, ctl.journal.signer.epoch)
+        with pytest.raises(TableLockedError, match="cannot be reached"):
+            server.open_round()
+        assert ctl.journal.head == head
+        deadline = time.monotonic() + 10
+        while server.locked is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert server.locked is not None and "cannot be reached" in server.locked
+        with pytest.raises(TableLockedError, match="the table is locked"):
+            server.open_round()
+    finally:
+        server.stop(0)
+        ctl.close()
+    assert cli(tmp_path, "audit")[0] == 0
