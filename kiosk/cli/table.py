@@ -4,6 +4,7 @@
         [--card-source virtual|shuffler|manual] [--shuffler-port PATH] [--shuffler-key FILE]
     turbokiosk table recall GAME
     turbokiosk table meters [--json]
+    turbokiosk table audit [--signer PATH] [--seat N=DIR ...] [--edition E --mode M]
 
 ``serve`` runs the controller of table ``--table-id`` (default ``T1``) on its journal
 ``DATA_DIR/table-<id>.sqlite3`` (``--data-dir``, default ``var/table``), over mutual TLS with the CA
@@ -19,6 +20,12 @@ come from ``--card-source``: the certified deck (``virtual``), a card-reading sh
 ``--shuffler-port`` paired with ``--shuffler-key`` (``shuffler``), or the dealer's entries
 (``manual``, which needs a Dealer Terminal: no ``--auto-deal``).  ``recall`` prints a finished
 round's record from the journal.
+
+The journal's heads are signed by the table's own signer (decision 0036, ``--signer PATH`` or
+``$TURBOKIOSK_TABLE_SIGNER``; else the development signer in ``DATA_DIR.signer/table-<id>``):
+``serve`` refuses a journal that fails its verification (exit 3, one line), ``recall`` and
+``meters`` show only a verified journal, and ``audit`` verifies it and reconciles each seat's
+journal (``--seat N=DIR``: seat N's data directory) round by round (exit 0 only when all holds).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
-from kiosk.cli.guard import CommandLineError
+from kiosk.cli.guard import EXIT_LOCKED, CommandLineError
 from kiosk.games.base import RuleError
 from kiosk.hostlink import pki
 from kiosk.hostlink.identity import IdentityError, Role, check_name, seat_name, table_name
@@ -58,6 +65,26 @@ def game_number(text: str) -> int:
     return int(text)
 
 
+def seat_data(text: str) -> tuple[int, Path]:
+    """``N=DIR``: seat N's data directory."""
+    number, sep, directory = text.partition("=")
+    if not sep or not number.isdigit() or not directory:
+        raise argparse.ArgumentTypeError(f"{text!r}: N=DIR, seat N's data directory")
+    return int(number), Path(directory)
+
+
+def _signer_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--signer",
+        dest="table_signer",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the table signer's socket (default $TURBOKIOSK_TABLE_SIGNER, else the "
+        "development signer in DATA_DIR.signer/table-ID)",
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-commands."""
     parser.add_argument("--table-id", type=table_id, default="T1")
@@ -65,6 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="table_command", metavar="COMMAND", required=True)
     serve = sub.add_parser("serve", help="run the table controller until SIGTERM or Ctrl-C")
     serve.add_argument("--edition", required=True, help="the game (an edition id)")
+    _signer_option(serve)
     serve.add_argument("--mode", choices=("one-deck", "seat-shuffles"), default="one-deck")
     serve.add_argument("--pki-dir", type=Path, default=Path("var/host/pki"), metavar="DIR")
     serve.add_argument(
@@ -102,11 +130,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     recall = sub.add_parser("recall", help="a finished round: every seat's wagers, cards, result")
     recall.add_argument("game", type=game_number)
+    _signer_option(recall)
     meters = sub.add_parser("meters", help="the table's meters, and every seat's, from its journal")
     meters.add_argument("--json", action="store_true", help="one JSON object")
+    _signer_option(meters)
+    audit = sub.add_parser(
+        "audit", help="verify the signed journal; reconcile each seat's journal round by round"
+    )
+    _signer_option(audit)
+    audit.add_argument(
+        "--seat",
+        dest="seats",
+        type=seat_data,
+        action="append",
+        default=[],
+        metavar="N=DIR",
+        help="seat N's data directory (repeat for every seat)",
+    )
+    audit.add_argument(
+        "--edition", dest="replay_edition", help="the game to replay with (default: the journal's)"
+    )
+    audit.add_argument("--mode", dest="replay_mode", choices=("one-deck", "seat-shuffles"))
+    parser.set_defaults(replay_edition=None, replay_mode=None)
 
 
-def _journal_path(args: argparse.Namespace) -> Path:
+def journal_path(args: argparse.Namespace) -> Path:
     return Path(args.data_dir) / f"table-{args.table_id}.sqlite3"
 
 
@@ -116,6 +164,10 @@ def run(args: argparse.Namespace) -> int:
         return _serve(args)
     if args.table_command == "meters":
         return _meters(args)
+    if args.table_command == "audit":
+        from kiosk.cli.table_audit import audit
+
+        return audit(args)
     return _recall(args)
 
 
@@ -123,6 +175,7 @@ def _serve(args: argparse.Namespace) -> int:
     from kiosk.runtime.deck import RngDeckFactory
     from kiosk.table.controller import TableController
     from kiosk.table.core import CardSource, DealMode, TableConfig, TableConfigError
+    from kiosk.table.record import TableRecordError, table_signer
     from kiosk.table.robot import RobotSeat
     from kiosk.table.server import TableServer
     from rng import Csprng
@@ -155,10 +208,15 @@ def _serve(args: argparse.Namespace) -> int:
     if rng.failure is not None:
         raise CommandLineError(f"the RNG failed its self-tests: {rng.failure}", 3)
     Path(args.data_dir).mkdir(parents=True, exist_ok=True)
+    signer = table_signer(args.data_dir, args.table_id, args.table_signer)
     try:
-        controller = TableController(config, _journal_path(args), RngDeckFactory(rng))
+        controller = TableController(config, journal_path(args), RngDeckFactory(rng), signer)
     except (RuleError, TableConfigError) as exc:
         raise CommandLineError(f"--edition {args.edition}: {exc}") from exc
+    except TableRecordError as exc:
+        raise CommandLineError(f"table {args.table_id} locked: {exc}", EXIT_LOCKED) from exc
+    for action in controller.recovery.actions:
+        print(f"table {args.table_id}: {action}", flush=True)
     auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
     server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed).start()
     robots = [
@@ -180,6 +238,8 @@ def _serve(args: argparse.Namespace) -> int:
         robot.close()
     server.stop(0)
     controller.close()
+    if server.locked is not None:
+        raise CommandLineError(f"table {args.table_id} locked: {server.locked}", EXIT_LOCKED)
     print(f"table {args.table_id}: stopped", flush=True)
     return 0
 
@@ -228,12 +288,9 @@ def _shuffler_feed(args: argparse.Namespace) -> ShufflerFeed | None:
 
 
 def _recall(args: argparse.Namespace) -> int:
-    from kiosk.table.journal import TableJournal
+    from kiosk.cli.table_audit import verified
 
-    path = _journal_path(args)
-    if not path.is_file():
-        raise CommandLineError(f"no journal of table {args.table_id} at {path}")
-    journal = TableJournal(path, args.table_id)
+    journal = verified(args)
     try:
         record = journal.recall(args.game)
     finally:
@@ -245,13 +302,10 @@ def _recall(args: argparse.Namespace) -> int:
 
 
 def _meters(args: argparse.Namespace) -> int:
-    from kiosk.table.journal import TableJournal
+    from kiosk.cli.table_audit import verified
     from kiosk.table.meters import table_meters
 
-    path = _journal_path(args)
-    if not path.is_file():
-        raise CommandLineError(f"no journal of table {args.table_id} at {path}")
-    journal = TableJournal(path, args.table_id)
+    journal = verified(args)
     try:
         books = table_meters(journal.events())
     finally:

@@ -109,7 +109,7 @@ def _verify(
     for journal_row in journal.rows(after=snapshot_seq):
         core.apply([journal_row.event])
         replayed += 1
-    withdraw, notes = _against_anchor(head, anchor, running)
+    withdraw, notes = against_anchor(head, anchor, running)
     return Verified(
         core.state,
         head,
@@ -148,36 +148,43 @@ def _verify_snapshots(journal: Journal, public_key: bytes | None, epoch: int) ->
     return n
 
 
-def _against_anchor(
-    head: Head, anchor: Anchor | None, running: bool
+def against_anchor(
+    head: Head,
+    anchor: Anchor | None,
+    running: bool,
+    *,
+    what: str = "store",
+    new_epoch: str = "a RAM clear not carried out here",
 ) -> tuple[Head | None, tuple[str, ...]]:
+    """Step 5: ``head`` (of the ``what``: the store, the table journal) against the signer's
+    anchor; (the head to withdraw to, or None; notes).  Raises :class:`VerificationError`."""
     if anchor is None:
         return None, ()
     if anchor.epoch != head.epoch:
         raise VerificationError(
-            f"the store is of epoch {head.epoch} but the signer is at epoch {anchor.epoch} "
-            "(a replaced store, or a RAM clear not carried out here)"
+            f"the {what} is of epoch {head.epoch} but the signer is at epoch {anchor.epoch} "
+            f"(a replaced {what}, or {new_epoch})"
         )
     if head == anchor.head:
         return None, ()
     if anchor.previous is not None and head == anchor.previous:
         note = (
-            f"the last signed head (row {anchor.seq}) never reached the store: "
+            f"the last signed head (row {anchor.seq}) never reached the {what}: "
             "a power cut between signing and committing"
         )
         return (None if running else head), (note,)
     if running and head.seq < anchor.seq:
-        return None, ("the terminal is running: the signer's anchor is ahead of this view",)
+        return None, (f"the {what} is in use: the signer's anchor is ahead of this view",)
     if head.seq < anchor.seq:
         raise VerificationError(
-            f"the store's head (row {head.seq}) is behind the signer's anchor (row {anchor.seq}):"
-            " rows were cut, the WAL was lost or the store was replaced"
+            f"the {what}'s head (row {head.seq}) is behind the signer's anchor (row {anchor.seq}):"
+            f" rows were cut, the WAL was lost or the {what} was replaced"
         )
     if head.seq > anchor.seq:
         raise VerificationError(
-            f"the store's head (row {head.seq}) is ahead of the signer's anchor "
+            f"the {what}'s head (row {head.seq}) is ahead of the signer's anchor "
             f"(row {anchor.seq}): the signer's state was rolled back"
         )
     raise VerificationError(
-        f"the store's head row {head.seq} is not the head the signer signed at that row"
+        f"the {what}'s head row {head.seq} is not the head the signer signed at that row"
     )

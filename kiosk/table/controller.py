@@ -7,6 +7,13 @@ core asks for them (:meth:`~kiosk.table.core.TableCore.draws_needed`) and journa
 anyone sees them; after a kill, replaying the journal gives back the cards already drawn, so
 they are never drawn again.  A round whose cards cannot be drawn (the RNG failed) is voided and
 every seat's wagers returned, journaled like any step.
+
+With a ``signer`` (the table's own, :mod:`kiosk.table.record`), opening verifies the journal
+against it (chain, signed head, recall, anchor) and every later commit's head is signed: a
+journal that fails raises :class:`~kiosk.table.record.TableRecordError` and is not served.
+A step that cannot be journaled or signed while serving (a store fault, the signer gone) locks
+the controller: :attr:`TableController.fault` says why and every later step is refused with
+:class:`TableLockedError` (nothing more is written or signed; a server stops on it).
 """
 
 from __future__ import annotations
@@ -14,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from kiosk.store.faults import StoreError
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.core import (
@@ -27,7 +35,11 @@ from kiosk.table.core import (
     TableState,
 )
 from kiosk.table.journal import TableJournal
+from kiosk.table.record import power_up_table, verify_table
 from rng import DeckError, DrbgError, RngFailure
+
+if TYPE_CHECKING:
+    from kiosk.signer.client import Signer
 
 
 class DeckLike(Protocol):
@@ -38,6 +50,11 @@ class DeckLike(Protocol):
 
 #: a fresh shuffle of the full deck without the given cards (kiosk.runtime.deck.RngDeckFactory)
 DeckFactory = Callable[[frozenset[int]], DeckLike]
+
+
+class TableLockedError(c.TableCommandError):
+    """A step could not be journaled or signed: the controller takes no more (its reason)."""
+
 
 #: why drawing stops a round for good
 _DRAW_FAULTS = (RngFailure, DeckError, DrbgError)
@@ -55,16 +72,40 @@ class Recovery:
 class TableController:
     """One table: commands in, journaled events out."""
 
-    def __init__(self, config: TableConfig, path: Path, deck_factory: DeckFactory) -> None:
+    def __init__(
+        self,
+        config: TableConfig,
+        path: Path,
+        deck_factory: DeckFactory,
+        signer: Signer | None = None,
+    ) -> None:
+        """``signer`` None: an unsigned journal (the core's tests; ``table serve`` always
+        signs)."""
         self.core = TableCore(config)
         self.journal = TableJournal(path, config.table_id)
         self.deck_factory = deck_factory
         self._deck: DeckLike | None = None
         self._deck_game = 0
         self.recovery = Recovery()
-        for event in self.journal.events():
-            self.core.apply([event])
-            self.recovery.replayed += 1
+        #: why the controller is locked (a step that could not be journaled), or None
+        self.fault: str | None = None
+        try:
+            if signer is None:
+                verified = verify_table(self.journal, None, None, core=self.core, signed=False)
+            else:
+                check = power_up_table(self.journal, signer, self.core)
+                assert check.verified is not None
+                verified = check.verified
+                self.recovery.actions += check.actions
+            self.journal.remember(
+                edition=config.edition,
+                mode=config.mode.value,
+                card_source=config.card_source.value,
+            )
+        except BaseException:
+            self.journal.close()
+            raise
+        self.recovery.replayed = verified.rows
         if self.state.round is not None:
             self.recovery.resumed_game = self.state.round.game_number
 
@@ -131,8 +172,14 @@ class TableController:
     def _commit(self, events: list[e.Event]) -> None:
         if not events:
             return
+        if self.fault is not None:
+            raise TableLockedError(f"the table is locked: {self.fault}")
         finished = self._finished(events)
-        self.journal.append(events, finished)
+        try:
+            self.journal.append(events, finished)
+        except StoreError as exc:
+            self.fault = str(exc)
+            raise TableLockedError(f"the table is locked: {exc}") from exc
         self.core.apply(events)
 
     def _finished(self, events: list[e.Event]) -> list[RoundRecord]:

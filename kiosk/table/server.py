@@ -14,6 +14,7 @@ deadlines a journal holds still mean the same instants after a restart or a rebo
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from kiosk.hostlink.channel import KEEPALIVE
 from kiosk.hostlink.pki import Credentials, listen_mutual_tls
 from kiosk.table import commands as c
 from kiosk.table import events as e
-from kiosk.table.controller import TableController
+from kiosk.table.controller import TableController, TableLockedError
 from kiosk.table.core import Phase
 from kiosk.table.dealer_access import DealerAccess
 from kiosk.table.dealer_desk import DealerDesk, DealerServicer
@@ -126,6 +127,8 @@ class TableServer:
                 if getattr(event, "game_number", None) == last.game_number
             ]
         self._stopping = threading.Event()
+        #: why the controller locked while serving (the server then stopped), or None
+        self.locked: str | None = None
         self._ticker = threading.Thread(target=self._tick, name="table-ticker", daemon=True)
         self.server = grpc.server(  # each seat's stream holds a worker for its lifetime
             futures.ThreadPoolExecutor(
@@ -334,11 +337,26 @@ class TableServer:
     def _tick(self) -> None:
         while not self._stopping.wait(self.tick_seconds):
             with self._lock:
-                self.execute_locked(c.Tick())
-                self.desk.tick()
-                if self.auto_deal_ms is not None:
-                    self._deal_automatically(self.auto_deal_ms)
-                self.desk.flush_views()
+                with contextlib.suppress(TableLockedError):  # the fault is looked at below
+                    self.execute_locked(c.Tick())
+                    self.desk.tick()
+                    if self.auto_deal_ms is not None:
+                        self._deal_automatically(self.auto_deal_ms)
+                    self.desk.flush_views()
+                if self.controller.fault is not None:
+                    self._lock_up(self.controller.fault)
+                    return
+
+    def _lock_up(self, reason: str) -> None:
+        """The controller is locked (a step could not be journaled or signed): every stream
+        ends and the server stops; :attr:`locked` says why (under the lock)."""
+        self.locked = reason
+        self._stopping.set()
+        for outbox in self._seats.queues.values():
+            outbox.put(None)
+        for stream in self.desk.streams:
+            stream.outbox.put(None)
+        threading.Thread(target=self.server.stop, args=(0.5,), daemon=True).start()
 
     def _deal_automatically(self, pause_ms: int) -> None:
         """Open a round after ``pause_ms`` idle, lay each pack a shuffler presents, confirm a

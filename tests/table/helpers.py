@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from kiosk.runtime.deck import RngDeckFactory
+from kiosk.table import commands as c
+from kiosk.table import events as te
+from kiosk.table.controller import TableController
 from kiosk.table.core import DealMode, TableConfig
 from kiosk.table.events import Bet
 from rng import Csprng
@@ -83,3 +86,23 @@ class SeededDecks:
                     out.append(card)
             self.owner.dealt += n
             return tuple(out)
+
+
+def play(ctl: TableController, games: int, seats: int = 3, start: int = 0) -> None:
+    """``games`` Stadium rounds with ``seats`` seats, each folding or playing."""
+    now = start
+    for seat in range(seats):
+        ctl.execute(c.Join(seat), now)
+    for _ in range(games):
+        events = ctl.execute(c.OpenRound(), now)
+        game = next(ev.game_number for ev in events if isinstance(ev, te.RoundOpened))
+        for seat in range(seats):
+            ctl.execute(c.ReportWager("T1", game, seat, stadium_bet(ante=100 + seat)), now + 10)
+        ctl.execute(c.Tick(), now + 1000)
+        for seat in range(seats):
+            ctl.execute(
+                c.ReportDecision("T1", game, seat, "play" if seat % 2 else "fold"), now + 1100
+            )
+        ctl.execute(c.Tick(), now + 2000)
+        ctl.execute(c.CloseRound(), now + 2500)
+        now += 3000

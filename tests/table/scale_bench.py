@@ -1,6 +1,6 @@
 """The table at scale: one controller and 10..200 seats on loopback, against a bare broadcast.
 
-    python -m tests.table.scale_bench [--seats 10,50,100,200] [--rounds 6]
+    python -m tests.table.scale_bench [--seats 10,50,100,200] [--rounds 6] [--signing]
 
 For each size, a real controller process (``turbokiosk table serve``, Stadium, 1 s betting,
 1 s decision, ``--auto-deal 0.1``) and N seat streams (grpc.aio, mutual TLS, each with its own
@@ -16,6 +16,10 @@ seats answer their decision (so the window runs its full timer).  Reported per s
 The **baseline** in the same run: a bare gRPC server (same mutual TLS, a thread and a queue per
 stream, no controller, no journal, no lock) that broadcasts the same round's messages to the
 same number of streams; its fan-out and CPU per round are measured the same way.
+
+``--signing`` (decision 0036): instead of the bare broadcast, the same table with its journal
+unsigned (the controller without its signer, as before) is the baseline; signed and unsigned
+runs alternate twice in the same run and are pooled.
 """
 
 from __future__ import annotations
@@ -307,17 +311,20 @@ def started(command: list[str]) -> tuple[subprocess.Popen[str], str]:
     return process, line.split()[-1]
 
 
-def measure(seats: int, rounds: int, work: Path) -> tuple[Figures, Figures]:
-    """(the table's figures, the bare broadcast's) for ``seats`` seats."""
-    pki_dir = work / "pki"
-    pki.ensure_pki(pki_dir, ("table-T1", *(f"seat-{n}" for n in range(seats))))
-    table_cmd = [
+def table_command(seats: int, work: Path, pki_dir: Path, *, unsigned: bool = False) -> list[str]:
+    """``table serve`` for the bench (``unsigned``: the controller without its signer, as
+    before decision 0036, through :func:`serve_unsigned`: the baseline of the signing figure)."""
+    launcher = (
+        ["-m", "tests.table.scale_bench", "--unsigned-serve"]
+        if unsigned
+        else ["-c", "from kiosk.cli import main; raise SystemExit(main())"]
+    )
+    return [
         sys.executable,
-        "-c",
-        "from kiosk.cli import main; raise SystemExit(main())",
+        *launcher,
         "table",
         "--data-dir",
-        str(work / f"table-{seats}"),
+        str(work / f"table-{seats}{'-unsigned' if unsigned else ''}"),
         "serve",
         "--edition",
         "stadium-3cp",
@@ -332,6 +339,52 @@ def measure(seats: int, rounds: int, work: Path) -> tuple[Figures, Figures]:
         "--auto-deal",
         "0.1",
     ]
+
+
+def serve_unsigned(argv: list[str]) -> int:
+    """``turbokiosk`` with the table controller's signer taken away (the bench's baseline
+    only: ``table serve`` itself always signs)."""
+    import kiosk.table.record
+    from kiosk.cli import main
+
+    kiosk.table.record.table_signer = lambda *a, **k: None  # type: ignore[assignment]
+    return main(argv)
+
+
+def run_table(command: list[str], pki_dir: Path, seats: int, rounds: int) -> Figures:
+    process, address = started(command)
+    try:
+        return asyncio.run(play(address, pki_dir, seats, rounds, process.pid))
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def measure_signing(
+    seats: int, rounds: int, work: Path, repeats: int = 2
+) -> tuple[Figures, Figures]:
+    """(signed, unsigned): the table with its signed journal and without, alternated
+    ``repeats`` times in the same run (so that both see the same load), pooled."""
+    pki_dir = work / "pki"
+    pki.ensure_pki(pki_dir, ("table-T1", *(f"seat-{n}" for n in range(seats))))
+    pooled = (Figures(), Figures())
+    for _ in range(repeats):
+        for unsigned, into in ((False, pooled[0]), (True, pooled[1])):
+            command = table_command(seats, work, pki_dir, unsigned=unsigned)
+            got = run_table(command, pki_dir, seats, rounds)
+            into.deliveries += got.deliveries
+            into.all_seats += got.all_seats
+            into.beyond += got.beyond
+            into.cpu_per_round += got.cpu_per_round / repeats
+            into.rounds += got.rounds
+    return pooled
+
+
+def measure(seats: int, rounds: int, work: Path) -> tuple[Figures, Figures]:
+    """(the table's figures, the bare broadcast's) for ``seats`` seats."""
+    pki_dir = work / "pki"
+    pki.ensure_pki(pki_dir, ("table-T1", *(f"seat-{n}" for n in range(seats))))
+    table_cmd = table_command(seats, work, pki_dir)
     results = []
     for command in (
         table_cmd,
@@ -354,6 +407,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--broadcast", nargs=2, metavar=("PKI_DIR", "SEATS"), default=None)
+    parser.add_argument(
+        "--signing", action="store_true", help="the signed journal against the unsigned one"
+    )
+    if argv is None and sys.argv[1:2] == ["--unsigned-serve"]:
+        return serve_unsigned(sys.argv[2:])
     args = parser.parse_args(argv)
     if args.broadcast:
         serve_broadcast(Path(args.broadcast[0]), int(args.broadcast[1]))
@@ -363,6 +421,11 @@ def main(argv: list[str] | None = None) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="table-scale-"))
     print(HEADER, flush=True)
     for seats in (int(s) for s in args.seats.split(",")):
+        if args.signing:
+            signed, unsigned = measure_signing(seats, args.rounds, work)
+            print(signed.line("signed", seats), flush=True)
+            print(unsigned.line("unsigned", seats), flush=True)
+            continue
         table, bare = measure(seats, args.rounds, work)
         print(table.line("table", seats), flush=True)
         print(bare.line("bare", seats), flush=True)

@@ -49,6 +49,10 @@ def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (["recall", "0"], "game number"),
         (["recall", "3"], "no journal"),
         (["--table-id", "../x", "recall", "1"], "table-id"),
+        (["audit", "--seat", "x"], "N=DIR"),
+        (["audit"], "no journal"),
+        (["meters"], "no journal"),
+        (["audit", "--mode", "both"], "invalid choice"),
     ],
 )
 def test_bad_input_is_one_line_and_a_non_zero_exit(

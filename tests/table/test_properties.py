@@ -207,6 +207,11 @@ def check_kill_points(run: Run, tmp: Path, picks: list[int]) -> None:
         dst = sqlite3.connect(copy)
         run.ctl.journal.db.backup(dst)
         dst.execute("DELETE FROM journal WHERE seq > ?", (seq,))
+        # a kill loses a step's recall with its rows (one transaction): the recall is checked
+        dst.execute(
+            "DELETE FROM recall WHERE game_number NOT IN (SELECT json_extract(body, "
+            "'$.game_number') FROM journal WHERE kind IN ('RoundClosed', 'RoundVoided'))"
+        )
         dst.commit()
         dst.close()
         decks = SeededDecks(n)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.table.scale_bench import HEADER, measure
+from tests.table.scale_bench import HEADER, measure, measure_signing
 
 
 @pytest.mark.bench
@@ -26,3 +26,21 @@ def test_table_fan_out_against_a_bare_broadcast(
     )
     with capsys.disabled():
         print(f"\n{HEADER}\n{table.line('table', seats)}\n{bare.line('bare', seats)}")
+
+
+@pytest.mark.bench
+def test_signed_table_fan_out_against_the_unsigned(
+    benchmark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Decision 0036: the fan-out at 100 seats with the signed table journal, and without it
+    (the controller unsigned) in the same run, alternated twice."""
+    signed, unsigned = benchmark.pedantic(
+        measure_signing, args=(100, 5, tmp_path), rounds=1, iterations=1
+    )
+    assert signed.rounds == unsigned.rounds == 10
+    assert len(signed.deliveries) == len(unsigned.deliveries) == 10 * 100
+    benchmark.extra_info.update(
+        signed=signed.line("signed", 100), unsigned=unsigned.line("unsigned", 100), header=HEADER
+    )
+    with capsys.disabled():
+        print(f"\n{HEADER}\n{signed.line('signed', 100)}\n{unsigned.line('unsigned', 100)}")
