@@ -294,6 +294,21 @@ class RecordDeviceBaseline(Command):
 
 
 @dataclass(frozen=True)
+class ConfirmDeviceRecords(Command):
+    """The accounting host's confirmation of a device records dispute (a host command, audited
+    on the host): the dispute's tilt ``code`` ends and the device is reconciled from a new
+    baseline (``device``, ``journal``, ``counters`` as :class:`RecordDeviceBaseline`).  ``reason``,
+    when given, must be the dispute's reason now: the host confirms what its operator saw."""
+
+    code: str
+    by: str
+    device: str
+    journal: dict[str, int]
+    counters: dict[str, int]
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class ReportCritical(Command):
     """The runtime found non-volatile memory or the credit audit wrong."""
 

@@ -50,6 +50,7 @@ from kiosk.terminal.records import (
     Tilt,
 )
 from kiosk.terminal.state import Lockup, Phase, RoundState, TerminalState
+from kiosk.terminal.tilts import DISPUTE_TILTS
 
 ALL_PHASES = frozenset(Phase)
 BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
@@ -130,6 +131,7 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.SetPin: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.MigratePins: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.RecordDeviceBaseline: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    c.ConfirmDeviceRecords: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
 }
 
 
@@ -657,9 +659,31 @@ class TerminalCore:
         tilt = self.state.tilts.get(cmd.code)
         if tilt is None:
             return []
+        if cmd.code in DISPUTE_TILTS:
+            raise IllegalCommandError(
+                f"tilt {cmd.code} is a device records dispute: only the host's confirmation or "
+                "the operator's RAM clear ends it"
+            )
         if tilt.needs_attendant and not cmd.by:
             raise InvalidArgumentError(f"tilt {cmd.code} must be cleared by an attendant")
         return [e.TiltCleared(at=now, code=cmd.code, by=cmd.by)]
+
+    def _confirm_records(self, cmd: c.ConfirmDeviceRecords, now: int) -> list[e.Event]:
+        tilt = self.state.tilts.get(cmd.code)
+        if cmd.code not in DISPUTE_TILTS or tilt is None:
+            raise IllegalCommandError(f"no device records dispute {cmd.code!r} to confirm")
+        if not cmd.by:
+            raise InvalidArgumentError("a confirmation names who gave it")
+        if cmd.reason and cmd.reason != tilt.reason:
+            raise InvalidArgumentError(
+                f"the dispute is no longer the one confirmed: it is now {tilt.reason!r}"
+            )
+        return [
+            e.DeviceBaselineRecorded(
+                at=now, device=cmd.device, journal=dict(cmd.journal), counters=dict(cmd.counters)
+            ),
+            e.TiltCleared(at=now, code=cmd.code, by=cmd.by),
+        ]
 
     def _set_door(self, cmd: c.SetDoor, now: int) -> list[e.Event]:
         if (cmd.door in self.state.doors_open) == cmd.open:
@@ -1078,6 +1102,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.SetPin: TerminalCore._set_pin,
     c.MigratePins: TerminalCore._migrate_pins,
     c.RecordDeviceBaseline: TerminalCore._record_baseline,
+    c.ConfirmDeviceRecords: TerminalCore._confirm_records,
 }
 
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
