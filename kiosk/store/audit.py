@@ -44,6 +44,7 @@ class AuditReport:
     checks: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     state: TerminalState | None = None
+    epoch: int = 0  # the store's epoch (0: written before the signer)
 
     @property
     def ok(self) -> bool:
@@ -153,6 +154,7 @@ def _audit(
         report.failed("replay: the newest signed snapshot and its rows differ from recovery's")
         return
     report.state = recovered
+    report.epoch = journal.epoch() or 0
     if canonical(replayed.to_snapshot()) == canonical(recovered.to_snapshot()):
         report.passed("replay: full replay from genesis equals the recovered state and snapshots")
     else:

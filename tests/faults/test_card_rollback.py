@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.cli import main
 from kiosk.service.access import PinStore, Role
 from kiosk.service.backends import InProcessTerminal
 from kiosk.service.functions.base import ServiceError
@@ -26,7 +27,9 @@ from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.tilts import TiltCode
 from tests.service.conftest import CHEAP_KDF, ServiceRig, set_up_pins
 
-PRINTER_DISPUTE = "printer counted 1 vouchers ($120.00) since pairing, the journal 0 vouchers ($0.00)"
+PRINTER_DISPUTE = (
+    "printer counted 1 vouchers ($120.00) since pairing, the journal 0 vouchers ($0.00)"
+)
 
 
 def _card_files(data_dir: Path) -> list[Path]:
@@ -63,9 +66,10 @@ def _boot(rig: ServiceRig, *, power_cut: bool = False) -> None:
     rig.session = rig.new_session()
 
 
-def rolled_back(tmp_path: Path) -> ServiceRig:
+def rolled_back(tmp_path: Path, *, power_up: bool = True) -> ServiceRig:
     """A terminal whose whole card was rolled back after a $120 voucher was printed; the
-    restored journal has the $120 on the meter again."""
+    restored journal has the $120 on the meter again (powered up unless ``power_up`` is
+    False)."""
     rig = ServiceRig(tmp_path / "t")
     set_up_pins(rig.runtime)
     rig.runtime.pump()  # the devices' baselines
@@ -80,6 +84,8 @@ def rolled_back(tmp_path: Path) -> ServiceRig:
     assert len(rig.printer.printed()) == 1 and rig.runtime.state.credits == [0]
     rig.runtime.close()
     _restore(rig, tmp_path / "image")
+    if not power_up:
+        return rig
     _boot(rig)
     assert rig.runtime.state.critical is None  # the journal passes its own checks
     assert rig.runtime.state.credits == [12_000]  # the spent credits are back
@@ -158,3 +164,27 @@ def test_the_operators_ram_clear_ends_the_dispute_with_credits_on_the_meter(tmp_
     rig.insert(20)
     assert rt.state.tilts == {} and rt.state.credits == [2000]
     rt.close()
+
+
+def test_audit_judges_the_devices_records_against_a_rolled_back_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    rig = rolled_back(tmp_path, power_up=False)  # audited as it lies, before any power-up
+    data_dir = str(rig.data_dir)
+    assert main(["audit", "--data-dir", data_dir]) == 1
+    out = capsys.readouterr().out
+    failures = [line for line in out.splitlines() if line.startswith("FAIL")]
+    assert failures == [
+        f"FAIL devices: {PRINTER_DISPUTE}: the journal disagrees with the device (an older "
+        "image of the card written back, or money the journal never saw)"
+    ]
+    assert "ok   devices: the bill validator's money record agrees with the journal" in out
+    # after the host's confirmation the records agree and the audit passes again
+    _boot(rig)
+    rig.runtime.pump()
+    rig.runtime.confirm_device_records(TiltCode.PRINTER_RECONCILE, by="host operator ann")
+    rig.runtime.close()
+    assert main(["audit", "--data-dir", data_dir]) == 0, capsys.readouterr().out
+    assert "ok   devices: the printer's money record agrees with the journal" in (
+        capsys.readouterr().out
+    )

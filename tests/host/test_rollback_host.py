@@ -70,7 +70,7 @@ def test_no_game_before_the_hosts_anchor_is_checked(
     assert rig.runtime.state.critical is None  # consistent with itself
     assert rig.runtime.state.credits[0] >= 2000
     games = rig.runtime.state.lifetime["games_played"]
-    rig.start()
+    rig.start(wait=False)
     with pytest.raises(TerminalLockedError):  # no game before the anchor is checked
         _wager(rig)
     assert rig.runtime.state.lifetime["games_played"] == games
@@ -86,7 +86,7 @@ def test_no_game_before_the_hosts_anchor_is_checked(
 def test_a_terminal_in_line_with_the_anchor_plays_once_checked(
     host: HostRig, make_terminal: MakeTerminal
 ) -> None:
-    rig = make_terminal(host.endpoint("TK-A")).start()
+    rig = make_terminal(host.endpoint("TK-A")).start(wait=False)
     assert rig.runtime.state.disabled == ANCHOR_WAIT_REASON
     rig.pump_until(lambda: rig.runtime.state.disabled is None)
     assert rig.validator.insert(2000)
