@@ -424,13 +424,14 @@ class HostLink:
                     outcome.append("")
                 except (CommandError, StoreError) as exc:
                     outcome.append(str(exc) or type(exc).__name__)
-            done.set()
+                finally:
+                    done.set()
 
         self.runtime.post(run)
         done.wait(timeout)
         with lock:
             if not outcome:
-                outcome.append("the terminal did not carry the command out in time")
+                outcome.append("the terminal did not carry the command out")
         return outcome[0]
 
     def _carry_out(self, cmd: host_pb2.HostCommand) -> None:
