@@ -17,6 +17,7 @@ from kiosk.app.duties import TerminalDuties
 from kiosk.app.serial_wiring import SerialPorts
 from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
+from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
 from kiosk.sas.link import SasSettings
@@ -345,8 +346,9 @@ def _dump_when_settled(
             return False  # the clock re-entered while the dump draws its frame
         waited += dt
         links = link_status(terminal)
+        anchor_wait = terminal.runtime.state.disabled == ANCHOR_WAIT_REASON
         linking = (
-            any(up is False for up in links.values())
+            (anchor_wait or any(up is False for up in links.values()))
             and waited < LINK_WAIT_SECONDS
             and not _down_links_have_said_why(terminal)  # on the lockup: show it now
         )
