@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.app.simulator import DeviceSimulator
+from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.cli import main
 from kiosk.service.access import PinStore, Role
 from kiosk.service.backends import InProcessTerminal
@@ -25,6 +27,8 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.tilts import TiltCode
+from kiosk.textui.session import PlaySession
+from rng import BackgroundCycler
 from tests.service.conftest import CHEAP_KDF, ServiceRig, set_up_pins
 
 PRINTER_DISPUTE = (
@@ -110,6 +114,15 @@ def test_a_whole_card_rollback_is_caught_and_no_attendant_key_clears_it(tmp_path
     with pytest.raises(ServiceError, match="device records dispute"):
         session.call("clear_tilt", {"code": TiltCode.PRINTER_RECONCILE})
     session.leave()
+    # nor the SIMULATOR panel's attendant key, nor the text terminal's
+    terminal = Terminal(
+        rt, InProcessDeviceSet(rig.validator, rig.printer), rig.rng, BackgroundCycler(rig.rng)
+    )
+    said = DeviceSimulator(terminal).attendant_key()
+    assert "tilt printer_reconcile needs the host's confirmation" in said
+    output: list[str] = []
+    PlaySession(terminal, output.append).cmd_attendant([])
+    assert "Tilt printer_reconcile needs the host's confirmation or a RAM clear." in output
     # nor does a ClearTilt by anyone
     with pytest.raises(CommandError, match="device records dispute"):
         rt.execute(c.ClearTilt(code=TiltCode.PRINTER_RECONCILE, by="attendant"))
