@@ -115,7 +115,8 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.Decide: CommandRule(frozenset({Phase.DECISION}), ROUND_STOPPERS),
     c.CashOut: CommandRule(BETWEEN_ROUNDS, CASHOUT_STOPPERS),
     c.PrinterReport: CommandRule(frozenset({Phase.CASHOUT}), frozenset({Lockup.CRITICAL})),
-    c.AttendantReset: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    # a handpay is not paid by hand while a device's record disputes the credits (0038)
+    c.AttendantReset: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL, Lockup.DEVICE_RECORDS})),
     c.RaiseTilt: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.ClearTilt: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.SetDoor: CommandRule(ALL_PHASES, NO_LOCKUPS),

@@ -201,3 +201,19 @@ def test_audit_judges_the_devices_records_against_a_rolled_back_card(
     assert "ok   devices: the printer's money record agrees with the journal" in (
         capsys.readouterr().out
     )
+
+
+def test_no_handpay_is_paid_by_hand_during_a_dispute(tmp_path: Path):
+    rig = ServiceRig(tmp_path / "t")
+    set_up_pins(rig.runtime)
+    rt = rig.runtime
+    rig.insert(20)
+    rig.printer.paper = False
+    rt.cash_out()  # the printer cannot print: a handpay
+    assert rt.state.handpay is not None
+    rt.execute(c.RaiseTilt(TiltCode.BILL_VALIDATOR_RECONCILE, "figures", needs_attendant=True))
+    session = rig.enter(Role.ATTENDANT)
+    with pytest.raises(ServiceError, match="device_records"):
+        session.call("handpay_reset")
+    assert rt.state.handpay is not None and rt.state.credits == [2000]
+    rt.close()
