@@ -72,7 +72,7 @@ class Robot:
         for code in list(s.tilts):
             if code not in DISPUTE_TILTS:  # a device records dispute is the host's to confirm
                 rt.execute(c.ClearTilt(code=code, by="robot-attendant"))
-        if s.disabled is not None:
+        if s.disabled is not None and s.disabled != c.ANCHOR_WAIT:  # that one is the link's
             rt.execute(c.SetEnabled(enabled=True))
         rt.pump()
 

@@ -136,9 +136,12 @@ class DeviceSimulator:
     def toggle_host(self) -> str:
         """The accounting host disables play (at the end of the game) or enables it."""
         enable = not self.host_enabled()
-        self.terminal.runtime.execute(
-            c.SetEnabled(enabled=enable, reason="" if enable else "disabled by the host")
-        )
+        try:
+            self.terminal.runtime.execute(
+                c.SetEnabled(enabled=enable, reason="" if enable else "disabled by the host")
+            )
+        except CommandError as exc:  # the host link's anchor wait is the link's to end
+            return f"host: {exc}"
         return "host enabled play" if enable else "host disabled play"
 
     def attendant_key(self) -> str:

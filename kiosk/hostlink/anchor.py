@@ -17,11 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk.store.journal import GENESIS, Journal
+from kiosk.terminal import commands as c
 from proto.turbokiosk.v1 import host_pb2
 
 #: why play is disabled from the host link's start until its first hello has checked this
 #: store against the host's anchor (kiosk/hostlink/link.py; decision 0038)
-ANCHOR_WAIT_REASON = "waiting for the host link: the host's anchor is checked before play"
+ANCHOR_WAIT_REASON = c.ANCHOR_WAIT
 
 
 @dataclass(frozen=True)

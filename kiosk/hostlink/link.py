@@ -242,7 +242,7 @@ class HostLink:
         again, unless the check locked the terminal up."""
         state = self.runtime.state
         if state.disabled == ANCHOR_WAIT_REASON and state.critical is None:
-            self.runtime.execute(c.SetEnabled(enabled=True, reason="host's anchor checked"))
+            self.runtime.execute(c.SetEnabled(enabled=True, reason=c.ANCHOR_CHECKED))
 
     def _disable_for_loss(self) -> None:
         self.runtime.execute(c.SetEnabled(enabled=False, reason=LINK_LOST_REASON))

@@ -246,6 +246,14 @@ class SetDoor(Command):
     open: bool
 
 
+#: the disable that holds play from the host link's start until its first hello has checked
+#: the store against the host's anchor (decision 0038); only an enable giving
+#: :data:`ANCHOR_CHECKED` as its reason (the host link's) lifts it, not the SAS host's nor a
+#: simulator's
+ANCHOR_WAIT = "waiting for the host link: the host's anchor is checked before play"
+ANCHOR_CHECKED = "host's anchor checked"
+
+
 @dataclass(frozen=True)
 class SetEnabled(Command):
     """The host enabled or disabled play (disable takes effect at the end of the game)."""

@@ -694,6 +694,8 @@ class TerminalCore:
     def _set_enabled(self, cmd: c.SetEnabled, now: int) -> list[e.Event]:
         if (self.state.disabled is None) == cmd.enabled:
             return []
+        if cmd.enabled and self.state.disabled == c.ANCHOR_WAIT and cmd.reason != c.ANCHOR_CHECKED:
+            raise IllegalCommandError("play waits for the host link's check of the host's anchor")
         return [e.EnableChanged(at=now, enabled=cmd.enabled, reason=cmd.reason)]
 
     def _set_service(self, cmd: c.SetService, now: int) -> list[e.Event]:

@@ -24,7 +24,7 @@ from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.signer.client import development_dir
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from kiosk.terminal.commands import TerminalLockedError
+from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.tilts import TiltCode
 from tests.host.conftest import HostRig, TerminalRig
 from tests.host.test_anchor import _acknowledged, _own, _play
@@ -75,6 +75,9 @@ def test_no_game_before_the_hosts_anchor_is_checked(
         _wager(rig)
     assert rig.runtime.state.lifetime["games_played"] == games
     assert rig.runtime.state.disabled == ANCHOR_WAIT_REASON
+    # nor does anyone else's enable (the SAS host's, a simulator's) lift the wait
+    with pytest.raises(CommandError, match="host's anchor"):
+        rig.runtime.execute(c.SetEnabled(enabled=True))
     rig.pump_until(lambda: rig.runtime.state.critical is not None)
     reason = rig.runtime.state.critical
     assert reason is not None and str(anchor) in reason and "behind" in reason
