@@ -17,6 +17,7 @@ from kiosk.app.duties import TerminalDuties
 from kiosk.app.serial_wiring import SerialPorts
 from kiosk.app.simulator import DeviceSimulator, SimulatedDevices
 from kiosk.app.wiring import Terminal
+from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.presentation.session import PlayerSession
 from kiosk.sas.link import SasSettings
@@ -358,15 +359,22 @@ def _dump_when_settled(
 
     waited = 0.0
     dumping = False
+    # when the host link's anchor wait was last seen (waited s): a terminal with a host link
+    # starts under it (the app opens on the menu behind the lockup)
+    anchor_waited_until = 0.0 if terminal.host_link is not None else -1.0
 
     def attempt(dt: float) -> bool:
-        nonlocal waited, dumping
+        nonlocal waited, dumping, anchor_waited_until
         if dumping:
             return False  # the clock re-entered while the dump draws its frame
         waited += dt
         links = link_status(terminal)
+        if terminal.runtime.state.disabled == ANCHOR_WAIT_REASON:
+            anchor_waited_until = waited
+        # the screen leaves the lockup at its next refresh (at least once a second)
+        settling = 0 <= anchor_waited_until > waited - 2.0
         linking = (
-            any(up is False for up in links.values())
+            (settling or any(up is False for up in links.values()))
             and waited < LINK_WAIT_SECONDS
             and not _down_links_have_said_why(terminal)  # on the lockup: show it now
         )

@@ -17,6 +17,7 @@ from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.devices.printer_driver import PrinterDriver
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
+from kiosk.terminal.tilts import DISPUTE_TILTS
 
 MAIN_DOOR = "main"
 
@@ -135,9 +136,12 @@ class DeviceSimulator:
     def toggle_host(self) -> str:
         """The accounting host disables play (at the end of the game) or enables it."""
         enable = not self.host_enabled()
-        self.terminal.runtime.execute(
-            c.SetEnabled(enabled=enable, reason="" if enable else "disabled by the host")
-        )
+        try:
+            self.terminal.runtime.execute(
+                c.SetEnabled(enabled=enable, reason="" if enable else "disabled by the host")
+            )
+        except CommandError as exc:  # the host link's anchor wait is the link's to end
+            return f"host: {exc}"
         return "host enabled play" if enable else "host disabled play"
 
     def attendant_key(self) -> str:
@@ -149,7 +153,9 @@ class DeviceSimulator:
                 rt.execute(c.AttendantReset(by="attendant"))
                 done.append("handpay paid")
             for code, tilt in list(rt.state.tilts.items()):
-                if tilt.needs_attendant:
+                if code in DISPUTE_TILTS:  # no key ends a device records dispute
+                    done.append(f"tilt {code} needs the host's confirmation")
+                elif tilt.needs_attendant:
                     rt.execute(c.ClearTilt(code=code, by="attendant"))
                     done.append(f"tilt {code} cleared")
         except CommandError as exc:

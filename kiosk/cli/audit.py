@@ -1,6 +1,7 @@
 """``turbokiosk audit [--data-dir DIR]``: verify the journal and the reconciliation.
 
-Exit status 0 only when every check holds (see :mod:`kiosk.store.audit`), 1 otherwise.
+Exit status 0 only when every check holds (see :mod:`kiosk.store.audit`, and the devices' own
+money records where they can be read, :mod:`kiosk.runtime.device_audit`), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from kiosk.paths import add_data_dir_argument, data_dir_of
+from kiosk.runtime.device_audit import audit_devices
 from kiosk.store.audit import audit
 
 
@@ -18,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Audit the data directory's store read-only and print the findings."""
-    report = audit(data_dir_of(args))
+    data_dir = data_dir_of(args)
+    report = audit(data_dir)
+    audit_devices(data_dir, report)
     print(report.to_text())
     return 0 if report.ok else 1

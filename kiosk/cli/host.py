@@ -10,6 +10,7 @@
     turbokiosk host vouchers audit [--alarms]     # releases, late reports, double redemptions
     turbokiosk host alarms [--terminal T]         # RAM clears, meters backwards, stores behind
     turbokiosk host send TK-0001 disable --reason "count room"   # a command to a terminal
+    turbokiosk host send TK-0001 confirm-records --tilt printer_reconcile --operator ann
 
 ``HOST_DIR`` is ``--host-dir``, else ``$TURBOKIOSK_HOST_DIR``, else ``var/host``; the records are
 ``HOST_DIR/host.sqlite3`` unless ``--db`` names another SQLite file or a PostgreSQL URL.
@@ -60,6 +61,7 @@ SEND_KINDS = {
     "authenticate": HostCommandKind.AUTHENTICATE_SOFTWARE,
     "set-time": HostCommandKind.SET_TIME,
     "message": HostCommandKind.PLAYER_MESSAGE,
+    "confirm-records": HostCommandKind.CONFIRM_DEVICE_RECORDS,
 }
 
 
@@ -297,7 +299,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("terminal", help="terminal id")
     p.add_argument("action", choices=sorted(SEND_KINDS))
     p.add_argument("text", nargs="?", default="", help="message: the text to show")
-    p.add_argument("--reason", default="", help="disable: the reason shown")
+    p.add_argument(
+        "--reason",
+        default="",
+        help="disable: the reason shown; confirm-records: the dispute's reason as seen",
+    )
+    p.add_argument(
+        "--tilt",
+        choices=("bill_validator_reconcile", "printer_reconcile"),
+        help="confirm-records: the device records dispute confirmed",
+    )
+    p.add_argument("--operator", help="confirm-records: who confirms it (recorded both ends)")
     p.add_argument(
         "--seed", type=hex_seed, help="authenticate: seed as hex (default: 32 random bytes)"
     )
@@ -772,6 +784,10 @@ def _send(args: argparse.Namespace) -> int:
         body = {"epoch_ms": args.epoch_ms if args.epoch_ms is not None else now_ms()}
     elif args.action == "message":
         body = {"text": args.text, "seconds": args.seconds}
+    elif args.action == "confirm-records":
+        if not args.tilt or not args.operator:
+            raise CommandLineError("confirm-records needs --tilt and --operator")
+        body = {"tilt": args.tilt, "operator": args.operator, "reason": args.reason}
     host_command(0, kind, body)
     db = _open(args)
     command_id = db.queue_command(args.terminal, kind, body, now_ms())

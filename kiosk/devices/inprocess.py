@@ -55,6 +55,58 @@ def _read(path: Path, default: dict[str, Any]) -> dict[str, Any]:
         return default
 
 
+def _validator_record(mem: dict[str, Any]) -> MoneyRecord:
+    box = mem["cashbox"]
+    baseline, epoch = _baseline_of(mem.get("baseline"))
+    return MoneyRecord(
+        source="validator",
+        device="bill validator",
+        tilt=TiltCode.BILL_VALIDATOR_RECONCILE,
+        figures=(Figure("notes", "bills_in", Tally(len(box), sum(box))),),
+        baseline=baseline,
+        baseline_epoch=epoch,
+    )
+
+
+def _printer_record(mem: dict[str, Any]) -> MoneyRecord:
+    printed = mem["printed"].values()
+    baseline, epoch = _baseline_of(mem.get("baseline"))
+    vouchers = Tally(len(printed), sum(v["value"] for v in printed))
+    return MoneyRecord(
+        source="printer",
+        device="printer",
+        tilt=TiltCode.PRINTER_RECONCILE,
+        figures=(Figure("vouchers", "tickets_out", vouchers),),
+        baseline=baseline,
+        baseline_epoch=epoch,
+    )
+
+
+#: the in-process devices' memory files and how each reads as a money record
+_MEMORIES = {"bill_validator.json": _validator_record, "printer.json": _printer_record}
+
+
+def read_money_records(state_dir: Path) -> list[MoneyRecord]:
+    """The money records kept in ``state_dir`` by the in-process devices, read without
+    changing anything (for ``turbokiosk audit``); none when they were never started there.
+    ValueError names a memory file that cannot be read as a record."""
+    records = []
+    for name, record_of in _MEMORIES.items():
+        path = state_dir / name
+        try:
+            with open(path, encoding="utf-8") as fh:
+                mem = json.load(fh)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: {exc}") from exc
+        try:
+            records.append(record_of(mem))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{path}: not a device memory ({exc!r})") from exc
+    return records
+
+
 class InProcessBillValidator:
     """A bill validator: notes go to escrow, then to the cash box or back to the player."""
 
@@ -83,16 +135,7 @@ class InProcessBillValidator:
 
     def money_record(self) -> MoneyRecord:
         """The notes in the cash box (never emptied here) and the baseline."""
-        box = self._mem["cashbox"]
-        baseline, epoch = _baseline_of(self._mem.get("baseline"))
-        return MoneyRecord(
-            source="validator",
-            device="bill validator",
-            tilt=TiltCode.BILL_VALIDATOR_RECONCILE,
-            figures=(Figure("notes", "bills_in", Tally(len(box), sum(box))),),
-            baseline=baseline,
-            baseline_epoch=epoch,
-        )
+        return _validator_record(self._mem)
 
     def insert(self, value: int, seat: int = 0) -> bool:
         """A player inserts a note; False when the validator rejects it outright.
@@ -231,20 +274,7 @@ class InProcessPrinter:
 
     def money_record(self) -> MoneyRecord:
         """Every voucher printed, and the baseline."""
-        printed = self._mem["printed"].values()
-        baseline, epoch = _baseline_of(self._mem.get("baseline"))
-        return MoneyRecord(
-            source="printer",
-            device="printer",
-            tilt=TiltCode.PRINTER_RECONCILE,
-            figures=(
-                Figure(
-                    "vouchers", "tickets_out", Tally(len(printed), sum(v["value"] for v in printed))
-                ),
-            ),
-            baseline=baseline,
-            baseline_epoch=epoch,
-        )
+        return _printer_record(self._mem)
 
     def ready(self) -> bool:
         """Paper in and no fault."""

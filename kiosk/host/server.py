@@ -88,6 +88,12 @@ def host_command(command_id: int, kind: str, body: dict[str, Any]) -> host_pb2.H
     elif kind == HostCommandKind.PLAYER_MESSAGE:
         cmd.player_message.text = str(body["text"])
         cmd.player_message.seconds = int(body.get("seconds", 0))
+    elif kind == HostCommandKind.CONFIRM_DEVICE_RECORDS:
+        confirm = cmd.confirm_device_records
+        confirm.tilt, confirm.operator = str(body["tilt"]), str(body["operator"])
+        confirm.reason = str(body.get("reason", ""))
+        if not confirm.tilt or not confirm.operator:
+            raise ValueError("a confirmation names the dispute's tilt and the operator")
     else:
         raise ValueError(f"unknown command kind {kind!r}; one of {', '.join(COMMAND_KINDS)}")
     return cmd

@@ -6,7 +6,9 @@ commits the head with the batch and returns the last one it committed in every H
 connect the terminal compares its own head with it (:func:`anchor_problem`): a store that is
 behind what the host already saw was cut short, lost its WAL or is an older copy of the SD
 card, and one with the same sequence number but another hash has a forged history.  Either is
-the critical memory lockup.  This module is sans-IO except :func:`read_head`.
+the critical memory lockup.  The link disables play from its start until that first check
+(:data:`ANCHOR_WAIT_REASON`), so no game is played after power-up before it.  This module is
+sans-IO except :func:`read_head`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk.store.journal import GENESIS, Journal
+from kiosk.terminal import commands as c
 from proto.turbokiosk.v1 import host_pb2
+
+#: why play is disabled from the host link's start until its first hello has checked this
+#: store against the host's anchor (kiosk/hostlink/link.py; decision 0038)
+ANCHOR_WAIT_REASON = c.ANCHOR_WAIT
 
 
 @dataclass(frozen=True)

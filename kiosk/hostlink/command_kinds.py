@@ -21,6 +21,7 @@ class HostCommandKind(StrEnum):
     AUTHENTICATE_SOFTWARE = "authenticate_software"
     SET_TIME = "set_time"
     PLAYER_MESSAGE = "player_message"
+    CONFIRM_DEVICE_RECORDS = "confirm_device_records"
 
 
 def oneof_fields() -> tuple[str, ...]:

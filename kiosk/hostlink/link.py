@@ -12,6 +12,11 @@ single-threaded: whatever must change the terminal is posted to the runtime
   idle link sends an empty batch (heartbeat) every ``min(5 s, timeout / 3)``.
 - **commands**: keeps the host's command stream open and carries out each command.
 
+The host's anchor before the first game: :meth:`HostLink.start` disables play
+(:data:`~kiosk.hostlink.anchor.ANCHOR_WAIT_REASON`) until the first hello has compared this
+store with the host's acknowledged head; a store behind or beside it is the critical memory
+lockup, one in line is enabled again.  With the host unreachable the terminal does not play.
+
 Communication loss: when no call has succeeded for longer than the terminal's
 ``host_timeout_seconds`` the link posts ``SetEnabled(False, "host link lost")`` -- the core lets
 the game in progress finish and then stops play, showing the reason -- and when a call succeeds
@@ -37,7 +42,13 @@ import grpc
 
 from kiosk import integrity
 from kiosk.clock import wall_clock_ms
-from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at, read_head
+from kiosk.hostlink.anchor import (
+    ANCHOR_WAIT_REASON,
+    JournalHead,
+    anchor_problem,
+    hash_at,
+    read_head,
+)
 from kiosk.hostlink.client import HostClient
 from kiosk.hostlink.command_kinds import HostCommandKind
 from kiosk.hostlink.messages import meters_body, outbox_message, snapshot_message
@@ -45,6 +56,7 @@ from kiosk.hostlink.runtime_port import LinkedRuntime
 from kiosk.store.faults import StoreError
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
+from kiosk.terminal.commands import CommandError
 from proto.turbokiosk.v1 import host_pb2
 
 LINK_LOST_REASON = "host link lost"
@@ -157,7 +169,9 @@ class HostLink:
     # --- life cycle ---------------------------------------------------------------------------
 
     def start(self) -> HostLink:
-        """Start both threads (call after the runtime powered up)."""
+        """Start both threads (call on the terminal's thread after the runtime powered up):
+        play is disabled until the first hello has checked the host's anchor."""
+        self._hold_for_anchor()
         self._last_contact = self.monotonic()
         for thread in self._threads:
             thread.start()
@@ -232,6 +246,21 @@ class HostLink:
         if self.monotonic() - self._last_contact > self.timeout_seconds():
             self._lost = True
             self.runtime.post(self._disable_for_loss)
+
+    def _hold_for_anchor(self) -> None:
+        """No game until the host's anchor is checked (a terminal already disabled, for the
+        host or a lost link, is enabled only after the check: the jobs run in order)."""
+        state = self.runtime.state
+        if state.disabled is None and state.critical is None:
+            with contextlib.suppress(CommandError, StoreError):  # a lockup shows why
+                self.runtime.execute(c.SetEnabled(enabled=False, reason=ANCHOR_WAIT_REASON))
+
+    def _anchor_checked(self) -> None:
+        """The first hello's check is done (run after it, on the terminal's thread): play
+        again, unless the check locked the terminal up."""
+        state = self.runtime.state
+        if state.disabled == ANCHOR_WAIT_REASON and state.critical is None:
+            self.runtime.execute(c.SetEnabled(enabled=True, reason=c.ANCHOR_CHECKED))
 
     def _disable_for_loss(self) -> None:
         if (self.runtime.state.disabled or "").startswith(IDENTITY_REFUSED_REASON):
@@ -362,6 +391,7 @@ class HostLink:
         acknowledged = JournalHead.from_proto(answer.acknowledged_head)
         if acknowledged is not None:
             self._check_anchor(acknowledged, journal)
+        self.runtime.post(self._anchor_checked)  # after the check, which was posted first
         self._hello_done.set()
         self._served()
         self._contact()
@@ -429,6 +459,32 @@ class HostLink:
             self._call = None
             self._pause(self.retry_seconds[0])
 
+    def _on_terminal(self, job: Callable[[], object], timeout: float = 10.0) -> str:
+        """Run ``job`` on the terminal's thread and wait for it: "" when it was carried out,
+        else why not.  A job the terminal has not run within ``timeout`` never runs."""
+        lock = threading.Lock()
+        done = threading.Event()
+        outcome: list[str] = []
+
+        def run() -> None:
+            with lock:
+                if outcome:  # given up on: the host was told it was not carried out
+                    return
+                try:
+                    job()
+                    outcome.append("")
+                except (CommandError, StoreError) as exc:
+                    outcome.append(str(exc) or type(exc).__name__)
+                finally:
+                    done.set()
+
+        self.runtime.post(run)
+        done.wait(timeout)
+        with lock:
+            if not outcome:
+                outcome.append("the terminal did not carry the command out")
+        return outcome[0]
+
     def _carry_out(self, cmd: host_pb2.HostCommand) -> None:
         kind = cmd.WhichOneof("body")
         error = ""
@@ -451,6 +507,14 @@ class HostLink:
                 error = "this terminal's clock cannot be set"
             else:
                 self.set_time(cmd.set_time.epoch_ms)
+        elif kind == HostCommandKind.CONFIRM_DEVICE_RECORDS:
+            confirm = cmd.confirm_device_records
+            by = f"host operator {confirm.operator} (command {cmd.command_id})"
+            error = self._on_terminal(
+                lambda: self.runtime.confirm_device_records(
+                    confirm.tilt, by=by, reason=confirm.reason
+                )
+            )
         elif kind == HostCommandKind.PLAYER_MESSAGE:
             seconds = cmd.player_message.seconds
             until = self.monotonic() + seconds if seconds else None

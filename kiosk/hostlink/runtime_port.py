@@ -53,3 +53,7 @@ class LinkedRuntime(Protocol):
 
     def check_host_anchor(self, epoch: int, seq: int, digest: bytes) -> str | None:
         """Compare the host's acknowledged head with the store's; why they disagree, or None."""
+
+    def confirm_device_records(self, code: str, *, by: str, reason: str = "") -> list[e.Event]:
+        """End the device records dispute ``code`` on the host's confirmation (CommandError
+        when there is none, or ``reason`` is not its reason now)."""

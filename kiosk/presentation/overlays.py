@@ -8,7 +8,7 @@ from datetime import datetime
 from kiosk.presentation.i18n import text
 from kiosk.presentation.money import dollars
 from kiosk.terminal.state import Lockup, TerminalState
-from kiosk.terminal.tilts import TiltCode
+from kiosk.terminal.tilts import DISPUTE_TILTS, TiltCode
 
 #: Interleaved 2 of 5: narrow (0) / wide (1) elements of each digit.
 _I2OF5 = (
@@ -113,6 +113,11 @@ def lockup_view(
         assert hp is not None
         reason = text(language, f"handpay_{hp.kind}", amount=dollars(hp.value))
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
+    if lockup is Lockup.DEVICE_RECORDS:
+        code, tilt = next((k, t) for k, t in state.tilts.items() if k in DISPUTE_TILTS)
+        reason = text(language, "device_records_reason")
+        title = _title(language, lockup)
+        return _view(language, code, title, reason, attendant, "attendant", tilt.reason)
     if lockup is Lockup.TILT:
         code, tilt = next(iter(state.tilts.items()))
         detail = tilt.reason
@@ -137,6 +142,7 @@ def lockup_view(
     if lockup is Lockup.DISABLED:
         detail = state.disabled or ""
         key = "disabled_link" if "link" in detail else "disabled_host"
+        key = "disabled_anchor" if "anchor" in detail else key
         reason = text(language, key)
         return _view(language, lockup.value, _title(language, lockup), reason, wait, "wait", detail)
     detail = state.service_role or ""

@@ -4,7 +4,9 @@
 ``ram_clear``):
 
 1. refuses while money is owed on a healthy terminal (credits, a note in escrow, a cash-out, a
-   handpay or a game in progress); a terminal in critical memory error may always be cleared;
+   handpay or a game in progress); a terminal in critical memory error, or in a device records
+   dispute (a device's money record disagrees with the journal: what the journal says is owed
+   is itself in doubt, decision 0038), may always be cleared;
 2. closes the store and moves it aside, whole (``terminal.sqlite3`` with its ``-wal`` and
    ``-shm``), to ``DATA_DIR/cleared/epoch-E-AT/``: it is kept for the investigation, never
    deleted;
@@ -33,6 +35,7 @@ from kiosk.store.journal import DB_NAME, Journal, Projections, StoreError
 from kiosk.terminal import events as e
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.state import Phase, TerminalState
+from kiosk.terminal.tilts import DISPUTE_TILTS
 
 if TYPE_CHECKING:
     from kiosk.runtime.terminal import TerminalRuntime
@@ -79,7 +82,7 @@ def ram_clear(
 ) -> e.RamCleared:
     """Start a new store (see the module docstring); the journaled ``RamCleared``."""
     state = runtime.state
-    if state.critical is None:
+    if state.critical is None and DISPUTE_TILTS.isdisjoint(state.tilts):
         problem = owed(state)
         if problem is not None:
             raise RamClearRefusedError(f"RAM clear refused: {problem}")

@@ -11,9 +11,12 @@ reports the device sent before it are journaled when it is judged (:func:`settle
 without a baseline (just paired or replaced) gets one, and the journal records it
 (``DeviceBaselineRecorded``); so does a device whose baseline was taken in another store epoch
 (the store was started anew by the operator's audited RAM clear: only the signer moves epochs).
-A disagreement raises the device's reconcile tilt naming both figures; it needs an attendant:
-the journal lost money it had (a cut tail, a replaced or wiped store), or the device moved money
-the journal never saw.
+A disagreement raises the device's reconcile tilt naming both figures, a *device records
+dispute*: the journal lost money it had (a cut tail, a replaced or wiped store, an older image
+of the whole card), or the device moved money the journal never saw.  It stops play and
+cash-out, and no attendant's key ends it: only the host's confirmation (:func:`confirm`, a host
+command audited on the host, which takes a new baseline) or the operator's audited RAM clear
+(decision 0038).
 """
 
 from __future__ import annotations
@@ -124,24 +127,18 @@ class Runtime(Protocol):
 
 def settle(runtime: Runtime, record: MoneyRecord) -> list[e.Event]:
     """Judge ``record``: journal a new baseline (and hand it to the device), or raise the
-    device's tilt on a disagreement; the events this caused."""
+    device's tilt on a disagreement (a *device records dispute*: it stops play and cash-out
+    until the host confirms it or the operator clears the RAM, see :func:`confirm`); the
+    events this caused."""
     epoch = runtime.store_epoch
     verdict = judge(runtime.meters, record, epoch)
     try:
         if isinstance(verdict, NeedsBaseline):
+            journal, counters = baseline_figures(record, verdict.baseline, epoch)
             events = runtime.execute(
-                c.RecordDeviceBaseline(
-                    device=record.device,
-                    journal={f.meter: b.terminal.value for f, b in _pairs(record, verdict)}
-                    | {f"{f.meter}_count": b.terminal.count for f, b in _pairs(record, verdict)}
-                    | {"epoch": epoch},
-                    counters={f.what: b.device.count for f, b in _pairs(record, verdict)}
-                    | {f"{f.what}_value": b.device.value for f, b in _pairs(record, verdict)},
-                )
+                c.RecordDeviceBaseline(device=record.device, journal=journal, counters=counters)
             )
-            port = runtime.device_port(record)
-            if isinstance(port, MoneyRecordPort):
-                port.set_money_baseline(verdict.baseline, epoch)
+            _hand_over(runtime, record, verdict.baseline, epoch)
             return events
         if isinstance(verdict, Disagrees):
             log.error("reconciliation: %s", verdict.reason)
@@ -153,8 +150,50 @@ def settle(runtime: Runtime, record: MoneyRecord) -> list[e.Event]:
     return []
 
 
-def _pairs(record: MoneyRecord, verdict: NeedsBaseline) -> list[tuple[Figure, FigureBaseline]]:
-    return list(zip(record.figures, verdict.baseline, strict=True))
+def confirm(runtime: Runtime, record: MoneyRecord, *, by: str, reason: str = "") -> list[e.Event]:
+    """The host's confirmation of the dispute ``record`` raised: its tilt ends and the device
+    is reconciled from a new baseline (the journal's meters and the device's counters of
+    ``record``, the device's last answer), journaled together; raises CommandError when there
+    is no such dispute or ``reason`` is not its reason now."""
+    epoch = runtime.store_epoch
+    baseline = tuple(
+        FigureBaseline(journal_tally(runtime.meters, f), f.device) for f in record.figures
+    )
+    journal, counters = baseline_figures(record, baseline, epoch)
+    events = runtime.execute(
+        c.ConfirmDeviceRecords(
+            code=record.tilt,
+            by=by,
+            device=record.device,
+            journal=journal,
+            counters=counters,
+            reason=reason,
+        )
+    )
+    _hand_over(runtime, record, baseline, epoch)
+    return events
+
+
+def baseline_figures(
+    record: MoneyRecord, baseline: Baseline, epoch: int
+) -> tuple[dict[str, int], dict[str, int]]:
+    """A baseline as journaled (``DeviceBaselineRecorded``): the journal's meters with the store
+    ``epoch``, and the device's counters."""
+    pairs = list(zip(record.figures, baseline, strict=True))
+    journal = {f.meter: b.terminal.value for f, b in pairs}
+    journal |= {f"{f.meter}_count": b.terminal.count for f, b in pairs}
+    journal["epoch"] = epoch
+    counters = {f.what: b.device.count for f, b in pairs}
+    counters |= {f"{f.what}_value": b.device.value for f, b in pairs}
+    return journal, counters
+
+
+def _hand_over(runtime: Runtime, record: MoneyRecord, baseline: Baseline, epoch: int) -> None:
+    """Give the journaled baseline to the device (a power cut before it: the device still
+    holds the old one and the dispute is raised again at power-up)."""
+    port = runtime.device_port(record)
+    if isinstance(port, MoneyRecordPort):
+        port.set_money_baseline(baseline, epoch)
 
 
 def request_records(*ports: object) -> None:

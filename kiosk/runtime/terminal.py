@@ -42,7 +42,12 @@ from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.port import JournalOpener, RuntimeJournal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from kiosk.terminal.commands import CommandError, DuplicateReportError, ReportMismatchError
+from kiosk.terminal.commands import (
+    CommandError,
+    DuplicateReportError,
+    IllegalCommandError,
+    ReportMismatchError,
+)
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.event_sets import ESCROW_ENDINGS, kind_names
@@ -164,6 +169,9 @@ class TerminalRuntime:
         #: a storage-full fault not yet journaled (the disk was full), and the next retry
         self._unjournaled_full: e.StorageFull | None = None
         self._full_retry_at = 0
+        #: each device's last money record, by the tilt a dispute of it raises (the host's
+        #: confirmation of a dispute takes its new baseline from it)
+        self._last_records: dict[str, MoneyRecord] = {}
 
     # --- observing -----------------------------------------------------------------------------
 
@@ -670,6 +678,7 @@ class TerminalRuntime:
                 break
             for report in reports:
                 if isinstance(report, MoneyRecord):  # the device's count against the journal
+                    self._last_records[report.tilt] = report
                     out += reconcile.settle(self, report)
                     continue
                 if isinstance(report, TicketInserted):  # ask the host before the core decides
@@ -711,6 +720,19 @@ class TerminalRuntime:
     def store_epoch(self) -> int:
         """The epoch of the store (0 for one written before the signer)."""
         return self.store.epoch() or 0
+
+    def confirm_device_records(self, code: str, *, by: str, reason: str = "") -> list[e.Event]:
+        """The host's confirmation of the device records dispute ``code`` (a tilt of
+        :data:`~kiosk.terminal.tilts.DISPUTE_TILTS`): it ends, and the device is reconciled
+        from a new baseline taken from its last record (kiosk/runtime/reconcile.py); raises
+        CommandError when there is no such dispute, no record of the device yet, or ``reason``
+        is not the dispute's reason now."""
+        record = self._last_records.get(code)
+        if record is None:
+            raise IllegalCommandError(f"no money record of the device of {code!r} yet")
+        events = reconcile.confirm(self, record, by=by, reason=reason)
+        reconcile.request_records(self.device_port(record))  # judged from the new baseline
+        return events
 
     def device_port(self, record: MoneyRecord) -> object:
         """The device port that sent ``record``."""

@@ -12,7 +12,11 @@ It reads a data directory (of a running or a stopped terminal) read-only and che
    won + lost + pushed = games played, notes by denomination sum to bills in, period <= lifetime
    (unless reset);
 5. recall holds the last games, contiguous, each equal to what the journal says;
-6. the event log rows equal their journal rows.
+6. the event log rows equal their journal rows;
+7. no device records dispute stands (a device's money record that disagreed with the journal,
+   not yet confirmed by the host nor ended by a RAM clear; decision 0038).  The devices' own
+   records are judged against the journal by ``turbokiosk audit`` (kiosk/runtime/device_audit.py)
+   when it can read them.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.meters import METER_MODULUS, Meters
 from kiosk.terminal.state import Phase, RoundState, TerminalState
+from kiosk.terminal.tilts import DISPUTE_TILTS
 
 
 @dataclass
@@ -39,6 +44,7 @@ class AuditReport:
     checks: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     state: TerminalState | None = None
+    epoch: int = 0  # the store's epoch (0: written before the signer)
 
     @property
     def ok(self) -> bool:
@@ -148,12 +154,16 @@ def _audit(
         report.failed("replay: the newest signed snapshot and its rows differ from recovery's")
         return
     report.state = recovered
+    report.epoch = journal.epoch() or 0
     if canonical(replayed.to_snapshot()) == canonical(recovered.to_snapshot()):
         report.passed("replay: full replay from genesis equals the recovered state and snapshots")
     else:
         report.failed("replay: full replay from genesis differs from the recovered state")
     if recovered.critical is not None:
         report.failed(f"terminal is in critical memory error: {recovered.critical}")
+    for code, tilt in sorted(recovered.tilts.items()):
+        if code in DISPUTE_TILTS:  # a device's money record disputes the journal
+            report.failed(f"device records: {code} stands unconfirmed: {tilt.reason}")
     audit = TerminalCore(recovered).audit_credits()
     if audit is None:
         report.passed(f"credits: {sum(recovered.credits)} cents = money in - out + won - bet")

@@ -248,6 +248,14 @@ class SetDoor(Command):
     open: bool
 
 
+#: the disable that holds play from the host link's start until its first hello has checked
+#: the store against the host's anchor (decision 0038); only an enable giving
+#: :data:`ANCHOR_CHECKED` as its reason (the host link's) lifts it, not the SAS host's nor a
+#: simulator's
+ANCHOR_WAIT = "waiting for the host link: the host's anchor is checked before play"
+ANCHOR_CHECKED = "host's anchor checked"
+
+
 @dataclass(frozen=True)
 class SetEnabled(Command):
     """The host enabled or disabled play (disable takes effect at the end of the game)."""
@@ -293,6 +301,21 @@ class RecordDeviceBaseline(Command):
     device: str
     journal: dict[str, int]
     counters: dict[str, int]
+
+
+@dataclass(frozen=True)
+class ConfirmDeviceRecords(Command):
+    """The accounting host's confirmation of a device records dispute (a host command, audited
+    on the host): the dispute's tilt ``code`` ends and the device is reconciled from a new
+    baseline (``device``, ``journal``, ``counters`` as :class:`RecordDeviceBaseline`).  ``reason``,
+    when given, must be the dispute's reason now: the host confirms what its operator saw."""
+
+    code: str
+    by: str
+    device: str
+    journal: dict[str, int]
+    counters: dict[str, int]
+    reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from kiosk.terminal.records import (
     Tilt,
 )
 from kiosk.terminal.state import Lockup, Phase, RoundState, TerminalState
+from kiosk.terminal.tilts import DISPUTE_TILTS
 
 ALL_PHASES = frozenset(Phase)
 BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
@@ -114,7 +115,8 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.Decide: CommandRule(frozenset({Phase.DECISION}), ROUND_STOPPERS),
     c.CashOut: CommandRule(BETWEEN_ROUNDS, CASHOUT_STOPPERS),
     c.PrinterReport: CommandRule(frozenset({Phase.CASHOUT}), frozenset({Lockup.CRITICAL})),
-    c.AttendantReset: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    # a handpay is not paid by hand while a device's record disputes the credits (0038)
+    c.AttendantReset: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL, Lockup.DEVICE_RECORDS})),
     c.RaiseTilt: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.ClearTilt: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.SetDoor: CommandRule(ALL_PHASES, NO_LOCKUPS),
@@ -130,6 +132,7 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.SetPin: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.MigratePins: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.RecordDeviceBaseline: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    c.ConfirmDeviceRecords: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
 }
 
 
@@ -661,9 +664,31 @@ class TerminalCore:
         tilt = self.state.tilts.get(cmd.code)
         if tilt is None:
             return []
+        if cmd.code in DISPUTE_TILTS:
+            raise IllegalCommandError(
+                f"tilt {cmd.code} is a device records dispute: only the host's confirmation or "
+                "the operator's RAM clear ends it"
+            )
         if tilt.needs_attendant and not cmd.by:
             raise InvalidArgumentError(f"tilt {cmd.code} must be cleared by an attendant")
         return [e.TiltCleared(at=now, code=cmd.code, by=cmd.by)]
+
+    def _confirm_records(self, cmd: c.ConfirmDeviceRecords, now: int) -> list[e.Event]:
+        tilt = self.state.tilts.get(cmd.code)
+        if cmd.code not in DISPUTE_TILTS or tilt is None:
+            raise IllegalCommandError(f"no device records dispute {cmd.code!r} to confirm")
+        if not cmd.by:
+            raise InvalidArgumentError("a confirmation names who gave it")
+        if cmd.reason and cmd.reason != tilt.reason:
+            raise InvalidArgumentError(
+                f"the dispute is no longer the one confirmed: it is now {tilt.reason!r}"
+            )
+        return [
+            e.DeviceBaselineRecorded(
+                at=now, device=cmd.device, journal=dict(cmd.journal), counters=dict(cmd.counters)
+            ),
+            e.TiltCleared(at=now, code=cmd.code, by=cmd.by),
+        ]
 
     def _set_door(self, cmd: c.SetDoor, now: int) -> list[e.Event]:
         if (cmd.door in self.state.doors_open) == cmd.open:
@@ -673,6 +698,8 @@ class TerminalCore:
     def _set_enabled(self, cmd: c.SetEnabled, now: int) -> list[e.Event]:
         if (self.state.disabled is None) == cmd.enabled:
             return []
+        if cmd.enabled and self.state.disabled == c.ANCHOR_WAIT and cmd.reason != c.ANCHOR_CHECKED:
+            raise IllegalCommandError("play waits for the host link's check of the host's anchor")
         return [e.EnableChanged(at=now, enabled=cmd.enabled, reason=cmd.reason)]
 
     def _set_service(self, cmd: c.SetService, now: int) -> list[e.Event]:
@@ -1082,6 +1109,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.SetPin: TerminalCore._set_pin,
     c.MigratePins: TerminalCore._migrate_pins,
     c.RecordDeviceBaseline: TerminalCore._record_baseline,
+    c.ConfirmDeviceRecords: TerminalCore._confirm_records,
 }
 
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {

@@ -20,6 +20,7 @@ from kiosk.terminal.records import (
     TicketEscrow,
     Tilt,
 )
+from kiosk.terminal.tilts import DISPUTE_TILTS
 
 
 class Phase(StrEnum):
@@ -40,6 +41,7 @@ class Lockup(StrEnum):
     CRITICAL = "critical_memory_error"
     STORAGE_FULL = "storage_full"
     SERVICE = "service"
+    DEVICE_RECORDS = "device_records"  # a device's money record disputes the journal
     HANDPAY = "handpay"
     TILT = "tilt"
     DOOR = "door_open"
@@ -177,6 +179,8 @@ class TerminalState:
             active.append(Lockup.STORAGE_FULL)
         if self.service_role is not None:
             active.append(Lockup.SERVICE)
+        if not DISPUTE_TILTS.isdisjoint(self.tilts):
+            active.append(Lockup.DEVICE_RECORDS)
         if self.handpay is not None:
             active.append(Lockup.HANDPAY)
         if self.tilts:

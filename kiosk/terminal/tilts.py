@@ -38,3 +38,10 @@ class TiltCode(StrEnum):
     TERMINAL_ID_MISMATCH = "terminal_id_mismatch"  # configured id is not the host link's
     # a seat of a table (kiosk/seat)
     TABLE_RESULT_MISMATCH = "table_result_mismatch"  # the seat's own result is not the table's
+
+
+#: the tilts of a device's money record that disagrees with the journal (a *device records
+#: dispute*, kiosk/runtime/reconcile.py): they stop play *and* cash-out, and no attendant's
+#: ClearTilt ends them: only the host's confirmation (``ConfirmDeviceRecords``, which takes a new
+#: baseline) or the operator's audited RAM clear (decision 0038)
+DISPUTE_TILTS = frozenset({TiltCode.BILL_VALIDATOR_RECONCILE, TiltCode.PRINTER_RECONCILE})

@@ -24,6 +24,7 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
+from kiosk.terminal.tilts import DISPUTE_TILTS
 from kiosk.textui.narrate import Narrator, deadline_text
 from kiosk.textui.rules import rules_lines
 from kiosk.textui.show import offer_text, positions_text, round_lines, title_of, wagers_text
@@ -349,6 +350,9 @@ class PlaySession:
         if s.handpay is not None:
             self.rt.execute(c.AttendantReset(by="attendant"))
         for code in list(s.tilts):
+            if code in DISPUTE_TILTS:  # no key ends a device records dispute
+                self.write(f"Tilt {code} needs the host's confirmation or a RAM clear.")
+                continue
             self.rt.execute(c.ClearTilt(code=code, by="attendant"))
 
     def cmd_door(self, args: list[str]) -> None:

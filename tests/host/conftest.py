@@ -13,6 +13,7 @@ from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.host.db import HostDb, SqliteHostDb, now_ms
 from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink import pki
+from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.hostlink.link import HostLink
 from kiosk.hostlink.wiring import HostEndpoint, HostWiring
 from kiosk.runtime.deck import RngDeckFactory
@@ -125,8 +126,15 @@ class TerminalRig:
         self.runtime.power_up()
         self.link: HostLink = self.wiring.link(self.runtime, retry_seconds=(0.05, 0.3))
 
-    def start(self) -> TerminalRig:
+    def start(self, *, wait: bool = True) -> TerminalRig:
+        """Start the link; with ``wait``, pump until its first hello checked the host's anchor
+        (play is disabled until then) or the check locked the terminal up."""
         self.link.start()
+        if wait:
+            state = self.runtime.state
+            self.pump_until(
+                lambda: state.disabled != ANCHOR_WAIT_REASON or state.critical is not None
+            )
         return self
 
     def close(self) -> None:

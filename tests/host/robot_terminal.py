@@ -25,6 +25,7 @@ from typing import Any
 
 from kiosk.app.wiring import Terminal, build_terminal
 from kiosk.hostlink import pki
+from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.hostlink.ports import HostUnavailableError
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.robot import Robot
@@ -163,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     link = terminal.host_link
     assert link is not None
     link.start()
+    deadline = time.monotonic() + 100  # play is held until the link checked the host's anchor
+    while terminal.runtime.state.disabled == ANCHOR_WAIT_REASON and time.monotonic() < deadline:
+        terminal.runtime.pump()
+        time.sleep(0.02)
     rand = random.Random(args.seed)
     player = TicketPlayer(terminal, Wallet(args.data_dir / "wallet.json"), rand)
     player.recover()

@@ -85,12 +85,15 @@ def test_embedded_host_serves_a_terminal(tmp_path: Path) -> None:
         assert terminal.host_link is not None
         terminal.host_link.start()
         deadline = time.monotonic() + 10
-        while terminal.runtime.journal.outbox(1) or not terminal.host_link.connected:
+        rt = terminal.runtime
+        while rt.journal.outbox(1) or not terminal.host_link.connected or rt.state.disabled:
             assert time.monotonic() < deadline
-            terminal.runtime.pump()
+            rt.pump()
             time.sleep(0.02)
         events = embedded.server.db.events("TK-0001")
-        assert [e["kind"] for e in events] == ["power_up"]
+        # play held from the link's start until the host's anchor was checked
+        assert [e["kind"] for e in events] == ["enable", "enable", "power_up"]
+        assert [e["body"]["enabled"] for e in events[:2]] == [True, False]
     finally:
         terminal.close()
         embedded.stop()

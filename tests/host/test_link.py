@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kiosk import integrity
+from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.hostlink.client import HostClient
 from kiosk.hostlink.link import HOST_DISABLED_REASON, LINK_LOST_REASON
 from kiosk.hostlink.messages import outbox_message
@@ -131,7 +132,12 @@ def test_link_loss_disables_play_at_the_end_of_the_game(
     _deal(rig)
     _settle(rig, host)
     reasons = [r["body"]["reason"] for r in host.db.events("TK-A", "enable")]
-    assert reasons == ["host link back", LINK_LOST_REASON]
+    assert reasons == [
+        "host link back",
+        LINK_LOST_REASON,
+        "host's anchor checked",
+        ANCHOR_WAIT_REASON,
+    ]
 
 
 def test_a_host_disable_outlives_a_link_loss(host: HostRig, make_terminal: MakeTerminal) -> None:

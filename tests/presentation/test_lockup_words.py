@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kiosk.devices.inprocess import InProcessPrinter
+from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.presentation.overlays import TILT_REASONS, lockup_view
 from kiosk.terminal import commands as c
 from kiosk.terminal.tilts import TiltCode
@@ -70,3 +71,19 @@ def test_printer_out_of_paper_makes_cash_out_a_handpay_and_says_so(table: Table)
     assert lockup.advice.startswith("Toque COBRAR para que un asistente le pague")
     assert s.cash_out()
     assert rt.state.handpay is not None and rt.state.handpay.kind == "cancelled_credits"
+
+
+def test_a_device_records_dispute_and_the_anchor_wait_read_in_both_languages(table: Table) -> None:
+    rt = table.rt
+    figures = "printer counted 1 vouchers ($120.00) since pairing, the journal 0 vouchers ($0.00)"
+    rt.execute(c.RaiseTilt(TiltCode.PRINTER_RECONCILE, figures, needs_attendant=True))
+    english, spanish = lockup_view(rt.state, "en"), lockup_view(rt.state, "es")
+    assert english is not None and spanish is not None
+    assert (english.kind, english.title) == (TiltCode.PRINTER_RECONCILE, "RECORDS DISAGREE")
+    assert spanish.title == "REGISTROS DISTINTOS" and spanish.detail == english.detail == figures
+    assert "casino" in english.reason and "casino" in spanish.reason
+    rt.execute(c.SetEnabled(enabled=False, reason=ANCHOR_WAIT_REASON))
+    rt.execute(c.ConfirmDeviceRecords(TiltCode.PRINTER_RECONCILE, "host", "printer", {}, {}))
+    waiting = lockup_view(rt.state, "es")
+    assert waiting is not None
+    assert waiting.reason == "El sistema del casino está verificando los registros del terminal"

@@ -18,6 +18,7 @@ def test_the_enum_is_exactly_the_host_command_oneof() -> None:
         "authenticate_software",
         "set_time",
         "player_message",
+        "confirm_device_records",
     }
 
 
@@ -28,6 +29,7 @@ def test_every_kind_has_a_wire_form_and_a_host_cli_action() -> None:
         HostCommandKind.AUTHENTICATE_SOFTWARE: {"seed": "00" * 16},
         HostCommandKind.SET_TIME: {"epoch_ms": 1},
         HostCommandKind.PLAYER_MESSAGE: {"text": "hello"},
+        HostCommandKind.CONFIRM_DEVICE_RECORDS: {"tilt": "printer_reconcile", "operator": "ann"},
     }
     for kind in HostCommandKind:
         command = server.host_command(7, kind, bodies[kind])

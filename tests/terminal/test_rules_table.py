@@ -46,6 +46,9 @@ SAMPLES = {
     c.SetPin: c.SetPin("attendant", {}, True, "set"),
     c.MigratePins: c.MigratePins({}, "pins.json"),
     c.RecordDeviceBaseline: c.RecordDeviceBaseline("printer", {"tickets_out": 0}, {"vouchers": 0}),
+    c.ConfirmDeviceRecords: c.ConfirmDeviceRecords(
+        "printer_reconcile", "host", "printer", {"tickets_out": 0}, {"vouchers": 0}
+    ),
 }
 
 

@@ -17,6 +17,7 @@ from kiosk.service.functions.base import (
 )
 from kiosk.terminal import commands as c
 from kiosk.terminal.records import Handpay, Tilt
+from kiosk.terminal.tilts import DISPUTE_TILTS
 
 
 def status(ctx: Context, args: Mapping[str, Any]) -> Outcome:
@@ -98,6 +99,12 @@ def clear_tilt(ctx: Context, args: Mapping[str, Any]) -> Outcome:
         known = ", ".join(sorted(tilts)) or "none"
         raise ServiceError(f"no tilt {code!r} (tilts now: {known})")
     reason = tilts[code].reason
+    if code in DISPUTE_TILTS:
+        raise ServiceError(
+            f"tilt {code} is a device records dispute ({reason}): no key clears it; the host "
+            "confirms it (turbokiosk host send TERMINAL confirm-records) or the operator "
+            "clears the RAM"
+        )
     ctx.execute(c.ClearTilt(code=code, by=ctx.role.label))
     text = f"Tilt {code} cleared ({reason})"
     return Outcome(text, (text,), {"code": code})

@@ -266,7 +266,7 @@ class CommandsRequest(_message.Message):
     def __init__(self, terminal_id: _Optional[str] = ...) -> None: ...
 
 class HostCommand(_message.Message):
-    __slots__ = ("command_id", "set_enabled", "request_meters", "authenticate_software", "set_time", "player_message")
+    __slots__ = ("command_id", "set_enabled", "request_meters", "authenticate_software", "set_time", "player_message", "confirm_device_records")
     class SetEnabled(_message.Message):
         __slots__ = ("enabled", "reason")
         ENABLED_FIELD_NUMBER: _ClassVar[int]
@@ -294,19 +294,30 @@ class HostCommand(_message.Message):
         text: str
         seconds: int
         def __init__(self, text: _Optional[str] = ..., seconds: _Optional[int] = ...) -> None: ...
+    class ConfirmDeviceRecords(_message.Message):
+        __slots__ = ("tilt", "reason", "operator")
+        TILT_FIELD_NUMBER: _ClassVar[int]
+        REASON_FIELD_NUMBER: _ClassVar[int]
+        OPERATOR_FIELD_NUMBER: _ClassVar[int]
+        tilt: str
+        reason: str
+        operator: str
+        def __init__(self, tilt: _Optional[str] = ..., reason: _Optional[str] = ..., operator: _Optional[str] = ...) -> None: ...
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
     SET_ENABLED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_METERS_FIELD_NUMBER: _ClassVar[int]
     AUTHENTICATE_SOFTWARE_FIELD_NUMBER: _ClassVar[int]
     SET_TIME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    CONFIRM_DEVICE_RECORDS_FIELD_NUMBER: _ClassVar[int]
     command_id: int
     set_enabled: HostCommand.SetEnabled
     request_meters: HostCommand.RequestMeters
     authenticate_software: HostCommand.AuthenticateSoftware
     set_time: HostCommand.SetTime
     player_message: HostCommand.PlayerMessage
-    def __init__(self, command_id: _Optional[int] = ..., set_enabled: _Optional[_Union[HostCommand.SetEnabled, _Mapping]] = ..., request_meters: _Optional[_Union[HostCommand.RequestMeters, _Mapping]] = ..., authenticate_software: _Optional[_Union[HostCommand.AuthenticateSoftware, _Mapping]] = ..., set_time: _Optional[_Union[HostCommand.SetTime, _Mapping]] = ..., player_message: _Optional[_Union[HostCommand.PlayerMessage, _Mapping]] = ...) -> None: ...
+    confirm_device_records: HostCommand.ConfirmDeviceRecords
+    def __init__(self, command_id: _Optional[int] = ..., set_enabled: _Optional[_Union[HostCommand.SetEnabled, _Mapping]] = ..., request_meters: _Optional[_Union[HostCommand.RequestMeters, _Mapping]] = ..., authenticate_software: _Optional[_Union[HostCommand.AuthenticateSoftware, _Mapping]] = ..., set_time: _Optional[_Union[HostCommand.SetTime, _Mapping]] = ..., player_message: _Optional[_Union[HostCommand.PlayerMessage, _Mapping]] = ..., confirm_device_records: _Optional[_Union[HostCommand.ConfirmDeviceRecords, _Mapping]] = ...) -> None: ...
 
 class CommandsResponse(_message.Message):
     __slots__ = ("command",)
