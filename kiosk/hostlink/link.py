@@ -65,7 +65,7 @@ REFUSED_REASON = "host refused a report"
 REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED)
 #: the start of the disable reason while the host refuses this terminal itself (its identity:
 #: not enrolled, retired, not a terminal's certificate; decision 0035)
-IDENTITY_REFUSED_REASON = "host refused this terminal"
+IDENTITY_REFUSED_REASON = c.IDENTITY_REFUSED
 HOST_DISABLED_REASON = "disabled by the host"
 #: a failed call with one of these moves the link to its next host address
 FAIL_OVER = (
@@ -303,7 +303,8 @@ class HostLink:
 
         def enable() -> None:
             if (self.runtime.state.disabled or "").startswith(IDENTITY_REFUSED_REASON):
-                self.runtime.execute(c.SetEnabled(enabled=True, reason="host serves it again"))
+                # posted after this hello's anchor check (:meth:`_hello`): the check is done
+                self.runtime.execute(c.SetEnabled(enabled=True, reason=c.ANCHOR_CHECKED))
 
         self.runtime.post(enable)
 

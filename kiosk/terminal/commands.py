@@ -254,6 +254,11 @@ class SetDoor(Command):
 #: simulator's
 ANCHOR_WAIT = "waiting for the host link: the host's anchor is checked before play"
 ANCHOR_CHECKED = "host's anchor checked"
+#: the start of the disable reason while the host refuses this terminal itself (its identity:
+#: not enrolled, retired, not a terminal's certificate; decision 0035).  During the anchor wait
+#: it takes the wait's place (the player reads why), and it holds play as the wait does: only
+#: an enable giving :data:`ANCHOR_CHECKED` (the link's, after a hello) lifts it
+IDENTITY_REFUSED = "host refused this terminal"
 
 
 @dataclass(frozen=True)

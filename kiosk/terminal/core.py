@@ -696,9 +696,15 @@ class TerminalCore:
         return [e.DoorChanged(at=now, door=cmd.door, open=cmd.open)]
 
     def _set_enabled(self, cmd: c.SetEnabled, now: int) -> list[e.Event]:
-        if (self.state.disabled is None) == cmd.enabled:
+        held = self.state.disabled
+        refused = cmd.reason.startswith(c.IDENTITY_REFUSED)
+        if not cmd.enabled and held == c.ANCHOR_WAIT and refused:
+            # the host refused the terminal before its anchor was checked: say so, still held
+            return [e.EnableChanged(at=now, enabled=False, reason=cmd.reason)]
+        if (held is None) == cmd.enabled:
             return []
-        if cmd.enabled and self.state.disabled == c.ANCHOR_WAIT and cmd.reason != c.ANCHOR_CHECKED:
+        waits = held == c.ANCHOR_WAIT or (held or "").startswith(c.IDENTITY_REFUSED)
+        if cmd.enabled and waits and cmd.reason != c.ANCHOR_CHECKED:
             raise IllegalCommandError("play waits for the host link's check of the host's anchor")
         return [e.EnableChanged(at=now, enabled=cmd.enabled, reason=cmd.reason)]
 

@@ -279,7 +279,7 @@ def test_a_terminal_the_host_refuses_says_why_until_it_is_enrolled(
 ) -> None:
     """The technician sees the host's line on the terminal, not a bare 'host link lost'."""
     creds = _issued(pki_set, tmp_path, "TK-0097")
-    rig = make_terminal(host.endpoint("TK-0097", creds)).start()
+    rig = make_terminal(host.endpoint("TK-0097", creds)).start(wait=False)
     refused = "host refused this terminal: terminal TK-0097 is not enrolled at this host"
     rig.pump_until(lambda: rig.runtime.state.disabled == refused)
     assert host.db is not None

@@ -40,7 +40,7 @@ def test_a_loss_forged_into_a_win_is_refused_by_serve_meters_and_audit(tmp_path:
     play(ctl, 3)
     ctl.close()
     pki_dir = tmp_path / "pki"
-    pki.ensure_pki(pki_dir, ())
+    pki.ensure_pki(pki_dir, ("table-T1",))
     serve = [
         *["table", "--data-dir", str(where), "serve", "--edition", "stadium-3cp"],
         *["--pki-dir", str(pki_dir), "--listen", "127.0.0.1:0"],

@@ -199,8 +199,8 @@ def test_a_signer_lost_while_serving_locks_the_table_with_its_reason(tmp_path: P
     signed_table(tmp_path, games=1)
     ctl = reopen(tmp_path)
     pki_dir = tmp_path / "pki"
-    pki.ensure_pki(pki_dir, ())
-    server = TableServer(ctl, pki.credentials(pki_dir, "host")).start()
+    pki.ensure_pki(pki_dir, ("table-T1",))
+    server = TableServer(ctl, pki.credentials(pki_dir, "table-T1")).start()
     try:
         head = ctl.journal.head
         assert ctl.journal.signer is not None
