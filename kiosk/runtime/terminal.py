@@ -4,7 +4,9 @@ One call of :meth:`TerminalRuntime.execute` is one atomic step:
 
 1. the core turns the command into events (an illegal command raises, nothing changes);
 2. the events are applied to a scratch copy of the state, and the cards the round needs are
-   drawn from the RNG and passed back in (still nothing shown);
+   dealt and passed back in (still nothing shown): every card of a round is drawn from the RNG
+   at its first deal and sealed at the signer with that commit's head, so that the round, cut
+   or resumed after a power cut, deals the same cards (:mod:`kiosk.runtime.deck`);
 3. the events are committed to the journal with their projections (snapshot, recall, host
    outbox) in one SQLite transaction with fsync;
 4. only then does the scratch copy become the state, and the effects are performed: stack or
@@ -24,7 +26,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from kiosk import __version__
 from kiosk.clock import wall_clock_ms
@@ -33,9 +35,13 @@ from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, 
 from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at
 from kiosk.hostlink.ports import HostPort, HostUnavailableError
 from kiosk.runtime import reconcile, ticket_in
+from kiosk.runtime.deck import DeckFactory as DeckFactory
+from kiosk.runtime.deck import DeckLike as DeckLike
+from kiosk.runtime.deck import SealBrokenError, dealt_cards, grown_seal, round_cards
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
 from kiosk.signer.client import Signer, signer_for
+from kiosk.signer.records import RoundSeal
 from kiosk.store.critmem import StoreCheck
 from kiosk.store.faults import describe, is_storage_full, store_fault
 from kiosk.store.journal import Journal, Projections, StoreError
@@ -69,17 +75,6 @@ _RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 #: is about them: the display redraws from the state); most of a game's events are these
 _NO_EFFECT = frozenset({e.RoundStarted, e.CardsDealt, e.RoundSettled, e.TableRoundJoined})
 
-
-class DeckLike(Protocol):
-    """A shuffled deck that deals card codes on demand."""
-
-    def deal(self, n: int) -> tuple[int, ...]:
-        """The next ``n`` cards."""
-        ...
-
-
-#: makes a freshly shuffled deck without the given (already dealt) cards
-DeckFactory = Callable[[frozenset[int]], DeckLike]
 
 #: maps a step's events (and the state after them) to messages owed to the accounting host,
 #: which are committed in the same transaction (store-and-forward outbox)
@@ -118,6 +113,7 @@ class TerminalRuntime:
         host_messages: HostMessages | None = None,
         host: HostPort | None = None,
         signer: Signer | None = None,
+        withdrawal_window_ms: int = 24 * 3600 * 1000,
     ) -> None:
         self.data_dir = Path(data_dir)
         #: the signer of every commit's head (default: --signer's socket, else the development
@@ -152,8 +148,14 @@ class TerminalRuntime:
         except StoreError as exc:
             self._open_error = exc
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
-        self._deck: DeckLike | None = None
-        self._deck_round = -1
+        #: the round in play's cards in dealing order, and its game number
+        self._cards: tuple[int, ...] = ()
+        self._cards_round = -1
+        #: the newest round seal the signer holds (as far as this process knows) and the epoch
+        self._seal: RoundSeal | None = None
+        self._epoch = 0
+        #: a second withdrawn head within this window locks the terminal for the operator
+        self.withdrawal_window_ms = withdrawal_window_ms
         self._deadlines: dict[int, int] = {}
         self._held_at: int | None = None  # when a lockup stopped the decision timers
         self._observers: list[Callable[[list[e.Event]], None]] = []
@@ -220,6 +222,8 @@ class TerminalRuntime:
             self.store.seal(report.critical)  # nothing is written to (or signed for) it
         elif check is not None and check.state is not None:
             self.core = TerminalCore(check.state)
+            self._seal = check.seal
+            self._epoch = self.store.epoch() or 0
             self._seed_resolutions()
             report.checked_rows, report.replayed = check.checked_rows, check.replayed
             report.actions.extend(check.actions)
@@ -234,6 +238,8 @@ class TerminalRuntime:
             return report
         try:
             self._journal_storage_full_mark()
+            if check is not None and check.withdrawn is not None:
+                report.actions.append(self._record_withdrawal(check.withdrawn.seq, check))
             report.actions.extend(self._recover_devices())
             self._check_rng()
             self._check_identity()
@@ -251,6 +257,34 @@ class TerminalRuntime:
         reconcile.request_records(self.validator, self.printer)  # judged as they come (pump)
         self.last_recovery = report
         return report
+
+    def _record_withdrawal(self, withdrawn_seq: int, check: StoreCheck) -> str:
+        """Journal the head power-up withdrew (the host hears of it); a second one within the
+        window locks the terminal for the operator.  The recovery action's text."""
+        assert check.withdrawn is not None
+        seal, rnd = self._seal, self.state.round
+        game = 0
+        if seal is not None and seal.epoch == self._epoch:
+            same = rnd is not None and rnd.game_number == seal.game_number
+            in_store = len(dealt_cards(rnd)) if same and rnd is not None else 0
+            if seal.dealt > in_store:  # the withdrawn commit dealt cards of this round
+                game = seal.game_number
+        seq = self.store.head()[0]
+        events = self.execute(
+            c.RecordWithdrawal(
+                epoch=check.withdrawn.epoch,
+                seq=withdrawn_seq,
+                chain_hash=check.withdrawn.chain_hash.hex(),
+                store_seq=seq,
+                game_number=game,
+                window_ms=self.withdrawal_window_ms,
+            )
+        )
+        locked = any(isinstance(x, e.TiltRaised) for x in events)
+        text = f"signed head row {withdrawn_seq} withdrawn (the store ends at row {seq})"
+        if game:
+            text += f"; game {game} resumes with the cards sealed when drawn"
+        return text + ("; a second withdrawal: locked for the operator" if locked else "")
 
     def _power_up_full(self, report: RecoveryReport, fault: StoreError) -> RecoveryReport:
         """The store could not even be created or checked for want of space."""
@@ -433,9 +467,30 @@ class TerminalRuntime:
         if s.round.table_game:
             return [f"game {number}: settles from table {s.round.table_id} when seated"]
         if s.phase is Phase.DECISION:
+            restored = self._restore_sealed_decisions()
+            if restored and self.state.phase is not Phase.DECISION:
+                return [f"game {number}: sealed decisions {', '.join(restored)} made again"]
             return [f"game {number}: decision offered again"]
         self._draw_pending()
         return [f"game {number}: dealing completed"]
+
+    def _restore_sealed_decisions(self) -> list[str]:
+        """Make again the decisions the round's seal holds and the store lost (its commit was
+        withdrawn): with the same cards, the same outcome.  The decisions made."""
+        seal, rnd = self._seal, self.state.round
+        if seal is None or rnd is None or self.state.phase is not Phase.DECISION:
+            return []
+        if seal.epoch != self._epoch or seal.game_number != rnd.game_number:
+            return []
+        made = []
+        for text in seal.decisions:
+            seat_text, choice, *auto = text.split(":")
+            seat = int(seat_text)
+            if seat in rnd.choices or seat not in rnd.offers or self.state.lockups():
+                continue
+            self.execute(c.Decide(choice=choice, seat=seat, automatic=bool(auto)))
+            made.append(f"seat {seat} {choice}")
+        return made
 
     # --- the step --------------------------------------------------------------------------------
 
@@ -473,20 +528,26 @@ class TerminalRuntime:
         scratch = TerminalCore(clone(live.state))
         scratch.share_rules(live)
         self.core = scratch  # what the projections and the audit record read
+        seal = None
         try:
             scratch.apply(events)
             events = events + self._draw_into(scratch, now)
             record = audit() if audit is not None else None
+            seal = self._round_seal()
             if events or record is not None:
-                self._commit(events, record)
+                self._commit(events, record, seal)
         except BaseException as exc:
             self.core = live  # nothing of this step was journaled: it never happened
             if isinstance(exc, RngFailure):
                 self._check_rng()
                 raise CommandError(f"the RNG failed: {exc}") from exc
-            if isinstance(exc, StoreError):
+            if isinstance(exc, SealBrokenError):
+                self._enter_critical(str(exc))
+            elif isinstance(exc, StoreError):
                 self._store_failed(exc)
             raise
+        if seal is not None:
+            self._seal = seal
         # journaled: the copy becomes the state (in the same object, which callers may hold)
         vars(live.state).update(vars(scratch.state))
         live.remember(events)
@@ -523,13 +584,53 @@ class TerminalRuntime:
             self._notify(events)
 
     def _draw(self, n: int) -> tuple[int, ...]:
+        """The round's next ``n`` cards: all of them were drawn at its first deal (or are the
+        ones its seal at the signer holds); SealBrokenError when the store's dealt cards are
+        not the sealed ones."""
         rnd = self.state.round
         assert rnd is not None
-        if self._deck is None or self._deck_round != rnd.game_number:
-            dealt = set(rnd.first) | {x for cards in rnd.seat_cards for x in cards}
-            self._deck = self.deck_factory(frozenset(dealt))
-            self._deck_round = rnd.game_number
-        return self._deck.deal(n)
+        dealt = dealt_cards(rnd)
+        if self._cards_round != rnd.game_number:
+            self._cards = round_cards(
+                self._sealed_cards(rnd.game_number),
+                dealt,
+                self.core.round_cards(),
+                self.deck_factory,
+                rnd.game_number,
+            )
+            self._cards_round = rnd.game_number
+        k = len(dealt)
+        if self._cards[:k] != dealt or k + n > len(self._cards):
+            raise SealBrokenError(
+                f"game {rnd.game_number}: the cards in the store are not those sealed when "
+                "drawn: the terminal will not play the round"
+            )
+        return self._cards[k : k + n]
+
+    def _sealed_cards(self, game_number: int) -> tuple[int, ...] | None:
+        """The cards the signer's seal holds for this round, if it holds them."""
+        seal = self._seal
+        if seal is None or seal.epoch != self._epoch or seal.game_number != game_number:
+            return None
+        return seal.cards
+
+    def _round_seal(self) -> RoundSeal | None:
+        """The seal this step's commit brings to the signer (None: the held one stands)."""
+        rnd = self.state.round
+        if rnd is None or rnd.table_game or not self._epoch:
+            return None
+        cards = self._cards if self._cards_round == rnd.game_number else None
+        cards = cards or self._sealed_cards(rnd.game_number)
+        if not cards:
+            return None
+        decisions = tuple(
+            sorted(
+                f"{seat}:{choice}" + (":auto" if rnd.automatic.get(seat) else "")
+                for seat, choice in rnd.choices.items()
+            )
+        )
+        seal = RoundSeal(self._epoch, rnd.game_number, cards, len(dealt_cards(rnd)), decisions)
+        return grown_seal(self._seal, seal)
 
     def _hold_timers(self, now: int) -> None:
         """Decision timers stand still while anything locks the table (the service menu, a
@@ -543,7 +644,12 @@ class TerminalRuntime:
             self._deadlines = {seat: at + held for seat, at in self._deadlines.items()}
             self._held_at = None
 
-    def _commit(self, events: list[e.Event], audit_record: dict[str, Any] | None = None) -> None:
+    def _commit(
+        self,
+        events: list[e.Event],
+        audit_record: dict[str, Any] | None = None,
+        seal: RoundSeal | None = None,
+    ) -> None:
         """Journal a step's events (applied to the scratch state) with their projections."""
         kinds = {type(x) for x in events}
         settled = e.RoundSettled in kinds or e.RoundVoided in kinds
@@ -562,6 +668,7 @@ class TerminalRuntime:
                 recall=recall,
                 outbox=outbox,
                 audit=() if audit_record is None else (audit_record,),
+                seal=seal,
             ),
         )
         self._commits_since_snapshot = (
@@ -690,6 +797,8 @@ class TerminalRuntime:
             return []
         if s.round.table_game:
             return []  # a table's decision window is its controller's (kiosk/seat)
+        if self._restore_sealed_decisions():
+            return []
         now = self.clock()
         out: list[e.Event] = []
         for seat, offer in s.round.offers.items():
@@ -755,8 +864,9 @@ class TerminalRuntime:
         """Run on a new store from now on (after a RAM clear): its journal and state."""
         self._journal = journal
         self.core = core
-        self._deck = None
-        self._deck_round = -1
+        self._cards, self._cards_round = (), -1
+        self._seal = None
+        self._epoch = journal.epoch() or 0
         self._deadlines.clear()
         self._commits_since_snapshot = 0
         self.voucher_sequence = 0

@@ -7,10 +7,15 @@ Status             always                                          unchanged
 SignCommit(head)   head.epoch == anchor.epoch > 0 and              head (previous: the old
                    head.seq > anchor.seq                           anchor head)
                    head == anchor head (answered again)            unchanged
+  with a seal      as above, and the seal is of the head's epoch   the seal too
+                   and a new round (a later game number) or grows
+                   the held one (same cards, no fewer dealt, no
+                   decision dropped)
 SignSnapshot       head.epoch == anchor.epoch and                  unchanged
                    head.seq <= anchor.seq
-StartEpoch(e)      e == anchor.epoch                               epoch e + 1, row 0
-Withdraw(head)     head == anchor.previous                         head (no previous)
+StartEpoch(e)      e == anchor.epoch                               epoch e + 1, row 0, no seal
+Withdraw(head)     head == anchor.previous                         head (no previous);
+                                                                   the seal is kept
                    head == anchor head                             unchanged
 =================  ==============================================  =========================
 
@@ -21,12 +26,19 @@ that is what makes the anchor a monotonic counter outside the store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from kiosk.signer.records import GENESIS_HASH, Anchor, Head, head_message, snapshot_message
+from kiosk.signer.records import (
+    GENESIS_HASH,
+    Anchor,
+    Head,
+    RoundSeal,
+    head_message,
+    snapshot_message,
+)
 from proto.turbokiosk.v1 import signer_pb2 as pb
 
 
@@ -64,6 +76,27 @@ def anchor_to(anchor: Anchor) -> pb.SignerAnchor:
     return msg
 
 
+def seal_to(seal: RoundSeal) -> pb.RoundSeal:
+    """The message of a round seal."""
+    return pb.RoundSeal(
+        epoch=seal.epoch,
+        game_number=seal.game_number,
+        cards=bytes(seal.cards),
+        dealt=seal.dealt,
+        decisions=list(seal.decisions),
+    )
+
+
+def seal_from(msg: pb.RoundSeal) -> RoundSeal:
+    """A round seal from its message (refused when it is not one)."""
+    cards = tuple(msg.cards)
+    if not cards or len(set(cards)) != len(cards) or max(cards) > 51:
+        raise SignerRefusalError("a round seal holds distinct card codes 0..51")
+    if msg.dealt > len(cards):
+        raise SignerRefusalError(f"a round of {len(cards)} cards cannot have dealt {msg.dealt}")
+    return RoundSeal(msg.epoch, msg.game_number, cards, msg.dealt, tuple(msg.decisions))
+
+
 def anchor_from(msg: pb.SignerAnchor) -> Anchor:
     """An anchor from its message."""
     previous = (
@@ -96,6 +129,8 @@ class SignerCore:
             status = pb.SignerResponse.Status(
                 public_key=self.public_key, anchor=anchor_to(self.anchor)
             )
+            if self.anchor.seal is not None:
+                status.round.CopyFrom(seal_to(self.anchor.seal))
             return Outcome(pb.SignerResponse(status=status))
         if which == "sign_commit":
             return self._sign_commit(head_from(request.sign_commit.head), request.sign_commit)
@@ -121,13 +156,33 @@ class SignerCore:
             raise SignerRefusalError(
                 f"head row {head.seq} is not after the last signed head row {anchor.seq}"
             )
+        seal = self._new_seal(head, msg) if msg.HasField("round") else anchor.seal
         signed = pb.SignerResponse.Signed(head_signature=self.key.sign(head_message(head)))
         if msg.snapshot_hash:
             signed.snapshot_signature = self._snapshot_signature(head, bytes(msg.snapshot_hash))
         response = pb.SignerResponse(signed=signed)
         if head == anchor.head:
-            return Outcome(response)
-        return Outcome(response, Anchor(head.epoch, head.seq, head.chain_hash, anchor.head))
+            if seal == anchor.seal:
+                return Outcome(response)
+            return Outcome(response, replace(anchor, seal=seal))
+        return Outcome(response, Anchor(head.epoch, head.seq, head.chain_hash, anchor.head, seal))
+
+    def _new_seal(self, head: Head, msg: pb.SignerRequest.SignCommit) -> RoundSeal:
+        """The round seal a commit brings, checked against the one held."""
+        seal = seal_from(msg.round)
+        if seal.epoch != head.epoch:
+            raise SignerRefusalError(f"a seal of epoch {seal.epoch} with a head of {head.epoch}")
+        held = self.anchor.seal
+        if held is None or held.epoch != seal.epoch or seal.game_number > held.game_number:
+            return seal
+        if seal.game_number < held.game_number:
+            raise SignerRefusalError(
+                f"game {seal.game_number} is before the sealed game {held.game_number}"
+            )
+        why = held.grows_into(seal)
+        if why is not None:
+            raise SignerRefusalError(why)
+        return seal
 
     def _sign_snapshot(self, head: Head, snapshot_hash: bytes) -> Outcome:
         anchor = self.anchor
@@ -162,5 +217,5 @@ class SignerCore:
             raise SignerRefusalError(
                 f"cannot go back to {to.short()}: only to the head signed before the last one"
             )
-        back = Anchor(to.epoch, to.seq, to.chain_hash, None)
+        back = Anchor(to.epoch, to.seq, to.chain_hash, None, anchor.seal)
         return Outcome(pb.SignerResponse(anchor=anchor_to(back)), back)

@@ -1,7 +1,9 @@
 """The signer's state directory: the Ed25519 key (0600) and the anchor (fsync'd, renamed).
 
 ``DIR/signer.key``   the private key, PKCS#8 PEM, mode 0600, created once and never replaced;
-``DIR/anchor.slots`` the anchor, ``{"epoch", "seq", "chain_hash", "previous"}`` (hashes in hex), in
+``DIR/anchor.slots`` the anchor, ``{"epoch", "seq", "chain_hash", "previous"}`` (hashes in hex) and,
+                     once a round is drawn, ``"round"``: the newest round's seal (its cards in
+                     hex, how many were dealt, its decisions; kiosk/signer/records.py), in
                      two checksummed slots written in turn, each write fdatasync'd: after a power
                      cut the newest slot that passes its checksum is the old anchor or the new
                      one (one fdatasync per signature instead of file, rename and directory).
@@ -24,7 +26,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from kiosk.bounded_read import InputFileError, read_bounded
 from kiosk.durable import fsync_directory
-from kiosk.signer.records import GENESIS_HASH, Anchor, Head
+from kiosk.signer.records import GENESIS_HASH, Anchor, Head, RoundSeal
 
 KEY_NAME = "signer.key"
 ANCHOR_NAME = "anchor.slots"
@@ -128,6 +130,14 @@ def _slot(generation: int, anchor: Anchor) -> bytes:
         if previous is None
         else {"seq": previous.seq, "chain_hash": previous.chain_hash.hex()},
     }
+    if anchor.seal is not None:
+        seal = anchor.seal
+        data["round"] = {
+            "game": seal.game_number,
+            "cards": bytes(seal.cards).hex(),
+            "dealt": seal.dealt,
+            "decisions": list(seal.decisions),
+        }
     payload = json.dumps(data, sort_keys=True).encode()
     body = MAGIC + generation.to_bytes(8, "big") + len(payload).to_bytes(2, "big") + payload
     checksum = hashlib.sha256(body).digest()
@@ -149,6 +159,7 @@ def _read_slot(slot: bytes) -> tuple[int, Anchor] | None:
     try:
         data = json.loads(body[18:])
         previous = data["previous"]
+        sealed = data.get("round")
         anchor = Anchor(
             int(data["epoch"]),
             int(data["seq"]),
@@ -156,6 +167,15 @@ def _read_slot(slot: bytes) -> tuple[int, Anchor] | None:
             None
             if previous is None
             else Head(int(data["epoch"]), int(previous["seq"]), _hash(previous["chain_hash"])),
+            None
+            if sealed is None
+            else RoundSeal(
+                int(data["epoch"]),
+                int(sealed["game"]),
+                tuple(bytes.fromhex(str(sealed["cards"]))),
+                int(sealed["dealt"]),
+                tuple(str(d) for d in sealed["decisions"]),
+            ),
         )
     except (ValueError, KeyError, TypeError):
         return None

@@ -301,6 +301,19 @@ class ReportCritical(Command):
 
 
 @dataclass(frozen=True)
+class RecordWithdrawal(Command):
+    """Power-up withdrew the signer's last head (see :class:`~kiosk.terminal.events.HeadWithdrawn`);
+    a previous withdrawal less than ``window_ms`` before locks the terminal for the operator."""
+
+    epoch: int
+    seq: int
+    chain_hash: str
+    store_seq: int
+    game_number: int = 0
+    window_ms: int = 24 * 3600 * 1000
+
+
+@dataclass(frozen=True)
 class RecordPinEntry(Command):
     """The service layer checked a role's PIN (the PIN itself never reaches the core).
 

@@ -1,6 +1,7 @@
+from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
-from collections.abc import Mapping as _Mapping
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
@@ -31,18 +32,34 @@ class SignerAnchor(_message.Message):
     previous_hash: bytes
     def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ..., has_previous: _Optional[bool] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ...) -> None: ...
 
+class RoundSeal(_message.Message):
+    __slots__ = ("epoch", "game_number", "cards", "dealt", "decisions")
+    EPOCH_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    DEALT_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    epoch: int
+    game_number: int
+    cards: bytes
+    dealt: int
+    decisions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, epoch: _Optional[int] = ..., game_number: _Optional[int] = ..., cards: _Optional[bytes] = ..., dealt: _Optional[int] = ..., decisions: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class SignerRequest(_message.Message):
     __slots__ = ("status", "sign_commit", "sign_snapshot", "start_epoch", "withdraw")
     class Status(_message.Message):
         __slots__ = ()
         def __init__(self) -> None: ...
     class SignCommit(_message.Message):
-        __slots__ = ("head", "snapshot_hash")
+        __slots__ = ("head", "snapshot_hash", "round")
         HEAD_FIELD_NUMBER: _ClassVar[int]
         SNAPSHOT_HASH_FIELD_NUMBER: _ClassVar[int]
+        ROUND_FIELD_NUMBER: _ClassVar[int]
         head: SignerHead
         snapshot_hash: bytes
-        def __init__(self, head: _Optional[_Union[SignerHead, _Mapping]] = ..., snapshot_hash: _Optional[bytes] = ...) -> None: ...
+        round: RoundSeal
+        def __init__(self, head: _Optional[_Union[SignerHead, _Mapping]] = ..., snapshot_hash: _Optional[bytes] = ..., round: _Optional[_Union[RoundSeal, _Mapping]] = ...) -> None: ...
     class SignSnapshot(_message.Message):
         __slots__ = ("head", "snapshot_hash")
         HEAD_FIELD_NUMBER: _ClassVar[int]
@@ -77,12 +94,14 @@ class SignerRequest(_message.Message):
 class SignerResponse(_message.Message):
     __slots__ = ("status", "signed", "anchor", "refused")
     class Status(_message.Message):
-        __slots__ = ("public_key", "anchor")
+        __slots__ = ("public_key", "anchor", "round")
         PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
         ANCHOR_FIELD_NUMBER: _ClassVar[int]
+        ROUND_FIELD_NUMBER: _ClassVar[int]
         public_key: bytes
         anchor: SignerAnchor
-        def __init__(self, public_key: _Optional[bytes] = ..., anchor: _Optional[_Union[SignerAnchor, _Mapping]] = ...) -> None: ...
+        round: RoundSeal
+        def __init__(self, public_key: _Optional[bytes] = ..., anchor: _Optional[_Union[SignerAnchor, _Mapping]] = ..., round: _Optional[_Union[RoundSeal, _Mapping]] = ...) -> None: ...
     class Signed(_message.Message):
         __slots__ = ("head_signature", "snapshot_signature")
         HEAD_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
