@@ -17,7 +17,7 @@ from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from kiosk.terminal.tilts import TiltCode
+from kiosk.terminal.tilts import OPERATOR_TILTS, TiltCode
 
 
 class InvariantError(AssertionError):
@@ -70,7 +70,9 @@ class Robot:
         if not self.printer.ready():
             self.printer.paper, self.printer.fault = True, None
         for code in list(s.tilts):
-            rt.execute(c.ClearTilt(code=code, by="robot-attendant"))
+            # the robot plays every role: an operator's tilt (a second withdrawn head) too
+            by = "operator (soak robot)" if code in OPERATOR_TILTS else "robot-attendant"
+            rt.execute(c.ClearTilt(code=code, by=by))
         if s.disabled is not None:
             rt.execute(c.SetEnabled(enabled=True))
         rt.pump()

@@ -278,6 +278,7 @@ class TerminalRuntime:
                 store_seq=seq,
                 game_number=game,
                 window_ms=self.withdrawal_window_ms,
+                earlier=check.earlier_withdrawals,
             )
         )
         locked = any(isinstance(x, e.TiltRaised) for x in events)

@@ -125,9 +125,10 @@ class Signer:
         body = pb.SignerRequest.StartEpoch(current_epoch=current_epoch, reason=reason)
         return anchor_from(self._ask(pb.SignerRequest(start_epoch=body), "anchor").anchor)
 
-    def withdraw(self, to: Head) -> Anchor:
-        """Go back to the head signed before the last one (the last never reached the store)."""
-        body = pb.SignerRequest.Withdraw(to=head_to(to))
+    def withdraw(self, to: Head, at_ms: int = 0) -> Anchor:
+        """Go back to the head signed before the last one (the last never reached the store);
+        ``at_ms``: a power-up's withdrawal, whose time the signer keeps (0: not counted)."""
+        body = pb.SignerRequest.Withdraw(to=head_to(to), at_ms=at_ms)
         return anchor_from(self._ask(pb.SignerRequest(withdraw=body), "anchor").anchor)
 
     def close(self) -> None:

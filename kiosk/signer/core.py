@@ -15,7 +15,8 @@ SignSnapshot       head.epoch == anchor.epoch and                  unchanged
                    head.seq <= anchor.seq
 StartEpoch(e)      e == anchor.epoch                               epoch e + 1, row 0, no seal
 Withdraw(head)     head == anchor.previous                         head (no previous);
-                                                                   the seal is kept
+                                                                   the seal is kept, the
+                                                                   time (at_ms) added
                    head == anchor head                             unchanged
 =================  ==============================================  =========================
 
@@ -33,6 +34,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from kiosk.signer.records import (
     GENESIS_HASH,
+    WITHDRAWALS_KEPT,
     Anchor,
     Head,
     RoundSeal,
@@ -73,6 +75,7 @@ def anchor_to(anchor: Anchor) -> pb.SignerAnchor:
         msg.has_previous = True
         msg.previous_seq = anchor.previous.seq
         msg.previous_hash = anchor.previous.chain_hash
+    msg.withdrawn_ms.extend(anchor.withdrawn_at)
     return msg
 
 
@@ -102,7 +105,13 @@ def anchor_from(msg: pb.SignerAnchor) -> Anchor:
     previous = (
         Head(msg.epoch, msg.previous_seq, bytes(msg.previous_hash)) if msg.has_previous else None
     )
-    return Anchor(msg.epoch, msg.seq, bytes(msg.chain_hash) or GENESIS_HASH, previous)
+    return Anchor(
+        msg.epoch,
+        msg.seq,
+        bytes(msg.chain_hash) or GENESIS_HASH,
+        previous,
+        withdrawn_at=tuple(msg.withdrawn_ms),
+    )
 
 
 class SignerCore:
@@ -141,7 +150,7 @@ class SignerCore:
         if which == "start_epoch":
             return self._start_epoch(request.start_epoch.current_epoch)
         if which == "withdraw":
-            return self._withdraw(head_from(request.withdraw.to))
+            return self._withdraw(head_from(request.withdraw.to), request.withdraw.at_ms)
         raise SignerRefusalError("empty request")
 
     def _sign_commit(self, head: Head, msg: pb.SignerRequest.SignCommit) -> Outcome:
@@ -165,7 +174,10 @@ class SignerCore:
             if seal == anchor.seal:
                 return Outcome(response)
             return Outcome(response, replace(anchor, seal=seal))
-        return Outcome(response, Anchor(head.epoch, head.seq, head.chain_hash, anchor.head, seal))
+        moved = Anchor(
+            head.epoch, head.seq, head.chain_hash, anchor.head, seal, anchor.withdrawn_at
+        )
+        return Outcome(response, moved)
 
     def _new_seal(self, head: Head, msg: pb.SignerRequest.SignCommit) -> RoundSeal:
         """The round seal a commit brings, checked against the one held."""
@@ -209,7 +221,7 @@ class SignerCore:
         fresh = Anchor(anchor.epoch + 1, 0, GENESIS_HASH, None)
         return Outcome(pb.SignerResponse(anchor=anchor_to(fresh)), fresh)
 
-    def _withdraw(self, to: Head) -> Outcome:
+    def _withdraw(self, to: Head, at_ms: int) -> Outcome:
         anchor = self.anchor
         if to == anchor.head:
             return Outcome(pb.SignerResponse(anchor=anchor_to(anchor)))
@@ -217,5 +229,8 @@ class SignerCore:
             raise SignerRefusalError(
                 f"cannot go back to {to.short()}: only to the head signed before the last one"
             )
-        back = Anchor(to.epoch, to.seq, to.chain_hash, None, anchor.seal)
+        times = anchor.withdrawn_at
+        if at_ms > 0:
+            times = (*times, at_ms)[-WITHDRAWALS_KEPT:]
+        back = Anchor(to.epoch, to.seq, to.chain_hash, None, anchor.seal, times)
         return Outcome(pb.SignerResponse(anchor=anchor_to(back)), back)

@@ -27,6 +27,10 @@ class Head:
         return f"epoch {self.epoch} row {self.seq} ({self.chain_hash.hex()[:12]})"
 
 
+#: how many withdrawal times the anchor keeps
+WITHDRAWALS_KEPT = 4
+
+
 @dataclass(frozen=True)
 class RoundSeal:
     """A round's cards, fixed when drawn: held by the signer, outside the store.
@@ -63,6 +67,8 @@ class Anchor:
     chain_hash: bytes = GENESIS_HASH
     previous: Head | None = None
     seal: RoundSeal | None = None
+    #: when power-ups withdrew the last head (epoch ms, the newest :data:`WITHDRAWALS_KEPT`)
+    withdrawn_at: tuple[int, ...] = ()
 
     @property
     def head(self) -> Head:

@@ -130,6 +130,8 @@ def _slot(generation: int, anchor: Anchor) -> bytes:
         if previous is None
         else {"seq": previous.seq, "chain_hash": previous.chain_hash.hex()},
     }
+    if anchor.withdrawn_at:
+        data["withdrawn"] = list(anchor.withdrawn_at)
     if anchor.seal is not None:
         seal = anchor.seal
         data["round"] = {
@@ -176,6 +178,7 @@ def _read_slot(slot: bytes) -> tuple[int, Anchor] | None:
                 int(sealed["dealt"]),
                 tuple(str(d) for d in sealed["decisions"]),
             ),
+            tuple(int(t) for t in data.get("withdrawn", [])),
         )
     except (ValueError, KeyError, TypeError):
         return None

@@ -76,6 +76,8 @@ class StoreCheck:
     #: the signer's last head, withdrawn now because the store does not have it (a power cut
     #: between signing and committing, or a cut of the store's last commit); None: none
     withdrawn: Head | None = None
+    #: when the signer withdrew heads before (epoch ms): a store put back cannot hide them
+    earlier_withdrawals: tuple[int, ...] = ()
     #: the newest round's seal the signer holds (its cards as drawn); None: none
     seal: RoundSeal | None = None
 
@@ -95,7 +97,8 @@ def power_up_store(
             status = signer.status()
         verified = verify_store(journal, status.public_key, status.anchor)
         if verified.withdraw is not None:
-            signer.withdraw(verified.withdraw)
+            check.earlier_withdrawals = status.anchor.withdrawn_at
+            signer.withdraw(verified.withdraw, at_ms=now)
             check.withdrawn = status.anchor.head
             check.actions.extend(f"{note}: withdrawn at the signer" for note in verified.notes)
     except StorageFullError:

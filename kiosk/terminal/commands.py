@@ -302,8 +302,8 @@ class ReportCritical(Command):
 
 @dataclass(frozen=True)
 class RecordWithdrawal(Command):
-    """Power-up withdrew the signer's last head (see :class:`~kiosk.terminal.events.HeadWithdrawn`);
-    a previous withdrawal less than ``window_ms`` before locks the terminal for the operator."""
+    """Power-up withdrew the signer's last head (:class:`~kiosk.terminal.events.HeadWithdrawn`);
+    an earlier withdrawal less than ``window_ms`` before locks the terminal for the operator."""
 
     epoch: int
     seq: int
@@ -311,6 +311,8 @@ class RecordWithdrawal(Command):
     store_seq: int
     game_number: int = 0
     window_ms: int = 24 * 3600 * 1000
+    #: when the signer withdrew heads before (epoch ms; kept by the signer, not the store)
+    earlier: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -736,7 +736,7 @@ class TerminalCore:
             store_seq=cmd.store_seq,
             game_number=cmd.game_number,
         )
-        recent = [t for t in self.state.withdrawals if 0 <= now - t < cmd.window_ms]
+        recent = [t for t in cmd.earlier if 0 <= now - t < cmd.window_ms]
         if not recent:
             return [withdrawn]
         hours = cmd.window_ms / 3_600_000
@@ -815,7 +815,7 @@ class TerminalCore:
         self._meter("power_resets")
 
     def _a_withdrawn(self, ev: e.HeadWithdrawn) -> None:
-        self.state.withdrawals = [*self.state.withdrawals[-7:], ev.at]
+        """Only the record: the signer keeps the times (a store put back cannot hide them)."""
 
     def _a_critical(self, ev: e.CriticalMemoryError) -> None:
         self.state.critical = ev.reason

@@ -151,9 +151,6 @@ class TerminalState:
     pins: dict[str, dict[str, Any]] | None = None
     #: the version of the configuration in force (0: never changed or imported)
     config_version: int = 0
-    #: when heads were withdrawn at power-up (epoch ms, the newest few): a second within the
-    #: window locks the terminal for the operator (kiosk/terminal/core.py)
-    withdrawals: list[int] = field(default_factory=list)
     # not durable: wagers placed for the next round are only taken at Deal
     pending_wagers: dict[int, dict[str, int]] = field(default_factory=dict)
     pending_positions: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -225,8 +222,6 @@ class TerminalState:
             snapshot["pins"] = self.pins
         if self.config_version:
             snapshot["config_version"] = self.config_version
-        if self.withdrawals:
-            snapshot["withdrawals"] = self.withdrawals
         return snapshot
 
     @classmethod
@@ -256,5 +251,4 @@ class TerminalState:
             last_event_at=d["last_event_at"],
             pins=None if d.get("pins") is None else {k: dict(v) for k, v in d["pins"].items()},
             config_version=d.get("config_version", 0),
-            withdrawals=list(d.get("withdrawals", [])),
         )

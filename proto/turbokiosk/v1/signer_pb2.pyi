@@ -17,20 +17,22 @@ class SignerHead(_message.Message):
     def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ...) -> None: ...
 
 class SignerAnchor(_message.Message):
-    __slots__ = ("epoch", "seq", "chain_hash", "has_previous", "previous_seq", "previous_hash")
+    __slots__ = ("epoch", "seq", "chain_hash", "has_previous", "previous_seq", "previous_hash", "withdrawn_ms")
     EPOCH_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     CHAIN_HASH_FIELD_NUMBER: _ClassVar[int]
     HAS_PREVIOUS_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_SEQ_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_HASH_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWN_MS_FIELD_NUMBER: _ClassVar[int]
     epoch: int
     seq: int
     chain_hash: bytes
     has_previous: bool
     previous_seq: int
     previous_hash: bytes
-    def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ..., has_previous: _Optional[bool] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ...) -> None: ...
+    withdrawn_ms: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ..., has_previous: _Optional[bool] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ..., withdrawn_ms: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RoundSeal(_message.Message):
     __slots__ = ("epoch", "game_number", "cards", "dealt", "decisions")
@@ -75,10 +77,12 @@ class SignerRequest(_message.Message):
         reason: str
         def __init__(self, current_epoch: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
     class Withdraw(_message.Message):
-        __slots__ = ("to",)
+        __slots__ = ("to", "at_ms")
         TO_FIELD_NUMBER: _ClassVar[int]
+        AT_MS_FIELD_NUMBER: _ClassVar[int]
         to: SignerHead
-        def __init__(self, to: _Optional[_Union[SignerHead, _Mapping]] = ...) -> None: ...
+        at_ms: int
+        def __init__(self, to: _Optional[_Union[SignerHead, _Mapping]] = ..., at_ms: _Optional[int] = ...) -> None: ...
     STATUS_FIELD_NUMBER: _ClassVar[int]
     SIGN_COMMIT_FIELD_NUMBER: _ClassVar[int]
     SIGN_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
