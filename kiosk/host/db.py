@@ -428,6 +428,8 @@ class HostDb(ABC):
                 stores.compare_meters(tx, terminal_id, epoch, m, at)
             elif m.kind in VOUCHER_KINDS:
                 self._voucher_event(tx, terminal_id, m, at)
+            elif m.kind == "head_withdrawn":
+                stores.terminal_alarm(tx, terminal_id, m.kind, at, dict(m.body))
             elif m.kind == "enable":
                 tx.execute(
                     "UPDATE terminals SET enabled = ?, disable_reason = ? WHERE terminal_id = ?",

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 #: terminal's enabled state or open an epoch)
 SLOW_KINDS = frozenset(
     {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared"}
+    | {"head_withdrawn"}  # an alarm on the floor
 )
 
 

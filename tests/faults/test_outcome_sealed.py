@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
@@ -91,17 +92,27 @@ class _Killed(BaseException):
 def test_a_power_cut_between_signing_and_committing_the_settlement(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    drawn: list[int] = []
+    draw = TerminalRuntime._draw
+
+    def logged_draw(self: TerminalRuntime, n: int) -> tuple[int, ...]:
+        cards = draw(self, n)
+        drawn.extend(cards)
+        return cards
+
+    monkeypatch.setattr(TerminalRuntime, "_draw", logged_draw)
     rig = Rig(tmp_path / "t")
     rt = start_stadium(rig)
-    dealt = rt._cards  # every card of the round, drawn at its first deal
 
     def die(self: Journal, record: dict[str, Any]) -> None:
         raise _Killed
 
+    recall = Journal._recall
     monkeypatch.setattr(Journal, "_recall", die)  # inside the settlement's transaction
     with pytest.raises(_Killed):
-        rt.execute(c.Decide("play"))
-    monkeypatch.undo()
+        rt.execute(c.Decide("play"))  # signed; the dealer's cards drawn and never shown
+    monkeypatch.setattr(Journal, "_recall", recall)
+    first_drawn = list(drawn)
     rt = rig.power_cut()
     report = rt.last_recovery
     assert report.critical is None
@@ -110,7 +121,7 @@ def test_a_power_cut_between_signing_and_committing_the_settlement(
     rnd = rt.state.round
     assert rt.state.phase is Phase.RESULT and rnd is not None
     assert rnd.choices == {0: "play"}  # the decision the signer sealed, made again
-    assert (*rnd.first, *rnd.seat_cards[0], *rnd.second_shared) == dealt
+    assert [*rnd.first, *rnd.seat_cards[0], *rnd.second_shared] == first_drawn
     withdrawn = [r.event for r in rt.journal.rows() if isinstance(r.event, e.HeadWithdrawn)]
     assert len(withdrawn) == 1 and withdrawn[0].game_number == rnd.game_number
     assert "head_withdrawn" not in rt.state.tilts  # the first: reported, no lockup
