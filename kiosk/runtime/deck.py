@@ -11,11 +11,13 @@ holds only the cards dealt so far: a reader of it cannot see the dealer's cards 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Protocol
 
 from kiosk.signer.records import RoundSeal
 from kiosk.store.faults import StoreError
+from kiosk.terminal.records import SeatBetRecord
 from kiosk.terminal.state import RoundState
 from rng import Csprng, Deck
 
@@ -60,6 +62,39 @@ def round_cards(
     if total < len(dealt):
         raise SealBrokenError(f"game {game_number}: more cards dealt than the round deals")
     return (*dealt, *deck_factory(frozenset(dealt)).deal(total - len(dealt)))
+
+
+def opening_of(rnd: RoundState) -> str:
+    """The round's opening as its seal keeps it: the edition and each seat's wagers (JSON)."""
+    bets = [record.to_json() for record in rnd.bets]
+    return json.dumps({"edition": rnd.edition, "bets": bets}, sort_keys=True, separators=(",", ":"))
+
+
+def read_opening(opening: str) -> tuple[str, tuple[SeatBetRecord, ...]]:
+    """The edition and the seats' bets of a sealed opening."""
+    data = json.loads(opening)
+    return str(data["edition"]), tuple(SeatBetRecord.from_json(b) for b in data["bets"])
+
+
+def seal_conflict(held: RoundSeal | None, seal: RoundSeal) -> str | None:
+    """Why the round may not go on as ``seal`` says against the held seal of the same round (a
+    withdrawn commit opened it with other wagers, or decided otherwise), or None."""
+    if held is None or (held.epoch, held.game_number) != (seal.epoch, seal.game_number):
+        return None
+    if held.opening and seal.opening != held.opening:
+        return (
+            f"game {seal.game_number} was dealt with other wagers in a commit the store lost: "
+            "it is dealt again only with those"
+        )
+    made = dict(text.split(":", 1) for text in held.decisions)
+    for text in seal.decisions:
+        seat, choice = text.split(":", 1)
+        if made.get(seat, choice).split(":")[0] != choice.split(":")[0]:
+            return (
+                f"game {seal.game_number}: seat {seat} decided {made[seat]} in a commit the "
+                "store lost: the same decision is made again"
+            )
+    return None
 
 
 def grown_seal(held: RoundSeal | None, seal: RoundSeal) -> RoundSeal | None:

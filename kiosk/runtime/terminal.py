@@ -37,7 +37,15 @@ from kiosk.hostlink.ports import HostPort, HostUnavailableError
 from kiosk.runtime import reconcile, ticket_in
 from kiosk.runtime.deck import DeckFactory as DeckFactory
 from kiosk.runtime.deck import DeckLike as DeckLike
-from kiosk.runtime.deck import SealBrokenError, dealt_cards, grown_seal, round_cards
+from kiosk.runtime.deck import (
+    SealBrokenError,
+    dealt_cards,
+    grown_seal,
+    opening_of,
+    read_opening,
+    round_cards,
+    seal_conflict,
+)
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
 from kiosk.signer.client import Signer, signer_for
@@ -74,6 +82,8 @@ _RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these
 _NO_EFFECT = frozenset({e.RoundStarted, e.CardsDealt, e.RoundSettled, e.TableRoundJoined})
+#: the phases between rounds (a round cut before its commit is opened again from one)
+_BETWEEN = frozenset({Phase.IDLE, Phase.RESULT, Phase.WAGERING})
 
 
 #: maps a step's events (and the state after them) to messages owed to the accounting host,
@@ -458,8 +468,36 @@ class TerminalRuntime:
         elif configured == link_id and raised:
             self.execute(c.ClearTilt(code=IDENTITY_TILT, by="configuration"))
 
+    def _restore_sealed_opening(self) -> str | None:
+        """Open again the round whose opening commit the store lost after its cards were dealt
+        (its seal says so): the same wagers, then the same cards.  What was done, or None."""
+        seal, s = self._seal, self.state
+        if seal is None or seal.epoch != self._epoch or not seal.opening or not seal.dealt:
+            return None
+        if seal.game_number != s.game_number + 1 or s.phase not in _BETWEEN or s.lockups():
+            return None
+        edition, bets = read_opening(seal.opening)
+        try:
+            for seat in range(len(s.credits)):
+                self.execute(c.ClearWagers(seat=seat))
+            if s.selected_edition != edition:
+                self.execute(c.SelectEdition(edition))
+            for record in bets:
+                if record.bet.positions:
+                    positions = tuple(record.bet.positions)
+                    self.execute(c.SelectPositions(positions, seat=record.seat))
+                for spot, amount in record.bet.wagers.items():
+                    self.execute(c.PlaceWager(spot, amount, seat=record.seat))
+            self.execute(c.Deal())
+        except CommandError as exc:
+            return f"game {seal.game_number}: its sealed wagers could not be placed again: {exc}"
+        return f"game {seal.game_number}: opened again with its sealed wagers and cards"
+
     def _recover_round(self) -> list[str]:
         s = self.state
+        reopened = self._restore_sealed_opening()
+        if reopened is not None:
+            return [reopened, *self._recover_round()]
         if s.round is None or s.phase in (Phase.RESULT, Phase.IDLE, Phase.WAGERING):
             return []
         if s.tilts.get(TiltCode.RNG_FAILURE):
@@ -630,7 +668,11 @@ class TerminalRuntime:
                 for seat, choice in rnd.choices.items()
             )
         )
-        seal = RoundSeal(self._epoch, rnd.game_number, cards, len(dealt_cards(rnd)), decisions)
+        dealt = len(dealt_cards(rnd))
+        seal = RoundSeal(self._epoch, rnd.game_number, cards, dealt, decisions, opening_of(rnd))
+        conflict = seal_conflict(self._seal, seal)
+        if conflict is not None:
+            raise CommandError(conflict)
         return grown_seal(self._seal, seal)
 
     def _hold_timers(self, now: int) -> None:
@@ -792,8 +834,11 @@ class TerminalRuntime:
         return out
 
     def tick(self) -> list[e.Event]:
-        """Take the default choice for every decision whose timer ran out."""
+        """Take the default choice for every decision whose timer ran out (first, what the
+        round's seal holds that the store lost: its opening, its decisions)."""
         s = self.state
+        if self._seal is not None and s.phase in _BETWEEN and not s.lockups():
+            self._restore_sealed_opening()
         if s.phase is not Phase.DECISION or s.round is None or s.lockups():
             return []
         if s.round.table_game:

@@ -43,6 +43,9 @@ from kiosk.signer.records import (
 )
 from proto.turbokiosk.v1 import signer_pb2 as pb
 
+#: the longest round opening a seal keeps (it fits the anchor's slot with everything else)
+MAX_OPENING = 2048
+
 
 class SignerRefusalError(Exception):
     """A request the signer refuses (the message is the one-line reason)."""
@@ -87,6 +90,7 @@ def seal_to(seal: RoundSeal) -> pb.RoundSeal:
         cards=bytes(seal.cards),
         dealt=seal.dealt,
         decisions=list(seal.decisions),
+        opening=seal.opening,
     )
 
 
@@ -97,7 +101,11 @@ def seal_from(msg: pb.RoundSeal) -> RoundSeal:
         raise SignerRefusalError("a round seal holds distinct card codes 0..51")
     if msg.dealt > len(cards):
         raise SignerRefusalError(f"a round of {len(cards)} cards cannot have dealt {msg.dealt}")
-    return RoundSeal(msg.epoch, msg.game_number, cards, msg.dealt, tuple(msg.decisions))
+    if len(msg.opening) > MAX_OPENING:
+        raise SignerRefusalError(f"a round's opening has at most {MAX_OPENING} characters")
+    return RoundSeal(
+        msg.epoch, msg.game_number, cards, msg.dealt, tuple(msg.decisions), msg.opening
+    )
 
 
 def anchor_from(msg: pb.SignerAnchor) -> Anchor:

@@ -37,7 +37,8 @@ class RoundSeal:
 
     ``cards`` are every card the round deals, in dealing order; ``dealt`` how many of them the
     commits the signer signed have dealt; ``decisions`` the ``"<seat>:<choice>"`` those commits
-    made.  A seal only grows: the same cards, more dealt, more decisions.
+    made; ``opening`` the round's edition and wagers (JSON, the kiosk's to read).  A seal only
+    grows: the same cards and opening, more dealt, more decisions.
     """
 
     epoch: int
@@ -45,11 +46,14 @@ class RoundSeal:
     cards: tuple[int, ...]
     dealt: int = 0
     decisions: tuple[str, ...] = ()
+    opening: str = ""
 
     def grows_into(self, later: RoundSeal) -> str | None:
         """Why ``later`` (of the same round) may not replace this seal, or None."""
         if later.cards != self.cards:
             return f"game {self.game_number}: its cards were sealed when drawn; others are refused"
+        if later.opening != self.opening:
+            return f"game {self.game_number}: its wagers were sealed with its cards"
         if later.dealt < self.dealt:
             return f"game {self.game_number}: {self.dealt} cards were dealt, not {later.dealt}"
         if not set(self.decisions) <= set(later.decisions):

@@ -5,7 +5,8 @@ A worker (``python -m tests.faults.sealed_campaign DATA_DIR LOG SEED KILL_AT``) 
 terminal up (recovering what the last kill left), then plays Stadium with the soak robot.  It
 writes every deal to ``LOG`` (game, position in the round, cards; fsync'd) before anyone could
 see it, and SIGKILLs itself right after the signer has signed the ``KILL_AT``-th commit that
-deals cards, before SQLite commits it: the commit never reaches the store, the signer's anchor
+deals cards, before SQLite commits it (``KILL_AT`` 0: the last run, which ends the round in play
+and stops): the commit never reaches the store, the signer's anchor
 is ahead of it, and the next power-up withdraws it and resumes the round.
 
 The campaign then reads the store's journal: every dealt card must be the card first drawn at
@@ -81,7 +82,7 @@ def worker(data_dir: Path, log: Path, seed: int, kill_at: int) -> None:
             game, at = dealing[-1]
             dealing.clear()
             signed_deals[0] += 1
-            if signed_deals[0] >= kill_at:
+            if kill_at and signed_deals[0] >= kill_at:
                 _append(log, {"killed": game, "at": at})
                 os.kill(os.getpid(), signal.SIGKILL)
         return out
@@ -103,6 +104,11 @@ def worker(data_dir: Path, log: Path, seed: int, kill_at: int) -> None:
         editions=["stadium-3cp"],
         fault_rate=0.0,
     )
+    if kill_at == 0:  # the last power-up: end the round the last kill interrupted
+        robot.settle_lockups()
+        robot.finish_round()
+        terminal.close()
+        return
     while True:
         robot.play_game()
 
@@ -111,6 +117,7 @@ def _classify(action: str) -> str:
     for words, key in (
         ("signed head row", "head withdrawn"),
         ("made again", "sealed decision made again"),
+        ("opened again", "sealed wagers placed again"),
         ("decision offered again", "decision offered again"),
         ("dealing completed", "deal completed"),
     ):
@@ -126,8 +133,9 @@ def run_sealed_campaign(root: Path, kills: int, seed: int) -> SealedCampaign:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("TURBOKIOSK_SIGNER", None)
     campaign = SealedCampaign()
-    for _ in range(kills):
-        args = [str(data_dir), str(log), str(rand.randrange(2**31)), str(rand.randint(1, 4))]
+    for n in range(kills + 1):  # the last run is not killed: it ends the round in play
+        kill_at = rand.randint(1, 4) if n < kills else 0
+        args = [str(data_dir), str(log), str(rand.randrange(2**31)), str(kill_at)]
         proc = subprocess.run(
             [sys.executable, "-m", "tests.faults.sealed_campaign", *args],
             capture_output=True,
@@ -137,34 +145,12 @@ def run_sealed_campaign(root: Path, kills: int, seed: int) -> SealedCampaign:
             cwd=REPO,
             check=False,
         )
+        if kill_at == 0:
+            assert proc.returncode == 0, proc.stderr[-2000:]
+            break
         assert proc.returncode == -signal.SIGKILL, proc.stderr[-2000:]
         campaign.kills += 1
-    _finish(data_dir, log)
     return _compare(data_dir, log, campaign)
-
-
-def _finish(data_dir: Path, log: Path) -> None:
-    """Power up once more and let the robot end the round the last kill interrupted."""
-    from kiosk.app.wiring import build_terminal
-    from kiosk.robot import Robot
-
-    terminal = build_terminal(data_dir, snapshot_every=7)
-    try:
-        report = terminal.runtime.power_up()
-        _append(log, {"recovered": report.actions, "critical": report.critical})
-        assert report.critical is None, report.critical
-        robot = Robot(
-            terminal.runtime,
-            terminal.simulated.validator,
-            terminal.simulated.printer,
-            random.Random(0),
-            editions=["stadium-3cp"],
-            fault_rate=0.0,
-        )
-        robot.settle_lockups()
-        robot.finish_round()
-    finally:
-        terminal.close()
 
 
 def _compare(data_dir: Path, log: Path, campaign: SealedCampaign) -> SealedCampaign:

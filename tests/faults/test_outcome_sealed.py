@@ -128,6 +128,41 @@ def test_a_power_cut_between_signing_and_committing_the_settlement(
     rt.close()
 
 
+def test_a_cut_opening_is_dealt_again_with_the_same_wagers_and_cards(tmp_path: Path) -> None:
+    """The round's first commit (its wagers and first cards) cut after the player saw the
+    cards: the round opens again with the sealed wagers, not with better ones."""
+    rig = Rig(tmp_path / "t")
+    rt = start_stadium(rig)
+    opened = hand(rt)
+    bets = rt.state.round.to_dict()["bets"] if rt.state.round else None
+    power_off(rt)
+    cut_last_commit(rig.data_dir)
+    rt = rig.boot()
+    assert any("opened again with its sealed wagers" in a for a in rt.last_recovery.actions)
+    assert hand(rt) == opened and rt.state.phase is Phase.DECISION
+    assert rt.state.round is not None and rt.state.round.to_dict()["bets"] == bets
+    rt.close()
+
+
+def test_other_wagers_for_a_sealed_round_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = Rig(tmp_path / "t")
+    rt = start_stadium(rig)
+    power_off(rt)
+    cut_last_commit(rig.data_dir)
+    monkeypatch.setattr(TerminalRuntime, "_restore_sealed_opening", lambda self: None)
+    rt = rig.boot()  # (as if the player were quicker than the terminal)
+    head = rt.journal.head()
+    rt.execute(c.SelectEdition("stadium-3cp"))
+    rt.execute(c.SelectPositions((3, 4, 5)))
+    rt.execute(c.PlaceWager("ante", 1000))
+    with pytest.raises(CommandError, match="dealt with other wagers"):
+        rt.execute(c.Deal())
+    assert rt.journal.head() == head and rt.state.round is None
+    rt.close()
+
+
 def test_the_store_cannot_read_the_dealer_cards_ahead(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "t")
     rt = start_stadium(rig)
@@ -190,6 +225,7 @@ def test_a_few_kills_between_signing_and_committing(tmp_path: Path) -> None:
 
 
 @pytest.mark.sealed
+@pytest.mark.slow  # out of every default run, whichever marker filter it uses
 @pytest.mark.timeout(3 * 3600)
 def test_two_hundred_kills_between_signing_and_committing(tmp_path: Path) -> None:
     campaign = run_sealed_campaign(tmp_path, kills=200, seed=23)

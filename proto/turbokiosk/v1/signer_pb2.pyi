@@ -35,18 +35,20 @@ class SignerAnchor(_message.Message):
     def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ..., has_previous: _Optional[bool] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ..., withdrawn_ms: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RoundSeal(_message.Message):
-    __slots__ = ("epoch", "game_number", "cards", "dealt", "decisions")
+    __slots__ = ("epoch", "game_number", "cards", "dealt", "decisions", "opening")
     EPOCH_FIELD_NUMBER: _ClassVar[int]
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     DEALT_FIELD_NUMBER: _ClassVar[int]
     DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
     epoch: int
     game_number: int
     cards: bytes
     dealt: int
     decisions: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, epoch: _Optional[int] = ..., game_number: _Optional[int] = ..., cards: _Optional[bytes] = ..., dealt: _Optional[int] = ..., decisions: _Optional[_Iterable[str]] = ...) -> None: ...
+    opening: str
+    def __init__(self, epoch: _Optional[int] = ..., game_number: _Optional[int] = ..., cards: _Optional[bytes] = ..., dealt: _Optional[int] = ..., decisions: _Optional[_Iterable[str]] = ..., opening: _Optional[str] = ...) -> None: ...
 
 class SignerRequest(_message.Message):
     __slots__ = ("status", "sign_commit", "sign_snapshot", "start_epoch", "withdraw")
