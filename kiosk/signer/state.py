@@ -99,9 +99,10 @@ def save_anchor(state_dir: Path, anchor: Anchor) -> None:
     try:
         # the newest generation on disk (another process of the directory may have written)
         slots = os.pread(fd, 2 * SLOT_SIZE, 0)
-        generation = 1 + max((g for g, _anchor in filter(None, _read_slots(slots))), default=0)
-        if generation % 2 == 0 and slots.startswith(OLD_MAGIC):
-            generation += 1  # a file of the previous format: its slots stay until this one is in
+        found = _read_slots(slots)
+        generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
+        if generation % 2 == 0 and slots.startswith(OLD_MAGIC) and not any(found[:2]):
+            generation += 1  # the previous format's slots stay until a slot of this one is in
         os.pwrite(fd, _slot(generation, anchor), (generation % 2) * SLOT_SIZE)
         os.fdatasync(fd)
     finally:
