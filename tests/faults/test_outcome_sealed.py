@@ -8,12 +8,14 @@ within the window locks the terminal for the operator.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kiosk.runtime.deck import SealBrokenError
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
@@ -160,6 +162,23 @@ def test_other_wagers_for_a_sealed_round_are_refused(
     with pytest.raises(CommandError, match="dealt with other wagers"):
         rt.execute(c.Deal())
     assert rt.journal.head() == head and rt.state.round is None
+    rt.close()
+
+
+def test_cards_in_the_store_that_are_not_the_sealed_ones_are_not_played(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "t")
+    rt = start_stadium(rig)
+    seal = rt.signer.status().seal
+    assert seal is not None
+    other = (*reversed(seal.cards[:9]), *seal.cards[9:])  # the same cards, in another order
+    rt._seal = dataclasses.replace(seal, cards=other)  # as a signer holding another round would
+    rt._cards_round = -1
+    head = rt.journal.head()
+    with pytest.raises(SealBrokenError, match="not those sealed when drawn"):
+        rt.execute(c.Decide("play"))
+    assert rt.state.critical is not None and "will not play the round" in rt.state.critical
+    assert rt.state.round is not None and not rt.state.round.second_shared  # nothing dealt
+    assert rt.journal.head()[0] == head[0] + 1  # only the lockup was journaled
     rt.close()
 
 
