@@ -37,17 +37,10 @@ from kiosk.hostlink.ports import HostPort, HostUnavailableError
 from kiosk.runtime import reconcile, ticket_in
 from kiosk.runtime.deck import DeckFactory as DeckFactory
 from kiosk.runtime.deck import DeckLike as DeckLike
-from kiosk.runtime.deck import (
-    SealBrokenError,
-    dealt_cards,
-    grown_seal,
-    opening_of,
-    read_opening,
-    round_cards,
-    seal_conflict,
-)
+from kiosk.runtime.deck import SealBrokenError
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
+from kiosk.runtime.sealed import BETWEEN_ROUNDS, RoundSealing
 from kiosk.signer.client import Signer, signer_for
 from kiosk.signer.records import RoundSeal
 from kiosk.store.critmem import StoreCheck
@@ -82,8 +75,6 @@ _RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 #: the round's events that :meth:`TerminalRuntime._effects` passes over (none of its branches
 #: is about them: the display redraws from the state); most of a game's events are these
 _NO_EFFECT = frozenset({e.RoundStarted, e.CardsDealt, e.RoundSettled, e.TableRoundJoined})
-#: the phases between rounds (a round cut before its commit is opened again from one)
-_BETWEEN = frozenset({Phase.IDLE, Phase.RESULT, Phase.WAGERING})
 
 
 #: maps a step's events (and the state after them) to messages owed to the accounting host,
@@ -158,12 +149,8 @@ class TerminalRuntime:
         except StoreError as exc:
             self._open_error = exc
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
-        #: the round in play's cards in dealing order, and its game number
-        self._cards: tuple[int, ...] = ()
-        self._cards_round = -1
-        #: the newest round seal the signer holds (as far as this process knows) and the epoch
-        self._seal: RoundSeal | None = None
-        self._epoch = 0
+        #: the round in play's cards and the seal the signer holds (kiosk/runtime/sealed.py)
+        self.sealing = RoundSealing()
         #: a second withdrawn head within this window locks the terminal for the operator
         self.withdrawal_window_ms = withdrawal_window_ms
         self._deadlines: dict[int, int] = {}
@@ -232,8 +219,7 @@ class TerminalRuntime:
             self.store.seal(report.critical)  # nothing is written to (or signed for) it
         elif check is not None and check.state is not None:
             self.core = TerminalCore(check.state)
-            self._seal = check.seal
-            self._epoch = self.store.epoch() or 0
+            self.sealing.reset(self.store.epoch() or 0, check.seal)
             self._seed_resolutions()
             report.checked_rows, report.replayed = check.checked_rows, check.replayed
             report.actions.extend(check.actions)
@@ -272,13 +258,7 @@ class TerminalRuntime:
         """Journal the head power-up withdrew (the host hears of it); a second one within the
         window locks the terminal for the operator.  The recovery action's text."""
         assert check.withdrawn is not None
-        seal, rnd = self._seal, self.state.round
-        game = 0
-        if seal is not None and seal.epoch == self._epoch:
-            same = rnd is not None and rnd.game_number == seal.game_number
-            in_store = len(dealt_cards(rnd)) if same and rnd is not None else 0
-            if seal.dealt > in_store:  # the withdrawn commit dealt cards of this round
-                game = seal.game_number
+        game = self.sealing.withdrawn_game(self.state.round)
         seq = self.store.head()[0]
         events = self.execute(
             c.RecordWithdrawal(
@@ -468,34 +448,9 @@ class TerminalRuntime:
         elif configured == link_id and raised:
             self.execute(c.ClearTilt(code=IDENTITY_TILT, by="configuration"))
 
-    def _restore_sealed_opening(self) -> str | None:
-        """Open again the round whose opening commit the store lost after its cards were dealt
-        (its seal says so): the same wagers, then the same cards.  What was done, or None."""
-        seal, s = self._seal, self.state
-        if seal is None or seal.epoch != self._epoch or not seal.opening or not seal.dealt:
-            return None
-        if seal.game_number != s.game_number + 1 or s.phase not in _BETWEEN or s.lockups():
-            return None
-        edition, bets = read_opening(seal.opening)
-        try:
-            for seat in range(len(s.credits)):
-                self.execute(c.ClearWagers(seat=seat))
-            if s.selected_edition != edition:
-                self.execute(c.SelectEdition(edition))
-            for record in bets:
-                if record.bet.positions:
-                    positions = tuple(record.bet.positions)
-                    self.execute(c.SelectPositions(positions, seat=record.seat))
-                for spot, amount in record.bet.wagers.items():
-                    self.execute(c.PlaceWager(spot, amount, seat=record.seat))
-            self.execute(c.Deal())
-        except CommandError as exc:
-            return f"game {seal.game_number}: its sealed wagers could not be placed again: {exc}"
-        return f"game {seal.game_number}: opened again with its sealed wagers and cards"
-
     def _recover_round(self) -> list[str]:
         s = self.state
-        reopened = self._restore_sealed_opening()
+        reopened = self.sealing.reopen(self)
         if reopened is not None:
             return [reopened, *self._recover_round()]
         if s.round is None or s.phase in (Phase.RESULT, Phase.IDLE, Phase.WAGERING):
@@ -506,30 +461,12 @@ class TerminalRuntime:
         if s.round.table_game:
             return [f"game {number}: settles from table {s.round.table_id} when seated"]
         if s.phase is Phase.DECISION:
-            restored = self._restore_sealed_decisions()
+            restored = self.sealing.redecide(self)
             if restored and self.state.phase is not Phase.DECISION:
                 return [f"game {number}: sealed decisions {', '.join(restored)} made again"]
             return [f"game {number}: decision offered again"]
         self._draw_pending()
         return [f"game {number}: dealing completed"]
-
-    def _restore_sealed_decisions(self) -> list[str]:
-        """Make again the decisions the round's seal holds and the store lost (its commit was
-        withdrawn): with the same cards, the same outcome.  The decisions made."""
-        seal, rnd = self._seal, self.state.round
-        if seal is None or rnd is None or self.state.phase is not Phase.DECISION:
-            return []
-        if seal.epoch != self._epoch or seal.game_number != rnd.game_number:
-            return []
-        made = []
-        for text in seal.decisions:
-            seat_text, choice, *auto = text.split(":")
-            seat = int(seat_text)
-            if seat in rnd.choices or seat not in rnd.offers or self.state.lockups():
-                continue
-            self.execute(c.Decide(choice=choice, seat=seat, automatic=bool(auto)))
-            made.append(f"seat {seat} {choice}")
-        return made
 
     # --- the step --------------------------------------------------------------------------------
 
@@ -572,7 +509,7 @@ class TerminalRuntime:
             scratch.apply(events)
             events = events + self._draw_into(scratch, now)
             record = audit() if audit is not None else None
-            seal = self._round_seal()
+            seal = self.sealing.seal_for(self.state.round)
             if events or record is not None:
                 self._commit(events, record, seal)
         except BaseException as exc:
@@ -585,8 +522,7 @@ class TerminalRuntime:
             elif isinstance(exc, StoreError):
                 self._store_failed(exc)
             raise
-        if seal is not None:
-            self._seal = seal
+        self.sealing.committed(seal)
         # journaled: the copy becomes the state (in the same object, which callers may hold)
         vars(live.state).update(vars(scratch.state))
         live.remember(events)
@@ -623,57 +559,8 @@ class TerminalRuntime:
             self._notify(events)
 
     def _draw(self, n: int) -> tuple[int, ...]:
-        """The round's next ``n`` cards: all of them were drawn at its first deal (or are the
-        ones its seal at the signer holds); SealBrokenError when the store's dealt cards are
-        not the sealed ones."""
-        rnd = self.state.round
-        assert rnd is not None
-        dealt = dealt_cards(rnd)
-        if self._cards_round != rnd.game_number:
-            self._cards = round_cards(
-                self._sealed_cards(rnd.game_number),
-                dealt,
-                self.core.round_cards(),
-                self.deck_factory,
-                rnd.game_number,
-            )
-            self._cards_round = rnd.game_number
-        k = len(dealt)
-        if self._cards[:k] != dealt or k + n > len(self._cards):
-            raise SealBrokenError(
-                f"game {rnd.game_number}: the cards in the store are not those sealed when "
-                "drawn: the terminal will not play the round"
-            )
-        return self._cards[k : k + n]
-
-    def _sealed_cards(self, game_number: int) -> tuple[int, ...] | None:
-        """The cards the signer's seal holds for this round, if it holds them."""
-        seal = self._seal
-        if seal is None or seal.epoch != self._epoch or seal.game_number != game_number:
-            return None
-        return seal.cards
-
-    def _round_seal(self) -> RoundSeal | None:
-        """The seal this step's commit brings to the signer (None: the held one stands)."""
-        rnd = self.state.round
-        if rnd is None or rnd.table_game or not self._epoch:
-            return None
-        cards = self._cards if self._cards_round == rnd.game_number else None
-        cards = cards or self._sealed_cards(rnd.game_number)
-        if not cards:
-            return None
-        decisions = tuple(
-            sorted(
-                f"{seat}:{choice}" + (":auto" if rnd.automatic.get(seat) else "")
-                for seat, choice in rnd.choices.items()
-            )
-        )
-        dealt = len(dealt_cards(rnd))
-        seal = RoundSeal(self._epoch, rnd.game_number, cards, dealt, decisions, opening_of(rnd))
-        conflict = seal_conflict(self._seal, seal)
-        if conflict is not None:
-            raise CommandError(conflict)
-        return grown_seal(self._seal, seal)
+        """The round's next ``n`` cards, from those drawn at its first deal (or its seal)."""
+        return self.sealing.draw(self.core, n, self.deck_factory)
 
     def _hold_timers(self, now: int) -> None:
         """Decision timers stand still while anything locks the table (the service menu, a
@@ -837,13 +724,13 @@ class TerminalRuntime:
         """Take the default choice for every decision whose timer ran out (first, what the
         round's seal holds that the store lost: its opening, its decisions)."""
         s = self.state
-        if self._seal is not None and s.phase in _BETWEEN and not s.lockups():
-            self._restore_sealed_opening()
+        if self.sealing.seal is not None and s.phase in BETWEEN_ROUNDS and not s.lockups():
+            self.sealing.reopen(self)
         if s.phase is not Phase.DECISION or s.round is None or s.lockups():
             return []
         if s.round.table_game:
             return []  # a table's decision window is its controller's (kiosk/seat)
-        if self._restore_sealed_decisions():
+        if self.sealing.redecide(self):
             return []
         now = self.clock()
         out: list[e.Event] = []
@@ -910,9 +797,7 @@ class TerminalRuntime:
         """Run on a new store from now on (after a RAM clear): its journal and state."""
         self._journal = journal
         self.core = core
-        self._cards, self._cards_round = (), -1
-        self._seal = None
-        self._epoch = journal.epoch() or 0
+        self.sealing.reset(journal.epoch() or 0, None)
         self._deadlines.clear()
         self._commits_since_snapshot = 0
         self.voucher_sequence = 0

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from kiosk.runtime.deck import SealBrokenError
+from kiosk.runtime.sealed import RoundSealing
 from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
@@ -153,7 +154,7 @@ def test_other_wagers_for_a_sealed_round_are_refused(
     rt = start_stadium(rig)
     power_off(rt)
     cut_last_commit(rig.data_dir)
-    monkeypatch.setattr(TerminalRuntime, "_restore_sealed_opening", lambda self: None)
+    monkeypatch.setattr(RoundSealing, "reopen", lambda self, rt: None)
     rt = rig.boot()  # (as if the player were quicker than the terminal)
     head = rt.journal.head()
     rt.execute(c.SelectEdition("stadium-3cp"))
@@ -171,8 +172,10 @@ def test_cards_in_the_store_that_are_not_the_sealed_ones_are_not_played(tmp_path
     seal = rt.signer.status().seal
     assert seal is not None
     other = (*reversed(seal.cards[:9]), *seal.cards[9:])  # the same cards, in another order
-    rt._seal = dataclasses.replace(seal, cards=other)  # as a signer holding another round would
-    rt._cards_round = -1
+    rt.sealing.seal = dataclasses.replace(
+        seal, cards=other
+    )  # as a signer holding another round would
+    rt.sealing.cards_round = -1
     head = rt.journal.head()
     with pytest.raises(SealBrokenError, match="not those sealed when drawn"):
         rt.execute(c.Decide("play"))
@@ -185,13 +188,13 @@ def test_cards_in_the_store_that_are_not_the_sealed_ones_are_not_played(tmp_path
 def test_the_store_cannot_read_the_dealer_cards_ahead(tmp_path: Path) -> None:
     rig = Rig(tmp_path / "t")
     rt = start_stadium(rig)
-    dealer = rt._cards[9:]
+    dealer = rt.sealing.cards[9:]
     assert len(dealer) == 3
     rows = [r.event for r in rt.journal.rows()]
     dealt = [x for ev in rows if isinstance(ev, e.CardsDealt) for x in ev.shared]
-    assert dealt == list(rt._cards[:9])  # only what was dealt is in the store
+    assert dealt == list(rt.sealing.cards[:9])  # only what was dealt is in the store
     raw = rig.data_dir.joinpath("terminal.sqlite3").read_bytes()
-    assert bytes(rt._cards) not in raw
+    assert bytes(rt.sealing.cards) not in raw
     assert rt.signer.status().seal is not None  # the signer holds them
     rt.close()
 
