@@ -2,9 +2,9 @@
 against its durable writes alone, measured in the same run (issue 23, part 3).
 
 The baseline of one commit is what a commit must write durably: one bare SQLite insert+commit
-with the journal's settings (WAL, ``synchronous=FULL``) and one signer's sync (a 512-byte slot
-written with ``pwrite`` and ``fdatasync``, as the anchor is).  Rounds of the terminal and the same
-number of baseline commits alternate, so both see the same machine load.  The terminal is
+with the journal's settings (WAL, ``synchronous=FULL``) and one signer's sync (a slot of the
+anchor's size written with ``pwrite`` and ``fdatasync``, as the anchor is).  Rounds of the
+terminal and the same number of baseline commits alternate, so both see the same machine load.  The terminal is
 measured with the development signer (in-process, ``DATA_DIR.signer``) and with the signer
 program over its Unix socket (``turbokiosk signer serve``, the production set-up).
 
@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from kiosk.signer.client import SocketSigner
+from kiosk.signer.state import SLOT_SIZE
 from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import TerminalConfig
@@ -49,14 +50,14 @@ class DurableWrites:
         self.db.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)")
         self.body = "x" * 400
         self.slots = os.open(root / "anchor.slots", os.O_RDWR | os.O_CREAT, 0o600)
-        self.slot = b"s" * 512
+        self.slot = b"s" * SLOT_SIZE
         self.n = 0
 
     def run(self, commits: int) -> float:
         t0 = time.perf_counter()
         for _ in range(commits):
             self.n += 1
-            os.pwrite(self.slots, self.slot, (self.n % 2) * 512)
+            os.pwrite(self.slots, self.slot, (self.n % 2) * SLOT_SIZE)
             os.fdatasync(self.slots)
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("INSERT INTO t (body) VALUES (?)", (self.body,))
