@@ -4,9 +4,9 @@ against its durable writes alone, measured in the same run (issue 23, part 3).
 The baseline of one commit is what a commit must write durably: one bare SQLite insert+commit
 with the journal's settings (WAL, ``synchronous=FULL``) and one signer's sync (a slot of the
 anchor's size written with ``pwrite`` and ``fdatasync``, as the anchor is).  Rounds of the
-terminal and the same number of baseline commits alternate, so both see the same machine load.  The terminal is
-measured with the development signer (in-process, ``DATA_DIR.signer``) and with the signer
-program over its Unix socket (``turbokiosk signer serve``, the production set-up).
+terminal and the same number of baseline commits alternate, so both see the same machine
+load.  The terminal is measured with the development signer (in-process, ``DATA_DIR.signer``)
+and with the signer program over its Unix socket (``turbokiosk signer serve``, production).
 
 Run with ``tox -e bench`` (``-m bench -s``).  Goal: at most 1.5x.
 """
