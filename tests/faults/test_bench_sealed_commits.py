@@ -8,7 +8,8 @@ terminal and the same number of baseline commits alternate, so both see the same
 load.  The terminal is measured with the development signer (in-process, ``DATA_DIR.signer``)
 and with the signer program over its Unix socket (``turbokiosk signer serve``, production).
 
-Run with ``tox -e bench`` (``-m bench -s``).  Goal: at most 1.5x.
+Run with ``tox -e bench`` (or ``pytest -m bench --benchmark-enable -s`` on this file; the
+whole measurement is one pytest-benchmark round).  Goal: at most 1.5x.
 """
 
 from __future__ import annotations
@@ -145,24 +146,26 @@ def report(
 
 
 def test_sealed_commits_with_the_development_signer(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], benchmark: Any
 ) -> None:
     rig = Rig(tmp_path / "t", TerminalConfig(credit_limit=10_000_000))
     baseline = DurableWrites(tmp_path / "bare")
     try:
-        report("development signer (in-process)", measure(rig, baseline), capsys)
+        figures = benchmark.pedantic(measure, args=(rig, baseline), rounds=1, iterations=1)
+        report("development signer (in-process)", figures, capsys)
     finally:
         baseline.close()
         rig.runtime.close()
 
 
 def test_sealed_commits_with_the_signer_program(
-    tmp_path: Path, signer_socket: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, signer_socket: Path, capsys: pytest.CaptureFixture[str], benchmark: Any
 ) -> None:
     rig = _rig_with(tmp_path / "t", SocketSigner(signer_socket))
     baseline = DurableWrites(tmp_path / "bare")
     try:
-        report("signer program (Unix socket)", measure(rig, baseline), capsys)
+        figures = benchmark.pedantic(measure, args=(rig, baseline), rounds=1, iterations=1)
+        report("signer program (Unix socket)", figures, capsys)
     finally:
         baseline.close()
         rig.runtime.close()
