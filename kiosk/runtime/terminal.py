@@ -114,7 +114,6 @@ class TerminalRuntime:
         host_messages: HostMessages | None = None,
         host: HostPort | None = None,
         signer: Signer | None = None,
-        withdrawal_window_ms: int = 24 * 3600 * 1000,
     ) -> None:
         self.data_dir = Path(data_dir)
         #: the signer of every commit's head (default: --signer's socket, else the development
@@ -151,8 +150,6 @@ class TerminalRuntime:
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
         #: the round in play's cards and the seal the signer holds (kiosk/runtime/sealed.py)
         self.sealing = RoundSealing()
-        #: a second withdrawn head within this window locks the terminal for the operator
-        self.withdrawal_window_ms = withdrawal_window_ms
         self._deadlines: dict[int, int] = {}
         self._held_at: int | None = None  # when a lockup stopped the decision timers
         self._observers: list[Callable[[list[e.Event]], None]] = []
@@ -267,7 +264,7 @@ class TerminalRuntime:
                 chain_hash=check.withdrawn.chain_hash.hex(),
                 store_seq=seq,
                 game_number=game,
-                window_ms=self.withdrawal_window_ms,
+                window_ms=self.state.config.withdrawal_lock_hours * 3_600_000,
                 earlier=check.earlier_withdrawals,
             )
         )

@@ -22,7 +22,8 @@ from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
-from kiosk.terminal.state import Phase
+from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.state import Phase, TerminalState
 from tests.faults.outcome_cut import cut_last_commit
 from tests.faults.sealed_campaign import run_sealed_campaign, summary
 from tests.terminal.conftest import Rig
@@ -224,16 +225,19 @@ def test_a_second_withdrawal_locks_for_the_operator_only(tmp_path: Path) -> None
 
 
 def test_a_withdrawal_outside_the_window_does_not_lock(tmp_path: Path) -> None:
-    rig = Rig(tmp_path / "t")
+    """The window is the operator's setting (``withdrawal_lock_hours``, 24 by default)."""
+    rig = Rig(tmp_path / "t", TerminalConfig(withdrawal_lock_hours=2))
     rig.runtime.execute(c.SetDoor(door="main", open=True))
     power_off(rig.runtime)
     cut_last_commit(rig.data_dir)
     rig.boot().execute(c.SetDoor(door="main", open=True))
     power_off(rig.runtime)
     cut_last_commit(rig.data_dir)
-    rig.clock.advance(25 * 3600)
+    rig.clock.advance(3 * 3600)
     rt = rig.boot()
     assert "head_withdrawn" not in rt.state.tilts
+    default = TerminalState(TerminalConfig()).to_snapshot()["config"]
+    assert "withdrawal_lock_hours" not in default  # a snapshot as the releases before wrote it
     rt.close()
 
 
