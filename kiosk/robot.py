@@ -17,7 +17,7 @@ from kiosk.runtime.terminal import TerminalRuntime
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase, TerminalState
-from kiosk.terminal.tilts import DISPUTE_TILTS, TiltCode
+from kiosk.terminal.tilts import DISPUTE_TILTS, OPERATOR_TILTS, TiltCode
 
 #: tries in a row without a game dealt before the robot says the terminal will not play
 MAX_IDLE_TRIES = 200
@@ -100,8 +100,11 @@ class Robot:
         if not self.printer.ready():
             self.printer.paper, self.printer.fault = True, None
         for code in list(s.tilts):
-            if code not in DISPUTE_TILTS:  # a device records dispute is the host's to confirm
-                rt.execute(c.ClearTilt(code=code, by="robot-attendant"))
+            if code in DISPUTE_TILTS:  # a device records dispute is the host's to confirm
+                continue
+            # the robot plays every role: an operator's tilt (a second withdrawn head) too
+            by = "operator (soak robot)" if code in OPERATOR_TILTS else "robot-attendant"
+            rt.execute(c.ClearTilt(code=code, by=by))
         if s.disabled is not None and s.disabled != c.ANCHOR_WAIT:  # that one is the link's
             rt.execute(c.SetEnabled(enabled=True))
         rt.pump()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from kiosk.signer.client import SocketSigner
@@ -83,4 +84,19 @@ def _status(socket_path: Path) -> int:
         "head before it: "
         + ("none" if previous is None else f"row {previous.seq} {previous.chain_hash.hex()}")
     )
+    times = ", ".join(_utc(ms) for ms in anchor.withdrawn_at) or "none"
+    print(f"heads withdrawn at power-up (newest last): {times}")
+    seal = status.seal
+    print(
+        "round sealed: "
+        + (
+            "none"
+            if seal is None
+            else f"game {seal.game_number}, {seal.dealt} of {len(seal.cards)} cards dealt"
+        )  # never the cards themselves
+    )
     return 0
+
+
+def _utc(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

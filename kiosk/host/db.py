@@ -473,6 +473,8 @@ class HostDb(ABC):
             elif m.kind == REFUSED:  # kept out of every figure: an alarm names it
                 detail = {"message_id": m.message_id, "kind": m.body["kind"], "why": m.body["why"]}
                 stores.terminal_alarm(tx, terminal_id, m.body["alarm"], at, detail)
+            elif m.kind == "head_withdrawn":
+                stores.terminal_alarm(tx, terminal_id, m.kind, at, dict(m.body))
             elif m.kind == "enable":
                 tx.execute(
                     "UPDATE terminals SET enabled = ?, disable_reason = ? WHERE terminal_id = ?",

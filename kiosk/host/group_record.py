@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 #: does too (:meth:`HostDb._record_group`)
 SLOW_KINDS = frozenset(
     {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared", "refused"}
+    | {"head_withdrawn"}  # an alarm on the floor
 )
 
 

@@ -14,6 +14,9 @@ comparison and the acknowledged head commit together (or not at all):
   ahead of the anchor in the same epoch, or opens the terminal's current epoch; a head behind
   the anchor (``head_behind``) or at its sequence number with another hash (``head_forked``)
   is an alarm and leaves the anchor where it is.
+- **Withdrawn heads.** A ``head_withdrawn`` message (power-up withdrew the signer's last head:
+  a power cut between signing and committing, or a cut of the store's last commit) is a
+  ``head_withdrawn`` alarm on the floor (docs/security.md, "Outcomes sealed when drawn").
 
 Alarms are written to ``terminal_alarms`` once per distinct detail and logged after commit.
 """
@@ -69,6 +72,7 @@ TERMINAL_ALARM_KINDS = {
     "device_count_missing": "alarm",
     "report_rate": "alarm",
     "identity_refused": "alarm",  # an unknown, retired or wrong-role identity (registry.py)
+    "head_withdrawn": "alarm",  # the terminal's signer held a head its store did not
 }
 
 

@@ -100,6 +100,9 @@ def event_body(ev: e.Event, state: TerminalState) -> tuple[str, dict[str, Any]] 
         return "config", {"by": ev.by, "config_json": config}
     if isinstance(ev, e.PeriodMetersReset):
         return "period_meters_reset", {"by": ev.by}
+    if isinstance(ev, e.HeadWithdrawn):
+        body = {"signer_epoch": ev.epoch, "seq": ev.seq, "chain_hash": ev.chain_hash}
+        return "head_withdrawn", {**body, "store_seq": ev.store_seq, "game_number": ev.game_number}
     if isinstance(ev, e.RamCleared):
         # the host names a store by its creation time (kiosk/hostlink/anchor.py); the signer's
         # epoch number travels beside it

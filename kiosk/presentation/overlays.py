@@ -77,6 +77,7 @@ TILT_REASONS: dict[str, str] = {
     TiltCode.VOUCHER_UNKNOWN: "tilt_voucher",
     TiltCode.TERMINAL_ID_MISMATCH: "tilt_config",
     TiltCode.TABLE_RESULT_MISMATCH: "tilt_table",
+    TiltCode.HEAD_WITHDRAWN: "tilt_records",
     "door_sensor": "tilt_door_sensor",  # the service menu's sample tilt
 }
 

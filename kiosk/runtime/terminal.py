@@ -4,7 +4,9 @@ One call of :meth:`TerminalRuntime.execute` is one atomic step:
 
 1. the core turns the command into events (an illegal command raises, nothing changes);
 2. the events are applied to a scratch copy of the state, and the cards the round needs are
-   drawn from the RNG and passed back in (still nothing shown);
+   dealt and passed back in (still nothing shown): every card of a round is drawn from the RNG
+   at its first deal and sealed at the signer with that commit's head, so that the round, cut
+   or resumed after a power cut, deals the same cards (:mod:`kiosk.runtime.deck`);
 3. the events are committed to the journal with their projections (snapshot, recall, host
    outbox) in one SQLite transaction with fsync;
 4. only then does the scratch copy become the state, and the effects are performed: stack or
@@ -24,7 +26,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from kiosk import __version__
 from kiosk.clock import wall_clock_ms
@@ -33,9 +35,14 @@ from kiosk.devices.ports import BillValidatorPort, PrinterPort, TicketInserted, 
 from kiosk.hostlink.anchor import JournalHead, anchor_problem, hash_at
 from kiosk.hostlink.ports import HostPort, HostUnavailableError
 from kiosk.runtime import reconcile, ticket_in
+from kiosk.runtime.deck import DeckFactory as DeckFactory
+from kiosk.runtime.deck import DeckLike as DeckLike
+from kiosk.runtime.deck import SealBrokenError
 from kiosk.runtime.pin_migration import take_in_old_pins
 from kiosk.runtime.scratch import clone
+from kiosk.runtime.sealed import BETWEEN_ROUNDS, RoundSealing
 from kiosk.signer.client import Signer, signer_for
+from kiosk.signer.records import RoundSeal
 from kiosk.store.critmem import StoreCheck
 from kiosk.store.faults import describe, is_storage_full, store_fault
 from kiosk.store.journal import Journal, Projections, StoreError
@@ -74,17 +81,6 @@ _RESOLVING_KINDS = kind_names(ESCROW_ENDINGS)
 #: is about them: the display redraws from the state); most of a game's events are these
 _NO_EFFECT = frozenset({e.RoundStarted, e.CardsDealt, e.RoundSettled, e.TableRoundJoined})
 
-
-class DeckLike(Protocol):
-    """A shuffled deck that deals card codes on demand."""
-
-    def deal(self, n: int) -> tuple[int, ...]:
-        """The next ``n`` cards."""
-        ...
-
-
-#: makes a freshly shuffled deck without the given (already dealt) cards
-DeckFactory = Callable[[frozenset[int]], DeckLike]
 
 #: maps a step's events (and the state after them) to messages owed to the accounting host,
 #: which are committed in the same transaction (store-and-forward outbox)
@@ -157,8 +153,8 @@ class TerminalRuntime:
         except StoreError as exc:
             self._open_error = exc
         self.core: TerminalCore = TerminalCore(TerminalState(self._initial_config))
-        self._deck: DeckLike | None = None
-        self._deck_round = -1
+        #: the round in play's cards and the seal the signer holds (kiosk/runtime/sealed.py)
+        self.sealing = RoundSealing()
         self._deadlines: dict[int, int] = {}
         self._held_at: int | None = None  # when a lockup stopped the decision timers
         self._observers: list[Callable[[list[e.Event]], None]] = []
@@ -228,6 +224,7 @@ class TerminalRuntime:
             self.store.seal(report.critical)  # nothing is written to (or signed for) it
         elif check is not None and check.state is not None:
             self.core = TerminalCore(check.state)
+            self.sealing.reset(self.store.epoch() or 0, check.seal)
             self._seed_resolutions()
             report.checked_rows, report.replayed = check.checked_rows, check.replayed
             report.actions.extend(check.actions)
@@ -242,6 +239,8 @@ class TerminalRuntime:
             return report
         try:
             self._journal_storage_full_mark()
+            if check is not None and check.withdrawn is not None:
+                report.actions.append(self._record_withdrawal(check.withdrawn.seq, check))
             report.actions.extend(self._recover_devices())
             self._check_rng()
             self._check_identity()
@@ -259,6 +258,29 @@ class TerminalRuntime:
         reconcile.request_records(self.validator, self.printer)  # judged as they come (pump)
         self.last_recovery = report
         return report
+
+    def _record_withdrawal(self, withdrawn_seq: int, check: StoreCheck) -> str:
+        """Journal the head power-up withdrew (the host hears of it); a second one within the
+        window locks the terminal for the operator.  The recovery action's text."""
+        assert check.withdrawn is not None
+        game = self.sealing.withdrawn_game(self.state.round)
+        seq = self.store.head()[0]
+        events = self.execute(
+            c.RecordWithdrawal(
+                epoch=check.withdrawn.epoch,
+                seq=withdrawn_seq,
+                chain_hash=check.withdrawn.chain_hash.hex(),
+                store_seq=seq,
+                game_number=game,
+                window_ms=self.state.config.withdrawal_lock_hours * 3_600_000,
+                earlier=check.earlier_withdrawals,
+            )
+        )
+        locked = any(isinstance(x, e.TiltRaised) for x in events)
+        text = f"signed head row {withdrawn_seq} withdrawn (the store ends at row {seq})"
+        if game:
+            text += f"; game {game} resumes with the cards sealed when drawn"
+        return text + ("; a second withdrawal: locked for the operator" if locked else "")
 
     def _power_up_full(self, report: RecoveryReport, fault: StoreError) -> RecoveryReport:
         """The store could not even be created or checked for want of space."""
@@ -433,6 +455,9 @@ class TerminalRuntime:
 
     def _recover_round(self) -> list[str]:
         s = self.state
+        reopened = self.sealing.reopen(self)
+        if reopened is not None:
+            return [reopened, *self._recover_round()]
         if s.round is None or s.phase in (Phase.RESULT, Phase.IDLE, Phase.WAGERING):
             return []
         if s.tilts.get(TiltCode.RNG_FAILURE):
@@ -441,6 +466,9 @@ class TerminalRuntime:
         if s.round.table_game:
             return [f"game {number}: settles from table {s.round.table_id} when seated"]
         if s.phase is Phase.DECISION:
+            restored = self.sealing.redecide(self)
+            if restored and self.state.phase is not Phase.DECISION:
+                return [f"game {number}: sealed decisions {', '.join(restored)} made again"]
             return [f"game {number}: decision offered again"]
         self._draw_pending()
         return [f"game {number}: dealing completed"]
@@ -481,20 +509,25 @@ class TerminalRuntime:
         scratch = TerminalCore(clone(live.state))
         scratch.share_rules(live)
         self.core = scratch  # what the projections and the audit record read
+        seal = None
         try:
             scratch.apply(events)
             events = events + self._draw_into(scratch, now)
             record = audit() if audit is not None else None
+            seal = self.sealing.seal_for(self.state.round)
             if events or record is not None:
-                self._commit(events, record)
+                self._commit(events, record, seal)
         except BaseException as exc:
             self.core = live  # nothing of this step was journaled: it never happened
             if isinstance(exc, RngFailure):
                 self._check_rng()
                 raise CommandError(f"the RNG failed: {exc}") from exc
-            if isinstance(exc, StoreError):
+            if isinstance(exc, SealBrokenError):
+                self._enter_critical(str(exc))
+            elif isinstance(exc, StoreError):
                 self._store_failed(exc)
             raise
+        self.sealing.committed(seal)
         # journaled: the copy becomes the state (in the same object, which callers may hold)
         vars(live.state).update(vars(scratch.state))
         live.remember(events)
@@ -531,13 +564,8 @@ class TerminalRuntime:
             self._notify(events)
 
     def _draw(self, n: int) -> tuple[int, ...]:
-        rnd = self.state.round
-        assert rnd is not None
-        if self._deck is None or self._deck_round != rnd.game_number:
-            dealt = set(rnd.first) | {x for cards in rnd.seat_cards for x in cards}
-            self._deck = self.deck_factory(frozenset(dealt))
-            self._deck_round = rnd.game_number
-        return self._deck.deal(n)
+        """The round's next ``n`` cards, from those drawn at its first deal (or its seal)."""
+        return self.sealing.draw(self.core, n, self.deck_factory)
 
     def _hold_timers(self, now: int) -> None:
         """Decision timers stand still while anything locks the table (the service menu, a
@@ -551,7 +579,12 @@ class TerminalRuntime:
             self._deadlines = {seat: at + held for seat, at in self._deadlines.items()}
             self._held_at = None
 
-    def _commit(self, events: list[e.Event], audit_record: dict[str, Any] | None = None) -> None:
+    def _commit(
+        self,
+        events: list[e.Event],
+        audit_record: dict[str, Any] | None = None,
+        seal: RoundSeal | None = None,
+    ) -> None:
         """Journal a step's events (applied to the scratch state) with their projections."""
         kinds = {type(x) for x in events}
         settled = e.RoundSettled in kinds or e.RoundVoided in kinds
@@ -570,6 +603,7 @@ class TerminalRuntime:
                 recall=recall,
                 outbox=outbox,
                 audit=() if audit_record is None else (audit_record,),
+                seal=seal,
             ),
         )
         self._commits_since_snapshot = (
@@ -693,12 +727,17 @@ class TerminalRuntime:
         return out
 
     def tick(self) -> list[e.Event]:
-        """Take the default choice for every decision whose timer ran out."""
+        """Take the default choice for every decision whose timer ran out (first, what the
+        round's seal holds that the store lost: its opening, its decisions)."""
         s = self.state
+        if self.sealing.seal is not None and s.phase in BETWEEN_ROUNDS and not s.lockups():
+            self.sealing.reopen(self)
         if s.phase is not Phase.DECISION or s.round is None or s.lockups():
             return []
         if s.round.table_game:
             return []  # a table's decision window is its controller's (kiosk/seat)
+        if self.sealing.redecide(self):
+            return []
         now = self.clock()
         out: list[e.Event] = []
         for seat, offer in s.round.offers.items():
@@ -777,8 +816,7 @@ class TerminalRuntime:
         """Run on a new store from now on (after a RAM clear): its journal and state."""
         self._journal = journal
         self.core = core
-        self._deck = None
-        self._deck_round = -1
+        self.sealing.reset(journal.epoch() or 0, None)
         self._deadlines.clear()
         self._commits_since_snapshot = 0
         self.voucher_sequence = 0

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from google.protobuf.message import DecodeError
 
-from kiosk.signer.core import anchor_from, head_to
+from kiosk.signer.core import SignerRefusalError, anchor_from, head_to, seal_from, seal_to
 from kiosk.signer.framing import FramingError, recv_frame, send_frame
 from kiosk.signer.keeper import Keeper
-from kiosk.signer.records import Anchor, Head, fingerprint
+from kiosk.signer.records import Anchor, Head, RoundSeal, fingerprint
 from kiosk.signer.state import SignerStateError, create_key
 from kiosk.store.journal import StoreError
 from proto.turbokiosk.v1 import signer_pb2 as pb
@@ -47,6 +47,8 @@ class SignerStatus:
     public_key: bytes
     anchor: Anchor
     where: str
+    #: the newest round's seal the signer holds (its cards as drawn), None before any round
+    seal: RoundSeal | None = None
 
     @property
     def fingerprint(self) -> str:
@@ -84,13 +86,28 @@ class Signer:
     def status(self) -> SignerStatus:
         """The public key and the anchor."""
         response = self._ask(pb.SignerRequest(status=pb.SignerRequest.Status()), "status")
+        seal = None
+        if response.status.HasField("round"):
+            try:
+                seal = seal_from(response.status.round)
+            except SignerRefusalError as exc:
+                raise SignerUnavailableError(f"the signer ({self.where}) holds {exc}") from None
         return SignerStatus(
-            bytes(response.status.public_key), anchor_from(response.status.anchor), self.where
+            bytes(response.status.public_key),
+            anchor_from(response.status.anchor),
+            self.where,
+            seal,
         )
 
-    def sign_commit(self, head: Head, snapshot_hash: bytes | None) -> CommitSignatures:
-        """Sign a new head (the anchor moves to it) and the snapshot committed with it."""
+    def sign_commit(
+        self, head: Head, snapshot_hash: bytes | None, seal: RoundSeal | None = None
+    ) -> CommitSignatures:
+        """Sign a new head (the anchor moves to it) and the snapshot committed with it; with
+        ``seal``, the signer keeps the round's seal with the anchor (refused if it would
+        change a sealed round's cards or take anything back)."""
         body = pb.SignerRequest.SignCommit(head=head_to(head), snapshot_hash=snapshot_hash or b"")
+        if seal is not None:
+            body.round.CopyFrom(seal_to(seal))
         signed = self._ask(pb.SignerRequest(sign_commit=body), "signed").signed
         return CommitSignatures(
             bytes(signed.head_signature), bytes(signed.snapshot_signature) or None
@@ -108,9 +125,10 @@ class Signer:
         body = pb.SignerRequest.StartEpoch(current_epoch=current_epoch, reason=reason)
         return anchor_from(self._ask(pb.SignerRequest(start_epoch=body), "anchor").anchor)
 
-    def withdraw(self, to: Head) -> Anchor:
-        """Go back to the head signed before the last one (the last never reached the store)."""
-        body = pb.SignerRequest.Withdraw(to=head_to(to))
+    def withdraw(self, to: Head, at_ms: int = 0) -> Anchor:
+        """Go back to the head signed before the last one (the last never reached the store);
+        ``at_ms``: a power-up's withdrawal, whose time the signer keeps (0: not counted)."""
+        body = pb.SignerRequest.Withdraw(to=head_to(to), at_ms=at_ms)
         return anchor_from(self._ask(pb.SignerRequest(withdraw=body), "anchor").anchor)
 
     def close(self) -> None:

@@ -7,10 +7,16 @@ Status             always                                          unchanged
 SignCommit(head)   head.epoch == anchor.epoch > 0 and              head (previous: the old
                    head.seq > anchor.seq                           anchor head)
                    head == anchor head (answered again)            unchanged
+  with a seal      as above, and the seal is of the head's epoch   the seal too
+                   and a new round (a later game number) or grows
+                   the held one (same cards, no fewer dealt, no
+                   decision dropped)
 SignSnapshot       head.epoch == anchor.epoch and                  unchanged
                    head.seq <= anchor.seq
-StartEpoch(e)      e == anchor.epoch                               epoch e + 1, row 0
-Withdraw(head)     head == anchor.previous                         head (no previous)
+StartEpoch(e)      e == anchor.epoch                               epoch e + 1, row 0, no seal
+Withdraw(head)     head == anchor.previous                         head (no previous);
+                                                                   the seal is kept, the
+                                                                   time (at_ms) added
                    head == anchor head                             unchanged
 =================  ==============================================  =========================
 
@@ -21,13 +27,24 @@ that is what makes the anchor a monotonic counter outside the store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from kiosk.signer.records import GENESIS_HASH, Anchor, Head, head_message, snapshot_message
+from kiosk.signer.records import (
+    GENESIS_HASH,
+    WITHDRAWALS_KEPT,
+    Anchor,
+    Head,
+    RoundSeal,
+    head_message,
+    snapshot_message,
+)
 from proto.turbokiosk.v1 import signer_pb2 as pb
+
+#: the longest round opening a seal keeps (it fits the anchor's slot with everything else)
+MAX_OPENING = 2048
 
 
 class SignerRefusalError(Exception):
@@ -61,7 +78,34 @@ def anchor_to(anchor: Anchor) -> pb.SignerAnchor:
         msg.has_previous = True
         msg.previous_seq = anchor.previous.seq
         msg.previous_hash = anchor.previous.chain_hash
+    msg.withdrawn_ms.extend(anchor.withdrawn_at)
     return msg
+
+
+def seal_to(seal: RoundSeal) -> pb.RoundSeal:
+    """The message of a round seal."""
+    return pb.RoundSeal(
+        epoch=seal.epoch,
+        game_number=seal.game_number,
+        cards=bytes(seal.cards),
+        dealt=seal.dealt,
+        decisions=list(seal.decisions),
+        opening=seal.opening,
+    )
+
+
+def seal_from(msg: pb.RoundSeal) -> RoundSeal:
+    """A round seal from its message (refused when it is not one)."""
+    cards = tuple(msg.cards)
+    if not cards or len(set(cards)) != len(cards) or max(cards) > 51:
+        raise SignerRefusalError("a round seal holds distinct card codes 0..51")
+    if msg.dealt > len(cards):
+        raise SignerRefusalError(f"a round of {len(cards)} cards cannot have dealt {msg.dealt}")
+    if len(msg.opening) > MAX_OPENING:
+        raise SignerRefusalError(f"a round's opening has at most {MAX_OPENING} characters")
+    return RoundSeal(
+        msg.epoch, msg.game_number, cards, msg.dealt, tuple(msg.decisions), msg.opening
+    )
 
 
 def anchor_from(msg: pb.SignerAnchor) -> Anchor:
@@ -69,7 +113,13 @@ def anchor_from(msg: pb.SignerAnchor) -> Anchor:
     previous = (
         Head(msg.epoch, msg.previous_seq, bytes(msg.previous_hash)) if msg.has_previous else None
     )
-    return Anchor(msg.epoch, msg.seq, bytes(msg.chain_hash) or GENESIS_HASH, previous)
+    return Anchor(
+        msg.epoch,
+        msg.seq,
+        bytes(msg.chain_hash) or GENESIS_HASH,
+        previous,
+        withdrawn_at=tuple(msg.withdrawn_ms),
+    )
 
 
 class SignerCore:
@@ -96,6 +146,8 @@ class SignerCore:
             status = pb.SignerResponse.Status(
                 public_key=self.public_key, anchor=anchor_to(self.anchor)
             )
+            if self.anchor.seal is not None:
+                status.round.CopyFrom(seal_to(self.anchor.seal))
             return Outcome(pb.SignerResponse(status=status))
         if which == "sign_commit":
             return self._sign_commit(head_from(request.sign_commit.head), request.sign_commit)
@@ -106,7 +158,7 @@ class SignerCore:
         if which == "start_epoch":
             return self._start_epoch(request.start_epoch.current_epoch)
         if which == "withdraw":
-            return self._withdraw(head_from(request.withdraw.to))
+            return self._withdraw(head_from(request.withdraw.to), request.withdraw.at_ms)
         raise SignerRefusalError("empty request")
 
     def _sign_commit(self, head: Head, msg: pb.SignerRequest.SignCommit) -> Outcome:
@@ -121,13 +173,36 @@ class SignerCore:
             raise SignerRefusalError(
                 f"head row {head.seq} is not after the last signed head row {anchor.seq}"
             )
+        seal = self._new_seal(head, msg) if msg.HasField("round") else anchor.seal
         signed = pb.SignerResponse.Signed(head_signature=self.key.sign(head_message(head)))
         if msg.snapshot_hash:
             signed.snapshot_signature = self._snapshot_signature(head, bytes(msg.snapshot_hash))
         response = pb.SignerResponse(signed=signed)
         if head == anchor.head:
-            return Outcome(response)
-        return Outcome(response, Anchor(head.epoch, head.seq, head.chain_hash, anchor.head))
+            if seal == anchor.seal:
+                return Outcome(response)
+            return Outcome(response, replace(anchor, seal=seal))
+        moved = Anchor(
+            head.epoch, head.seq, head.chain_hash, anchor.head, seal, anchor.withdrawn_at
+        )
+        return Outcome(response, moved)
+
+    def _new_seal(self, head: Head, msg: pb.SignerRequest.SignCommit) -> RoundSeal:
+        """The round seal a commit brings, checked against the one held."""
+        seal = seal_from(msg.round)
+        if seal.epoch != head.epoch:
+            raise SignerRefusalError(f"a seal of epoch {seal.epoch} with a head of {head.epoch}")
+        held = self.anchor.seal
+        if held is None or held.epoch != seal.epoch or seal.game_number > held.game_number:
+            return seal
+        if seal.game_number < held.game_number:
+            raise SignerRefusalError(
+                f"game {seal.game_number} is before the sealed game {held.game_number}"
+            )
+        why = held.grows_into(seal)
+        if why is not None:
+            raise SignerRefusalError(why)
+        return seal
 
     def _sign_snapshot(self, head: Head, snapshot_hash: bytes) -> Outcome:
         anchor = self.anchor
@@ -154,7 +229,7 @@ class SignerCore:
         fresh = Anchor(anchor.epoch + 1, 0, GENESIS_HASH, None)
         return Outcome(pb.SignerResponse(anchor=anchor_to(fresh)), fresh)
 
-    def _withdraw(self, to: Head) -> Outcome:
+    def _withdraw(self, to: Head, at_ms: int) -> Outcome:
         anchor = self.anchor
         if to == anchor.head:
             return Outcome(pb.SignerResponse(anchor=anchor_to(anchor)))
@@ -162,5 +237,8 @@ class SignerCore:
             raise SignerRefusalError(
                 f"cannot go back to {to.short()}: only to the head signed before the last one"
             )
-        back = Anchor(to.epoch, to.seq, to.chain_hash, None)
+        times = anchor.withdrawn_at
+        if at_ms > 0:
+            times = (*times, at_ms)[-WITHDRAWALS_KEPT:]
+        back = Anchor(to.epoch, to.seq, to.chain_hash, None, anchor.seal, times)
         return Outcome(pb.SignerResponse(anchor=anchor_to(back)), back)

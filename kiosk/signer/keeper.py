@@ -35,4 +35,7 @@ class Keeper:
                 except OSError as exc:
                     self.core.anchor = before
                     return pb.SignerResponse(refused=f"cannot keep the anchor: {exc.strerror}")
+                except ValueError as exc:  # more than a slot holds
+                    self.core.anchor = before
+                    return pb.SignerResponse(refused=f"cannot keep the anchor: {exc}")
             return outcome.response

@@ -27,14 +27,52 @@ class Head:
         return f"epoch {self.epoch} row {self.seq} ({self.chain_hash.hex()[:12]})"
 
 
+#: how many withdrawal times the anchor keeps
+WITHDRAWALS_KEPT = 4
+
+
+@dataclass(frozen=True)
+class RoundSeal:
+    """A round's cards, fixed when drawn: held by the signer, outside the store.
+
+    ``cards`` are every card the round deals, in dealing order; ``dealt`` how many of them the
+    commits the signer signed have dealt; ``decisions`` the ``"<seat>:<choice>"`` those commits
+    made; ``opening`` the round's edition and wagers (JSON, the kiosk's to read).  A seal only
+    grows: the same cards and opening, more dealt, more decisions.
+    """
+
+    epoch: int
+    game_number: int
+    cards: tuple[int, ...]
+    dealt: int = 0
+    decisions: tuple[str, ...] = ()
+    opening: str = ""
+
+    def grows_into(self, later: RoundSeal) -> str | None:
+        """Why ``later`` (of the same round) may not replace this seal, or None."""
+        if later.cards != self.cards:
+            return f"game {self.game_number}: its cards were sealed when drawn; others are refused"
+        if later.opening != self.opening:
+            return f"game {self.game_number}: its wagers were sealed with its cards"
+        if later.dealt < self.dealt:
+            return f"game {self.game_number}: {self.dealt} cards were dealt, not {later.dealt}"
+        if not set(self.decisions) <= set(later.decisions):
+            return f"game {self.game_number}: a sealed decision cannot be dropped"
+        return None
+
+
 @dataclass(frozen=True)
 class Anchor:
-    """What the signer holds: the last head it signed, and the one signed before it."""
+    """What the signer holds: the last head it signed, and the one signed before it (and the
+    newest round's seal)."""
 
     epoch: int = 0  # 0: no store started yet
     seq: int = 0
     chain_hash: bytes = GENESIS_HASH
     previous: Head | None = None
+    seal: RoundSeal | None = None
+    #: when power-ups withdrew the last head (epoch ms, the newest :data:`WITHDRAWALS_KEPT`)
+    withdrawn_at: tuple[int, ...] = ()
 
     @property
     def head(self) -> Head:

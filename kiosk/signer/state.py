@@ -1,7 +1,9 @@
 """The signer's state directory: the Ed25519 key (0600) and the anchor (fsync'd, renamed).
 
 ``DIR/signer.key``   the private key, PKCS#8 PEM, mode 0600, created once and never replaced;
-``DIR/anchor.slots`` the anchor, ``{"epoch", "seq", "chain_hash", "previous"}`` (hashes in hex), in
+``DIR/anchor.slots`` the anchor, ``{"epoch", "seq", "chain_hash", "previous"}`` (hashes in hex) and,
+                     once a round is drawn, ``"round"``: the newest round's seal (its cards in
+                     hex, how many were dealt, its decisions; kiosk/signer/records.py), in
                      two checksummed slots written in turn, each write fdatasync'd: after a power
                      cut the newest slot that passes its checksum is the old anchor or the new
                      one (one fdatasync per signature instead of file, rename and directory).
@@ -24,7 +26,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from kiosk.bounded_read import InputFileError, read_bounded
 from kiosk.durable import fsync_directory
-from kiosk.signer.records import GENESIS_HASH, Anchor, Head
+from kiosk.signer.records import GENESIS_HASH, Anchor, Head, RoundSeal
 
 KEY_NAME = "signer.key"
 ANCHOR_NAME = "anchor.slots"
@@ -81,11 +83,7 @@ def load_anchor(state_dir: Path) -> Anchor:
         slots = read_bounded(path, 2 * SLOT_SIZE, what="signer anchor")
     except InputFileError as exc:
         raise SignerStateError(f"signer anchor {path}: {exc}") from None
-    best: tuple[int, Anchor] | None = None
-    for index in range(2):
-        found = _read_slot(slots[index * SLOT_SIZE : (index + 1) * SLOT_SIZE])
-        if found is not None and (best is None or found[0] > best[0]):
-            best = found
+    best = max(filter(None, _read_slots(slots)), default=None, key=lambda found: found[0])
     if best is None:
         raise SignerStateError(f"signer anchor {path} is damaged: no slot passes its checksum")
     return best[1]
@@ -101,8 +99,10 @@ def save_anchor(state_dir: Path, anchor: Anchor) -> None:
     try:
         # the newest generation on disk (another process of the directory may have written)
         slots = os.pread(fd, 2 * SLOT_SIZE, 0)
-        found = [_read_slot(slots[i * SLOT_SIZE : (i + 1) * SLOT_SIZE]) for i in range(2)]
+        found = _read_slots(slots)
         generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
+        if generation % 2 == 0 and slots.startswith(OLD_MAGIC) and not any(found[:2]):
+            generation += 1  # the previous format's slots stay until a slot of this one is in
         os.pwrite(fd, _slot(generation, anchor), (generation % 2) * SLOT_SIZE)
         os.fdatasync(fd)
     finally:
@@ -114,8 +114,22 @@ def save_anchor(state_dir: Path, anchor: Anchor) -> None:
 #: ``anchor.slots`` holds two slots of this size; each is ``MAGIC``, the generation (8 bytes,
 #: big-endian), the payload's length (2 bytes), the payload (JSON), zero padding and the
 #: SHA-256 of everything before the padding.  The valid slot of the higher generation wins.
-SLOT_SIZE = 512
-MAGIC = b"TKANCHR1"
+#: A page each: a round's seal (its cards, opening and decisions) fits with the anchor.
+SLOT_SIZE = 4096
+MAGIC = b"TKANCHR2"
+#: the previous release's slots (512 bytes, no seal): still read; the first write after it goes
+#: to the second slot (past them), so a power cut in that write leaves them to be read
+OLD_SLOT_SIZE = 512
+OLD_MAGIC = b"TKANCHR1"
+
+
+def _read_slots(data: bytes) -> list[tuple[int, Anchor] | None]:
+    """Every slot of a file that passes its checksum (either format), else None for it."""
+    found = [_read_slot(data[i * SLOT_SIZE : (i + 1) * SLOT_SIZE]) for i in range(2)]
+    if data.startswith(OLD_MAGIC) or data[OLD_SLOT_SIZE:].startswith(OLD_MAGIC):
+        size, magic = OLD_SLOT_SIZE, OLD_MAGIC
+        found += [_read_slot(data[i * size : (i + 1) * size], size, magic) for i in range(2)]
+    return found
 
 
 def _slot(generation: int, anchor: Anchor) -> bytes:
@@ -128,6 +142,17 @@ def _slot(generation: int, anchor: Anchor) -> bytes:
         if previous is None
         else {"seq": previous.seq, "chain_hash": previous.chain_hash.hex()},
     }
+    if anchor.withdrawn_at:
+        data["withdrawn"] = list(anchor.withdrawn_at)
+    if anchor.seal is not None:
+        seal = anchor.seal
+        data["round"] = {
+            "game": seal.game_number,
+            "cards": bytes(seal.cards).hex(),
+            "dealt": seal.dealt,
+            "decisions": list(seal.decisions),
+            "opening": seal.opening,
+        }
     payload = json.dumps(data, sort_keys=True).encode()
     body = MAGIC + generation.to_bytes(8, "big") + len(payload).to_bytes(2, "big") + payload
     checksum = hashlib.sha256(body).digest()
@@ -137,18 +162,21 @@ def _slot(generation: int, anchor: Anchor) -> bytes:
     return body + b"\x00" * padding + checksum
 
 
-def _read_slot(slot: bytes) -> tuple[int, Anchor] | None:
+def _read_slot(
+    slot: bytes, size: int = SLOT_SIZE, magic: bytes = MAGIC
+) -> tuple[int, Anchor] | None:
     """(generation, anchor) of a slot that passes its checksum, else None."""
-    if len(slot) != SLOT_SIZE or not slot.startswith(MAGIC):
+    if len(slot) != size or not slot.startswith(magic):
         return None
     generation = int.from_bytes(slot[8:16], "big")
     length = int.from_bytes(slot[16:18], "big")
     body = slot[: 18 + length]
-    if 18 + length > SLOT_SIZE - 32 or hashlib.sha256(body).digest() != slot[-32:]:
+    if 18 + length > size - 32 or hashlib.sha256(body).digest() != slot[-32:]:
         return None
     try:
         data = json.loads(body[18:])
         previous = data["previous"]
+        sealed = data.get("round")
         anchor = Anchor(
             int(data["epoch"]),
             int(data["seq"]),
@@ -156,6 +184,17 @@ def _read_slot(slot: bytes) -> tuple[int, Anchor] | None:
             None
             if previous is None
             else Head(int(data["epoch"]), int(previous["seq"]), _hash(previous["chain_hash"])),
+            None
+            if sealed is None
+            else RoundSeal(
+                int(data["epoch"]),
+                int(sealed["game"]),
+                tuple(bytes.fromhex(str(sealed["cards"]))),
+                int(sealed["dealt"]),
+                tuple(str(d) for d in sealed["decisions"]),
+                str(sealed.get("opening", "")),
+            ),
+            tuple(int(t) for t in data.get("withdrawn", [])),
         )
     except (ValueError, KeyError, TypeError):
         return None

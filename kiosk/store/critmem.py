@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.signer.client import Signer, SignerStatus
-from kiosk.signer.records import Head
+from kiosk.signer.records import Head, RoundSeal
 from kiosk.store.journal import (
     GENESIS,
     IntegrityError,
@@ -47,10 +47,16 @@ class StoreSigner:
         self.epoch = epoch
 
     def sign(
-        self, seq: int, chain_hash: bytes, snapshot_hash: bytes | None
+        self,
+        seq: int,
+        chain_hash: bytes,
+        snapshot_hash: bytes | None,
+        seal: RoundSeal | None = None,
     ) -> tuple[bytes, bytes | None]:
-        """Sign the head (the signer's anchor moves to it) and the snapshot."""
-        signed = self.signer.sign_commit(Head(self.epoch, seq, chain_hash), snapshot_hash)
+        """Sign the head (the signer's anchor moves to it, with the round's seal) and the
+        snapshot."""
+        head = Head(self.epoch, seq, chain_hash)
+        signed = self.signer.sign_commit(head, snapshot_hash, seal)
         return signed.head, signed.snapshot
 
     def withdraw(self, seq: int, chain_hash: bytes) -> None:
@@ -67,6 +73,13 @@ class StoreCheck:
     replayed: int = 0
     actions: list[str] = field(default_factory=list)
     critical: str | None = None
+    #: the signer's last head, withdrawn now because the store does not have it (a power cut
+    #: between signing and committing, or a cut of the store's last commit); None: none
+    withdrawn: Head | None = None
+    #: when the signer withdrew heads before (epoch ms): a store put back cannot hide them
+    earlier_withdrawals: tuple[int, ...] = ()
+    #: the newest round's seal the signer holds (its cards as drawn); None: none
+    seal: RoundSeal | None = None
 
 
 def power_up_store(
@@ -84,7 +97,9 @@ def power_up_store(
             status = signer.status()
         verified = verify_store(journal, status.public_key, status.anchor)
         if verified.withdraw is not None:
-            signer.withdraw(verified.withdraw)
+            check.earlier_withdrawals = status.anchor.withdrawn_at
+            signer.withdraw(verified.withdraw, at_ms=now)
+            check.withdrawn = status.anchor.head
             check.actions.extend(f"{note}: withdrawn at the signer" for note in verified.notes)
     except StorageFullError:
         raise  # its own lockup (decision 0007), not a failed check
@@ -93,6 +108,7 @@ def power_up_store(
         return check
     journal.signer = StoreSigner(signer, verified.head.epoch)
     check.state = verified.state
+    check.seal = status.seal
     check.checked_rows = verified.checked_rows
     check.replayed = verified.replayed
     return check

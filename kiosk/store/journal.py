@@ -43,6 +43,7 @@ from kiosk.terminal.event_sets import LOGGED_KINDS as LOGGED_KINDS
 
 if TYPE_CHECKING:
     from kiosk.signer.client import Signer
+    from kiosk.signer.records import RoundSeal
     from kiosk.store.critmem import StoreCheck
 
 SCHEMA_VERSION = 1
@@ -114,9 +115,14 @@ class CommitSigner(Protocol):
     epoch: int
 
     def sign(
-        self, seq: int, chain_hash: bytes, snapshot_hash: bytes | None
+        self,
+        seq: int,
+        chain_hash: bytes,
+        snapshot_hash: bytes | None,
+        seal: RoundSeal | None = None,
     ) -> tuple[bytes, bytes | None]:
-        """(head signature, snapshot signature or None); StoreError when refused."""
+        """(head signature, snapshot signature or None); the round's seal (if any) is kept by
+        the signer with the head; StoreError when refused."""
         ...
 
     def withdraw(self, seq: int, chain_hash: bytes) -> None:
@@ -132,6 +138,8 @@ class Projections:
     recall: dict[str, Any] | None = None  # a finished game
     outbox: tuple[tuple[str, dict[str, Any]], ...] = ()  # (kind, message) for the host
     audit: tuple[dict[str, Any], ...] = ()  # service audit records (each has "at", epoch ms)
+    #: the round's cards sealed at the signer with this commit's head (not in the store)
+    seal: RoundSeal | None = None
 
 
 @dataclass(frozen=True)
@@ -323,7 +331,7 @@ class Journal:
         snap_hash = None if snap is None else body_hash(seq, snap)
         signatures = None
         if self.signer is not None and (rows or snap is not None):
-            signatures = self.signer.sign(seq, prev, snap_hash)
+            signatures = self.signer.sign(seq, prev, snap_hash, projections.seal)
         try:
             with self._txn():
                 write.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)

@@ -331,6 +331,21 @@ class ReportCritical(Command):
 
 
 @dataclass(frozen=True)
+class RecordWithdrawal(Command):
+    """Power-up withdrew the signer's last head (:class:`~kiosk.terminal.events.HeadWithdrawn`);
+    an earlier withdrawal less than ``window_ms`` before locks the terminal for the operator."""
+
+    epoch: int
+    seq: int
+    chain_hash: str
+    store_seq: int
+    game_number: int = 0
+    window_ms: int = 24 * 3600 * 1000
+    #: when the signer withdrew heads before (epoch ms; kept by the signer, not the store)
+    earlier: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class RecordPinEntry(Command):
     """The service layer checked a role's PIN (the PIN itself never reaches the core).
 

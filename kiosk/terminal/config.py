@@ -26,6 +26,11 @@ class EditionConfig:
     paytables: Mapping[str, str] = field(default_factory=dict)
 
 
+#: the default of ``withdrawal_lock_hours`` (a snapshot leaves it out at this value, so that the
+#: snapshots of the releases before it replay the same: kiosk/terminal/state.py)
+WITHDRAWAL_LOCK_HOURS = 24
+
+
 @dataclass(frozen=True)
 class TerminalConfig:
     """Everything an operator configures; money in cents, times in seconds."""
@@ -51,6 +56,8 @@ class TerminalConfig:
     language: str = "en"
     host_address: str = "127.0.0.1:50051"
     voucher_expiry_days: int = 30
+    #: a second withdrawn head within this many hours locks for the operator (decision 0037)
+    withdrawal_lock_hours: int = WITHDRAWAL_LOCK_HOURS
 
     def __post_init__(self) -> None:
         validate(self)
@@ -132,6 +139,7 @@ def validate(config: TerminalConfig) -> None:
         "host_timeout_seconds",
         "seats",
         "voucher_expiry_days",
+        "withdrawal_lock_hours",
     ):
         _positive_int(name, getattr(config, name))
     for name in ("terminal_id", "venue", "host_address", "language"):
@@ -153,6 +161,8 @@ def validate(config: TerminalConfig) -> None:
         raise ConfigError("max_wager: must not exceed table_max")
     if config.credit_limit < config.table_max:
         raise ConfigError("credit_limit: must be at least table_max")
+    if config.withdrawal_lock_hours > 24 * 365:
+        raise ConfigError("withdrawal_lock_hours: at most a year (8760 hours)")
     if config.seats > 8:
         raise ConfigError("seats: at most 8 seats share one round")
     if not config.accepted_notes:

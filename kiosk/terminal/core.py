@@ -50,7 +50,7 @@ from kiosk.terminal.records import (
     Tilt,
 )
 from kiosk.terminal.state import Lockup, Phase, RoundState, TerminalState
-from kiosk.terminal.tilts import DISPUTE_TILTS
+from kiosk.terminal.tilts import DISPUTE_TILTS, OPERATOR_TILTS, TiltCode, cleared_by_operator
 
 ALL_PHASES = frozenset(Phase)
 BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.WAGERING, Phase.RESULT})
@@ -127,6 +127,7 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     ),
     c.ResetPeriodMeters: CommandRule(BETWEEN_ROUNDS, frozenset({Lockup.CRITICAL})),
     c.ReportCritical: CommandRule(ALL_PHASES, NO_LOCKUPS),
+    c.RecordWithdrawal: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     # the service menu is entered whatever stops play (a critical memory error included)
     c.RecordPinEntry: CommandRule(ALL_PHASES, NO_LOCKUPS),
     c.SetPin: CommandRule(ALL_PHASES, NO_LOCKUPS),
@@ -174,6 +175,15 @@ class TerminalCore:
         if rnd is not None and rnd.table_game:
             return 0  # a table round's cards come from its controller (kiosk/seat)
         return self._cards_due()
+
+    def round_cards(self) -> int:
+        """Every card the round in play deals, all stages and seats (0 without a round)."""
+        rnd = self.state.round
+        if rnd is None:
+            return 0
+        game = self.game(rnd.edition)
+        per_seat = game.second_deal_per_seat * len(rnd.bets)
+        return game.first_deal + per_seat + game.second_deal_shared
 
     def _cards_due(self) -> int:
         """Cards the round waits for now, wherever they come from."""
@@ -671,6 +681,8 @@ class TerminalCore:
             )
         if tilt.needs_attendant and not cmd.by:
             raise InvalidArgumentError(f"tilt {cmd.code} must be cleared by an attendant")
+        if cmd.code in OPERATOR_TILTS and not cleared_by_operator(cmd.by):
+            raise InvalidArgumentError(f"tilt {cmd.code} is cleared only by the operator")
         return [e.TiltCleared(at=now, code=cmd.code, by=cmd.by)]
 
     def _confirm_records(self, cmd: c.ConfirmDeviceRecords, now: int) -> list[e.Event]:
@@ -751,6 +763,28 @@ class TerminalCore:
             )
         ]
 
+    def _record_withdrawal(self, cmd: c.RecordWithdrawal, now: int) -> list[e.Event]:
+        withdrawn = e.HeadWithdrawn(
+            at=now,
+            epoch=cmd.epoch,
+            seq=cmd.seq,
+            chain_hash=cmd.chain_hash,
+            store_seq=cmd.store_seq,
+            game_number=cmd.game_number,
+        )
+        recent = [t for t in cmd.earlier if 0 <= now - t < cmd.window_ms]
+        if not recent:
+            return [withdrawn]
+        hours = cmd.window_ms / 3_600_000
+        lock = e.TiltRaised(
+            at=now,
+            code=TiltCode.HEAD_WITHDRAWN,
+            reason=f"a second withdrawn head within {hours:g} h (rows {cmd.store_seq + 1}-"
+            f"{cmd.seq} signed but not in the store): the operator checks the store and clears",
+            needs_attendant=True,
+        )
+        return [withdrawn, lock]
+
     def _report_critical(self, cmd: c.ReportCritical, now: int) -> list[e.Event]:
         if self.state.critical is not None:
             return []
@@ -815,6 +849,9 @@ class TerminalCore:
 
     def _a_powered_up(self, ev: e.PoweredUp) -> None:
         self._meter("power_resets")
+
+    def _a_withdrawn(self, ev: e.HeadWithdrawn) -> None:
+        """Only the record: the signer keeps the times (a store put back cannot hide them)."""
 
     def _a_critical(self, ev: e.CriticalMemoryError) -> None:
         self.state.critical = ev.reason
@@ -1111,6 +1148,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.ChangeConfig: TerminalCore._change_config,
     c.ResetPeriodMeters: TerminalCore._reset_period,
     c.ReportCritical: TerminalCore._report_critical,
+    c.RecordWithdrawal: TerminalCore._record_withdrawal,
     c.RecordPinEntry: TerminalCore._record_pin_entry,
     c.SetPin: TerminalCore._set_pin,
     c.MigratePins: TerminalCore._migrate_pins,
@@ -1121,6 +1159,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PoweredUp: TerminalCore._a_powered_up,
     e.CriticalMemoryError: TerminalCore._a_critical,
+    e.HeadWithdrawn: TerminalCore._a_withdrawn,
     e.StorageFull: TerminalCore._a_storage_full,
     e.RamCleared: TerminalCore._a_ram_cleared,
     e.ConfigChanged: TerminalCore._a_config,

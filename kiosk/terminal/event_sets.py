@@ -18,6 +18,7 @@ LOGGED: frozenset[type[e.Event]] = frozenset(
         e.CriticalMemoryError,
         e.StorageFull,
         e.RamCleared,
+        e.HeadWithdrawn,
         e.ConfigChanged,
         e.PeriodMetersReset,
         e.BillStacked,

@@ -110,6 +110,23 @@ class StorageFull(Event):
 
 @_event
 @dataclass(frozen=True)
+class HeadWithdrawn(Event):
+    """At power-up the signer held a head (``epoch``, ``seq``, ``chain_hash`` in hex) that the
+    store does not: its last signed commit never reached the store (a power cut between signing
+    and committing) or was cut from it.  The store went on from its own head, ``store_seq``.
+    ``game_number`` names the round whose cards were sealed when drawn (0: none in play), which
+    comes back with those same cards.  Reported to the host (an alarm on the floor); a second
+    within the runtime's window locks the terminal for the operator."""
+
+    epoch: int = 0
+    seq: int = 0
+    chain_hash: str = ""
+    store_seq: int = 0
+    game_number: int = 0
+
+
+@_event
+@dataclass(frozen=True)
 class RamCleared(Event):
     """The operator's RAM clear: the first event of a new store (a new signer epoch).
 

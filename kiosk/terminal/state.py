@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from kiosk.terminal.config import TerminalConfig, from_dict, to_dict
+from kiosk.terminal.config import WITHDRAWAL_LOCK_HOURS, TerminalConfig, from_dict, to_dict
 from kiosk.terminal.meters import Meters
 from kiosk.terminal.pins import factory_records
 from kiosk.terminal.records import (
@@ -201,8 +201,11 @@ class TerminalState:
         ``pins`` and ``config_version`` are written only once they exist, so the snapshots of
         a store made by the previous release still equal its replay.
         """
+        config = to_dict(self.config)
+        if config["withdrawal_lock_hours"] == WITHDRAWAL_LOCK_HOURS:
+            del config["withdrawal_lock_hours"]  # as the releases before it wrote the config
         snapshot: dict[str, Any] = {
-            "config": to_dict(self.config),
+            "config": config,
             "phase": self.phase.value,
             "credits": self.credits,
             "lifetime": self.lifetime.as_dict(),

@@ -9,6 +9,15 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+#: tilts only the operator clears (``ClearTilt.by`` names the operator: "operator..."), with
+#: the service menu's audit record
+OPERATOR_TILTS = frozenset({"head_withdrawn"})
+
+
+def cleared_by_operator(by: str) -> bool:
+    """Whether ``by`` (a ``ClearTilt``'s) names the operator role."""
+    return by == "operator" or by.startswith("operator ")
+
 
 class TiltCode(StrEnum):
     """Why a tilt is raised (see docs/terminal.md, "Tilts")."""
@@ -36,6 +45,7 @@ class TiltCode(StrEnum):
     RNG_FAILURE = "rng_failure"
     VOUCHER_UNKNOWN = "voucher_unknown"  # a cash-out's voucher not known printed at power-up
     TERMINAL_ID_MISMATCH = "terminal_id_mismatch"  # configured id is not the host link's
+    HEAD_WITHDRAWN = "head_withdrawn"  # a second withdrawn head in the window: the operator's
     # a seat of a table (kiosk/seat)
     TABLE_RESULT_MISMATCH = "table_result_mismatch"  # the seat's own result is not the table's
 

@@ -172,28 +172,33 @@ def test_a_round_interrupted_by_quitting_resumes_in_the_next_session(player: Pla
 
 
 class DealsOnce:
-    """A deck whose generator fails after the first deal of the round."""
+    """Decks whose generator fails after the first round's deck (every card of a round is drawn
+    at its first deal and sealed: the next round's deck is the next draw)."""
 
-    def __init__(self, excluded: frozenset[int]) -> None:
+    def __init__(self) -> None:
+        self.decks = 0
+
+    def __call__(self, excluded: frozenset[int]) -> DealsOnce:
+        self.decks += 1
         self._cards = [x for x in range(52) if x not in excluded]
-        self._deals = 0
+        return self
 
     def deal(self, n: int) -> tuple[int, ...]:
-        self._deals += 1
-        if self._deals > 1:
+        if self.decks > 1:
             raise RngFailure("continuous health test failed")
         out, self._cards = tuple(self._cards[:n]), self._cards[n:]
         return out
 
 
-def test_a_generator_failing_on_the_timer_is_shown_and_the_session_goes_on(
+def test_a_generator_failing_at_a_deal_is_shown_and_the_session_goes_on(
     player: Player,
 ) -> None:
-    player.runtime.deck_factory = DealsOnce
+    player.runtime.deck_factory = DealsOnce()
     player.say("bill 20", "game stadium-3cp", "positions 1 5 9", "bet ante 5", "deal")
+    player.clock.advance(21)  # the timer folds: the dealer's cards were drawn at the deal
+    assert "Decision: chose fold  AUTOMATIC: the timer ran out" in player.say("status")
     head = player.runtime.journal.head()
-    player.clock.advance(21)
-    out = player.say("status")
+    out = player.say("positions 1 5 9", "bet ante 5", "deal")
     assert "! the RNG failed: continuous health test failed" in out
     assert player.runtime.journal.head() == head  # nothing of the failed step was kept
-    assert player.runtime.state.phase is Phase.DECISION
+    assert player.runtime.state.phase is not Phase.DECISION

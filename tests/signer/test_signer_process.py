@@ -120,6 +120,8 @@ def test_sign_refuse_going_back_and_survive_sigkill(signer_process: SignerProces
     assert status_cli.returncode == 0
     assert "epoch: 1" in status_cli.stdout and "last signed head: row 8 " in status_cli.stdout
     assert f"fingerprint: {status.fingerprint}" in status_cli.stdout
+    assert "heads withdrawn at power-up (newest last): none" in status_cli.stdout
+    assert "round sealed: none" in status_cli.stdout
     # withdraw: only back to the head signed before the last one, once
     assert after.withdraw(head5).seq == 5
     with pytest.raises(SignerRefusedError):

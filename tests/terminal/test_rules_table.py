@@ -42,6 +42,7 @@ SAMPLES = {
     c.ChangeConfig: c.ChangeConfig({}, "operator"),
     c.ResetPeriodMeters: c.ResetPeriodMeters("operator"),
     c.ReportCritical: c.ReportCritical("x"),
+    c.RecordWithdrawal: c.RecordWithdrawal(epoch=1, seq=5, chain_hash="00" * 32, store_seq=4),
     c.RecordPinEntry: c.RecordPinEntry("attendant", False, 1),
     c.SetPin: c.SetPin("attendant", {}, True, "set"),
     c.MigratePins: c.MigratePins({}, "pins.json"),

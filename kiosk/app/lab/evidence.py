@@ -44,6 +44,8 @@ FIELD_LIMITS: dict[str, str] = {
     "host_timeout_seconds": "positive whole seconds; a longer silence disables play at the end"
     " of the game",
     "voucher_expiry_days": "positive whole days; printed on every voucher",
+    "withdrawal_lock_hours": "1 to 8760 whole hours; a second withdrawn journal head within it"
+    " locks the terminal for the operator",
     "language": "en or es",
     "host_address": "non-empty HOST:PORT of the accounting host",
 }

@@ -23,7 +23,8 @@ class FieldSpec:
 
     name: str
     label: str
-    kind: str  # "money" (cents, typed in dollars), "notes", "seconds", "days", "text", "choice"
+    kind: str  # "money" (cents, typed in dollars), "notes", "seconds", "days", "hours", "text",
+    # "choice"
     choices: tuple[str, ...] = ()
 
 
@@ -41,6 +42,7 @@ FIELDS = (
     FieldSpec("decision_seconds", "Decision timer", "seconds"),
     FieldSpec("host_timeout_seconds", "Host link timeout", "seconds"),
     FieldSpec("voucher_expiry_days", "Voucher expiry", "days"),
+    FieldSpec("withdrawal_lock_hours", "Second withdrawn head locks within", "hours"),
     FieldSpec("language", "Default language", "choice", ("en", "es")),
     FieldSpec("host_address", "Host address", "text"),
 )
@@ -58,7 +60,7 @@ def parse_field(name: str, text: str) -> Any:
             return parse_dollars(text)
         if spec.kind == "notes":
             return [parse_dollars(part) for part in text.split(",") if part.strip()]
-        if spec.kind in ("seconds", "days"):
+        if spec.kind in ("seconds", "days", "hours"):
             return int(text)
     except ValueError as exc:
         raise ConfigError(f"{name}: {exc}") from None
@@ -72,7 +74,7 @@ def show_field(name: str, value: Any) -> str:
         return dollars(value)
     if kind == "notes":
         return ", ".join(dollars(v) for v in value)
-    if kind in ("seconds", "days"):
+    if kind in ("seconds", "days", "hours"):
         return f"{value} {kind}"
     return str(value)
 

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aturbokiosk/v1/signer.proto\x12\rturbokiosk.v1\"<\n\nSignerHead\x12\r\n\x05\x65poch\x18\x01 \x01(\x04\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x12\n\nchain_hash\x18\x03 \x01(\x0c\"\x81\x01\n\x0cSignerAnchor\x12\r\n\x05\x65poch\x18\x01 \x01(\x04\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x12\n\nchain_hash\x18\x03 \x01(\x0c\x12\x14\n\x0chas_previous\x18\x04 \x01(\x08\x12\x14\n\x0cprevious_seq\x18\x05 \x01(\x04\x12\x15\n\rprevious_hash\x18\x06 \x01(\x0c\"\xdd\x04\n\rSignerRequest\x12\x35\n\x06status\x18\x01 \x01(\x0b\x32#.turbokiosk.v1.SignerRequest.StatusH\x00\x12>\n\x0bsign_commit\x18\x02 \x01(\x0b\x32\'.turbokiosk.v1.SignerRequest.SignCommitH\x00\x12\x42\n\rsign_snapshot\x18\x03 \x01(\x0b\x32).turbokiosk.v1.SignerRequest.SignSnapshotH\x00\x12>\n\x0bstart_epoch\x18\x04 \x01(\x0b\x32\'.turbokiosk.v1.SignerRequest.StartEpochH\x00\x12\x39\n\x08withdraw\x18\x05 \x01(\x0b\x32%.turbokiosk.v1.SignerRequest.WithdrawH\x00\x1a\x08\n\x06Status\x1aL\n\nSignCommit\x12\'\n\x04head\x18\x01 \x01(\x0b\x32\x19.turbokiosk.v1.SignerHead\x12\x15\n\rsnapshot_hash\x18\x02 \x01(\x0c\x1aN\n\x0cSignSnapshot\x12\'\n\x04head\x18\x01 \x01(\x0b\x32\x19.turbokiosk.v1.SignerHead\x12\x15\n\rsnapshot_hash\x18\x02 \x01(\x0c\x1a\x33\n\nStartEpoch\x12\x15\n\rcurrent_epoch\x18\x01 \x01(\x04\x12\x0e\n\x06reason\x18\x02 \x01(\t\x1a\x31\n\x08Withdraw\x12%\n\x02to\x18\x01 \x01(\x0b\x32\x19.turbokiosk.v1.SignerHeadB\x06\n\x04\x62ody\"\xd3\x02\n\x0eSignerResponse\x12\x36\n\x06status\x18\x01 \x01(\x0b\x32$.turbokiosk.v1.SignerResponse.StatusH\x00\x12\x36\n\x06signed\x18\x02 \x01(\x0b\x32$.turbokiosk.v1.SignerResponse.SignedH\x00\x12-\n\x06\x61nchor\x18\x03 \x01(\x0b\x32\x1b.turbokiosk.v1.SignerAnchorH\x00\x12\x11\n\x07refused\x18\x04 \x01(\tH\x00\x1aI\n\x06Status\x12\x12\n\npublic_key\x18\x01 \x01(\x0c\x12+\n\x06\x61nchor\x18\x02 \x01(\x0b\x32\x1b.turbokiosk.v1.SignerAnchor\x1a<\n\x06Signed\x12\x16\n\x0ehead_signature\x18\x01 \x01(\x0c\x12\x1a\n\x12snapshot_signature\x18\x02 \x01(\x0c\x42\x06\n\x04\x62odyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1aturbokiosk/v1/signer.proto\x12\rturbokiosk.v1\"<\n\nSignerHead\x12\r\n\x05\x65poch\x18\x01 \x01(\x04\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x12\n\nchain_hash\x18\x03 \x01(\x0c\"\x97\x01\n\x0cSignerAnchor\x12\r\n\x05\x65poch\x18\x01 \x01(\x04\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x12\n\nchain_hash\x18\x03 \x01(\x0c\x12\x14\n\x0chas_previous\x18\x04 \x01(\x08\x12\x14\n\x0cprevious_seq\x18\x05 \x01(\x04\x12\x15\n\rprevious_hash\x18\x06 \x01(\x0c\x12\x14\n\x0cwithdrawn_ms\x18\x07 \x03(\x03\"q\n\tRoundSeal\x12\r\n\x05\x65poch\x18\x01 \x01(\x04\x12\x13\n\x0bgame_number\x18\x02 \x01(\x04\x12\r\n\x05\x63\x61rds\x18\x03 \x01(\x0c\x12\r\n\x05\x64\x65\x61lt\x18\x04 \x01(\r\x12\x11\n\tdecisions\x18\x05 \x03(\t\x12\x0f\n\x07opening\x18\x06 \x01(\t\"\x95\x05\n\rSignerRequest\x12\x35\n\x06status\x18\x01 \x01(\x0b\x32#.turbokiosk.v1.SignerRequest.StatusH\x00\x12>\n\x0bsign_commit\x18\x02 \x01(\x0b\x32\'.turbokiosk.v1.SignerRequest.SignCommitH\x00\x12\x42\n\rsign_snapshot\x18\x03 \x01(\x0b\x32).turbokiosk.v1.SignerRequest.SignSnapshotH\x00\x12>\n\x0bstart_epoch\x18\x04 \x01(\x0b\x32\'.turbokiosk.v1.SignerRequest.StartEpochH\x00\x12\x39\n\x08withdraw\x18\x05 \x01(\x0b\x32%.turbokiosk.v1.SignerRequest.WithdrawH\x00\x1a\x08\n\x06Status\x1au\n\nSignCommit\x12\'\n\x04head\x18\x01 \x01(\x0b\x32\x19.turbokiosk.v1.SignerHead\x12\x15\n\rsnapshot_hash\x18\x02 \x01(\x0c\x12\'\n\x05round\x18\x03 \x01(\x0b\x32\x18.turbokiosk.v1.RoundSeal\x1aN\n\x0cSignSnapshot\x12\'\n\x04head\x18\x01 \x01(\x0b\x32\x19.turbokiosk.v1.SignerHead\x12\x15\n\rsnapshot_hash\x18\x02 \x01(\x0c\x1a\x33\n\nStartEpoch\x12\x15\n\rcurrent_epoch\x18\x01 \x01(\x04\x12\x0e\n\x06reason\x18\x02 \x01(\t\x1a@\n\x08Withdraw\x12%\n\x02to\x18\x01 \x01(\x0b\x32\x19.turbokiosk.v1.SignerHead\x12\r\n\x05\x61t_ms\x18\x02 \x01(\x03\x42\x06\n\x04\x62ody\"\xfc\x02\n\x0eSignerResponse\x12\x36\n\x06status\x18\x01 \x01(\x0b\x32$.turbokiosk.v1.SignerResponse.StatusH\x00\x12\x36\n\x06signed\x18\x02 \x01(\x0b\x32$.turbokiosk.v1.SignerResponse.SignedH\x00\x12-\n\x06\x61nchor\x18\x03 \x01(\x0b\x32\x1b.turbokiosk.v1.SignerAnchorH\x00\x12\x11\n\x07refused\x18\x04 \x01(\tH\x00\x1ar\n\x06Status\x12\x12\n\npublic_key\x18\x01 \x01(\x0c\x12+\n\x06\x61nchor\x18\x02 \x01(\x0b\x32\x1b.turbokiosk.v1.SignerAnchor\x12\'\n\x05round\x18\x03 \x01(\x0b\x32\x18.turbokiosk.v1.RoundSeal\x1a<\n\x06Signed\x12\x16\n\x0ehead_signature\x18\x01 \x01(\x0c\x12\x1a\n\x12snapshot_signature\x18\x02 \x01(\x0c\x42\x06\n\x04\x62odyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,23 +34,25 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SIGNERHEAD']._serialized_start=45
   _globals['_SIGNERHEAD']._serialized_end=105
   _globals['_SIGNERANCHOR']._serialized_start=108
-  _globals['_SIGNERANCHOR']._serialized_end=237
-  _globals['_SIGNERREQUEST']._serialized_start=240
-  _globals['_SIGNERREQUEST']._serialized_end=845
-  _globals['_SIGNERREQUEST_STATUS']._serialized_start=567
-  _globals['_SIGNERREQUEST_STATUS']._serialized_end=575
-  _globals['_SIGNERREQUEST_SIGNCOMMIT']._serialized_start=577
-  _globals['_SIGNERREQUEST_SIGNCOMMIT']._serialized_end=653
-  _globals['_SIGNERREQUEST_SIGNSNAPSHOT']._serialized_start=655
-  _globals['_SIGNERREQUEST_SIGNSNAPSHOT']._serialized_end=733
-  _globals['_SIGNERREQUEST_STARTEPOCH']._serialized_start=735
-  _globals['_SIGNERREQUEST_STARTEPOCH']._serialized_end=786
-  _globals['_SIGNERREQUEST_WITHDRAW']._serialized_start=788
-  _globals['_SIGNERREQUEST_WITHDRAW']._serialized_end=837
-  _globals['_SIGNERRESPONSE']._serialized_start=848
-  _globals['_SIGNERRESPONSE']._serialized_end=1187
-  _globals['_SIGNERRESPONSE_STATUS']._serialized_start=1044
-  _globals['_SIGNERRESPONSE_STATUS']._serialized_end=1117
-  _globals['_SIGNERRESPONSE_SIGNED']._serialized_start=1119
-  _globals['_SIGNERRESPONSE_SIGNED']._serialized_end=1179
+  _globals['_SIGNERANCHOR']._serialized_end=259
+  _globals['_ROUNDSEAL']._serialized_start=261
+  _globals['_ROUNDSEAL']._serialized_end=374
+  _globals['_SIGNERREQUEST']._serialized_start=377
+  _globals['_SIGNERREQUEST']._serialized_end=1038
+  _globals['_SIGNERREQUEST_STATUS']._serialized_start=704
+  _globals['_SIGNERREQUEST_STATUS']._serialized_end=712
+  _globals['_SIGNERREQUEST_SIGNCOMMIT']._serialized_start=714
+  _globals['_SIGNERREQUEST_SIGNCOMMIT']._serialized_end=831
+  _globals['_SIGNERREQUEST_SIGNSNAPSHOT']._serialized_start=833
+  _globals['_SIGNERREQUEST_SIGNSNAPSHOT']._serialized_end=911
+  _globals['_SIGNERREQUEST_STARTEPOCH']._serialized_start=913
+  _globals['_SIGNERREQUEST_STARTEPOCH']._serialized_end=964
+  _globals['_SIGNERREQUEST_WITHDRAW']._serialized_start=966
+  _globals['_SIGNERREQUEST_WITHDRAW']._serialized_end=1030
+  _globals['_SIGNERRESPONSE']._serialized_start=1041
+  _globals['_SIGNERRESPONSE']._serialized_end=1421
+  _globals['_SIGNERRESPONSE_STATUS']._serialized_start=1237
+  _globals['_SIGNERRESPONSE_STATUS']._serialized_end=1351
+  _globals['_SIGNERRESPONSE_SIGNED']._serialized_start=1353
+  _globals['_SIGNERRESPONSE_SIGNED']._serialized_end=1413
 # @@protoc_insertion_point(module_scope)

@@ -1,6 +1,7 @@
+from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
-from collections.abc import Mapping as _Mapping
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
@@ -16,20 +17,38 @@ class SignerHead(_message.Message):
     def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ...) -> None: ...
 
 class SignerAnchor(_message.Message):
-    __slots__ = ("epoch", "seq", "chain_hash", "has_previous", "previous_seq", "previous_hash")
+    __slots__ = ("epoch", "seq", "chain_hash", "has_previous", "previous_seq", "previous_hash", "withdrawn_ms")
     EPOCH_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     CHAIN_HASH_FIELD_NUMBER: _ClassVar[int]
     HAS_PREVIOUS_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_SEQ_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_HASH_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWN_MS_FIELD_NUMBER: _ClassVar[int]
     epoch: int
     seq: int
     chain_hash: bytes
     has_previous: bool
     previous_seq: int
     previous_hash: bytes
-    def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ..., has_previous: _Optional[bool] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ...) -> None: ...
+    withdrawn_ms: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., chain_hash: _Optional[bytes] = ..., has_previous: _Optional[bool] = ..., previous_seq: _Optional[int] = ..., previous_hash: _Optional[bytes] = ..., withdrawn_ms: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class RoundSeal(_message.Message):
+    __slots__ = ("epoch", "game_number", "cards", "dealt", "decisions", "opening")
+    EPOCH_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    DEALT_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
+    epoch: int
+    game_number: int
+    cards: bytes
+    dealt: int
+    decisions: _containers.RepeatedScalarFieldContainer[str]
+    opening: str
+    def __init__(self, epoch: _Optional[int] = ..., game_number: _Optional[int] = ..., cards: _Optional[bytes] = ..., dealt: _Optional[int] = ..., decisions: _Optional[_Iterable[str]] = ..., opening: _Optional[str] = ...) -> None: ...
 
 class SignerRequest(_message.Message):
     __slots__ = ("status", "sign_commit", "sign_snapshot", "start_epoch", "withdraw")
@@ -37,12 +56,14 @@ class SignerRequest(_message.Message):
         __slots__ = ()
         def __init__(self) -> None: ...
     class SignCommit(_message.Message):
-        __slots__ = ("head", "snapshot_hash")
+        __slots__ = ("head", "snapshot_hash", "round")
         HEAD_FIELD_NUMBER: _ClassVar[int]
         SNAPSHOT_HASH_FIELD_NUMBER: _ClassVar[int]
+        ROUND_FIELD_NUMBER: _ClassVar[int]
         head: SignerHead
         snapshot_hash: bytes
-        def __init__(self, head: _Optional[_Union[SignerHead, _Mapping]] = ..., snapshot_hash: _Optional[bytes] = ...) -> None: ...
+        round: RoundSeal
+        def __init__(self, head: _Optional[_Union[SignerHead, _Mapping]] = ..., snapshot_hash: _Optional[bytes] = ..., round: _Optional[_Union[RoundSeal, _Mapping]] = ...) -> None: ...
     class SignSnapshot(_message.Message):
         __slots__ = ("head", "snapshot_hash")
         HEAD_FIELD_NUMBER: _ClassVar[int]
@@ -58,10 +79,12 @@ class SignerRequest(_message.Message):
         reason: str
         def __init__(self, current_epoch: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
     class Withdraw(_message.Message):
-        __slots__ = ("to",)
+        __slots__ = ("to", "at_ms")
         TO_FIELD_NUMBER: _ClassVar[int]
+        AT_MS_FIELD_NUMBER: _ClassVar[int]
         to: SignerHead
-        def __init__(self, to: _Optional[_Union[SignerHead, _Mapping]] = ...) -> None: ...
+        at_ms: int
+        def __init__(self, to: _Optional[_Union[SignerHead, _Mapping]] = ..., at_ms: _Optional[int] = ...) -> None: ...
     STATUS_FIELD_NUMBER: _ClassVar[int]
     SIGN_COMMIT_FIELD_NUMBER: _ClassVar[int]
     SIGN_SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
@@ -77,12 +100,14 @@ class SignerRequest(_message.Message):
 class SignerResponse(_message.Message):
     __slots__ = ("status", "signed", "anchor", "refused")
     class Status(_message.Message):
-        __slots__ = ("public_key", "anchor")
+        __slots__ = ("public_key", "anchor", "round")
         PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
         ANCHOR_FIELD_NUMBER: _ClassVar[int]
+        ROUND_FIELD_NUMBER: _ClassVar[int]
         public_key: bytes
         anchor: SignerAnchor
-        def __init__(self, public_key: _Optional[bytes] = ..., anchor: _Optional[_Union[SignerAnchor, _Mapping]] = ...) -> None: ...
+        round: RoundSeal
+        def __init__(self, public_key: _Optional[bytes] = ..., anchor: _Optional[_Union[SignerAnchor, _Mapping]] = ..., round: _Optional[_Union[RoundSeal, _Mapping]] = ...) -> None: ...
     class Signed(_message.Message):
         __slots__ = ("head_signature", "snapshot_signature")
         HEAD_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
