@@ -422,9 +422,7 @@ def report(
             )
         )
         if seats > 1:
-            observed, jack = correlation_estimate(
-                sums.batches, seats, scale, -exact_edge, variance
-            )
+            observed, jack = correlation_estimate(sums.batches, seats, scale, -exact_edge, variance)
             checked = rare_variance_share(par, games * seats) <= MAX_RARE_SHARE
             observed_corr.append(
                 ObservedCorrelation(wager, observed, jack, correlations.get(wager), checked)

@@ -35,7 +35,9 @@ RANKS = 13
 _SUITED_HAND = 5
 
 
-def partial_shuffle(gen: np.random.Generator, deck: npt.NDArray[np.int8], start: int, stop: int) -> None:
+def partial_shuffle(
+    gen: np.random.Generator, deck: npt.NDArray[np.int8], start: int, stop: int
+) -> None:
     """Fisher-Yates steps ``start..stop-1`` on every row of ``deck`` (rows x cards) in place:
     afterwards positions ``start..stop-1`` of a row are a uniform random draw, in order,
     from the cards that were at ``start..`` (the rest of the row keeps the undealt cards)."""
@@ -119,9 +121,7 @@ def turbo_tables(rules: turbo.TurboRules) -> TurboTables:
     representative = _class_cards(suit)
     for composition in icon_odds.compositions(turbo.COMMUNITY_CARDS):
         community = tuple(
-            card
-            for cls, k in enumerate(composition)
-            for card in representative[cls][:k]
+            card for cls, k in enumerate(composition) for card in representative[cls][:k]
         )
         key = sum(int(digit[card]) for card in community)
         if rules.offer(bet, community) is not None:
@@ -280,7 +280,5 @@ def stadium_tables(rules: stadium.StadiumRules) -> StadiumTables:
         suited_table(),
         np.array([pay(scale, o) - scale if o else 0 for o in bonus], dtype=np.int64),
         np.array([_net(scale, rules.pairs_plus.odds(c) or None) for c in range(6)], np.int64),
-        np.array(
-            [_net(scale, rules.six_card_bonus.odds(c) or None) for c in range(10)], np.int64
-        ),
+        np.array([_net(scale, rules.six_card_bonus.odds(c) or None) for c in range(10)], np.int64),
     )

@@ -57,9 +57,7 @@ def test_turbo_fast_path_settles_as_the_game(edition: str, paytables: dict[str, 
     for mode, seats in ((TABLE, 2), (STADIUM, 2)):
         deal = fast_sim.turbo_deal(rules, seats, mode)
         community, hands = deal.deal(gen, ROUNDS)
-        assert deal.wagers == tuple(
-            s.id for s in rules.spots
-        ), "rows follow the rules' wager spots"
+        assert deal.wagers == tuple(s.id for s in rules.spots), "rows follow the rules' wager spots"
         for hand in hands:
             fast = deal.tables.settle(community, hand)
             for i in range(ROUNDS):
@@ -178,7 +176,9 @@ def test_errors_come_from_the_exact_variance() -> None:
     sums = fast_sim.ChunkResult(
         games,
         {
-            w: fast_sim.WagerSums([-games], [games], -games, games, {0: [games, -games, games, games]})
+            w: fast_sim.WagerSums(
+                [-games], [games], -games, games, {0: [games, -games, games, games]}
+            )
             for w in pars
         },
     )

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Protocol
 
+from kiosk.analysis.fast_sim import Progress
 from kiosk.analysis.model import ParSheet
 from kiosk.analysis.table_math import TableMath
 from kiosk.analysis.table_sim import TableSimulation
@@ -49,11 +50,15 @@ class ParFamily(Protocol):
         seed: int | None,
         seats: int,
         mode: str | None,
+        jobs: int | None = None,
+        progress: Progress | None = None,
     ) -> TableSimulation:
         """Play ``games`` random rounds of a table of ``seats`` seats dealt in ``mode`` (None:
-        the family's default) with the optimal strategy (the terminal's CSPRNG, or a
-        reproducible Mersenne Twister for ``seed``); :class:`RuleError` for ``seats`` or a
-        ``mode`` the family cannot deal."""
+        the family's default) with the optimal strategy, on ``jobs`` processes (None: every
+        core), telling ``progress`` the rounds done (:mod:`kiosk.analysis.fast_sim`; ``seed``
+        is the root of its chunked seeding, None: drawn from the OS).  Errors come from the
+        exact variances.  Ctrl-C returns the rounds played so far (``interrupted``).
+        :class:`RuleError` for ``seats``, ``jobs`` or a ``mode`` the family cannot deal."""
         ...
 
     def table_math(
