@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Protocol
 
-from kiosk.analysis.fast_sim import Progress
 from kiosk.analysis.model import ParSheet
 from kiosk.analysis.table_math import TableMath
 from kiosk.analysis.table_sim import TableSimulation
@@ -23,6 +22,8 @@ from kiosk.games.base import RuleError
 #: the per-family modules of the shipped families
 BUILTIN = ("kiosk.analysis.families.turbo", "kiosk.analysis.families.stadium")
 
+#: told the rounds a simulation has played so far
+Progress = Callable[[int], None]
 #: (what the edge depends on, as text; how to compute it)
 EdgePlan = tuple[str, Callable[[], Fraction]]
 #: the par sheet of an edition with the chosen pay tables (wager -> table name or file)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kiosk.analysis import fast_sim, stadium_par, stadium_table
-from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
+from kiosk.analysis import stadium_par, stadium_table
+from kiosk.analysis.families import EdgePlan, ParSheetFunction, Progress, register
 from kiosk.analysis.table_math import STADIUM, TableMath
 from kiosk.analysis.table_sim import TableSimulation
 from kiosk.games import stadium, stadium_paytables
@@ -35,12 +35,14 @@ class StadiumPar:
         seats: int,
         mode: str | None,
         jobs: int | None = None,
-        progress: fast_sim.Progress | None = None,
+        progress: Progress | None = None,
     ) -> TableSimulation:
         """:mod:`kiosk.analysis.fast_sim`: any number of seats on one array, each picking its
         positions at random."""
         _check_mode(edition, mode)
         rules = stadium.load(dict(paytables))
+        from kiosk.analysis import fast_sim  # numpy: only a simulation needs it
+
         jobs = fast_sim.default_jobs() if jobs is None else jobs
         try:
             fast_sim.check_run(games, seats, jobs)

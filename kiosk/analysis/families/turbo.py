@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kiosk.analysis import fast_sim, table_math, turbo_par
-from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
+from kiosk.analysis import table_math, turbo_par
+from kiosk.analysis.families import EdgePlan, ParSheetFunction, Progress, register
 from kiosk.analysis.table_math import TableMath
 from kiosk.analysis.table_sim import TableSimulation
 from kiosk.games import nine_card_bonus, turbo
@@ -36,11 +36,13 @@ class TurboPar:
         seats: int,
         mode: str | None,
         jobs: int | None = None,
-        progress: fast_sim.Progress | None = None,
+        progress: Progress | None = None,
     ) -> TableSimulation:
         """:mod:`kiosk.analysis.fast_sim`: ``table`` mode (the default, one deck, at most 8
         seats) or ``stadium`` mode (a shuffle of the 49 cards per seat)."""
         rules = turbo.load(edition, paytables)
+        from kiosk.analysis import fast_sim  # numpy: only a simulation needs it
+
         jobs = fast_sim.default_jobs() if jobs is None else jobs
         try:
             fast_sim.check_run(games, seats, jobs)
