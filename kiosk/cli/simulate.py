@@ -26,11 +26,12 @@ rng``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import secrets
 import sys
 from typing import Any
 
-from kiosk.analysis import fast_sim
 from kiosk.analysis.families import par_family
 from kiosk.analysis.model import fraction_json
 from kiosk.analysis.simulate import WITHIN, SimulatedWager
@@ -104,8 +105,15 @@ def add_table_arguments(parser: argparse.ArgumentParser, maximum: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and report; 0 when every check agrees."""
+    if importlib.util.find_spec("numpy") is None:
+        print(
+            "turbokiosk simulate: error: the simulator needs numpy: install the sim extra"
+            " (pip install 'turbokiosk[sim]')",
+            file=sys.stderr,
+        )
+        return 2
     if args.seed is None:
-        args.drawn_seed = fast_sim.new_root()
+        args.drawn_seed = secrets.randbits(128)  # the run's root seed, printed in the report
     try:
         sim = _simulate(args)
     except (RuleError, PaytableError, ValueError) as exc:

@@ -210,3 +210,21 @@ def test_pooled_error_uses_the_exact_covariance_or_the_bound() -> None:
     assert rows["ante_play"].std_error == pytest.approx(
         math.sqrt(pars["ante_play"].variance / 4000)
     )
+
+
+def test_the_terminal_does_not_need_numpy() -> None:
+    """Only a simulation imports numpy: the families' par-sheet parts (the service menu's
+    house edges) and the game code load without it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from kiosk.analysis import families\n"
+        "for e in families.edition_ids():\n"
+        "    families.par_family(e).edge_plan\n"
+        "import kiosk.service.functions.house_edge\n"
+        "assert 'numpy' not in sys.modules, 'numpy imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
