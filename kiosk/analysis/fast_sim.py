@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 import os
-import signal
 import secrets
+import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -252,7 +252,7 @@ _WORKER_DEAL: Deal | None = None
 
 
 def _init_worker(deal: Deal) -> None:
-    global _WORKER_DEAL  # noqa: PLW0603 - one plan per worker process, set once
+    global _WORKER_DEAL
     _WORKER_DEAL = deal
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
@@ -312,10 +312,7 @@ def run_chunks(
             future.cancel()
         for future in pending:  # chunks under way finish (a fraction of a second)
             if not future.cancelled():
-                try:
-                    total.merge(future.result())
-                except Exception:  # noqa: BLE001, S110 - a stopped run keeps what it has
-                    pass
+                total.merge(future.result())
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return RunSums(total, interrupted)
@@ -386,7 +383,9 @@ def report(
 ) -> TableSimulation:
     """The :class:`TableSimulation` of a run's sums, errors from the exact variances."""
     games = run.sums.rounds
-    pooled, per_seat_rows, observed_corr = [], [[] for _ in range(seats)], []
+    pooled: list[SimulatedWager] = []
+    per_seat_rows: list[list[SimulatedWager]] = [[] for _ in range(seats)]
+    observed_corr: list[ObservedCorrelation] = []
     for wager, sums in run.sums.wagers.items():
         par = pars[wager]
         exact_edge = par.house_edge

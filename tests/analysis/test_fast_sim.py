@@ -13,9 +13,9 @@ from kiosk.analysis.fast_sim import RunSums
 from kiosk.analysis.table_math import STADIUM, TABLE
 from kiosk.games import nine_card_bonus, stadium, turbo
 from kiosk.games.base import SeatBet
+from kiosk.games.paytable import table_names
 from kiosk.games.stadium_advice import q64_play
 from kiosk.games.stadium_paytables import DEFAULTS, WAGERS, kind
-from kiosk.games.paytable import table_names
 
 ROUNDS = 150
 
