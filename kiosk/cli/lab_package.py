@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.cli.args import int_type
+from kiosk.cli.args import has_numpy, int_type
 from kiosk.cli.guard import EXIT_INTERRUPTED
 from kiosk.progress import Progress
 
@@ -80,6 +80,13 @@ def run(args: argparse.Namespace) -> int:
         print(
             "turbokiosk lab-package: error: the PDF needs matplotlib: install the lab extra"
             " (pip install 'turbokiosk[lab]', or deploy/tox -e lab), or use --no-pdf",
+            file=sys.stderr,
+        )
+        return 2
+    if not has_numpy():
+        print(
+            "turbokiosk lab-package: error: the simulations need numpy: install the lab extra"
+            " (pip install 'turbokiosk[lab]')",
             file=sys.stderr,
         )
         return 2

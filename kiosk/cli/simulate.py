@@ -26,7 +26,6 @@ rng``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import secrets
 import sys
@@ -37,7 +36,7 @@ from kiosk.analysis.model import fraction_json
 from kiosk.analysis.simulate import WITHIN, SimulatedWager
 from kiosk.analysis.table_math import MODES
 from kiosk.analysis.table_sim import MAX_SIM_SEATS, TableSimulation
-from kiosk.cli.args import int_type
+from kiosk.cli.args import has_numpy, int_type
 from kiosk.cli.guard import EXIT_INTERRUPTED
 from kiosk.cli.par_sheet import add_paytable_argument, paytable_choices
 from kiosk.games.base import RuleError
@@ -105,7 +104,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, maximum: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and report; 0 when every check agrees."""
-    if importlib.util.find_spec("numpy") is None:
+    if not has_numpy():
         print(
             "turbokiosk simulate: error: the simulator needs numpy: install the sim extra"
             " (pip install 'turbokiosk[sim]')",
