@@ -228,3 +228,27 @@ def test_the_terminal_does_not_need_numpy() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("edition", "mode", "seats", "games"),
+    [
+        ("turbo-football", TABLE, 8, 2_000_000),
+        ("turbo-hockey", STADIUM, 50, 200_000),
+        ("icon-v2", TABLE, 1, 20_000_000),
+        ("stadium-3cp", None, 50, 200_000),
+        ("stadium-3cp", None, 1, 20_000_000),
+    ],
+)
+def test_long_runs_agree_with_the_exact_math(
+    edition: str, mode: str | None, seats: int, games: int
+) -> None:
+    """Long vectorised runs, every seat and correlation checked (tox -e slow)."""
+    from kiosk.analysis import families
+
+    sim = families.par_family(edition).simulate(
+        edition, games, {}, seed=1414, seats=seats, mode=mode
+    )
+    assert sim.agrees(), [(r.wager_id, r.z) for r in sim.pooled]
+    assert not sim.interrupted
