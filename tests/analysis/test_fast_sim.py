@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from kiosk import scoring
 from kiosk.analysis import fast_sim, stadium_table, turbo_par
 from kiosk.analysis.fast_sim import RunSums
 from kiosk.analysis.table_math import STADIUM, TABLE
@@ -50,20 +51,29 @@ def _reference_turbo(
 
 @pytest.mark.parametrize(("edition", "paytables"), _turbo_configs())
 def test_turbo_fast_path_settles_as_the_game(edition: str, paytables: dict[str, str]) -> None:
-    """Same cards -> the same nets for every wager as ``TurboRules.settle`` (the certified
-    scorer behind it), in both deal modes, the raise decided by the game's own advice."""
+    """Same cards -> the same icon and suited counts as the certified scorer and the same
+    nets for every wager as ``TurboRules.settle``, in both deal modes, the raise decided by
+    the game's own advice."""
     rules = turbo.load(edition, paytables)
     gen = np.random.Generator(np.random.PCG64(7))
     for mode, seats in ((TABLE, 2), (STADIUM, 2)):
         deal = fast_sim.turbo_deal(rules, seats, mode)
         community, hands = deal.deal(gen, ROUNDS)
         assert deal.wagers == tuple(s.id for s in rules.spots), "rows follow the rules' wager spots"
+        tables = deal.tables
         for hand in hands:
-            fast = deal.tables.settle(community, hand)
+            fast = tables.settle(community, hand)
+            cards = np.concatenate((community, hand), axis=1).astype(np.intp)
+            fast_icons = tables.icons[cards].sum(axis=1)
+            fast_suited = [
+                int(m).bit_count() for m in np.bitwise_or.reduce(tables.rank_bit[cards], axis=1)
+            ]
             for i in range(ROUNDS):
                 c = tuple(int(x) for x in community[i])
                 s = tuple(int(x) for x in hand[i])
                 assert len(set(c + s)) == 9
+                icons, suited, _run = scoring.score_turbo(c + s, rules.suit)
+                assert (int(fast_icons[i]), fast_suited[i]) == (icons, suited)
                 expected = _reference_turbo(rules, deal.tables.scale, c, s)
                 got = {w: int(fast[k, i]) for k, w in enumerate(deal.wagers)}
                 assert got == expected, (edition, paytables, mode, c, s)
