@@ -58,8 +58,18 @@ from kiosk.analysis.table_sim import (
 )
 from kiosk.games import stadium, turbo
 
-#: Rounds a chunk deals (the unit of seeding and of work): about 0.1 s of one core.
+#: Seat-rounds a chunk deals (the unit of seeding and of work): about 0.1 s of one core.
 CHUNK_ROUNDS = 1 << 15
+#: The fewest rounds of a chunk (a table of many seats deals fewer rounds a chunk).
+MIN_CHUNK_ROUNDS = 1 << 10
+
+
+def chunk_rounds(seats: int) -> int:
+    """Rounds of a chunk at a table of ``seats`` seats (it bounds a chunk's memory; it
+    depends on nothing else, so neither does the result)."""
+    return max(MIN_CHUNK_ROUNDS, CHUNK_ROUNDS // seats)
+
+
 #: Chunks queued ahead per worker.
 AHEAD = 2
 #: 2**62: sums of int64 products are split so that none can overflow.
@@ -211,8 +221,9 @@ def _square_sum(values: Ints) -> int:
 
 def run_chunk(deal: Deal, root: int, index: int, games: int) -> ChunkResult:
     """Play chunk ``index`` of a run of ``games`` rounds seeded by ``root``."""
-    start = index * CHUNK_ROUNDS
-    n = min(CHUNK_ROUNDS, games - start)
+    size = chunk_rounds(deal.seats)
+    start = index * size
+    n = min(size, games - start)
     gen = np.random.Generator(np.random.PCG64(np.random.SeedSequence(root, spawn_key=(index,))))
     nets = deal.play(gen, n)  # [wager, seat, round]
     batch_size = max(games // BATCHES, 1)
@@ -278,7 +289,7 @@ def run_chunks(
     stops: the chunks already done are the partial result."""
     seats = deal.seats
     total = _empty(deal, seats)
-    chunks = -(-games // CHUNK_ROUNDS)
+    chunks = -(-games // chunk_rounds(seats))
     if jobs <= 1 or chunks == 1:
         try:
             for index in range(chunks):
