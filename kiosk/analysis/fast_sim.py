@@ -1,6 +1,6 @@
 """Table simulation at the machine's speed: rounds in arrays, chunks on every core.
 
-The rounds of a run are cut into chunks of :data:`CHUNK_ROUNDS`; chunk ``i`` deals from its
+The rounds of a run are cut into chunks (:func:`chunk_rounds`); chunk ``i`` deals from its
 own generator, ``PCG64(SeedSequence(root, spawn_key=(i,)))``, so a seed gives the same cards,
 and the same result to the last digit, whatever the number of worker processes (sums are
 exact integers, added in any order).  Each chunk deals its rounds as rows of an array (partial
@@ -46,8 +46,8 @@ from kiosk.analysis.fast_tables import (
     turbo_tables,
 )
 from kiosk.analysis.model import WagerPar
-from kiosk.analysis.simulate import WITHIN, SimulatedWager
-from kiosk.analysis.table_math import STADIUM, TABLE, check_turbo_seats
+from kiosk.analysis.simulate import SimulatedWager
+from kiosk.analysis.table_math import TABLE, check_turbo_seats
 from kiosk.analysis.table_sim import (
     BATCHES,
     MAX_RARE_SHARE,
@@ -469,21 +469,3 @@ def stadium_deal(rules: stadium.StadiumRules, seats: int) -> StadiumDeal:
     """The deal of a Stadium Three Card Poker table of ``seats`` seats."""
     return StadiumDeal(stadium_tables(rules), seats)
 
-
-__all__ = [
-    "CHUNK_ROUNDS",
-    "STADIUM",
-    "TABLE",
-    "WITHIN",
-    "RunSums",
-    "StadiumDeal",
-    "TurboDeal",
-    "check_run",
-    "default_jobs",
-    "new_root",
-    "report",
-    "run_chunk",
-    "run_chunks",
-    "stadium_deal",
-    "turbo_deal",
-]
