@@ -468,4 +468,3 @@ def turbo_deal(rules: turbo.TurboRules, seats: int, mode: str) -> TurboDeal:
 def stadium_deal(rules: stadium.StadiumRules, seats: int) -> StadiumDeal:
     """The deal of a Stadium Three Card Poker table of ``seats`` seats."""
     return StadiumDeal(stadium_tables(rules), seats)
-
