@@ -24,12 +24,14 @@ moment is observed) and its standard error is a jackknife over batches of rounds
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import secrets
 import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -323,7 +325,9 @@ def run_chunks(
             future.cancel()
         for future in pending:  # chunks under way finish (a fraction of a second)
             if not future.cancelled():
-                total.merge(future.result())
+                # a worker hit by the Ctrl-C before it could ignore it: its chunk is lost
+                with contextlib.suppress(BrokenProcessPool):
+                    total.merge(future.result())
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return RunSums(total, interrupted)

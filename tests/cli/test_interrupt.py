@@ -218,3 +218,28 @@ def test_ctrl_c_ends_rng_output_after_a_whole_chunk(
     count = int(last.split("after ")[1].split(" ")[0].replace(",", ""))
     data = out_file.read_bytes()
     assert (len(data) if unit == "bytes" else data.count(b"\n")) == count
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_the_terminal_stops_a_simulation_on_every_core() -> None:
+    """Ctrl-C reaches the whole group (parent and workers): the workers ignore it, the parent
+    keeps the chunks done, prints their report and exits 130."""
+    sim = _turbokiosk_in_its_group(
+        "simulate", "turbo-football", "--games", "1000000000", "--seed", "1", "--jobs", "2",
+        "--format", "json",
+    )  # fmt: skip
+    assert sim.stderr is not None
+    try:
+        assert sim.stderr.readline().startswith("simulate: ")  # a progress line: chunks done
+        os.killpg(sim.pid, signal.SIGINT)
+        out, err = sim.communicate(timeout=60)
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.wait()
+    assert "Traceback" not in err + out, err
+    assert sim.returncode == INTERRUPTED
+    report = json.loads(out)
+    assert report["interrupted"] is True
+    assert 0 < report["games"] < 1_000_000_000
+    assert err.splitlines()[-1].startswith("turbokiosk simulate: interrupted after ")
