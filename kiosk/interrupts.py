@@ -6,6 +6,8 @@ it where stopping is clean instead:
 
 - :class:`LineInterrupt` (``play``): raised only while the session waits for its next line; a
   Ctrl-C during a command lets that command finish, then the session ends;
+- :class:`StepInterrupt` (``soak``, ``rng dump``, ``rng deal``, ``lab-package``): between
+  two steps of the work, which then reports what it did;
 - :class:`AppInterrupt` (``run``): Ctrl-C asks the Kivy app to stop from its own event loop
   (at once, or as soon as it runs when the kiosk is still starting), so the window closes and
   the terminal, its devices and its host stop in order (the journal closed) as when the
@@ -71,6 +73,18 @@ class LineInterrupt(_Handler):
         self.requested = True
         if self._waiting:
             raise KeyboardInterrupt
+
+
+class StepInterrupt(_Handler):
+    """Ctrl-C ends a long command between two of its steps (a soak's game, a chunk of
+    ``rng dump``): the step under way finishes, :attr:`requested` turns true, and the command
+    reports what it did.  A second Ctrl-C is the usual :class:`KeyboardInterrupt`, for a step
+    that hangs."""
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
 
 
 class AppInterrupt(_Handler):

@@ -48,6 +48,12 @@ class SimulatedWager:
     observed_edge: float  # mean loss per unit of the initial wager
     std_error: float  # standard error of observed_edge
     exact_edge: Fraction
+    #: where ``std_error`` comes from: "sample" (the run's own spread), "exact" (the par
+    #: sheet's variance, and the exact covariance of two seats for a pooled row) or "bound"
+    #: (the par sheet's variance with covariance <= variance: the largest error it can be)
+    error_basis: str = "sample"
+    #: the run's own standard error beside an exact one, for information (None: not kept)
+    sample_std_error: float | None = None
 
     @property
     def z(self) -> float:

@@ -84,6 +84,7 @@ class TableSimulation:
     pooled: tuple[SimulatedWager, ...]
     per_seat: tuple[tuple[SimulatedWager, ...], ...]  # [seat][wager]
     correlations: tuple[ObservedCorrelation, ...]  # empty with one seat
+    interrupted: bool = False  # stopped by Ctrl-C: the rounds played so far
 
     @property
     def seat_bound(self) -> float:

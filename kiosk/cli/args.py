@@ -193,3 +193,12 @@ def _nearest_existing(path: Path) -> Path:
         if candidate.exists():
             return candidate
     return Path("/")
+
+
+def has_numpy() -> bool:
+    """Whether numpy (the ``sim`` extra: ``simulate``, ``lab-package``) can be imported."""
+    try:
+        import numpy  # noqa: F401 - only the commands that need it ask
+    except ImportError:
+        return False
+    return True

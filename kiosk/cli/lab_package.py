@@ -3,7 +3,8 @@
 Builds the test laboratory's submission bundle (kiosk/app/lab/bundle.py): software
 identification, par sheets as PDF and JSON, simulation confirmations, RNG evidence, the
 requirement matrices and the operator's configuration options.  Nothing is written unless the
-whole bundle is.
+whole bundle is: Ctrl-C leaves nothing behind and exits 130.  Each step is a line on standard
+error, each simulation a progress bar (``--quiet``: neither).
 """
 
 from __future__ import annotations
@@ -11,9 +12,17 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.cli.args import int_type
+from kiosk.cli.args import has_numpy, int_type
+from kiosk.cli.guard import EXIT_INTERRUPTED
+from kiosk.progress import Progress
+
+#: Games of each edition's confirmation by default: minutes for every edition on two cores.
+DEFAULT_GAMES = 10_000_000
+#: The most games of a confirmation (``turbokiosk simulate``'s limit).
+MAX_GAMES = 1_000_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,10 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--games",
-        type=int_type(1_000, 10_000_000),
-        default=20_000,
+        type=int_type(1_000, MAX_GAMES),
+        default=DEFAULT_GAMES,
         metavar="N",
-        help="games of each simulation confirmation (1,000..10,000,000; fewer is no confirmation)",
+        help=f"games of each simulation confirmation (1,000..{MAX_GAMES:,}; default"
+        f" {DEFAULT_GAMES:,}, on every core; fewer is no confirmation)",
     )
     parser.add_argument(
         "--rng-decks",
@@ -73,6 +83,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if not has_numpy():
+        print(
+            "turbokiosk lab-package: error: the simulations need numpy: install the lab extra"
+            " (pip install 'turbokiosk[lab]')",
+            file=sys.stderr,
+        )
+        return 2
     editions = tuple(dict.fromkeys(args.edition)) or known
     options = bundle.BundleOptions(
         editions,
@@ -81,11 +98,27 @@ def run(args: argparse.Namespace) -> int:
         pdf=not args.no_pdf,
     )
     progress = (lambda text: None) if args.quiet else (lambda text: print(text, file=sys.stderr))
+    bars: list[Progress] = []
+
+    def rounds(edition: str, games: int) -> Callable[[int], None] | None:
+        for bar in bars:
+            bar.close()
+        if args.quiet:
+            return None
+        bars.append(Progress(f"simulation of {edition}", games, "games"))
+        return bars[-1].update
+
     try:
-        built = bundle.build(args.out, options, progress=progress)
+        built = bundle.build(args.out, options, progress=progress, rounds=rounds)
     except (bundle.BundleError, matrix.MatrixError) as exc:
         print(f"turbokiosk lab-package: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("turbokiosk lab-package: interrupted: nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        for bar in bars:
+            bar.close()
     pdf = f" (par-sheets.pdf: {built.pdf_pages} pages)" if built.pdf_pages else " (no PDF)"
     print(f"wrote {len(built.files)} files to {built.out}{pdf}; check: sha256sum -c SHA256SUMS")
     return 0

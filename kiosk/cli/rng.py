@@ -7,6 +7,9 @@
   most :data:`MAX_DEAL_GAMES` decks;
 - ``rng selftest`` runs the power-up self-tests and prints the health-test cutoffs.
 
+``dump`` and ``deal`` show their progress on standard error (``--quiet``: none); Ctrl-C stops
+them after the chunk under way is written, with exit 130.
+
 Every command goes through the production :class:`~rng.generator.Csprng` (OS entropy, health
 tests, buffering, reseed policy), :class:`~rng.deck.Deck` and the production scaling.
 """
@@ -22,6 +25,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kiosk.cli.args import int_type, output_file
+from kiosk.cli.guard import EXIT_INTERRUPTED
+from kiosk.interrupts import StepInterrupt
+from kiosk.progress import Progress
 from rng.deck import Deck
 from rng.errors import RngFailure
 from rng.generator import Csprng
@@ -53,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     dump.add_argument(
         "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
     )
+    dump.add_argument("--quiet", action="store_true", help="no progress on standard error")
     deal = sub.add_parser("deal", help="shuffled decks, one per line (production path)")
     deal.add_argument(
         "--games",
@@ -64,6 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     deal.add_argument(
         "--out", type=output_file, metavar="FILE", help="output file (default: standard output)"
     )
+    deal.add_argument("--quiet", action="store_true", help="no progress on standard error")
     sub.add_parser("selftest", help="power-up self-tests and health-test cutoffs")
 
 
@@ -75,12 +83,23 @@ def run(args: argparse.Namespace) -> int:
             return _selftest(generator)
         if generator.failure is not None:
             raise RngFailure(generator.failure)
+        stop = StepInterrupt()
         if args.rng_command == "dump":
-            with _output(args.out) as out:
-                _dump(generator, None if args.stream else args.bytes, out)
+            total = None if args.stream else args.bytes
+            progress = Progress("rng dump", total, "bytes", enabled=not args.quiet)
+            with stop, progress, _output(args.out) as out:
+                _dump(generator, total, out, progress, stop)
         else:
-            with _output(args.out) as out:
-                _deal(generator, args.games, out)
+            progress = Progress("rng deal", args.games, "decks", enabled=not args.quiet)
+            with stop, progress, _output(args.out) as out:
+                _deal(generator, args.games, out, progress, stop)
+        if stop.requested:
+            print(
+                f"turbokiosk rng: interrupted after {progress.done:,} {progress.unit}"
+                " (all of them written)",
+                file=sys.stderr,
+            )
+            return EXIT_INTERRUPTED
     except RngFailure as failure:
         print(f"turbokiosk rng: generator failure: {failure}", file=sys.stderr)
         return EXIT_RNG_FAILURE
@@ -91,16 +110,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dump(generator: Csprng, n_bytes: int | None, out: BinaryIO) -> None:
+def _dump(
+    generator: Csprng,
+    n_bytes: int | None,
+    out: BinaryIO,
+    progress: Progress,
+    stop: StepInterrupt,
+) -> None:
     left = n_bytes
-    while left is None or left > 0:
+    while (left is None or left > 0) and not stop.requested:
         size = CHUNK if left is None else min(CHUNK, left)
         out.write(generator.random_bytes(size))
+        progress.advance(size)
         if left is not None:
             left -= size
 
 
-def _deal(generator: Csprng, games: int, out: BinaryIO) -> None:
+def _deal(
+    generator: Csprng, games: int, out: BinaryIO, progress: Progress, stop: StepInterrupt
+) -> None:
     deck = Deck(generator)
     lines: list[str] = []
     for _ in range(games):
@@ -108,9 +136,13 @@ def _deal(generator: Csprng, games: int, out: BinaryIO) -> None:
         lines.append(" ".join(map(str, deck.deal(deck.remaining))))
         if len(lines) == 10_000:
             out.write(("\n".join(lines) + "\n").encode())
+            progress.advance(len(lines))
             lines.clear()
+            if stop.requested:
+                return
     if lines:
         out.write(("\n".join(lines) + "\n").encode())
+        progress.advance(len(lines))
 
 
 def _selftest(generator: Csprng) -> int:

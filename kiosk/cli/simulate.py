@@ -1,5 +1,6 @@
-"""``turbokiosk simulate EDITION --games N [--seats K] [--mode table|stadium]
-[--paytable WAGER=NAME_OR_FILE ...] [--seed N | --seed-from-os] [--format text|json]``.
+"""``turbokiosk simulate EDITION --games N [--seats K] [--mode table|stadium] [--jobs N]
+[--paytable WAGER=NAME_OR_FILE ...] [--seed N | --seed-from-os] [--format text|json]
+[--quiet]``.
 
 Plays ``N`` random rounds of a table of ``K`` seats through the game's own settlement with the
 optimal strategy, every seat betting one unit on every wager, and compares every wager's
@@ -9,18 +10,24 @@ Turbo deals in ``table`` mode (one deck, at most 8 seats; the default) or ``stad
 shuffle of the 49 cards per seat); Stadium Three Card Poker deals one array for all seats.
 Exits 1 when a pooled wager or a checked correlation is more than 3 standard errors away, or a
 seat's wager beyond the family-wise bound (3 standard errors for one seat, more for many:
-:func:`kiosk.analysis.table_sim.family_bound`), 2 on bad arguments.  ``N`` is at most
-:data:`MAX_GAMES` (hours of one core; a longer campaign is several runs).
+:func:`kiosk.analysis.table_sim.family_bound`), 2 on bad arguments, 130 on Ctrl-C (the report
+of the rounds played so far is printed first).  Standard errors come from the par sheet's exact
+variances (:mod:`kiosk.analysis.fast_sim`).  ``N`` is at most :data:`MAX_GAMES`.
 
-Cards come from the terminal's generator (:class:`rng.Csprng`, seeded from the operating
-system) unless ``--seed`` asks for a reproducible run, which uses Python's Mersenne Twister
-(for tests and investigations only; it is not a casino RNG).
+Rounds run in arrays on ``--jobs`` processes (default: every core); progress goes to standard
+error (a bar on a terminal, a line every few seconds otherwise; ``--quiet``: none).  Cards come
+from PCG64 generators, one per chunk of rounds, seeded from ``--seed`` or else from a root
+drawn from the operating system's CSPRNG, which the report prints so the run can be repeated:
+the same seed gives the same result whatever ``--jobs``.  A simulation is evidence about the
+math, not play: the terminal's own generator (:class:`rng.Csprng`) is tested by ``turbokiosk
+rng``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from typing import Any
 
@@ -29,14 +36,17 @@ from kiosk.analysis.model import fraction_json
 from kiosk.analysis.simulate import WITHIN, SimulatedWager
 from kiosk.analysis.table_math import MODES
 from kiosk.analysis.table_sim import MAX_SIM_SEATS, TableSimulation
-from kiosk.cli.args import int_type
+from kiosk.cli.args import has_numpy, int_type
+from kiosk.cli.guard import EXIT_INTERRUPTED
 from kiosk.cli.par_sheet import add_paytable_argument, paytable_choices
 from kiosk.games.base import RuleError
 from kiosk.games.paytable import PaytableError
+from kiosk.progress import Progress
 
-#: The most rounds one run plays: about 7 hours of one core for a Turbo edition (40,000
-#: rounds a second), 40 for Stadium (7,000).
+#: The most rounds one run plays: well under an hour on two cores (docs/performance.md).
 MAX_GAMES = 1_000_000_000
+#: The most worker processes.
+MAX_JOBS = 256
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="deal from the CSPRNG seeded by the OS (default)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int_type(1, MAX_JOBS),
+        default=None,
+        metavar="N",
+        help="worker processes (default: every core); the result does not depend on it",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
 
 def add_table_arguments(parser: argparse.ArgumentParser, maximum: int) -> None:
@@ -86,39 +104,82 @@ def add_table_arguments(parser: argparse.ArgumentParser, maximum: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate and report; 0 when every check agrees."""
+    if not has_numpy():
+        print(
+            "turbokiosk simulate: error: the simulator needs numpy: install the sim extra"
+            " (pip install 'turbokiosk[sim]')",
+            file=sys.stderr,
+        )
+        return 2
+    if args.seed is None:
+        args.drawn_seed = secrets.randbits(128)  # the run's root seed, printed in the report
     try:
         sim = _simulate(args)
     except (RuleError, PaytableError, ValueError) as exc:
         print(f"turbokiosk simulate: error: {exc}", file=sys.stderr)
         return 2
+    if sim.games < 2:
+        print("turbokiosk simulate: interrupted before 2 games were played", file=sys.stderr)
+        return EXIT_INTERRUPTED
     ok = sim.agrees()
     if args.format == "json":
         print(json.dumps(_json(args, sim, ok), indent=2))
     else:
         print(_text(args, sim, ok))
+    if sim.interrupted:
+        print(
+            f"turbokiosk simulate: interrupted after {sim.games:,} of {args.games:,} games",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     return 0 if ok else 1
+
+
+def _seed(args: argparse.Namespace) -> int:
+    seed: int = args.seed if args.seed is not None else args.drawn_seed
+    return seed
 
 
 def _simulate(args: argparse.Namespace) -> TableSimulation:
     paytables = paytable_choices(args.paytable)
     family = par_family(args.edition)
     seats = 1 if args.seats is None else args.seats
-    return family.simulate(
-        args.edition, args.games, paytables, seed=args.seed, seats=seats, mode=args.mode
-    )
+    with Progress("simulate", args.games, "games", enabled=not args.quiet) as progress:
+        return family.simulate(
+            args.edition,
+            args.games,
+            paytables,
+            seed=_seed(args),
+            seats=seats,
+            mode=args.mode,
+            jobs=args.jobs,
+            progress=progress.update,
+        )
 
 
 def _row_text(name: str, row: SimulatedWager, bound: float) -> str:
+    verdict = "ok" if row.agrees(bound) else "OUTSIDE"
     return (
         f"  {name:<22} {float(row.exact_edge):>11.4%} {row.observed_edge:>11.4%}"
-        f" {row.std_error:>10.4%} {row.z:>7.2f}  {'ok' if row.agrees(bound) else 'OUTSIDE'}"
+        f" {row.std_error:>10.4%} {row.z:>7.2f}  {verdict} (|z| <= {bound:.2f},"
+        f" {row.error_basis} error)"
     )
 
 
 def _text(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> str:
-    source = "CSPRNG (OS-seeded)" if args.seed is None else f"Mersenne Twister, seed {args.seed}"
+    source = (
+        f"PCG64 chunks, seed {args.seed}"
+        if args.seed is not None
+        else f"PCG64 chunks, seed {args.drawn_seed} drawn from the OS (repeat: --seed)"
+    )
+    games = f"{sim.games:,} games"
+    if sim.interrupted:
+        games += f" (INTERRUPTED: {sim.games:,} of {args.games:,})"
     out = [
-        f"{args.edition}: {sim.games:,} games, {sim.seats} seat(s), {sim.mode} mode, {source}",
+        f"{args.edition}: {games}, {sim.seats} seat(s), {sim.mode} mode, {source}",
+        "  standard errors from the par sheet's exact variances (exact: with the exact"
+        " covariance of two seats; bound: covariance <= variance, the largest error);"
+        " z = (observed - exact) / standard error",
         f"  {'wager (all seats)':<22} {'exact edge':>11} {'observed':>11} {'std error':>10}"
         f" {'z':>7}",
     ]
@@ -170,6 +231,9 @@ def _row_json(row: SimulatedWager, bound: float) -> dict[str, Any]:
         "observed_edge": row.observed_edge,
         "std_error": row.std_error,
         "z": row.z,
+        "bound": bound,
+        "error_basis": row.error_basis,
+        "sample_std_error": row.sample_std_error,
         "agrees": row.agrees(bound),
     }
 
@@ -179,9 +243,12 @@ def _json(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> dict[str,
     return {
         "edition": args.edition,
         "games": sim.games,
+        "requested_games": args.games,
+        "interrupted": sim.interrupted,
         "seats": sim.seats,
         "mode": sim.mode,
-        "seed": args.seed,
+        "seed": _seed(args),
+        "seed_drawn_from_os": args.seed is None,
         "ok": ok,
         "wagers": {row.wager_id: _row_json(row, WITHIN) for row in sim.pooled},
         "seat_bound": bound,

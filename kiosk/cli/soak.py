@@ -16,7 +16,10 @@ import time
 from pathlib import Path
 
 from kiosk.app.wiring import build_terminal
+from kiosk.cli.guard import EXIT_INTERRUPTED
+from kiosk.interrupts import StepInterrupt
 from kiosk.paths import add_signer_argument
+from kiosk.progress import Progress
 from kiosk.robot import InvariantError, NotPlayingError, Robot
 from kiosk.store.journal import StoreError
 from kiosk.textui.wording import enable_hint
@@ -49,7 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=25,
         help="games between state snapshots",
     )
-    parser.add_argument("--quiet", action="store_true", help="only the final line")
+    parser.add_argument(
+        "--quiet", action="store_true", help="only the final line (no progress on stderr)"
+    )
     add_signer_argument(parser)
 
 
@@ -92,9 +97,13 @@ def run(args: argparse.Namespace) -> int:
         fault_rate=args.fault_rate,
     )
     start = time.perf_counter()
+    progress = Progress("soak", args.games, "games", enabled=not args.quiet)
+    stop = StepInterrupt()
     try:
-        while robot.stats.games < args.games:
-            robot.play_game()
+        with stop:  # Ctrl-C: the game under way ends, then the report of the games played
+            while robot.stats.games < args.games and not stop.requested:
+                robot.play_game()
+                progress.update(robot.stats.games)
     except InvariantError as exc:
         print(f"soak: INVARIANT BROKEN after {robot.stats.games} games: {exc}", file=sys.stderr)
         return 1
@@ -112,12 +121,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"soak: terminal locked after {robot.stats.games} games: {reason}", file=sys.stderr)
         return 3
     finally:
+        progress.close()
         terminal.close()
+    interrupted = stop.requested
     elapsed = time.perf_counter() - start
     rate = robot.stats.games / elapsed if elapsed > 0 else 0.0
     print(
         f"soak: {robot.stats.games} games in {elapsed:.2f} s ({rate:.1f} games/s), "
         f"{robot.stats.notes} notes, {robot.stats.cashouts} cash-outs, "
         f"{robot.stats.handpays} handpays, {robot.stats.faults} faults; invariants held"
+        + (f"; INTERRUPTED after {robot.stats.games} of {args.games} games" if interrupted else "")
     )
-    return 0
+    return EXIT_INTERRUPTED if interrupted else 0

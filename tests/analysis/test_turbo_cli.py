@@ -86,7 +86,7 @@ def test_simulate_agrees(capsys):
         capsys, "simulate", "turbo-football", "--games", "1500", "--seed", "3", "--seats", "2"
     )
     assert code == 0
-    assert "1,500 games, 2 seat(s), table mode, Mersenne Twister, seed 3" in out
+    assert "1,500 games, 2 seat(s), table mode, PCG64 chunks, seed 3" in out
     assert "all wagers agree" in out
 
 
@@ -104,15 +104,15 @@ def test_simulate_json(capsys):
 def test_simulate_from_the_csprng(capsys):
     code, out, _ = run(capsys, "simulate", "turbo-baseball", "--games", "200", "--seed-from-os")
     assert code in (0, 1)  # random by design; 1 would mean a (rare) 3-SE excursion
-    assert "CSPRNG (OS-seeded)" in out
+    assert "drawn from the OS (repeat: --seed)" in out
 
 
 def test_simulate_exits_1_on_disagreement(capsys, monkeypatch):
     import dataclasses
 
-    from kiosk.analysis import simulate, table_sim
+    from kiosk.analysis import fast_sim, simulate
 
-    real = table_sim.simulate_turbo_table
+    real = fast_sim.report
 
     def shifted(*args, **kwargs):
         sim = real(*args, **kwargs)
@@ -124,7 +124,7 @@ def test_simulate_exits_1_on_disagreement(capsys, monkeypatch):
         )
         return dataclasses.replace(sim, pooled=pooled)
 
-    monkeypatch.setattr(table_sim, "simulate_turbo_table", shifted)
+    monkeypatch.setattr(fast_sim, "report", shifted)
     code, out, _ = run(capsys, "simulate", "icon-v2", "--games", "100", "--seed", "1")
     assert code == 1
     assert "OUTSIDE" in out

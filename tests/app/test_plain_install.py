@@ -35,8 +35,15 @@ TEST_ONLY = (
 #: developer tools in the packages that need the test extra by design
 #: modules not imported here: a developer's tool, and the lab package's charts, which need the
 #: optional ``lab`` extra (matplotlib; ``lab-package --no-pdf`` and the rest of kiosk.app.lab
-#: work without it, and without it ``lab-package`` says so in one line)
-DEVELOPER_TOOLS = ("proto.generate", "kiosk.app.lab.charts")
+#: work without it, and without it ``lab-package`` says so in one line), and the simulator's
+#: array path, which needs the optional ``sim`` extra (numpy; without it ``simulate`` and
+#: ``lab-package`` say so in one line, decision 0043)
+DEVELOPER_TOOLS = (
+    "proto.generate",
+    "kiosk.app.lab.charts",
+    "kiosk.analysis.fast_sim",
+    "kiosk.analysis.fast_tables",
+)
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "KIVY_NO_ARGS": "1"}
 
 BLOCKED = f"""
@@ -98,6 +105,23 @@ def test_the_commands_run_without_the_test_extra(tmp_path: Path) -> None:
     assert json.loads(dump.read_text())["screen"] == "attract"
     played = _python(COMMAND, "play", "--data-dir", str(tmp_path / "text"), stdin="quit\n")
     assert played
+
+
+def test_simulate_without_numpy_is_one_line() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", COMMAND, "simulate", "turbo-football", "--games", "100"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "turbokiosk simulate: error: the simulator needs numpy: install the sim extra"
+        " (pip install 'turbokiosk[sim]')"
+    ]
 
 
 def test_the_kiosk_environment_installs_no_test_extra_and_lets_ctrl_c_finish() -> None:

@@ -53,6 +53,7 @@ BASE_MODULES = {
     "kiosk.integrity",
     "kiosk.interrupts",
     "kiosk.paths",
+    "kiosk.progress",
 }
 
 

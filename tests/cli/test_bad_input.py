@@ -183,6 +183,8 @@ def test_read_only_data_dir_is_refused(command: list[str], tmp_path: Path) -> No
         (["--games", "0"], "must be from 1 to"),
         (["--games", "nan"], "not a whole number"),
         (["--games", "10", "--seed", "-1"], "at least 0"),
+        (["--games", "10", "--jobs", "0"], "must be from 1 to 256"),
+        (["--games", "10", "--jobs", "99999"], "must be from 1 to 256"),
     ],
 )
 def test_simulate_refuses_what_no_machine_can_do(args: list[str], problem: str) -> None:

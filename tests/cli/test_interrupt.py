@@ -126,9 +126,25 @@ def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) ->
     assert sum(meters["credits"]) == 2000, meters
 
 
-def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None:
-    """The safety net: ``soak`` has no handler of its own; its journal is closed on the way
-    out and audits clean."""
+def test_ctrl_c_on_any_other_command_is_one_line_and_130() -> None:
+    """The safety net: ``par-sheet`` has no handler of its own (seconds of counting)."""
+    sheet = _turbokiosk_in_its_group("par-sheet", "stadium-3cp")
+    try:
+        time.sleep(1.5)  # in the middle of the counting
+        os.killpg(sheet.pid, signal.SIGINT)
+        out, err = sheet.communicate(timeout=60)
+    finally:
+        if sheet.poll() is None:
+            sheet.kill()
+            sheet.wait()
+    assert "Traceback" not in err + out, err
+    assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C)"]
+    assert sheet.returncode == INTERRUPTED
+
+
+def test_ctrl_c_ends_a_soak_between_games_with_its_report(tmp_path: Path) -> None:
+    """``soak``: the game under way ends, the report of the games played is printed, 130;
+    its journal is closed on the way out and audits clean."""
     data = tmp_path / "terminal"
     soak = _turbokiosk_in_its_group("soak", "--data-dir", str(data), "--games", "1000000")
     assert soak.stdout is not None
@@ -142,7 +158,8 @@ def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None
             soak.kill()
             soak.wait()
     assert "Traceback" not in err + out, err
-    assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C)"]
+    last = out.splitlines()[-1]
+    assert "invariants held; INTERRUPTED after" in last and "of 1000000 games" in last
     assert soak.returncode == INTERRUPTED
     _journal_closed(data)
 
@@ -169,3 +186,60 @@ def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
     assert not (data / "peripherals.json").exists()
     if (data / "terminal.sqlite3").exists():
         _journal_closed(data)
+
+
+@pytest.mark.parametrize(
+    ("args", "unit"),
+    [(["rng", "dump", "--stream"], "bytes"), (["rng", "deal", "--games", "100000000"], "decks")],
+)
+def test_ctrl_c_ends_rng_output_after_a_whole_chunk(
+    tmp_path: Path, args: list[str], unit: str
+) -> None:
+    """``rng dump`` / ``rng deal``: Ctrl-C stops after the chunk under way is written; the
+    count on standard error is what the file holds, exit 130."""
+    out_file = tmp_path / "out.bin"
+    rng = _turbokiosk_in_its_group(*args, "--out", str(out_file))
+    try:
+        deadline = time.monotonic() + 30
+        while (not out_file.exists() or out_file.stat().st_size == 0) and (
+            time.monotonic() < deadline
+        ):
+            time.sleep(0.05)
+        os.killpg(rng.pid, signal.SIGINT)
+        out, err = rng.communicate(timeout=60)
+    finally:
+        if rng.poll() is None:
+            rng.kill()
+            rng.wait()
+    assert "Traceback" not in err + out, err
+    assert rng.returncode == INTERRUPTED
+    last = err.splitlines()[-1]
+    assert last.startswith("turbokiosk rng: interrupted after ") and unit in last
+    count = int(last.split("after ")[1].split(" ")[0].replace(",", ""))
+    data = out_file.read_bytes()
+    assert (len(data) if unit == "bytes" else data.count(b"\n")) == count
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_the_terminal_stops_a_simulation_on_every_core() -> None:
+    """Ctrl-C reaches the whole group (parent and workers): the workers ignore it, the parent
+    keeps the chunks done, prints their report and exits 130."""
+    sim = _turbokiosk_in_its_group(
+        "simulate", "turbo-football", "--games", "1000000000", "--seed", "1", "--jobs", "2",
+        "--format", "json",
+    )  # fmt: skip
+    assert sim.stderr is not None
+    try:
+        assert sim.stderr.readline().startswith("simulate: ")  # a progress line: chunks done
+        os.killpg(sim.pid, signal.SIGINT)
+        out, err = sim.communicate(timeout=60)
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.wait()
+    assert "Traceback" not in err + out, err
+    assert sim.returncode == INTERRUPTED
+    report = json.loads(out)
+    assert report["interrupted"] is True
+    assert 0 < report["games"] < 1_000_000_000
+    assert err.splitlines()[-1].startswith("turbokiosk simulate: interrupted after ")

@@ -151,3 +151,37 @@ def test_a_directory_that_is_not_empty_is_refused(tmp_path):
     with pytest.raises(bundle.BundleError, match="exists and is not an empty directory"):
         bundle.build(tmp_path, OPTIONS)
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_ctrl_c_writes_nothing_and_exits_130(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C during a simulation: no bundle, no partial directory, one line, 130."""
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evidence, "simulation", interrupted)
+    out = tmp_path / "bundle"
+    argv = ["lab-package", "--out", str(out), "--edition", EDITION, "--games", "1000"]
+    assert main([*argv, "--rng-decks", "300", "--no-pdf", "--quiet"]) == 130
+    assert list(tmp_path.iterdir()) == []
+    assert capsys.readouterr().err.splitlines() == [
+        "turbokiosk lab-package: interrupted: nothing written"
+    ]
+
+
+def test_the_simulations_tell_their_rounds_and_use_exact_errors(built: Path) -> None:
+    """Each confirmation's errors are the par sheet's; progress reaches every game."""
+    runs = json.loads((built / "simulations.json").read_text())["runs"]
+    assert {w["standard_error_basis"] for r in runs for w in r["wagers"]} == {"exact"}
+    told: list[int] = []
+    evidence.simulation(EDITION, 1000, progress=told.append)
+    assert told[-1] == 1000
+
+
+def test_the_default_confirmation_is_ten_million_games() -> None:
+    assert bundle.BundleOptions((EDITION,)).games == 10_000_000
+    from kiosk.cli import lab_package
+
+    assert lab_package.DEFAULT_GAMES == 10_000_000

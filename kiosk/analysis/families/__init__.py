@@ -22,6 +22,8 @@ from kiosk.games.base import RuleError
 #: the per-family modules of the shipped families
 BUILTIN = ("kiosk.analysis.families.turbo", "kiosk.analysis.families.stadium")
 
+#: told the rounds a simulation has played so far
+Progress = Callable[[int], None]
 #: (what the edge depends on, as text; how to compute it)
 EdgePlan = tuple[str, Callable[[], Fraction]]
 #: the par sheet of an edition with the chosen pay tables (wager -> table name or file)
@@ -49,11 +51,15 @@ class ParFamily(Protocol):
         seed: int | None,
         seats: int,
         mode: str | None,
+        jobs: int | None = None,
+        progress: Progress | None = None,
     ) -> TableSimulation:
         """Play ``games`` random rounds of a table of ``seats`` seats dealt in ``mode`` (None:
-        the family's default) with the optimal strategy (the terminal's CSPRNG, or a
-        reproducible Mersenne Twister for ``seed``); :class:`RuleError` for ``seats`` or a
-        ``mode`` the family cannot deal."""
+        the family's default) with the optimal strategy, on ``jobs`` processes (None: every
+        core), telling ``progress`` the rounds done (:mod:`kiosk.analysis.fast_sim`; ``seed``
+        is the root of its chunked seeding, None: drawn from the OS).  Errors come from the
+        exact variances.  Ctrl-C returns the rounds played so far (``interrupted``).
+        :class:`RuleError` for ``seats``, ``jobs`` or a ``mode`` the family cannot deal."""
         ...
 
     def table_math(

@@ -3,15 +3,12 @@ wagers (:mod:`kiosk.analysis.stadium_par`)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
-import rng
 from kiosk.analysis import stadium_par, stadium_table
-from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
-from kiosk.analysis.simulate import Shuffler
+from kiosk.analysis.families import EdgePlan, ParSheetFunction, Progress, register
 from kiosk.analysis.table_math import STADIUM, TableMath
-from kiosk.analysis.table_sim import TableSimulation, simulate_stadium_table
+from kiosk.analysis.table_sim import TableSimulation
 from kiosk.games import stadium, stadium_paytables
 from kiosk.games.base import RuleError
 
@@ -37,18 +34,36 @@ class StadiumPar:
         seed: int | None,
         seats: int,
         mode: str | None,
+        jobs: int | None = None,
+        progress: Progress | None = None,
     ) -> TableSimulation:
-        """:func:`kiosk.analysis.table_sim.simulate_stadium_table`: any number of seats on one
-        array, each picking its positions at random."""
+        """:mod:`kiosk.analysis.fast_sim`: any number of seats on one array, each picking its
+        positions at random."""
         _check_mode(edition, mode)
         rules = stadium.load(dict(paytables))
-        pars = stadium_table.wager_pars(rules)
-        correlations = stadium_table.exact_correlations(rules)
-        shuffler: Shuffler = rng.Csprng() if seed is None else random.Random(seed)
+        from kiosk.analysis import fast_sim  # numpy: only a simulation needs it
+
+        jobs = fast_sim.default_jobs() if jobs is None else jobs
         try:
-            return simulate_stadium_table(rules, games, shuffler, seats, pars, correlations)
+            fast_sim.check_run(games, seats, jobs)
         except ValueError as exc:
             raise RuleError(str(exc)) from exc
+        pars = stadium_table.wager_pars(rules)
+        correlations = stadium_table.exact_correlations(rules)
+        covariances = {w: c * pars[w].variance for w, c in correlations.items()}
+        deal = fast_sim.stadium_deal(rules, seats)
+        root = fast_sim.new_root() if seed is None else seed
+        run = fast_sim.run_chunks(deal, games, root, jobs, progress)
+        return fast_sim.report(
+            stadium.GAME_ID,
+            STADIUM,
+            deal.tables.scale,
+            run,
+            seats,
+            pars,
+            covariances,
+            correlations,
+        )
 
     def table_math(
         self, edition: str, paytables: Mapping[str, str], *, seats: int, mode: str | None

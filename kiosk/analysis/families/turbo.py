@@ -3,12 +3,10 @@ Bonus (:mod:`kiosk.analysis.turbo_par`)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 
-import rng
-from kiosk.analysis import simulate, table_math, table_sim, turbo_par
-from kiosk.analysis.families import EdgePlan, ParSheetFunction, register
+from kiosk.analysis import table_math, turbo_par
+from kiosk.analysis.families import EdgePlan, ParSheetFunction, Progress, register
 from kiosk.analysis.table_math import TableMath
 from kiosk.analysis.table_sim import TableSimulation
 from kiosk.games import nine_card_bonus, turbo
@@ -37,15 +35,35 @@ class TurboPar:
         seed: int | None,
         seats: int,
         mode: str | None,
+        jobs: int | None = None,
+        progress: Progress | None = None,
     ) -> TableSimulation:
-        """:func:`kiosk.analysis.table_sim.simulate_turbo_table`: ``table`` mode (the default,
-        one deck, at most 8 seats) or ``stadium`` mode (a shuffle of the 49 cards per seat)."""
-        shuffler: simulate.Shuffler = rng.Csprng() if seed is None else random.Random(seed)
+        """:mod:`kiosk.analysis.fast_sim`: ``table`` mode (the default, one deck, at most 8
+        seats) or ``stadium`` mode (a shuffle of the 49 cards per seat)."""
         rules = turbo.load(edition, paytables)
+        from kiosk.analysis import fast_sim  # numpy: only a simulation needs it
+
+        jobs = fast_sim.default_jobs() if jobs is None else jobs
         try:
-            return table_sim.simulate_turbo_table(rules, games, shuffler, seats, _mode(mode))
+            fast_sim.check_run(games, seats, jobs)
+            deal = fast_sim.turbo_deal(rules, seats, _mode(mode))
         except ValueError as exc:
             raise RuleError(str(exc)) from exc
+        root = fast_sim.new_root() if seed is None else seed
+        run = fast_sim.run_chunks(deal, games, root, jobs, progress)
+        sheet = turbo_par.rules_par_sheet(rules).wagers
+        covariances = table_math.exact_covariances(rules, deal.mode)
+        correlations = {w: cov / sheet[w].variance for w, cov in covariances.items()}
+        return fast_sim.report(
+            rules.edition.id,
+            deal.mode,
+            deal.tables.scale,
+            run,
+            seats,
+            sheet,
+            covariances,
+            correlations,
+        )
 
     def table_math(
         self, edition: str, paytables: Mapping[str, str], *, seats: int, mode: str | None

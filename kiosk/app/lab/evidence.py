@@ -105,9 +105,20 @@ def edges_by_paytable(edition: str) -> list[dict[str, Any]]:
     return rows
 
 
-def simulation(edition: str, games: int, seed: int = SIMULATION_SEED) -> dict[str, Any]:
-    """A seeded confirmation run of ``edition`` (one seat, default tables) against its par."""
-    run = families.par_family(edition).simulate(edition, games, {}, seed=seed, seats=1, mode=None)
+def simulation(
+    edition: str,
+    games: int,
+    seed: int = SIMULATION_SEED,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """A seeded confirmation run of ``edition`` (one seat, default tables) against its par,
+    on every core, each wager's standard error from the par sheet's exact variance.  A Ctrl-C
+    is :class:`KeyboardInterrupt` here: a partial run is no confirmation."""
+    run = families.par_family(edition).simulate(
+        edition, games, {}, seed=seed, seats=1, mode=None, progress=progress
+    )
+    if run.interrupted:
+        raise KeyboardInterrupt
     return {
         "edition": edition,
         "games": games,
@@ -118,6 +129,7 @@ def simulation(edition: str, games: int, seed: int = SIMULATION_SEED) -> dict[st
                 "wager": w.wager_id,
                 "observed_edge": w.observed_edge,
                 "standard_error": w.std_error,
+                "standard_error_basis": w.error_basis,
                 "exact_edge": fraction_json(w.exact_edge),
                 "exact_edge_float": float(w.exact_edge),
                 "z": w.z,
