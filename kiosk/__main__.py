@@ -2,6 +2,10 @@
 
 import sys
 
-from kiosk.cli import main
+try:
+    from kiosk.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command line itself is still being imported
+    print("turbokiosk: interrupted (Ctrl-C)", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())
