@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -27,7 +28,14 @@ from tests.seat.harness import Books, Table, reconcile
 from tests.table.tamper import TAMPERS, Tamper, backup, replaced_by, replay_a_seat_message, restore
 from tests.table.test_cli import env, turbokiosk
 
+if TYPE_CHECKING:
+    from kiosk.host.server import HostServer
+
 REPLACED = "replaced by an older copy"
+#: the tampers the harness makes while the table runs (not on its journal)
+SEAT_AT_HOST = "seat certificate at the host"
+RENAMED_SEAT = "renamed seat"
+RUNTIME = ("replay", SEAT_AT_HOST, RENAMED_SEAT)
 
 
 @dataclass
@@ -164,6 +172,69 @@ def replay_wager(table: Table, rand: random.Random) -> bool:
     return True
 
 
+def floor_host(table: Table) -> HostServer:
+    """The casino's accounting host beside the table, on the same CA (its own certificate)."""
+    from kiosk.host.db import SqliteHostDb
+    from kiosk.host.server import HostServer, HostSettings
+    from kiosk.hostlink import pki
+
+    pki.ensure_pki(table.pki, ("host",))
+    db = SqliteHostDb(table.root / "host.sqlite3")
+    creds = pki.credentials(table.pki, "host")
+    return HostServer(db, creds, "127.0.0.1:0", settings=HostSettings()).start()
+
+
+def seat_at_the_host(table: Table, host: HostServer, rand: random.Random) -> bool:
+    """A seat's certificate (its key sits on a seat terminal on the floor) at the accounting
+    host, asking for a $9,999.00 validation number: refused as no terminal, with a floor alarm
+    (decision 0035)."""
+    import grpc
+
+    from kiosk.hostlink import pki
+    from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
+
+    name = f"seat-{rand.randrange(table.seats)}"
+    creds = pki.credentials(table.pki, name)
+    channel = grpc.secure_channel(
+        host.address,
+        grpc.ssl_channel_credentials(creds.ca, creds.key, creds.cert),
+        options=[("grpc.ssl_target_name_override", pki.SERVER_NAME)],
+    )
+    issue = host_pb2.IssueValidationNumberRequest(terminal_id=name, value_cents=999_900)
+    try:
+        with pytest.raises(grpc.RpcError) as refused:
+            host_pb2_grpc.HostServiceStub(channel).IssueValidationNumber(issue, timeout=20)
+    finally:
+        channel.close()
+    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED, refused.value
+    assert refused.value.details() == f"{name} is a seat, not a terminal"
+    assert host.db.vouchers() == []
+    assert host.db.terminal_alarms(name, "alarm", "identity_refused"), "no floor alarm"
+    return True
+
+
+def renamed_seat(table: Table, rand: random.Random) -> bool:
+    """A certificate of the casino's CA named ``seat-0N`` (a second spelling of seat N, the
+    seat role, what the CA tooling refuses to issue) joining as seat N: refused at connect;
+    seat N's own process plays on."""
+    import grpc
+
+    from tests.host.forge import forge
+    from tests.table.test_server import SeatClient
+
+    n = rand.randrange(1, min(table.seats, 10))
+    impostor = SeatClient(table.address, forge(table.root / "pki-ca", f"seat-0{n}", "seat"))
+    try:
+        impostor.send(join=pb.JoinTable(table_id="T1", seat=n))
+        with pytest.raises(grpc.RpcError) as refused:
+            impostor.next("round_opened", timeout=20)
+        assert refused.value.code() is grpc.StatusCode.PERMISSION_DENIED, refused.value
+        assert f"'seat-0{n}' is not a seat name" in str(refused.value.details())
+    finally:
+        impostor.close()
+    return True
+
+
 def serving(table: Table, process: subprocess.Popen[str]) -> subprocess.Popen[str]:
     """Wait until the controller process listens (it refused to start: fail with its line)."""
     deadline = time.monotonic() + 120
@@ -204,8 +275,9 @@ def run_campaign(
     controller = serving(table, table.serve())
     procs = {n: table.seat(n, seed=n) for n in range(seats)}
     older: Path | None = None
+    host = floor_host(table)
     try:
-        names = [t.name for t in TAMPERS] + [REPLACED, "replay"]
+        names = [t.name for t in TAMPERS] + [REPLACED, *RUNTIME]
         while report.rounds < rounds or len(report.detected) < len(names):
             time.sleep(rand.uniform(*pause))
             if not table.journal_path.exists():
@@ -215,6 +287,10 @@ def run_campaign(
             if name == "replay":
                 if replay_wager(table, rand):
                     report.detected["replay"] += 1
+            elif name == SEAT_AT_HOST:
+                report.detected[name] += seat_at_the_host(table, host, rand)
+            elif name == RENAMED_SEAT:
+                report.detected[name] += renamed_seat(table, rand)
             elif name != REPLACED or older is not None:
                 stop(controller)
                 tamper = replaced_by(older) if older is not None and name == REPLACED else None
@@ -236,6 +312,7 @@ def run_campaign(
             _, err = process.communicate(timeout=300)
             assert process.returncode == 0 and "Traceback" not in err, err
     finally:
+        host.stop(0)
         for process in [controller, *procs.values()]:
             if process.poll() is None:
                 stop(process)
