@@ -50,6 +50,8 @@ from kiosk.host.rate_limit import RateLimitError, RateLimits
 from kiosk.hostlink import pki
 from kiosk.hostlink.command_kinds import HostCommandKind
 from kiosk.hostlink.identity import IdentityError, Role, check_name
+from kiosk.money_text import dollars
+from kiosk.time_text import local_stamp as when
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 CA_DIR_ENV = "TURBOKIOSK_CA_DIR"
@@ -573,16 +575,6 @@ def redacted(target: str) -> str:
     return re.sub(r"(password\s*=\s*)(\S+)", r"\1***", target)
 
 
-def _ms(value: int) -> str:
-    if not value:
-        return "-"
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(value / 1000))
-
-
-def _dollars(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
 def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, sort_keys=True))
 
@@ -607,7 +599,7 @@ def _terminals(args: argparse.Namespace) -> int:
         head = f"{r['epoch']}:{r['acked_seq']}" if r["epoch"] else "-"
         print(
             f"{r['terminal_id']:<16} {r['software_version']:<10} {enabled:<8} {r['events']:>8}  "
-            f"{_ms(r['last_seen_ms']):<20} {r['auth_result'] or '-':<6} {head:<33} "
+            f"{when(r['last_seen_ms']):<20} {r['auth_result'] or '-':<6} {head:<33} "
             f"{r['ram_clears']:>10}  {r['alarms']:>6}"
         )
         if not r["enabled"]:
@@ -616,7 +608,7 @@ def _terminals(args: argparse.Namespace) -> int:
             (last,) = db.terminal_alarms(r["terminal_id"], kind="ram_cleared", last=1)
             d = last["detail"]
             print(
-                f"{'':<16} RAM cleared by {d.get('by', '?')} at {_ms(int(d.get('cleared_ms', 0)))}"
+                f"{'':<16} RAM cleared by {d.get('by', '?')} at {when(int(d.get('cleared_ms', 0)))}"
                 f": {d.get('reason', '')} (store {d.get('previous_epoch')} ended at seq"
                 f" {d.get('previous_seq')}; new store {d.get('epoch')})"
             )
@@ -656,7 +648,7 @@ def _registry(args: argparse.Namespace) -> int:
         return 0
     for r in rows:
         note = f"  {r['note']}" if r["note"] else ""
-        print(f"{r['terminal_id']:<16} {r['state']:<9} since {_ms(r['changed_ms'])}{note}")
+        print(f"{r['terminal_id']:<16} {r['state']:<9} since {when(r['changed_ms'])}{note}")
     return 0
 
 
@@ -672,7 +664,7 @@ def _alarms(args: argparse.Namespace) -> int:
     for r in rows:
         detail = json.dumps(r["detail"], sort_keys=True, separators=(",", ":"))
         print(
-            f"#{r['entry_id']:<6} {_ms(r['at_ms'])}  {r['severity'].upper():<9} {r['kind']:<24}"
+            f"#{r['entry_id']:<6} {when(r['at_ms'])}  {r['severity'].upper():<9} {r['kind']:<24}"
             f" {r['terminal_id']}  {detail}"
         )
     return 0
@@ -690,7 +682,7 @@ def _meters(args: argparse.Namespace) -> int:
             print(f"{terminal}: no meter snapshot yet")
         for snap in snapshots:
             print(
-                f"{terminal}: meters at journal row {snap['journal_seq']}, {_ms(snap['at_ms'])}"
+                f"{terminal}: meters at journal row {snap['journal_seq']}, {when(snap['at_ms'])}"
                 f" ({snap['reason']})"
             )
             for name, value in snap["meters"].items():
@@ -706,7 +698,7 @@ def _events(args: argparse.Namespace) -> int:
     for r in rows:
         body = json.dumps(r["body"], sort_keys=True, separators=(",", ":"))
         print(
-            f"{r['terminal_id']:<10} #{r['journal_seq']:<8} {_ms(r['at_ms'])}  {r['kind']:<16} "
+            f"{r['terminal_id']:<10} #{r['journal_seq']:<8} {when(r['at_ms'])}  {r['kind']:<16} "
             f"{body}"
         )
     return 0
@@ -724,8 +716,8 @@ def _vouchers(args: argparse.Namespace) -> int:
     for r in rows:
         holder = f" at {r['holder']}" if r["holder"] else ""
         print(
-            f"{r['validation_number']}  {_dollars(r['value_cents']):>12}  {r['state']:<9}"
-            f"  issued by {r['issued_by']} {_ms(r['issued_ms'])}{holder}"
+            f"{r['validation_number']}  {dollars(r['value_cents']):>12}  {r['state']:<9}"
+            f"  issued by {r['issued_by']} {when(r['issued_ms'])}{holder}"
         )
     return 0
 
@@ -765,7 +757,7 @@ def _audit(args: argparse.Namespace) -> int:
         why = f": {r['reason']}" if r["reason"] else ""
         detail = json.dumps(r["detail"], sort_keys=True, separators=(",", ":"))
         print(
-            f"#{r['entry_id']:<6} {_ms(r['at_ms'])}  {r['severity'].upper():<9} {r['kind']:<17}"
+            f"#{r['entry_id']:<6} {when(r['at_ms'])}  {r['severity'].upper():<9} {r['kind']:<17}"
             f" {r['validation_number']}  {r['terminal_id']}{who}{why}  {detail}"
         )
     return 0
