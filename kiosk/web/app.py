@@ -350,7 +350,7 @@ async def meters_page(dash: Dashboard, request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         snapshots = dash.floor.latest_meters()
-        names = meter_order({name for s in snapshots for name, _ in s.meters})
+        names = meter_order({name for s in snapshots for name in s.meters})
         return {
             "snapshots": snapshots,
             "names": names,
@@ -608,7 +608,7 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
             (
                 [s.terminal_id, s.journal_seq, s.at_ms, meter, value]
                 for s in floor.latest_meters()
-                for meter, value in s.meters
+                for meter, value in sorted(s.meters.items())
             ),
         )
     if name == "games":
@@ -684,7 +684,7 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
                     a.operator,
                     a.reason,
                     a.at_ms,
-                    a.detail,
+                    a.detail_text,
                 ]
                 for a in floor.voucher_audit(last=1_000_000)
             ),
