@@ -201,7 +201,7 @@ class Campaign:
             reserved = db.vouchers(state="reserved", last=10**9)
             result.problems += [f"voucher left reserved: {v}" for v in reserved]
             alarms = [*db.terminal_alarms(TERMINAL, "alarm"), *db.voucher_audit(severity="alarm")]
-            result.problems += [f"host alarm: {a['kind']} {a['detail']}" for a in alarms]
+            result.problems += [f"host alarm: {a.kind} {a.detail}" for a in alarms]
             if db.acknowledged_head(TERMINAL) is None:
                 result.problems.append("the host acknowledged no journal head")
         finally:

@@ -84,7 +84,7 @@ def test_a_terminal_fails_over_to_the_second_host_and_nothing_is_lost_or_doubled
             rig.data_dir, records, "TK-A", rig.runtime.state.lifetime.as_dict()
         )
         assert problems == []
-        hosts_seen = {r["kind"] for r in records.events("TK-A", last=10_000)}
+        hosts_seen = {r.kind for r in records.events("TK-A", last=10_000)}
         assert "game_played" in hosts_seen
     finally:
         records.close()
