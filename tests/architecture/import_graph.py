@@ -52,7 +52,9 @@ BASE_MODULES = {
     "kiosk.durable",
     "kiosk.integrity",
     "kiosk.interrupts",
+    "kiosk.money_text",
     "kiosk.paths",
+    "kiosk.time_text",
 }
 
 
