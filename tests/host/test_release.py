@@ -300,7 +300,7 @@ def test_release_and_audit_commands(host_db: HostDb, capsys: pytest.CaptureFixtu
     code = main(["host", "vouchers", *db, "release", numbers[0], "--reason", "replaced",
                  "--operator", "alice", "--json"])  # fmt: skip
     entry = json.loads(capsys.readouterr().out)
-    assert code == 0 and (entry.kind, entry.operator, entry.reason) == (
+    assert code == 0 and (entry["kind"], entry["operator"], entry["reason"]) == (
         "released",
         "alice",
         "replaced",

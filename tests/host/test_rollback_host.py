@@ -20,6 +20,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.db import SqliteHostDb
+from kiosk.host.records import CommandRecord
 from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.signer.client import development_dir
 from kiosk.terminal import commands as c
@@ -112,7 +113,7 @@ def _dispute(rig: TerminalRig) -> str:
     return rig.runtime.state.tilts[TiltCode.PRINTER_RECONCILE].reason
 
 
-def _finished(host: HostRig, rig: TerminalRig, command_id: int) -> dict[str, object]:
+def _finished(host: HostRig, rig: TerminalRig, command_id: int) -> CommandRecord:
     assert host.db is not None
     db = host.db
 
