@@ -104,7 +104,7 @@ def test_a_ram_clear_starts_a_new_meter_epoch(
     assert clear.detail["previous_epoch"] == EPOCH_1 and clear.detail["epoch"] == EPOCH_2
     epochs = db.meter_epochs("TK-A")
     assert [e.epoch for e in epochs] == [EPOCH_2, EPOCH_1]
-    assert epochs[0].ram_clear["previous_seq"] == 40
+    assert epochs[0].ram_clear is not None and epochs[0].ram_clear["previous_seq"] == 40
     (row,) = db.terminals()
     assert (row.ram_clears, row.epoch, row.acked_seq) == (1, EPOCH_2, 2)
     terminal.meters(3, bills_in=0, games_played=0)

@@ -91,8 +91,9 @@ def test_a_terminal_fails_over_to_the_second_host_and_nothing_is_lost_or_doubled
     assert second.server is not None
     command = second.server.send("TK-A", "player_message", {"text": "moved", "seconds": 0})
     rig.pump_until(lambda: rig.link.player_message() == "moved")
-    assert second.db is not None
-    rig.pump_until(lambda: getattr(second.db.command(command), "state", None) == "done")
+    db = second.db
+    assert db is not None
+    rig.pump_until(lambda: getattr(db.command(command), "state", None) == "done")
     assert _serving(second, pki_set) == health_pb2.HealthCheckResponse.SERVING
 
 

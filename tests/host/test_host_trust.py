@@ -12,6 +12,7 @@ import pytest
 from kiosk.cli import main
 from kiosk.host.bounds import MAX_BATCH, Limits
 from kiosk.host.db import HostDb, SqliteHostDb
+from kiosk.host.records import VoucherAuditEntry
 from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
@@ -84,7 +85,7 @@ def _refused(call: Callable[[], object]) -> grpc.RpcError:
     return info.value
 
 
-def _alarms(db: HostDb, number: str, kind: str) -> list[dict[str, object]]:
+def _alarms(db: HostDb, number: str, kind: str) -> list[VoucherAuditEntry]:
     return [a for a in db.voucher_audit(number, "alarm") if a.kind == kind]
 
 

@@ -20,6 +20,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.db import HostDb, SqliteHostDb
+from kiosk.host.records import TerminalAlarm
 from kiosk.hostlink.client import HostClient
 from kiosk.web.floor import Floor
 from kiosk.web.sql import Connection
@@ -77,7 +78,7 @@ def _note(seq: int, count: int, device: str = "JCM iVIZION 1234") -> host_pb2.Te
     return msg
 
 
-def _alarms(db: HostDb, kind: str) -> list[dict[str, Any]]:
+def _alarms(db: HostDb, kind: str) -> list[TerminalAlarm]:
     return [a for a in db.terminal_alarms("TK-A", "alarm") if a.kind == kind]
 
 

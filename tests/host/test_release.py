@@ -18,6 +18,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.db import HostDb, HostDbError, Message, PostgresHostDb, SqliteHostDb, now_ms
+from kiosk.host.records import VoucherAuditEntry
 from kiosk.hostlink.client import HostClient
 from kiosk.hostlink.ports import HostUnavailableError
 from kiosk.terminal import commands as c
@@ -53,7 +54,7 @@ def _kinds(db: HostDb, number: str) -> list[tuple[str, str, str]]:
     return [(r.kind, r.severity, r.terminal_id) for r in db.voucher_audit(number)[::-1]]
 
 
-def _json(entry: dict[str, Any]) -> str:
+def _json(entry: VoucherAuditEntry) -> str:
     return json.dumps(entry.detail, sort_keys=True)
 
 
