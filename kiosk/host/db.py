@@ -44,6 +44,7 @@ from kiosk.host.device_counts import DEVICE_COUNTS_SCHEMA
 from kiosk.host.group_record import ContendedError, record_setwise
 from kiosk.host.plausibility import REFUSED
 from kiosk.host.records import (
+    TERMINALS_SQL,
     CommandRecord,
     EventRecord,
     MeterEpoch,
@@ -938,16 +939,7 @@ class HostDb(ABC):
 
     def terminals(self) -> list[TerminalRecord]:
         """Every terminal, with its event count, acknowledged head, RAM clears and alarms."""
-        rows = self._query(
-            "SELECT t.*, (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id)"
-            " AS events, COALESCE(a.epoch, 0) AS epoch, COALESCE(a.seq, 0) AS acked_seq,"
-            " COALESCE(a.hash, '') AS acked_hash, (SELECT COUNT(*) FROM terminal_alarms r"
-            " WHERE r.terminal_id = t.terminal_id AND r.kind = 'ram_cleared') AS ram_clears,"
-            " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
-            " AND r.severity = 'alarm') AS alarms"
-            " FROM terminals t LEFT JOIN journal_anchors a ON a.terminal_id = t.terminal_id"
-            " ORDER BY t.terminal_id"
-        )
+        rows = self._query(TERMINALS_SQL)
         return [TerminalRecord.from_row(row) for row in rows]
 
     def terminal_alarms(

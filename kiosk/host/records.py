@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 __all__ = [
+    "TERMINALS_SQL",
     "CommandRecord",
     "CommandState",
     "EventRecord",
@@ -85,6 +86,22 @@ def _plain(record: object) -> dict[str, Any]:
         value = getattr(record, field.name)
         out[field.name] = str(value) if isinstance(value, StrEnum) else value
     return out
+
+
+#: every terminal with its counts and acknowledged head, in :class:`TerminalRecord`'s order
+#: (the host's ``terminals`` query and the dashboard's floor read it alike)
+TERMINALS_SQL = (
+    "SELECT t.terminal_id, t.software_version, t.software_signature, t.first_seen_ms,"
+    " t.last_seen_ms, t.hellos, t.enabled, t.disable_reason, t.auth_result, t.auth_ms,"
+    " (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id) AS events,"
+    " COALESCE(a.epoch, 0) AS epoch, COALESCE(a.seq, 0) AS acked_seq,"
+    " COALESCE(a.hash, '') AS acked_hash, (SELECT COUNT(*) FROM terminal_alarms r"
+    " WHERE r.terminal_id = t.terminal_id AND r.kind = 'ram_cleared') AS ram_clears,"
+    " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
+    " AND r.severity = 'alarm') AS alarms"
+    " FROM terminals t LEFT JOIN journal_anchors a ON a.terminal_id = t.terminal_id"
+    " ORDER BY t.terminal_id"
+)
 
 
 @dataclass(frozen=True)

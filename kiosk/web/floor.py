@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.host.records import (
+    TERMINALS_SQL,
     CommandRecord,
     MeterSnapshotRecord,
     Severity,
+    TerminalRecord,
     VoucherAuditEntry,
     VoucherRecord,
     VoucherState,
@@ -62,6 +64,22 @@ class TerminalStatus:
     auth_ms: int
     events: int
     alarms: int
+
+    @classmethod
+    def of(cls, record: TerminalRecord, *, online: bool) -> TerminalStatus:
+        """The floor's view of one of the host's terminal records."""
+        return cls(
+            terminal_id=record.terminal_id,
+            software_version=record.software_version,
+            online=online,
+            last_seen_ms=record.last_seen_ms,
+            enabled=record.enabled,
+            disable_reason=record.disable_reason,
+            auth_result=record.auth_result,
+            auth_ms=record.auth_ms,
+            events=record.events,
+            alarms=record.alarms,
+        )
 
     def as_json(self) -> dict[str, Any]:
         """The fields as plain values (the live feed)."""
@@ -155,29 +173,10 @@ class Floor:
     def terminals(self, at: int | None = None) -> list[TerminalStatus]:
         """Every terminal with its contact, enabling, authentication and counts."""
         at = now_ms() if at is None else at
-        rows = self.conn.rows(
-            "SELECT t.terminal_id, t.software_version, t.last_seen_ms, t.enabled,"
-            " t.disable_reason, t.auth_result, t.auth_ms,"
-            " (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id),"
-            " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
-            "  AND r.severity = 'alarm')"
-            " FROM terminals t ORDER BY t.terminal_id"
-        )
-        return [
-            TerminalStatus(
-                terminal_id=r[0],
-                software_version=r[1],
-                online=at - int(r[2]) <= self.offline_after_ms,
-                last_seen_ms=int(r[2]),
-                enabled=bool(r[3]),
-                disable_reason=r[4],
-                auth_result=r[5],
-                auth_ms=int(r[6]),
-                events=int(r[7]),
-                alarms=int(r[8]),
-            )
-            for r in rows
-        ]
+        rows = self.conn.rows(TERMINALS_SQL)
+        records = [TerminalRecord.from_row(_named(TerminalRecord, r)) for r in rows]
+        limit = self.offline_after_ms
+        return [TerminalStatus.of(t, online=at - t.last_seen_ms <= limit) for t in records]
 
     def terminal_ids(self) -> list[str]:
         """The terminals the host knows."""

@@ -39,6 +39,10 @@ def test_the_host_and_the_dashboard_read_the_same_records(host_db: HostDb) -> No
     populate(host_db)
     floor = _floor(host_db)
     try:
+        statuses = floor.terminals()
+        assert [(s.terminal_id, s.events, s.alarms, s.enabled) for s in statuses] == [
+            (t.terminal_id, t.events, t.alarms, t.enabled) for t in host_db.terminals()
+        ]
         vouchers = host_db.vouchers()
         assert vouchers and all(isinstance(v, VoucherRecord) for v in vouchers)
         assert floor.vouchers() == vouchers
