@@ -47,9 +47,12 @@ from kiosk.host.db import (
     open_db,
 )
 from kiosk.host.rate_limit import RateLimitError, RateLimits
+from kiosk.host.records import CommandState
 from kiosk.hostlink import pki
 from kiosk.hostlink.command_kinds import HostCommandKind
 from kiosk.hostlink.identity import IdentityError, Role, check_name
+from kiosk.money_text import dollars
+from kiosk.time_text import local_stamp as when
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 CA_DIR_ENV = "TURBOKIOSK_CA_DIR"
@@ -573,16 +576,6 @@ def redacted(target: str) -> str:
     return re.sub(r"(password\s*=\s*)(\S+)", r"\1***", target)
 
 
-def _ms(value: int) -> str:
-    if not value:
-        return "-"
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(value / 1000))
-
-
-def _dollars(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
 def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, sort_keys=True))
 
@@ -596,27 +589,27 @@ def _terminals(args: argparse.Namespace) -> int:
     db = _open(args)
     rows = db.terminals()
     if args.json:
-        _print_json(rows)
+        _print_json([r.as_json() for r in rows])
         return 0
     print(
         f"{'terminal':<16} {'version':<10} {'enabled':<8} {'events':>8}  last seen            auth"
         "   acknowledged head                 RAM clears  alarms"
     )
     for r in rows:
-        enabled = "yes" if r["enabled"] else "no"
-        head = f"{r['epoch']}:{r['acked_seq']}" if r["epoch"] else "-"
+        enabled = "yes" if r.enabled else "no"
+        head = f"{r.epoch}:{r.acked_seq}" if r.epoch else "-"
         print(
-            f"{r['terminal_id']:<16} {r['software_version']:<10} {enabled:<8} {r['events']:>8}  "
-            f"{_ms(r['last_seen_ms']):<20} {r['auth_result'] or '-':<6} {head:<33} "
-            f"{r['ram_clears']:>10}  {r['alarms']:>6}"
+            f"{r.terminal_id:<16} {r.software_version:<10} {enabled:<8} {r.events:>8}  "
+            f"{when(r.last_seen_ms):<20} {r.auth_result or '-':<6} {head:<33} "
+            f"{r.ram_clears:>10}  {r.alarms:>6}"
         )
-        if not r["enabled"]:
-            print(f"{'':<16} disabled: {r['disable_reason']}")
-        if r["ram_clears"]:
-            (last,) = db.terminal_alarms(r["terminal_id"], kind="ram_cleared", last=1)
-            d = last["detail"]
+        if not r.enabled:
+            print(f"{'':<16} disabled: {r.disable_reason}")
+        if r.ram_clears:
+            (last,) = db.terminal_alarms(r.terminal_id, kind="ram_cleared", last=1)
+            d = last.detail
             print(
-                f"{'':<16} RAM cleared by {d.get('by', '?')} at {_ms(int(d.get('cleared_ms', 0)))}"
+                f"{'':<16} RAM cleared by {d.get('by', '?')} at {when(int(d.get('cleared_ms', 0)))}"
                 f": {d.get('reason', '')} (store {d.get('previous_epoch')} ended at seq"
                 f" {d.get('previous_seq')}; new store {d.get('epoch')})"
             )
@@ -652,11 +645,11 @@ def _registry(args: argparse.Namespace) -> int:
     finally:
         db.close()
     if getattr(args, "json", False):
-        _print_json(rows)
+        _print_json([r.as_json() for r in rows])
         return 0
     for r in rows:
-        note = f"  {r['note']}" if r["note"] else ""
-        print(f"{r['terminal_id']:<16} {r['state']:<9} since {_ms(r['changed_ms'])}{note}")
+        note = f"  {r.note}" if r.note else ""
+        print(f"{r.terminal_id:<16} {r.state:<9} since {when(r.changed_ms)}{note}")
     return 0
 
 
@@ -667,33 +660,33 @@ def _alarms(args: argparse.Namespace) -> int:
     finally:
         db.close()
     if args.json:
-        _print_json(rows)
+        _print_json([r.as_json() for r in rows])
         return 0
     for r in rows:
-        detail = json.dumps(r["detail"], sort_keys=True, separators=(",", ":"))
+        detail = json.dumps(r.detail, sort_keys=True, separators=(",", ":"))
         print(
-            f"#{r['entry_id']:<6} {_ms(r['at_ms'])}  {r['severity'].upper():<9} {r['kind']:<24}"
-            f" {r['terminal_id']}  {detail}"
+            f"#{r.entry_id:<6} {when(r.at_ms)}  {r.severity.upper():<9} {r.kind:<24}"
+            f" {r.terminal_id}  {detail}"
         )
     return 0
 
 
 def _meters(args: argparse.Namespace) -> int:
     db = _open(args)
-    ids = [args.terminal] if args.terminal else [r["terminal_id"] for r in db.terminals()]
+    ids = [args.terminal] if args.terminal else [r.terminal_id for r in db.terminals()]
     data = {t: db.meter_history(t, args.history) for t in ids}
     if args.json:
-        _print_json(data)
+        _print_json({t: [snap.as_json() for snap in snaps] for t, snaps in data.items()})
         return 0
     for terminal, snapshots in data.items():
         if not snapshots:
             print(f"{terminal}: no meter snapshot yet")
         for snap in snapshots:
             print(
-                f"{terminal}: meters at journal row {snap['journal_seq']}, {_ms(snap['at_ms'])}"
-                f" ({snap['reason']})"
+                f"{terminal}: meters at journal row {snap.journal_seq}, {when(snap.at_ms)}"
+                f" ({snap.reason})"
             )
-            for name, value in snap["meters"].items():
+            for name, value in snap.meters.items():
                 print(f"  {name:<48} {value:>14}")
     return 0
 
@@ -701,14 +694,11 @@ def _meters(args: argparse.Namespace) -> int:
 def _events(args: argparse.Namespace) -> int:
     rows = _open(args).events(args.terminal, args.kind, args.last)
     if args.json:
-        _print_json(rows)
+        _print_json([r.as_json() for r in rows])
         return 0
     for r in rows:
-        body = json.dumps(r["body"], sort_keys=True, separators=(",", ":"))
-        print(
-            f"{r['terminal_id']:<10} #{r['journal_seq']:<8} {_ms(r['at_ms'])}  {r['kind']:<16} "
-            f"{body}"
-        )
+        body = json.dumps(r.body, sort_keys=True, separators=(",", ":"))
+        print(f"{r.terminal_id:<10} #{r.journal_seq:<8} {when(r.at_ms)}  {r.kind:<16} {body}")
     return 0
 
 
@@ -719,13 +709,13 @@ def _vouchers(args: argparse.Namespace) -> int:
         return _audit(args)
     rows = _open(args).vouchers(args.state, args.terminal, args.last)
     if args.json:
-        _print_json(rows)
+        _print_json([r.as_json() for r in rows])
         return 0
     for r in rows:
-        holder = f" at {r['holder']}" if r["holder"] else ""
+        holder = f" at {r.holder}" if r.holder else ""
         print(
-            f"{r['validation_number']}  {_dollars(r['value_cents']):>12}  {r['state']:<9}"
-            f"  issued by {r['issued_by']} {_ms(r['issued_ms'])}{holder}"
+            f"{r.validation_number}  {dollars(r.value_cents):>12}  {r.state:<9}"
+            f"  issued by {r.issued_by} {when(r.issued_ms)}{holder}"
         )
     return 0
 
@@ -739,11 +729,11 @@ def _release(args: argparse.Namespace) -> int:
     finally:
         db.close()
     if args.json:
-        _print_json(entry)
+        _print_json(entry.as_json())
     else:
         print(
             f"voucher {args.validation_number} released from {holder} by {operator}"
-            f" (audit entry {entry['entry_id']}): it is issued again"
+            f" (audit entry {entry.entry_id}): it is issued again"
         )
     return 0
 
@@ -758,15 +748,15 @@ def _audit(args: argparse.Namespace) -> int:
     finally:
         db.close()
     if args.json:
-        _print_json(rows)
+        _print_json([r.as_json() for r in rows])
         return 0
     for r in rows:
-        who = f" by {r['operator']}" if r["operator"] else ""
-        why = f": {r['reason']}" if r["reason"] else ""
-        detail = json.dumps(r["detail"], sort_keys=True, separators=(",", ":"))
+        who = f" by {r.operator}" if r.operator else ""
+        why = f": {r.reason}" if r.reason else ""
+        detail = json.dumps(r.detail, sort_keys=True, separators=(",", ":"))
         print(
-            f"#{r['entry_id']:<6} {_ms(r['at_ms'])}  {r['severity'].upper():<9} {r['kind']:<17}"
-            f" {r['validation_number']}  {r['terminal_id']}{who}{why}  {detail}"
+            f"#{r.entry_id:<6} {when(r.at_ms)}  {r.severity.upper():<9} {r.kind:<17}"
+            f" {r.validation_number}  {r.terminal_id}{who}{why}  {detail}"
         )
     return 0
 
@@ -795,8 +785,8 @@ def _send(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.wait
     while time.monotonic() < deadline:
         record = db.command(command_id)
-        if record is not None and record["state"] in ("done", "failed"):
-            print(f"command {command_id}: {record['state']} {record['result']}".rstrip())
-            return 0 if record["state"] == "done" else 1
+        if record is not None and record.state.finished:
+            print(f"command {command_id}: {record.state} {record.result}".rstrip())
+            return 0 if record.state is CommandState.DONE else 1
         time.sleep(0.1)
     return 0

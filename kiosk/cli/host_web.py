@@ -23,6 +23,7 @@ from typing import Any
 
 from kiosk.cli.args import check_bindable, int_type, listen_address
 from kiosk.cli.guard import EXIT_FAILED, CommandLineError
+from kiosk.time_text import local_stamp
 
 DEFAULT_WEB = "127.0.0.1:8443"
 
@@ -217,7 +218,7 @@ def _list(accounts: Any) -> None:
         locked = sum(1 for p in pairs if p.locked(at))
         print(f"{name:<32} {role:<9} " + (f"locked at {locked} address(es)" if locked else "ok"))
         for p in pairs:
-            until = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(p.locked_until_ms / 1000))
+            until = local_stamp(p.locked_until_ms)
             state = f"locked until {until}" if p.locked(at) else "not locked"
             print(f"    from {p.source}: {p.failures} wrong in a row, {state}")
 

@@ -43,6 +43,19 @@ from kiosk.host.bounds import Limits
 from kiosk.host.device_counts import DEVICE_COUNTS_SCHEMA
 from kiosk.host.group_record import ContendedError, record_setwise
 from kiosk.host.plausibility import REFUSED
+from kiosk.host.records import (
+    TERMINALS_SQL,
+    CommandRecord,
+    EventRecord,
+    MeterEpoch,
+    MeterSnapshotRecord,
+    RegistryEntry,
+    TerminalAlarm,
+    TerminalRecord,
+    VoucherAuditEntry,
+    VoucherRecord,
+    VoucherState,
+)
 from kiosk.host.registry import REGISTRY_SCHEMA
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
@@ -116,7 +129,8 @@ CREATE INDEX IF NOT EXISTS voucher_audit_by_number
     + REGISTRY_SCHEMA
 )
 
-VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed", "quarantined")
+#: the voucher states as stored (the enum's words)
+VOUCHER_STATES = tuple(state.value for state in VoucherState)
 #: event kinds that move a voucher (the rest are only recorded)
 VOUCHER_KINDS = frozenset({"voucher_printed", "voucher_voided", "voucher_redeemed"})
 #: an operator may release a reservation only when it, and the holder's silence, are this old
@@ -315,9 +329,10 @@ class HostDb(ABC):
         with self.transaction() as tx:
             return registry.states(tx)
 
-    def registry(self) -> list[dict[str, Any]]:
+    def registry(self) -> list[RegistryEntry]:
         """The registry, by terminal id."""
-        return self._query("SELECT * FROM terminal_registry ORDER BY terminal_id")
+        rows = self._query("SELECT * FROM terminal_registry ORDER BY terminal_id")
+        return [RegistryEntry.from_row(row) for row in rows]
 
     def refuse_identity(self, name: str, reason: str, at: int) -> None:
         """An ``identity_refused`` floor alarm (once per name and reason)."""
@@ -910,10 +925,10 @@ class HostDb(ABC):
         with self.transaction() as tx:
             tx.execute("SELECT 1").fetchone()
 
-    def command(self, command_id: int) -> dict[str, Any] | None:
+    def command(self, command_id: int) -> CommandRecord | None:
         """One command's record."""
         rows = self._query("SELECT * FROM commands WHERE command_id = ?", (command_id,))
-        return rows[0] if rows else None
+        return CommandRecord.from_row(rows[0]) if rows else None
 
     # --- queries (the CLI) ----------------------------------------------------------------------
 
@@ -924,18 +939,10 @@ class HostDb(ABC):
             names = [d[0] for d in cur.description]  # type: ignore[attr-defined]
         return [dict(zip(names, row, strict=True)) for row in rows]
 
-    def terminals(self) -> list[dict[str, Any]]:
+    def terminals(self) -> list[TerminalRecord]:
         """Every terminal, with its event count, acknowledged head, RAM clears and alarms."""
-        return self._query(
-            "SELECT t.*, (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id)"
-            " AS events, COALESCE(a.epoch, 0) AS epoch, COALESCE(a.seq, 0) AS acked_seq,"
-            " COALESCE(a.hash, '') AS acked_hash, (SELECT COUNT(*) FROM terminal_alarms r"
-            " WHERE r.terminal_id = t.terminal_id AND r.kind = 'ram_cleared') AS ram_clears,"
-            " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
-            " AND r.severity = 'alarm') AS alarms"
-            " FROM terminals t LEFT JOIN journal_anchors a ON a.terminal_id = t.terminal_id"
-            " ORDER BY t.terminal_id"
-        )
+        rows = self._query(TERMINALS_SQL)
+        return [TerminalRecord.from_row(row) for row in rows]
 
     def terminal_alarms(
         self,
@@ -943,31 +950,27 @@ class HostDb(ABC):
         severity: str | None = None,
         kind: str | None = None,
         last: int = 100,
-    ) -> list[dict[str, Any]]:
+    ) -> list[TerminalAlarm]:
         """RAM clears, meters that went backwards, epochs and heads out of line; newest first."""
         where, params = self._filters(terminal_id=terminal_id, severity=severity, kind=kind)
         rows = self._query(
             f"SELECT * FROM terminal_alarms{where} ORDER BY entry_id DESC LIMIT ?",
             (*params, last),
         )
-        for row in rows:
-            row["detail"] = json.loads(row["detail"])
-        return rows
+        return [TerminalAlarm.from_row(row) for row in rows]
 
-    def meter_epochs(self, terminal_id: str) -> list[dict[str, Any]]:
+    def meter_epochs(self, terminal_id: str) -> list[MeterEpoch]:
         """A terminal's stores as the host saw them, newest first (RAM clear record or '')."""
         rows = self._query(
             "SELECT epoch, started_ms, ram_clear, snapshot_seq FROM meter_epochs "
             "WHERE terminal_id = ? ORDER BY started_ms DESC, epoch DESC",
             (terminal_id,),
         )
-        for row in rows:
-            row["ram_clear"] = json.loads(row["ram_clear"]) if row["ram_clear"] else None
-        return rows
+        return [MeterEpoch.from_row(row) for row in rows]
 
     def events(
         self, terminal_id: str | None = None, kind: str | None = None, last: int = 100
-    ) -> list[dict[str, Any]]:
+    ) -> list[EventRecord]:
         """Recorded events, newest first (by terminal journal order)."""
         where, params = self._filters(terminal_id=terminal_id, kind=kind)
         rows = self._query(
@@ -975,52 +978,47 @@ class HostDb(ABC):
             " LIMIT ?",
             (*params, last),
         )
-        for row in rows:
-            row["body"] = json.loads(row["body"])
-        return rows
+        return [EventRecord.from_row(row) for row in rows]
 
-    def meter_history(self, terminal_id: str, last: int = 10) -> list[dict[str, Any]]:
+    def meter_history(self, terminal_id: str, last: int = 10) -> list[MeterSnapshotRecord]:
         """A terminal's meter snapshots, newest first."""
         rows = self._query(
             "SELECT * FROM meter_snapshots WHERE terminal_id = ? "
             "ORDER BY journal_seq DESC, at_ms DESC, received_ms DESC LIMIT ?",
             (terminal_id, last),
         )
-        for row in rows:
-            row["meters"] = json.loads(row["meters"])
-        return rows
+        return [MeterSnapshotRecord.from_row(row) for row in rows]
 
     def latest_meters(self, terminal_id: str) -> dict[str, int]:
         """The terminal's newest meter snapshot (empty when none)."""
         rows = self.meter_history(terminal_id, 1)
-        return dict(rows[0]["meters"]) if rows else {}
+        return dict(rows[0].meters) if rows else {}
 
     def vouchers(
         self, state: str | None = None, terminal_id: str | None = None, last: int = 100
-    ) -> list[dict[str, Any]]:
+    ) -> list[VoucherRecord]:
         """Vouchers, newest first."""
         where, params = self._filters(state=state, issued_by=terminal_id)
-        return self._query(
+        rows = self._query(
             f"SELECT * FROM vouchers{where} ORDER BY issued_ms DESC, validation_number LIMIT ?",
             (*params, last),
         )
+        return [VoucherRecord.from_row(row) for row in rows]
 
-    def voucher(self, number: str) -> dict[str, Any] | None:
+    def voucher(self, number: str) -> VoucherRecord | None:
         """One voucher's record."""
         rows = self._query("SELECT * FROM vouchers WHERE validation_number = ?", (number,))
-        return rows[0] if rows else None
+        return VoucherRecord.from_row(rows[0]) if rows else None
 
     def voucher_audit(
         self, number: str | None = None, severity: str | None = None, last: int = 100
-    ) -> list[dict[str, Any]]:
+    ) -> list[VoucherAuditEntry]:
         """Releases and the reports that contradicted them, newest first."""
         where, params = self._filters(validation_number=number, severity=severity)
         rows = self._query(
             f"SELECT * FROM voucher_audit{where} ORDER BY entry_id DESC LIMIT ?", (*params, last)
         )
-        for row in rows:
-            row["detail"] = json.loads(row["detail"])
-        return rows
+        return [VoucherAuditEntry.from_row(row) for row in rows]
 
     @staticmethod
     def _filters(**columns: str | None) -> tuple[str, tuple[str, ...]]:

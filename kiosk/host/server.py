@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import threading
@@ -406,7 +405,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         if len(request.error) > bounds.MAX_TEXT or len(request.software_hmac) > 64:
             await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, "error or hmac too long")
         record = await self._db(self.db.command, request.command_id)
-        if record is None or record["terminal_id"] != terminal:
+        if record is None or record.terminal_id != terminal:
             await self._abort(
                 context, grpc.StatusCode.NOT_FOUND, f"no command {request.command_id}"
             )
@@ -416,8 +415,8 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
             return host_pb2.CompleteCommandResponse()
         match = False
         result = "ok"
-        if record["kind"] == "authenticate_software":
-            seed = bytes.fromhex(json.loads(record["body"])["seed"])
+        if record.kind == "authenticate_software":
+            seed = bytes.fromhex(record.body["seed"])
             expected = self.settings.approved_hmac(seed)
             match = secrets.compare_digest(expected, request.software_hmac)
             result = "match" if match else f"MISMATCH (terminal {request.software_hmac.hex()})"

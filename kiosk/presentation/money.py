@@ -1,22 +1,14 @@
-"""Money in text: cents as dollars and cents (``$1,234.56``) and dollars typed by a person."""
+"""Money typed by a person, and the screen's amounts (from :mod:`kiosk.money_text`)."""
 
 from __future__ import annotations
 
 import re
 
+from kiosk.money_text import dollars, signed_dollars
+
+__all__ = ["dollars", "parse_dollars", "signed_dollars"]
+
 _DOLLARS = re.compile(r"^\$?(\d{1,9})(?:\.(\d{1,2}))?$")
-
-
-def dollars(cents: int) -> str:
-    """``123456`` -> ``"$1,234.56"``; negative amounts as ``"-$5.00"``."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{part:02d}"
-
-
-def signed_dollars(cents: int) -> str:
-    """A net result with its sign: ``"+$5.00"``, ``"-$5.00"``, ``"$0.00"``."""
-    return f"+{dollars(cents)}" if cents > 0 else dollars(cents)
 
 
 def parse_dollars(text: str) -> int:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from kiosk.presentation.i18n import text
 from kiosk.presentation.money import dollars
 from kiosk.terminal.state import Lockup, TerminalState
 from kiosk.terminal.tilts import DISPUTE_TILTS, TiltCode
+from kiosk.time_text import date_time
 
 #: Interleaved 2 of 5: narrow (0) / wide (1) elements of each digit.
 _I2OF5 = (
@@ -217,7 +217,7 @@ def voucher_view(
 ) -> VoucherView:
     """The voucher of a cash-out (``printing`` while the printer has not yet reported)."""
     cfg = state.config
-    issued = datetime.fromtimestamp(issued_at / 1000).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    issued = date_time(issued_at)
     return VoucherView(
         printing=printing,
         amount_text=dollars(value),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from kiosk.games.base import GameRules
@@ -17,6 +16,7 @@ from kiosk.presentation.spots import ResultLine, result_line, spot_labels
 from kiosk.presentation.words import GameWords
 from kiosk.scoring import count_icons
 from kiosk.terminal.state import RoundState
+from kiosk.time_text import date_time
 
 SEAT = 0
 
@@ -52,7 +52,6 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     first = [face(x, suit) for x in rnd.first]
     own = [face(x, suit) for x in seat_cards]
     dealer = [face(x, suit) for x in rnd.second_shared]
-    when = datetime.fromtimestamp(rnd.started_at / 1000).astimezone()
     words = GameWords(game, language)
     title = words.title if game is not None else rnd.edition
     labels = spot_labels(game, words) if game is not None else {}
@@ -100,7 +99,7 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
             "history_game",
             number=rnd.game_number,
             title=title,
-            time=when.strftime("%Y-%m-%d %H:%M:%S"),
+            time=date_time(rnd.started_at),
         ),
         family=game.family if game is not None else "",
         icon=family.card_icon(game) if game is not None else "",

@@ -33,6 +33,7 @@ from kiosk.devices.money_record import (
     MoneyRecordPort,
     Tally,
 )
+from kiosk.money_text import dollars
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
@@ -69,13 +70,9 @@ def journal_tally(meters: Meters, figure: Figure) -> Tally:
     return Tally(meters[f"{figure.meter}_count"], meters[figure.meter])
 
 
-def _dollars(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
 def _describe(tally: Tally, figure: Figure) -> str:
     text = f"{tally.count} {figure.what}"
-    return f"{text} ({_dollars(tally.value)})" if figure.values else text
+    return f"{text} ({dollars(tally.value)})" if figure.values else text
 
 
 def judge(meters: Meters, record: MoneyRecord, epoch: int = 0) -> Verdict:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.store.journal import Journal
-from kiosk.textui.show import local_time
+from kiosk.time_text import local_time
 
 
 @dataclass(frozen=True)

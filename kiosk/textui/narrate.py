@@ -11,7 +11,6 @@ from kiosk.terminal import events as e
 from kiosk.terminal.state import RoundState, TerminalState
 from kiosk.textui.families import text_family
 from kiosk.textui.show import (
-    clock_time,
     dealer_lines,
     decision_text,
     first_deal_lines,
@@ -22,6 +21,7 @@ from kiosk.textui.show import (
     title_of,
     wagers_text,
 )
+from kiosk.time_text import clock_time
 
 
 def deadline_text(deadline: int, now: int) -> str:

@@ -19,7 +19,8 @@ from kiosk.presentation.money import dollars
 from kiosk.store.journal import Journal, JournalRow, StoreError
 from kiosk.store.reader import open_readonly
 from kiosk.terminal.state import RoundState, TerminalState
-from kiosk.textui.show import local_time, round_lines
+from kiosk.textui.show import round_lines
+from kiosk.time_text import local_time
 
 #: meters counted in cents; every other meter is a count
 MONEY_METERS = frozenset(

@@ -8,7 +8,6 @@ read alike.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from fractions import Fraction
 
 from kiosk.cards import names
@@ -19,19 +18,10 @@ from kiosk.presentation.played_game import game_of
 from kiosk.terminal.records import SeatResult
 from kiosk.terminal.state import RoundState
 from kiosk.textui.families import text_family
+from kiosk.time_text import local_time
 
 #: what a player types for each decision choice
 TYPED_CHOICE: Mapping[str, str] = {"no_raise": "noraise"}
-
-
-def local_time(epoch_ms: int) -> str:
-    """ISO 8601 local time with its UTC offset, to the second."""
-    return datetime.fromtimestamp(epoch_ms / 1000).astimezone().isoformat(timespec="seconds")
-
-
-def clock_time(epoch_ms: int) -> str:
-    """Local wall-clock time ``HH:MM:SS``."""
-    return datetime.fromtimestamp(epoch_ms / 1000).astimezone().strftime("%H:%M:%S")
 
 
 def odds_text(odds: Fraction | str) -> str:

@@ -38,9 +38,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kiosk.money_text import dollars
+from kiosk.time_text import clock_time, local_stamp
 from kiosk.web import live
 from kiosk.web.accounts import Accounts, Kdf, Session
-from kiosk.web.charts import Bar, bar_chart, dollars, hour_label
+from kiosk.web.charts import Bar, bar_chart, hour_label
 from kiosk.web.commands import ACTIONS, CommandError, CommandQueue, HostRecordsQueue, checked
 from kiosk.web.floor import (
     HOUR_MS,
@@ -112,8 +114,8 @@ class Dashboard:
         self.commands: CommandQueue = config.commands or HostRecordsQueue(config.db)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         env = self.templates.env
-        env.filters["when"] = _when
-        env.filters["clock"] = lambda ms: time.strftime("%H:%M:%S", time.localtime(ms / 1000))
+        env.filters["when"] = local_stamp
+        env.filters["clock"] = clock_time
         env.filters["dollars"] = dollars
         env.filters["percent"] = lambda v: "-" if v is None else f"{v:.2f}%"
         env.globals["periods"] = PERIODS
@@ -169,12 +171,6 @@ class Dashboard:
 
 def _address(request: Request) -> str:
     return request.client.host if request.client is not None else ""
-
-
-def _when(ms: int) -> str:
-    if not ms:
-        return "-"
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ms / 1000))
 
 
 def _period(request: Request) -> tuple[str, int, int]:
@@ -354,7 +350,7 @@ async def meters_page(dash: Dashboard, request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         snapshots = dash.floor.latest_meters()
-        names = meter_order({name for s in snapshots for name, _ in s.meters})
+        names = meter_order({name for s in snapshots for name in s.meters})
         return {
             "snapshots": snapshots,
             "names": names,
@@ -612,7 +608,7 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
             (
                 [s.terminal_id, s.journal_seq, s.at_ms, meter, value]
                 for s in floor.latest_meters()
-                for meter, value in s.meters
+                for meter, value in sorted(s.meters.items())
             ),
         )
     if name == "games":
@@ -688,7 +684,7 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
                     a.operator,
                     a.reason,
                     a.at_ms,
-                    a.detail,
+                    a.detail_text,
                 ]
                 for a in floor.voucher_audit(last=1_000_000)
             ),

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from kiosk.money_text import dollars
+
 WIDTH, HEIGHT = 760, 220
 LEFT, RIGHT, TOP, BOTTOM = 78, 12, 28, 34
 
@@ -23,13 +25,6 @@ class Bar:
 def hour_label(hour_ms: int) -> str:
     """``14h`` for an hour starting at ``hour_ms`` (local time)."""
     return time.strftime("%Hh", time.localtime(hour_ms / 1000))
-
-
-def dollars(cents: int) -> str:
-    """``$1,234.56`` (``-$3.00`` below zero)."""
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
 
 def _nice_step(span: int) -> int:

@@ -8,11 +8,23 @@ written against the columns documented in docs/host.md and run on a read-only co
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.host.records import (
+    TERMINALS_SQL,
+    CommandRecord,
+    MeterSnapshotRecord,
+    Severity,
+    TerminalRecord,
+    VoucherAuditEntry,
+    VoucherRecord,
+    VoucherState,
+)
 from kiosk.terminal.meters import CORE_METERS, MONEY_IN, MONEY_OUT
 from kiosk.web.sql import Connection
 
@@ -24,7 +36,7 @@ PERIODS = {
     "7d": ("last 7 days", 7 * 24 * HOUR_MS),
     "all": ("all time", 0),
 }
-VOUCHER_STATES = ("pending", "issued", "voided", "reserved", "redeemed", "quarantined")
+VOUCHER_STATES = tuple(state.value for state in VoucherState)
 #: meters counted in cents (the others count things: notes, games, doors...)
 MONEY_METERS = frozenset({"coin_in", "coin_out", "handpaid_jackpots", *MONEY_IN, *MONEY_OUT})
 #: terminal_alarms kinds shown as alarms besides those of severity 'alarm'
@@ -53,6 +65,22 @@ class TerminalStatus:
     events: int
     alarms: int
 
+    @classmethod
+    def of(cls, record: TerminalRecord, *, online: bool) -> TerminalStatus:
+        """The floor's view of one of the host's terminal records."""
+        return cls(
+            terminal_id=record.terminal_id,
+            software_version=record.software_version,
+            online=online,
+            last_seen_ms=record.last_seen_ms,
+            enabled=record.enabled,
+            disable_reason=record.disable_reason,
+            auth_result=record.auth_result,
+            auth_ms=record.auth_ms,
+            events=record.events,
+            alarms=record.alarms,
+        )
+
     def as_json(self) -> dict[str, Any]:
         """The fields as plain values (the live feed)."""
         return {
@@ -67,20 +95,6 @@ class TerminalStatus:
             "events": self.events,
             "alarms": self.alarms,
         }
-
-
-@dataclass(frozen=True)
-class MeterSnapshot:
-    """A terminal's newest lifetime meters."""
-
-    terminal_id: str
-    journal_seq: int
-    at_ms: int
-    meters: tuple[tuple[str, int], ...]
-
-    def value(self, name: str) -> int:
-        """One meter (0 when the snapshot lacks it)."""
-        return dict(self.meters).get(name, 0)
 
 
 @dataclass(frozen=True)
@@ -107,40 +121,12 @@ class GameFigures:
 
 
 @dataclass(frozen=True)
-class VoucherRecord:
-    """A voucher and its state."""
-
-    validation_number: str
-    value_cents: int
-    state: str
-    issued_by: str
-    issued_ms: int
-    holder: str
-    updated_ms: int
-
-
-@dataclass(frozen=True)
-class VoucherAuditEntry:
-    """One entry of the host's voucher audit."""
-
-    entry_id: int
-    validation_number: str
-    kind: str
-    severity: str
-    terminal_id: str
-    operator: str
-    reason: str
-    at_ms: int
-    detail: str
-
-
-@dataclass(frozen=True)
 class Alarm:
     """Something on the floor an operator must look at."""
 
     key: str  # unique and stable: 't:12' (terminal_alarms), 'v:7' (voucher_audit), 'c:TK:ms'
     kind: str
-    severity: str
+    severity: Severity
     terminal_id: str
     at_ms: int
     subject: str  # the voucher number, or ''
@@ -151,26 +137,12 @@ class Alarm:
         return {
             "key": self.key,
             "kind": self.kind,
-            "severity": self.severity,
+            "severity": str(self.severity),
             "terminal_id": self.terminal_id,
             "at_ms": self.at_ms,
             "subject": self.subject,
             "text": self.text,
         }
-
-
-@dataclass(frozen=True)
-class CommandRecord:
-    """A command queued for a terminal, and how far it got."""
-
-    command_id: int
-    terminal_id: str
-    kind: str
-    body: str
-    state: str
-    created_ms: int
-    done_ms: int
-    result: str
 
 
 def is_money(name: str) -> bool:
@@ -201,29 +173,10 @@ class Floor:
     def terminals(self, at: int | None = None) -> list[TerminalStatus]:
         """Every terminal with its contact, enabling, authentication and counts."""
         at = now_ms() if at is None else at
-        rows = self.conn.rows(
-            "SELECT t.terminal_id, t.software_version, t.last_seen_ms, t.enabled,"
-            " t.disable_reason, t.auth_result, t.auth_ms,"
-            " (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id),"
-            " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
-            "  AND r.severity = 'alarm')"
-            " FROM terminals t ORDER BY t.terminal_id"
-        )
-        return [
-            TerminalStatus(
-                terminal_id=r[0],
-                software_version=r[1],
-                online=at - int(r[2]) <= self.offline_after_ms,
-                last_seen_ms=int(r[2]),
-                enabled=bool(r[3]),
-                disable_reason=r[4],
-                auth_result=r[5],
-                auth_ms=int(r[6]),
-                events=int(r[7]),
-                alarms=int(r[8]),
-            )
-            for r in rows
-        ]
+        rows = self.conn.rows(TERMINALS_SQL)
+        records = [TerminalRecord.from_row(_named(TerminalRecord, r)) for r in rows]
+        limit = self.offline_after_ms
+        return [TerminalStatus.of(t, online=at - t.last_seen_ms <= limit) for t in records]
 
     def terminal_ids(self) -> list[str]:
         """The terminals the host knows."""
@@ -231,21 +184,16 @@ class Floor:
 
     # --- meters ---------------------------------------------------------------------------------
 
-    def latest_meters(self) -> list[MeterSnapshot]:
+    def latest_meters(self) -> list[MeterSnapshotRecord]:
         """Each terminal's newest meter snapshot (by journal order)."""
         rows = self.conn.rows(
-            "SELECT m.terminal_id, m.journal_seq, m.at_ms, m.meters FROM meter_snapshots m"
+            f"SELECT {_columns(MeterSnapshotRecord, 'm.')} FROM meter_snapshots m"
             " WHERE m.message_id = (SELECT n.message_id FROM meter_snapshots n"
             "  WHERE n.terminal_id = m.terminal_id"
             "  ORDER BY n.journal_seq DESC, n.at_ms DESC, n.received_ms DESC LIMIT 1)"
             " ORDER BY m.terminal_id"
         )
-        out = []
-        for terminal, seq, at, meters in rows:
-            values = json.loads(meters)
-            items = tuple(sorted((str(k), int(v)) for k, v in values.items()))
-            out.append(MeterSnapshot(terminal, int(seq), int(at), items))
-        return out
+        return [MeterSnapshotRecord.from_row(_named(MeterSnapshotRecord, r)) for r in rows]
 
     def _games_sql(self, group: str) -> str:
         if self.conn.postgres:
@@ -297,14 +245,11 @@ class Floor:
         """Vouchers, newest first."""
         where, params = (" WHERE state = ?", (state,)) if state else ("", ())
         rows = self.conn.rows(
-            "SELECT validation_number, value_cents, state, issued_by, issued_ms, holder,"
-            f" updated_ms FROM vouchers{where} ORDER BY issued_ms DESC, validation_number"
-            " LIMIT ?",
+            f"SELECT {_columns(VoucherRecord)} FROM vouchers{where}"
+            " ORDER BY issued_ms DESC, validation_number LIMIT ?",
             (*params, last),
         )
-        return [
-            VoucherRecord(r[0], int(r[1]), r[2], r[3], int(r[4]), r[5], int(r[6])) for r in rows
-        ]
+        return [VoucherRecord.from_row(_named(VoucherRecord, r)) for r in rows]
 
     def voucher_states(self) -> dict[str, tuple[int, int]]:
         """state -> (count, value in cents)."""
@@ -317,14 +262,11 @@ class Floor:
     def voucher_audit(self, last: int = 200) -> list[VoucherAuditEntry]:
         """The voucher audit, newest first."""
         rows = self.conn.rows(
-            "SELECT entry_id, validation_number, kind, severity, terminal_id, operator, reason,"
-            " at_ms, detail FROM voucher_audit ORDER BY entry_id DESC LIMIT ?",
+            f"SELECT {_columns(VoucherAuditEntry)} FROM voucher_audit"
+            " ORDER BY entry_id DESC LIMIT ?",
             (last,),
         )
-        return [
-            VoucherAuditEntry(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], int(r[7]), r[8])
-            for r in rows
-        ]
+        return [VoucherAuditEntry.from_row(_named(VoucherAuditEntry, r)) for r in rows]
 
     # --- alarms ---------------------------------------------------------------------------------
 
@@ -347,7 +289,8 @@ class Floor:
             (entry_id, last),
         )
         return [
-            Alarm(f"t:{r[0]}", r[2], r[3], r[1], int(r[4]), "", _detail_text(r[5])) for r in rows
+            Alarm(f"t:{r[0]}", r[2], Severity(r[3]), r[1], int(r[4]), "", _detail_text(r[5]))
+            for r in rows
         ]
 
     def voucher_alarms_after(self, entry_id: int, last: int = 200) -> list[Alarm]:
@@ -359,7 +302,8 @@ class Floor:
             (entry_id, last),
         )
         return [
-            Alarm(f"v:{r[0]}", r[2], r[3], r[4], int(r[5]), r[1], _detail_text(r[6])) for r in rows
+            Alarm(f"v:{r[0]}", r[2], Severity(r[3]), r[4], int(r[5]), r[1], _detail_text(r[6]))
+            for r in rows
         ]
 
     def communication_loss(self, at: int) -> list[Alarm]:
@@ -373,7 +317,7 @@ class Floor:
             Alarm(
                 f"c:{t}:{seen}",
                 "communication_loss",
-                "alarm",
+                Severity.ALARM,
                 t,
                 int(seen) + self.offline_after_ms,
                 "",
@@ -393,14 +337,19 @@ class Floor:
     def command(self, command_id: int) -> CommandRecord | None:
         """One command's record."""
         rows = self.conn.rows(
-            "SELECT command_id, terminal_id, kind, body, state, created_ms, done_ms, result"
-            " FROM commands WHERE command_id = ?",
-            (command_id,),
+            f"SELECT {_columns(CommandRecord)} FROM commands WHERE command_id = ?", (command_id,)
         )
-        if not rows:
-            return None
-        r = rows[0]
-        return CommandRecord(int(r[0]), r[1], r[2], r[3], r[4], int(r[5]), int(r[6]), r[7])
+        return CommandRecord.from_row(_named(CommandRecord, rows[0])) if rows else None
+
+
+def _columns(record: type, prefix: str = "") -> str:
+    """The columns of a record of :mod:`kiosk.host.records`, in its fields' order."""
+    return ", ".join(prefix + f.name for f in dataclasses.fields(record))
+
+
+def _named(record: type, row: Sequence[Any]) -> dict[str, Any]:
+    """A row selected by :func:`_columns` as column name -> value."""
+    return dict(zip((f.name for f in dataclasses.fields(record)), row, strict=True))
 
 
 def _detail_text(detail: str) -> str:

@@ -52,8 +52,10 @@ BASE_MODULES = {
     "kiosk.durable",
     "kiosk.integrity",
     "kiosk.interrupts",
+    "kiosk.money_text",
     "kiosk.paths",
     "kiosk.progress",
+    "kiosk.time_text",
 }
 
 

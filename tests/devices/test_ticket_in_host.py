@@ -57,12 +57,12 @@ def test_voucher_out_and_back_in_through_the_host(tmp_path: Path) -> None:
         png = sims.vouchers_dir() / f"{started.validation_number}.png"
         (code,) = zxingcpp.read_barcodes(Image.open(png))
         record = host.server.db.voucher(code.text)
-        assert record is not None and record["value_cents"] == 5000
-        until(lambda: (host.server.db.voucher(code.text) or {}).get("state") == "issued")
+        assert record is not None and record.value_cents == 5000
+        until(lambda: getattr(host.server.db.voucher(code.text), "state", None) == "issued")
 
         assert sims.control("bill-validator", f"ticket {code.text}").startswith("ok escrow")
         until(lambda: rt.state.credits == [5000])
-        until(lambda: (host.server.db.voucher(code.text) or {}).get("state") == "redeemed")
+        until(lambda: getattr(host.server.db.voucher(code.text), "state", None) == "redeemed")
         assert rt.state.lifetime["tickets_in"] == 5000
 
         sims.control("bill-validator", f"ticket {code.text}")  # the same voucher again

@@ -33,7 +33,7 @@ def disagreements(
     try:
         expected = journal_reports(journal)
         rows = db.events(terminal_id, last=10**9)
-        got = sorted((r["journal_seq"], r["kind"]) for r in rows)
+        got = sorted((r.journal_seq, r.kind) for r in rows)
         if len(set(got)) != len(got):
             problems.append("the host recorded an event twice")
         if got != sorted(expected):
@@ -55,21 +55,21 @@ def _voucher_disagreements(journal: Journal, db: HostDb, terminal_id: str) -> li
         ev = row.event
         if isinstance(ev, e.VoucherPrinted | e.VoucherFailed):
             record = db.voucher(ev.validation_number)
-            if record is None or record["value_cents"] != ev.value:
+            if record is None or record.value_cents != ev.value:
                 problems.append(f"voucher {ev.validation_number}: host has {record}")
-            elif isinstance(ev, e.VoucherFailed) and record["state"] != "voided":
-                problems.append(f"voucher {ev.validation_number} failed but is {record['state']}")
-            elif isinstance(ev, e.VoucherPrinted) and record["state"] in ("pending", "voided"):
-                problems.append(f"voucher {ev.validation_number} printed but {record['state']}")
+            elif isinstance(ev, e.VoucherFailed) and record.state != "voided":
+                problems.append(f"voucher {ev.validation_number} failed but is {record.state}")
+            elif isinstance(ev, e.VoucherPrinted) and record.state in ("pending", "voided"):
+                problems.append(f"voucher {ev.validation_number} printed but {record.state}")
         elif isinstance(ev, e.TicketRedeemed):
             redeemed[ev.validation_number] = redeemed.get(ev.validation_number, 0) + 1
             record = db.voucher(ev.validation_number)
-            if record is None or (record["state"], record["holder"]) != ("redeemed", terminal_id):
+            if record is None or (record.state, record.holder) != ("redeemed", terminal_id):
                 problems.append(f"ticket {ev.validation_number} credited but host has {record}")
     problems += [f"ticket {n} credited {k} times" for n, k in redeemed.items() if k > 1]
     for record in db.vouchers(state="redeemed", last=10**9):
-        if record["holder"] == terminal_id and record["validation_number"] not in redeemed:
-            problems.append(f"host says {record['validation_number']} redeemed, never credited")
+        if record.holder == terminal_id and record.validation_number not in redeemed:
+            problems.append(f"host says {record.validation_number} redeemed, never credited")
     return problems
 
 

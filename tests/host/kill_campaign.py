@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.host.db import SqliteHostDb
+from kiosk.host.records import TerminalAlarm, VoucherAuditEntry
 from kiosk.hostlink import pki
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state
@@ -200,8 +201,11 @@ class Campaign:
             result.problems += disagreements(self.data_dir, db, TERMINAL, meters)
             reserved = db.vouchers(state="reserved", last=10**9)
             result.problems += [f"voucher left reserved: {v}" for v in reserved]
-            alarms = [*db.terminal_alarms(TERMINAL, "alarm"), *db.voucher_audit(severity="alarm")]
-            result.problems += [f"host alarm: {a['kind']} {a['detail']}" for a in alarms]
+            alarms: list[TerminalAlarm | VoucherAuditEntry] = [
+                *db.terminal_alarms(TERMINAL, "alarm"),
+                *db.voucher_audit(severity="alarm"),
+            ]
+            result.problems += [f"host alarm: {a.kind} {a.detail}" for a in alarms]
             if db.acknowledged_head(TERMINAL) is None:
                 result.problems.append("the host acknowledged no journal head")
         finally:

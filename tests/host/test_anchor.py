@@ -95,7 +95,7 @@ def test_an_old_copy_of_the_store_is_locked_at_connect(
     assert rig.link.anchor_problem is not None
     assert host_on.db is not None
     rig.pump_until(lambda: bool(host_on.db and host_on.db.terminal_alarms("TK-A", "alarm")))
-    kinds = {a["kind"] for a in host_on.db.terminal_alarms("TK-A", "alarm")}
+    kinds = {a.kind for a in host_on.db.terminal_alarms("TK-A", "alarm")}
     assert kinds & {"head_behind", "head_forked"}
     assert host_on.db.acknowledged_head("TK-A") == anchor  # the anchor did not move back
 

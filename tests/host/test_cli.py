@@ -92,8 +92,8 @@ def test_embedded_host_serves_a_terminal(tmp_path: Path) -> None:
             time.sleep(0.02)
         events = embedded.server.db.events("TK-0001")
         # play held from the link's start until the host's anchor was checked
-        assert [e["kind"] for e in events] == ["enable", "enable", "power_up"]
-        assert [e["body"]["enabled"] for e in events[:2]] == [True, False]
+        assert [e.kind for e in events] == ["enable", "enable", "power_up"]
+        assert [e.body["enabled"] for e in events[:2]] == [True, False]
     finally:
         terminal.close()
         embedded.stop()

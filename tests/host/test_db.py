@@ -32,8 +32,8 @@ def test_hello_registers_and_refreshes(host_db: HostDb) -> None:
     host_db.hello("TK-A", "0.1.0", "ab" * 32, T0)
     host_db.hello("TK-A", "0.1.1", "cd" * 32, T0 + 5)
     (row,) = host_db.terminals()
-    assert (row["software_version"], row["hellos"], row["last_seen_ms"]) == ("0.1.1", 2, T0 + 5)
-    assert row["first_seen_ms"] == T0 and row["enabled"] == 1
+    assert (row.software_version, row.hellos, row.last_seen_ms) == ("0.1.1", 2, T0 + 5)
+    assert row.first_seen_ms == T0 and row.enabled == 1
 
 
 def test_resent_messages_are_recorded_once(host_db: HostDb) -> None:
@@ -42,10 +42,8 @@ def test_resent_messages_are_recorded_once(host_db: HostDb) -> None:
     assert host_db.record("TK-A", batch, T0) == (3, 0)
     assert host_db.record("TK-A", [*batch, _bill(3)], T0) == (1, 3)
     events = host_db.events("TK-A", last=100)
-    assert sorted(e["message_id"] for e in events) == sorted(
-        m.message_id for m in [*batch, _bill(3)]
-    )
-    assert events[0]["body"] == {"seat": 0, "value_cents": 2000}
+    assert sorted(e.message_id for e in events) == sorted(m.message_id for m in [*batch, _bill(3)])
+    assert events[0].body == {"seat": 0, "value_cents": 2000}
 
 
 def test_meter_snapshots_newest_by_journal_order(host_db: HostDb) -> None:
@@ -56,7 +54,7 @@ def test_meter_snapshots_newest_by_journal_order(host_db: HostDb) -> None:
     ]
     assert host_db.record("TK-A", snaps, T0) == (2, 0)
     assert host_db.latest_meters("TK-A") == {"coin_in": 900}
-    assert [s["journal_seq"] for s in host_db.meter_history("TK-A")] == [9, 4]
+    assert [s.journal_seq for s in host_db.meter_history("TK-A")] == [9, 4]
 
 
 def test_voucher_life_cycle(host_db: HostDb) -> None:
@@ -70,12 +68,12 @@ def test_voucher_life_cycle(host_db: HostDb) -> None:
     assert host_db.validate_ticket("TK-C", number, T0).reason == "in use at another terminal"
     assert host_db.validate_ticket("TK-B", number, T0).accepted  # re-inserted after a power cut
     host_db.finish_ticket("TK-B", number, stacked=False, at=T0)
-    assert host_db.voucher(number)["state"] == "issued"  # type: ignore[index]
+    assert host_db.voucher(number).state == "issued"  # type: ignore[union-attr]
     assert host_db.validate_ticket("TK-C", number, T0).accepted
     host_db.finish_ticket("TK-C", number, stacked=True, at=T0)
     host_db.finish_ticket("TK-C", number, stacked=True, at=T0)  # a repeated call is harmless
     record = host_db.voucher(number)
-    assert record is not None and (record["state"], record["holder"]) == ("redeemed", "TK-C")
+    assert record is not None and (record.state, record.holder) == ("redeemed", "TK-C")
     assert host_db.validate_ticket("TK-B", number, T0).reason == "already redeemed"
     with pytest.raises(HostDbError, match="not reserved at TK-B"):
         host_db.finish_ticket("TK-B", number, stacked=True, at=T0)
@@ -102,7 +100,7 @@ def test_redeemed_event_completes_a_redemption_whose_stacked_call_was_lost(
     body = {"validation_number": number, "value_cents": 2500, "seat": 0}
     host_db.record("TK-B", [Message("TK-B:1:8:0", 8, T0, "voucher_redeemed", body)], T0)
     record = host_db.voucher(number)
-    assert record is not None and (record["state"], record["holder"]) == ("redeemed", "TK-B")
+    assert record is not None and (record.state, record.holder) == ("redeemed", "TK-B")
 
 
 def test_two_terminals_racing_for_one_voucher_redeem_it_once(host_db: HostDb) -> None:
@@ -128,7 +126,7 @@ def test_two_terminals_racing_for_one_voucher_redeem_it_once(host_db: HostDb) ->
     assert all(len(w) == 1 for w in wins.values()), wins
     for number, (winner,) in wins.items():
         record = host_db.voucher(number)
-        assert record is not None and (record["state"], record["holder"]) == ("redeemed", winner)
+        assert record is not None and (record.state, record.holder) == ("redeemed", winner)
 
 
 def test_commands_queue(host_db: HostDb) -> None:
@@ -139,7 +137,7 @@ def test_commands_queue(host_db: HostDb) -> None:
     assert [c[0] for c in host_db.pending_commands()] == [second]
     host_db.command_state(first, "done", "ok", T0 + 1)
     record = host_db.command(first)
-    assert record is not None and (record["state"], record["result"]) == ("done", "ok")
+    assert record is not None and (record.state, record.result) == ("done", "ok")
 
 
 def test_enable_events_update_the_terminal(host_db: HostDb) -> None:
@@ -147,4 +145,4 @@ def test_enable_events_update_the_terminal(host_db: HostDb) -> None:
     off = Message("TK-A:1:2:0", 2, T0, "enable", {"enabled": False, "reason": "host link lost"})
     host_db.record("TK-A", [off], T0)
     (row,) = host_db.terminals()
-    assert (row["enabled"], row["disable_reason"], row["events"]) == (0, "host link lost", 1)
+    assert (row.enabled, row.disable_reason, row.events) == (0, "host link lost", 1)

@@ -35,7 +35,7 @@ def _head(seq: int) -> JournalHead:
 
 
 def _kinds(db: HostDb, terminal: str) -> list[str]:
-    return [a["kind"] for a in db.terminal_alarms(terminal, "alarm")]
+    return [a.kind for a in db.terminal_alarms(terminal, "alarm")]
 
 
 def test_repeats_are_refused_in_a_group_commit_too(host_db: HostDb) -> None:
@@ -48,7 +48,7 @@ def test_repeats_are_refused_in_a_group_commit_too(host_db: HostDb) -> None:
     ]
     results = host_db.record_reports(reports)
     assert [r.accepted for r in results] == [1, 1, 2, 1]
-    assert [n["message_id"] for n in host_db.events("T1", "bill_stacked")] == [
+    assert [n.message_id for n in host_db.events("T1", "bill_stacked")] == [
         "T1:1:3:0",
         "T1:1:1:0",
     ]
@@ -63,7 +63,7 @@ def test_repeats_are_refused_in_a_group_commit_too(host_db: HostDb) -> None:
 def test_a_host_that_requires_counts_refuses_a_note_without_one(host_db: HostDb) -> None:
     host_db.require_device_counts = True
     host_db.record("T1", [_note("T1", 1, 0), _note("T1", 2, 1)], AT, _head(2))
-    assert [n["message_id"] for n in host_db.events("T1", "bill_stacked")] == ["T1:1:2:0"]
+    assert [n.message_id for n in host_db.events("T1", "bill_stacked")] == ["T1:1:2:0"]
     assert _kinds(host_db, "T1") == ["device_count_missing"]
 
 
@@ -76,12 +76,10 @@ def test_a_terminal_s_notes_reach_the_host_with_growing_counts(
         robot.play_game()
     rig.pump_until(lambda: rig.outbox_empty() and rig.link.connected)
     assert host.db is not None
-    notes = sorted(
-        host.db.events("TK-A", "bill_stacked", last=1000), key=lambda n: n["journal_seq"]
-    )
-    counts = [n["body"]["device_count"] for n in notes]
+    notes = sorted(host.db.events("TK-A", "bill_stacked", last=1000), key=lambda n: n.journal_seq)
+    counts = [n.body["device_count"] for n in notes]
     assert notes and counts == list(range(1, len(notes) + 1))
-    assert {n["body"]["device"] for n in notes} == {"in-process validator"}
+    assert {n.body["device"] for n in notes} == {"in-process validator"}
     assert _kinds(host.db, "TK-A") == []
     assert not host.db.events("TK-A", "refused")  # every real game and note is plausible
 

@@ -65,7 +65,7 @@ def _db(host: HostRig) -> HostDb:
 
 
 def _kinds(db: HostDb, severity: str | None = "alarm") -> list[str]:
-    return [a["kind"] for a in db.terminal_alarms("TK-A", severity)]
+    return [a.kind for a in db.terminal_alarms("TK-A", severity)]
 
 
 def test_meters_that_go_backwards_in_one_epoch_raise_an_alarm(
@@ -76,9 +76,9 @@ def test_meters_that_go_backwards_in_one_epoch_raise_an_alarm(
     assert _kinds(_db(host_on)) == []
     terminal.meters(30, bills_in=2000, games_played=5)  # a cash-box meter went back
     (alarm,) = _db(host_on).terminal_alarms("TK-A", "alarm")
-    assert alarm["kind"] == "meters_backwards"
-    assert alarm["detail"]["meters"] == {"bills_in": {"before": 7000, "after": 2000}}
-    assert (alarm["detail"]["seq_before"], alarm["detail"]["seq_after"]) == (20, 30)
+    assert alarm.kind == "meters_backwards"
+    assert alarm.detail["meters"] == {"bills_in": {"before": 7000, "after": 2000}}
+    assert (alarm.detail["seq_before"], alarm.detail["seq_after"]) == (20, 30)
 
 
 def test_a_late_snapshot_higher_than_a_newer_one_is_an_alarm_too(
@@ -99,14 +99,14 @@ def test_a_ram_clear_starts_a_new_meter_epoch(
     db = _db(host_on)
     assert _kinds(db) == []
     (clear,) = db.terminal_alarms("TK-A", "operator")
-    assert clear["kind"] == "ram_cleared"
-    assert (clear["detail"]["by"], clear["detail"]["reason"]) == ("operator", "board replaced")
-    assert clear["detail"]["previous_epoch"] == EPOCH_1 and clear["detail"]["epoch"] == EPOCH_2
+    assert clear.kind == "ram_cleared"
+    assert (clear.detail["by"], clear.detail["reason"]) == ("operator", "board replaced")
+    assert clear.detail["previous_epoch"] == EPOCH_1 and clear.detail["epoch"] == EPOCH_2
     epochs = db.meter_epochs("TK-A")
-    assert [e["epoch"] for e in epochs] == [EPOCH_2, EPOCH_1]
-    assert epochs[0]["ram_clear"]["previous_seq"] == 40
+    assert [e.epoch for e in epochs] == [EPOCH_2, EPOCH_1]
+    assert epochs[0].ram_clear is not None and epochs[0].ram_clear["previous_seq"] == 40
     (row,) = db.terminals()
-    assert (row["ram_clears"], row["epoch"], row["acked_seq"]) == (1, EPOCH_2, 2)
+    assert (row.ram_clears, row.epoch, row.acked_seq) == (1, EPOCH_2, 2)
     terminal.meters(3, bills_in=0, games_played=0)
     if isinstance(db, SqliteHostDb):  # the command line reads the same records
         base = ["--host-dir", str(Path(db.path).parent)]
@@ -125,8 +125,8 @@ def test_a_new_epoch_without_a_ram_clear_is_an_alarm(
     terminal.meters(1, bills_in=0)
     db = _db(host_on)
     (alarm,) = db.terminal_alarms("TK-A", "alarm")
-    assert alarm["kind"] == "epoch_without_ram_clear"
-    assert alarm["detail"] == {"epoch": EPOCH_2, "previous_epoch": EPOCH_1}
+    assert alarm.kind == "epoch_without_ram_clear"
+    assert alarm.detail == {"epoch": EPOCH_2, "previous_epoch": EPOCH_1}
     terminal.epoch = EPOCH_1  # and the old store coming back is another
     terminal.meters(41, bills_in=7000)
     assert _kinds(db)[0] == "old_epoch"

@@ -84,15 +84,16 @@ def test_a_terminal_fails_over_to_the_second_host_and_nothing_is_lost_or_doubled
             rig.data_dir, records, "TK-A", rig.runtime.state.lifetime.as_dict()
         )
         assert problems == []
-        hosts_seen = {r["kind"] for r in records.events("TK-A", last=10_000)}
+        hosts_seen = {r.kind for r in records.events("TK-A", last=10_000)}
         assert "game_played" in hosts_seen
     finally:
         records.close()
     assert second.server is not None
     command = second.server.send("TK-A", "player_message", {"text": "moved", "seconds": 0})
     rig.pump_until(lambda: rig.link.player_message() == "moved")
-    assert second.db is not None
-    rig.pump_until(lambda: (second.db.command(command) or {}).get("state") == "done")  # type: ignore[union-attr]
+    db = second.db
+    assert db is not None
+    rig.pump_until(lambda: getattr(db.command(command), "state", None) == "done")
     assert _serving(second, pki_set) == health_pb2.HealthCheckResponse.SERVING
 
 

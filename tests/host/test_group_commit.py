@@ -96,7 +96,8 @@ def test_the_database_itself_refuses_what_the_rules_forbid(host_db: HostDb) -> N
         refused = pytest.raises(Exception, match=r"refused by the database|append-only")
         with refused, host_db.transaction() as tx:
             tx.execute(sql.format(n=number))
-    assert (host_db.voucher(number) or {})["state"] == "redeemed"
+    record = host_db.voucher(number)
+    assert record is not None and record.state == "redeemed"
     assert len(host_db.events(last=10)) == 2
     assert len(host_db.voucher_audit()) == 1
 
@@ -117,5 +118,5 @@ def test_coroutines_get_their_answers_once_committed_and_a_cancelled_report_is_d
         assert asyncio.run(play()) == [2, 2, 2]
     finally:
         committer.stop()
-    assert {e["terminal_id"] for e in host_db.events(last=100)} == {"TK-0", "TK-1", "TK-3"}
+    assert {e.terminal_id for e in host_db.events(last=100)} == {"TK-0", "TK-1", "TK-3"}
     assert committer.stats().groups == 1

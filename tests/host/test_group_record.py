@@ -206,7 +206,7 @@ def test_an_anchor_moved_by_another_host_meanwhile_is_decided_one_statement_at_a
         (result,) = out[0]
         assert (result.accepted, result.duplicates) == (1, 0)
         assert result.acknowledged == _head(9)
-        assert [a["kind"] for a in db.terminal_alarms("T00")] == ["head_behind"]
+        assert [a.kind for a in db.terminal_alarms("T00")] == ["head_behind"]
         assert len(db.events("T00")) == 2
     finally:
         db.close()

@@ -12,6 +12,7 @@ import pytest
 from kiosk.cli import main
 from kiosk.host.bounds import MAX_BATCH, Limits
 from kiosk.host.db import HostDb, SqliteHostDb
+from kiosk.host.records import VoucherAuditEntry
 from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
@@ -84,8 +85,8 @@ def _refused(call: Callable[[], object]) -> grpc.RpcError:
     return info.value
 
 
-def _alarms(db: HostDb, number: str, kind: str) -> list[dict[str, object]]:
-    return [a for a in db.voucher_audit(number, "alarm") if a["kind"] == kind]
+def _alarms(db: HostDb, number: str, kind: str) -> list[VoucherAuditEntry]:
+    return [a for a in db.voucher_audit(number, "alarm") if a.kind == kind]
 
 
 def test_printed_for_a_number_the_host_never_issued_is_quarantined_never_redeemable(
@@ -93,14 +94,14 @@ def test_printed_for_a_number_the_host_never_issued_is_quarantined_never_redeema
 ) -> None:
     _report(clients["TK-B"], _voucher_message("TK-B", 5, "voucher_printed", NEVER_ISSUED, 500_000))
     record = rig.records.voucher(NEVER_ISSUED)
-    assert record is not None and record["state"] == "quarantined"
+    assert record is not None and record.state == "quarantined"
     (alarm,) = _alarms(rig.records, NEVER_ISSUED, "quarantined")
-    assert alarm["terminal_id"] == "TK-B" and "never issued" in str(alarm["detail"])
+    assert alarm.terminal_id == "TK-B" and "never issued" in str(alarm.detail)
     answer = clients["TK-A"].validate_ticket(NEVER_ISSUED)
     assert not answer.accepted and "quarantined" in answer.reason
     with pytest.raises(Exception, match="not reserved"):
         clients["TK-B"].ticket_stacked(NEVER_ISSUED)
-    assert rig.records.voucher(NEVER_ISSUED)["state"] == "quarantined"  # type: ignore[index]
+    assert rig.records.voucher(NEVER_ISSUED).state == "quarantined"  # type: ignore[union-attr]
 
 
 def test_quarantine_and_refusals_are_listed_by_the_commands(
@@ -124,13 +125,13 @@ def test_printed_for_another_terminals_number_is_quarantined(
 ) -> None:
     number = clients["TK-A"].validation_number(1500)
     _report(clients["TK-B"], _voucher_message("TK-B", 5, "voucher_printed", number, 1500))
-    assert rig.records.voucher(number)["state"] == "pending"  # type: ignore[index]
+    assert rig.records.voucher(number).state == "pending"  # type: ignore[union-attr]
     (alarm,) = _alarms(rig.records, number, "quarantined")
-    assert alarm["terminal_id"] == "TK-B" and "issued to TK-A" in str(alarm["detail"])
+    assert alarm.terminal_id == "TK-B" and "issued to TK-A" in str(alarm.detail)
     assert not clients["TK-B"].validate_ticket(number).accepted
     # the issuing terminal's own report still moves it
     _report(clients["TK-A"], _voucher_message("TK-A", 6, "voucher_printed", number, 1500))
-    assert rig.records.voucher(number)["state"] == "issued"  # type: ignore[index]
+    assert rig.records.voucher(number).state == "issued"  # type: ignore[union-attr]
     assert clients["TK-B"].validate_ticket(number).accepted
 
 
@@ -140,9 +141,9 @@ def test_printed_with_another_value_is_quarantined(
     number = clients["TK-A"].validation_number(1500)
     _report(clients["TK-A"], _voucher_message("TK-A", 5, "voucher_printed", number, 150_000))
     record = rig.records.voucher(number)
-    assert record is not None and (record["state"], record["value_cents"]) == ("quarantined", 1500)
+    assert record is not None and (record.state, record.value_cents) == ("quarantined", 1500)
     (alarm,) = _alarms(rig.records, number, "quarantined")
-    assert "issued for 1500 cents, reported printed for 150000" in str(alarm["detail"])
+    assert "issued for 1500 cents, reported printed for 150000" in str(alarm.detail)
     answer = clients["TK-B"].validate_ticket(number)
     assert not answer.accepted and "quarantined" in answer.reason
 
@@ -152,14 +153,14 @@ def test_a_void_from_a_terminal_that_did_not_issue_the_voucher_is_refused(
 ) -> None:
     number = clients["TK-A"].validation_number(2500)
     _report(clients["TK-B"], _voucher_message("TK-B", 5, "voucher_voided", number, 2500))
-    assert rig.records.voucher(number)["state"] == "pending"  # type: ignore[index]
+    assert rig.records.voucher(number).state == "pending"  # type: ignore[union-attr]
     (alarm,) = _alarms(rig.records, number, "refused_void")
-    assert alarm["terminal_id"] == "TK-B"
+    assert alarm.terminal_id == "TK-B"
     _report(clients["TK-A"], _voucher_message("TK-A", 6, "voucher_printed", number, 2500))
-    assert rig.records.voucher(number)["state"] == "issued"  # type: ignore[index]
+    assert rig.records.voucher(number).state == "issued"  # type: ignore[union-attr]
     # the issuer voids only a pending voucher: a printed one stays redeemable
     _report(clients["TK-A"], _voucher_message("TK-A", 7, "voucher_voided", number, 2500))
-    assert rig.records.voucher(number)["state"] == "issued"  # type: ignore[index]
+    assert rig.records.voucher(number).state == "issued"  # type: ignore[union-attr]
 
 
 def test_a_redemption_from_a_terminal_that_did_not_hold_the_voucher_is_refused(
@@ -170,9 +171,9 @@ def test_a_redemption_from_a_terminal_that_did_not_hold_the_voucher_is_refused(
     # TK-B says it credited the voucher without ever reserving it
     _report(clients["TK-B"], _voucher_message("TK-B", 5, "voucher_redeemed", number, 3000))
     record = rig.records.voucher(number)
-    assert record is not None and (record["state"], record["holder"]) == ("issued", "")
+    assert record is not None and (record.state, record.holder) == ("issued", "")
     (alarm,) = _alarms(rig.records, number, "refused_redeem")
-    assert alarm["terminal_id"] == "TK-B"
+    assert alarm.terminal_id == "TK-B"
     error = _refused(
         lambda: clients["TK-B"].stub.FinishTicket(
             host_pb2.FinishTicketRequest(terminal_id="TK-B", validation_number=number, stacked=True)
@@ -182,10 +183,10 @@ def test_a_redemption_from_a_terminal_that_did_not_hold_the_voucher_is_refused(
     # the player still has it: TK-A reserves and redeems it as the holder
     assert clients["TK-A"].validate_ticket(number).accepted
     _report(clients["TK-B"], _voucher_message("TK-B", 6, "voucher_redeemed", number, 3000))
-    assert rig.records.voucher(number)["state"] == "reserved"  # type: ignore[index]
+    assert rig.records.voucher(number).state == "reserved"  # type: ignore[union-attr]
     clients["TK-A"].ticket_stacked(number)
     record = rig.records.voucher(number)
-    assert record is not None and (record["state"], record["holder"]) == ("redeemed", "TK-A")
+    assert record is not None and (record.state, record.holder) == ("redeemed", "TK-A")
 
 
 @pytest.mark.parametrize("value", [2**62, -500, 0, LIMITS.ticket_out_limit + 1])
@@ -206,7 +207,7 @@ def test_a_voucher_over_the_ticket_in_limit_is_refused(
     _report(clients["TK-A"], _voucher_message("TK-A", 5, "voucher_printed", number, 150_001))
     answer = clients["TK-B"].validate_ticket(number)
     assert not answer.accepted and "ticket-in limit" in answer.reason
-    assert rig.records.voucher(number)["state"] == "issued"  # type: ignore[index]
+    assert rig.records.voucher(number).state == "issued"  # type: ignore[union-attr]
 
 
 def _bill(value: int, seq: int = 3) -> host_pb2.TerminalMessage:

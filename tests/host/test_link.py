@@ -49,14 +49,14 @@ def test_events_meters_and_vouchers_reach_the_host(host: HostRig, make_terminal:
     robot = _play(rig, 25)
     _settle(rig, host)
     assert host.db is not None
-    kinds = {r["kind"] for r in host.db.events("TK-A", last=10_000)}
+    kinds = {r.kind for r in host.db.events("TK-A", last=10_000)}
     assert {"power_up", "bill_stacked", "game_played"} <= kinds
     (terminal,) = host.db.terminals()
-    assert terminal["software_signature"] == integrity.manifest().digest
+    assert terminal.software_signature == integrity.manifest().digest
     assert robot.stats.cashouts > 0
     printed = [r.event for r in rig.runtime.journal.rows() if isinstance(r.event, e.VoucherPrinted)]
     assert printed and all(
-        host.db.voucher(v.validation_number)["state"] == "issued"  # type: ignore[index]
+        host.db.voucher(v.validation_number).state == "issued"  # type: ignore[union-attr]
         for v in printed
     )
 
@@ -131,7 +131,7 @@ def test_link_loss_disables_play_at_the_end_of_the_game(
     rig.pump_until(lambda: rt.state.disabled is None, timeout=15)
     _deal(rig)
     _settle(rig, host)
-    reasons = [r["body"]["reason"] for r in host.db.events("TK-A", "enable")]
+    reasons = [r.body["reason"] for r in host.db.events("TK-A", "enable")]
     assert reasons == [
         "host link back",
         LINK_LOST_REASON,
@@ -192,15 +192,15 @@ def test_host_commands(host: HostRig, make_terminal: MakeTerminal) -> None:
 
     seed = bytes(range(32))
     command = server.send("TK-A", "authenticate_software", {"seed": seed.hex()})
-    rig.pump_until(lambda: db.command(command)["state"] == "done")  # type: ignore[index]
-    assert db.command(command)["result"] == "match"  # type: ignore[index]
+    rig.pump_until(lambda: db.command(command).state == "done")  # type: ignore[union-attr]
+    assert db.command(command).result == "match"  # type: ignore[union-attr]
     rig.pump_until(lambda: rig.link.last_authentication is not None)  # the answer is back
     assert rig.link.last_authentication is True
-    assert db.terminals()[0]["auth_result"] == "match"
+    assert db.terminals()[0].auth_result == "match"
     assert rig.link.seeded_hmac(seed) == _independent_hmac(seed)
 
     command = server.send("TK-A", "request_meters")
-    rig.pump_until(lambda: any(s["reason"] == "requested" for s in db.meter_history("TK-A", 50)))
+    rig.pump_until(lambda: any(s.reason == "requested" for s in db.meter_history("TK-A", 50)))
     assert db.latest_meters("TK-A") == rt.state.lifetime.as_dict()
 
     target = rt.clock() + 3_600_000
@@ -219,11 +219,11 @@ def test_a_wrong_software_answer_is_a_mismatch(host: HostRig, make_terminal: Mak
     db = host.db
     rig.pump_until(lambda: rig.link.connected)
     command = host.server.send("TK-A", "authenticate_software")
-    rig.pump_until(lambda: db.command(command)["state"] == "done")  # type: ignore[index]
-    assert db.command(command)["result"].startswith("MISMATCH")  # type: ignore[index]
+    rig.pump_until(lambda: db.command(command).state == "done")  # type: ignore[union-attr]
+    assert db.command(command).result.startswith("MISMATCH")  # type: ignore[union-attr]
     rig.pump_until(lambda: rig.link.last_authentication is not None)
     assert rig.link.last_authentication is False
-    assert db.terminals()[0]["auth_result"] == "mismatch"
+    assert db.terminals()[0].auth_result == "mismatch"
 
 
 def _cash_out(rig: TerminalRig, dollars: int) -> str:
@@ -269,7 +269,7 @@ def test_a_voucher_is_redeemed_once_when_terminals_race(
     rig.runtime.execute(c.TicketStackedReport(validation_number=number))
     rig.wiring.client.ticket_stacked(number)
     _settle(rig, host)
-    assert host.db is not None and host.db.voucher(number)["state"] == "redeemed"  # type: ignore[index]
+    assert host.db is not None and host.db.voucher(number).state == "redeemed"  # type: ignore[union-attr]
 
 
 def test_cash_out_without_the_host_becomes_a_handpay(

@@ -44,5 +44,5 @@ def test_a_full_disk_at_the_acknowledgement_delays_delivery_and_loses_nothing(
     rig.pump_until(rig.outbox_empty, timeout=30)
     assert all(thread.is_alive() for thread in rig.link._threads)
     assert host.db is not None
-    notes = [r for r in host.db.events("TK-A", last=100) if r["kind"] == "bill_stacked"]
-    assert [r["body"]["value_cents"] for r in notes] == [2000]
+    notes = [r for r in host.db.events("TK-A", last=100) if r.kind == "bill_stacked"]
+    assert [r.body["value_cents"] for r in notes] == [2000]

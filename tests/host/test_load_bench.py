@@ -85,10 +85,10 @@ def test_two_hundred_terminals_against_echo(tmp_path: Path, benchmark: Any) -> N
             )
             try:
                 rows = db.events(last=10**9)
-                ids = [r["message_id"] for r in rows]
+                ids = [r.message_id for r in rows]
                 expected = TERMINALS * BATCHES * PER_BATCH
                 assert len(ids) == len(set(ids)) == expected  # none lost, none twice
-                assert {r["terminal_id"] for r in rows} == set(names)
+                assert {r.terminal_id for r in rows} == set(names)
             finally:
                 db.close()
     finally:

@@ -20,6 +20,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.db import HostDb, SqliteHostDb
+from kiosk.host.records import TerminalAlarm
 from kiosk.hostlink.client import HostClient
 from kiosk.web.floor import Floor
 from kiosk.web.sql import Connection
@@ -77,8 +78,8 @@ def _note(seq: int, count: int, device: str = "JCM iVIZION 1234") -> host_pb2.Te
     return msg
 
 
-def _alarms(db: HostDb, kind: str) -> list[dict[str, Any]]:
-    return [a for a in db.terminal_alarms("TK-A", "alarm") if a["kind"] == kind]
+def _alarms(db: HostDb, kind: str) -> list[TerminalAlarm]:
+    return [a for a in db.terminal_alarms("TK-A", "alarm") if a.kind == kind]
 
 
 def _floor(rig: PlausibleRig) -> Floor:
@@ -95,13 +96,13 @@ def test_a_game_paying_more_than_its_pay_tables_allow_is_kept_out_of_the_meters(
     assert answer.accepted == 2  # both recorded: the terminal's outbox moves on
     db = rig.records
     games = db.events("TK-A", "game_played")
-    assert [g["message_id"] for g in games] == ["TK-A:1:1:0"]  # only the fair one counts
+    assert [g.message_id for g in games] == ["TK-A:1:1:0"]  # only the fair one counts
     (kept_out,) = db.events("TK-A", "refused")
-    assert kept_out["body"]["kind"] == "game_played"
+    assert kept_out.body["kind"] == "game_played"
     (alarm,) = _alarms(db, "implausible_game")
-    assert alarm["detail"]["message_id"] == "TK-A:1:2:0"
-    assert "first_down paid 99999999 cents for a stake of 100" in alarm["detail"]["why"]
-    assert "at most 250" in alarm["detail"]["why"]
+    assert alarm.detail["message_id"] == "TK-A:1:2:0"
+    assert "first_down paid 99999999 cents for a stake of 100" in alarm.detail["why"]
+    assert "at most 250" in alarm.detail["why"]
     # the floor's figures count the fair game only, and its alarms show the other
     floor = _floor(rig)
     (figures,) = floor.games_by_terminal(0, 10**15)
@@ -123,10 +124,10 @@ def test_the_same_note_under_a_new_message_id_is_refused(
     assert client.report([_note(1, 41)]).duplicates == 1  # a resend is only a duplicate
     db = rig.records
     notes = db.events("TK-A", "bill_stacked")
-    assert [n["message_id"] for n in notes] == ["TK-A:1:1:0"]
+    assert [n.message_id for n in notes] == ["TK-A:1:1:0"]
     (repeat,) = _alarms(db, "device_count_repeat")
-    assert repeat["detail"]["message_id"] == "TK-A:1:2:0"
-    assert "item 41 was reported already" in repeat["detail"]["why"]
+    assert repeat.detail["message_id"] == "TK-A:1:2:0"
+    assert "item 41 was reported already" in repeat.detail["why"]
     # the next note, and another validator's note 41, are new
     assert client.report([_note(3, 42), _note(4, 41, "JCM iVIZION 9999")]).accepted == 2
     assert len(db.events("TK-A", "bill_stacked")) == 3

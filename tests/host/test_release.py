@@ -18,6 +18,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.db import HostDb, HostDbError, Message, PostgresHostDb, SqliteHostDb, now_ms
+from kiosk.host.records import VoucherAuditEntry
 from kiosk.hostlink.client import HostClient
 from kiosk.hostlink.ports import HostUnavailableError
 from kiosk.terminal import commands as c
@@ -45,16 +46,16 @@ def _reserved(db: HostDb, value: int = 2500, at: str = "TK-A") -> str:
 def _voucher(db: HostDb, number: str) -> tuple[str, str]:
     record = db.voucher(number)
     assert record is not None
-    return record["state"], record["holder"]
+    return record.state, record.holder
 
 
 def _kinds(db: HostDb, number: str) -> list[tuple[str, str, str]]:
     """(kind, severity, terminal) of the voucher's audit entries, oldest first."""
-    return [(r["kind"], r["severity"], r["terminal_id"]) for r in db.voucher_audit(number)[::-1]]
+    return [(r.kind, r.severity, r.terminal_id) for r in db.voucher_audit(number)[::-1]]
 
 
-def _json(entry: dict[str, Any]) -> str:
-    return json.dumps(entry["detail"], sort_keys=True)
+def _json(entry: VoucherAuditEntry) -> str:
+    return json.dumps(entry.detail, sort_keys=True)
 
 
 def _redeemed_event(terminal: str, seq: int, number: str, value: int = 2500) -> Message:
@@ -67,17 +68,17 @@ def test_a_release_reissues_the_voucher_and_is_audited(host_db: HostDb) -> None:
     assert host_db.release_voucher(number, "alice", "terminal replaced", LATER) == "TK-A"
     assert _voucher(host_db, number) == ("issued", "")
     (entry,) = host_db.voucher_audit(number)
-    assert (entry["kind"], entry["severity"], entry["terminal_id"]) == (
+    assert (entry.kind, entry.severity, entry.terminal_id) == (
         "released",
         "operator",
         "TK-A",
     )
-    assert (entry["operator"], entry["reason"], entry["at_ms"]) == (
+    assert (entry.operator, entry.reason, entry.at_ms) == (
         "alice",
         "terminal replaced",
         LATER,
     )
-    assert entry["detail"] == {"value_cents": 2500, "reserved_ms": T0, "last_seen_ms": T0}
+    assert entry.detail == {"value_cents": 2500, "reserved_ms": T0, "last_seen_ms": T0}
     # the patron cashes it at another terminal, the ordinary way
     answer = host_db.validate_ticket("TK-B", number, LATER)
     assert (answer.accepted, answer.value) == (True, 2500)
@@ -127,8 +128,8 @@ def test_a_late_stacked_call_redeems_at_the_terminal_as_an_exception(host_db: Ho
         ("late_stacked", "exception", "TK-A"),
     ]
     entry = host_db.voucher_audit(number)[0]
-    assert entry["detail"]["release"]["operator"] == "alice"
-    assert entry["detail"]["state"] == "issued"
+    assert entry.detail["release"]["operator"] == "alice"
+    assert entry.detail["state"] == "issued"
     assert host_db.validate_ticket("TK-B", number, LATER).reason == "already redeemed"
 
 
@@ -138,8 +139,8 @@ def test_a_late_journal_report_alone_redeems_as_an_exception(host_db: HostDb) ->
     host_db.record("TK-A", [_redeemed_event("TK-A", 7, number)], LATER + MINUTE)
     assert _voucher(host_db, number) == ("redeemed", "TK-A")
     entry = host_db.voucher_audit(number)[0]
-    assert (entry["kind"], entry["severity"]) == ("late_stacked", "exception")
-    assert entry["detail"]["journaled_ms"] == T0 + 1
+    assert (entry.kind, entry.severity) == ("late_stacked", "exception")
+    assert entry.detail["journaled_ms"] == T0 + 1
 
 
 def test_a_late_report_after_a_redemption_elsewhere_is_a_double_redemption_alarm(
@@ -159,8 +160,8 @@ def test_a_late_report_after_a_redemption_elsewhere_is_a_double_redemption_alarm
         ("double_redemption", "alarm", "TK-A"),  # once, though reported twice
     ]
     (alarm,) = host_db.voucher_audit(severity="alarm")
-    assert alarm["detail"]["holder"] == "TK-B" and alarm["detail"]["value_cents"] == 2500
-    assert alarm["detail"]["release"]["reason"] == "terminal dead"
+    assert alarm.detail["holder"] == "TK-B" and alarm.detail["value_cents"] == 2500
+    assert alarm.detail["release"]["reason"] == "terminal dead"
     alarms = [r.getMessage() for r in caplog.records if r.getMessage().startswith("ALARM")]
     assert alarms == [f"ALARM voucher {number}: double_redemption reported by TK-A: {_json(alarm)}"]
 
@@ -205,9 +206,7 @@ def test_a_second_release_needs_a_second_stuck_reservation(host_db: HostDb) -> N
     with pytest.raises(HostDbError, match="reserved at TK-B 0 s ago"):
         host_db.release_voucher(number, "bob", "again", LATER)
     host_db.release_voucher(number, "bob", "TK-B dead too", LATER + 11 * MINUTE)
-    assert [
-        (r["kind"], r["terminal_id"], r["operator"]) for r in host_db.voucher_audit(number)
-    ] == [
+    assert [(r.kind, r.terminal_id, r.operator) for r in host_db.voucher_audit(number)] == [
         ("released", "TK-B", "bob"),
         ("released", "TK-A", "alice"),
     ]
@@ -314,7 +313,7 @@ def test_release_and_audit_commands(host_db: HostDb, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert f"voucher {numbers[1]} released from TK-A by " in out
     operator = os.environ.get("SUDO_USER") or getpass.getuser()
-    assert host_db.voucher_audit(numbers[1])[0]["operator"] == operator
+    assert host_db.voucher_audit(numbers[1])[0].operator == operator
     assert main(["host", "vouchers", "audit", *db, "--json"]) == 0
     assert [e["validation_number"] for e in json.loads(capsys.readouterr().out)] == numbers[::-1]
     assert main(["host", "vouchers", "audit", numbers[0], *db]) == 0

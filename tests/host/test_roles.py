@@ -52,7 +52,7 @@ def _refused(call: object) -> grpc.RpcError:
 def _alarms(db: HostDb | None, name: str) -> list[str]:
     assert db is not None
     rows = db.terminal_alarms(name, "alarm", "identity_refused")
-    return [r["detail"]["reason"] for r in rows]
+    return [r.detail["reason"] for r in rows]
 
 
 def test_an_unknown_terminal_is_refused_with_a_floor_alarm(

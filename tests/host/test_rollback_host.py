@@ -20,6 +20,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.host.db import SqliteHostDb
+from kiosk.host.records import CommandRecord
 from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.signer.client import development_dir
 from kiosk.terminal import commands as c
@@ -112,13 +113,13 @@ def _dispute(rig: TerminalRig) -> str:
     return rig.runtime.state.tilts[TiltCode.PRINTER_RECONCILE].reason
 
 
-def _finished(host: HostRig, rig: TerminalRig, command_id: int) -> dict[str, object]:
+def _finished(host: HostRig, rig: TerminalRig, command_id: int) -> CommandRecord:
     assert host.db is not None
     db = host.db
 
     def done() -> bool:
         record = db.command(command_id)
-        return record is not None and record["state"] in ("done", "failed")
+        return record is not None and record.state in ("done", "failed")
 
     rig.pump_until(done)
     record = db.command(command_id)
@@ -137,12 +138,12 @@ def test_the_hosts_confirmation_ends_a_device_records_dispute(
         "TK-A", "confirm_device_records", {"tilt": code, "operator": "ann", "reason": "x"}
     )
     record = _finished(host, rig, wrong)
-    assert record["state"] == "failed" and "no longer the one confirmed" in str(record["result"])
+    assert record.state == "failed" and "no longer the one confirmed" in str(record.result)
     assert code in rig.runtime.state.tilts
     ok = host.server.send(
         "TK-A", "confirm_device_records", {"tilt": code, "operator": "ann", "reason": reason}
     )
-    assert _finished(host, rig, ok)["state"] == "done"
+    assert _finished(host, rig, ok).state == "done"
     assert code not in rig.runtime.state.tilts
     cleared = [r.event for r in rig.runtime.journal.rows() if isinstance(r.event, e.TiltCleared)]
     assert cleared[-1].by == f"host operator ann (command {ok})"

@@ -38,7 +38,7 @@ def _call(host: HostRig, creds: pki.Credentials, bare: bool) -> None:
 
 def test_valid_certificate_is_let_in(host: HostRig, pki_set: Pki) -> None:
     _hello(host, pki_set.terminal("TK-A"))
-    assert host.db is not None and [r["terminal_id"] for r in host.db.terminals()] == ["TK-A"]
+    assert host.db is not None and [r.terminal_id for r in host.db.terminals()] == ["TK-A"]
 
 
 @pytest.mark.parametrize("case", ["rogue CA", "expired", "no certificate"])

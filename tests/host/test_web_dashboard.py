@@ -277,8 +277,8 @@ def test_alarms_reach_the_live_feed(app: SecurityHeaders, records: tuple[HostDb,
     c = sign_in(app, "olive")
     cursor = re.search(r'data-cursor="([0-9,]+)"', c.get("/").text)
     assert cursor is not None
-    number = printed_voucher(db, "TK-B", 4000, 40, 0 + db.terminals()[0]["last_seen_ms"])
-    double_redemption(db, number, "TK-B", "TK-A", db.terminals()[0]["last_seen_ms"])
+    number = printed_voucher(db, "TK-B", 4000, 40, 0 + db.terminals()[0].last_seen_ms)
+    double_redemption(db, number, "TK-B", "TK-A", db.terminals()[0].last_seen_ms)
     with c.stream("GET", f"/events?cursor={cursor.group(1)}") as answer:
         assert answer.headers["content-type"].startswith("text/event-stream")
         text = "".join(answer.iter_text())
@@ -294,7 +294,7 @@ def test_the_feed_moves_its_cursor_on(records: tuple[HostDb, str]) -> None:
     populate(db)
     floor = Floor(Connection(target, read_only=True))
     cursor = live.AlarmCursor()
-    first = live.new_alarms(floor, cursor, db.terminals()[0]["last_seen_ms"])
+    first = live.new_alarms(floor, cursor, db.terminals()[0].last_seen_ms)
     kinds = sorted(a.kind for a in first)
     assert kinds == sorted(
         [
@@ -305,12 +305,12 @@ def test_the_feed_moves_its_cursor_on(records: tuple[HostDb, str]) -> None:
             "communication_loss",
         ]
     )
-    assert live.new_alarms(floor, cursor, db.terminals()[0]["last_seen_ms"]) == []
+    assert live.new_alarms(floor, cursor, db.terminals()[0].last_seen_ms) == []
     assert live.AlarmCursor.parse(cursor.text()) is not None
     assert live.AlarmCursor.parse("1,x") is None and live.AlarmCursor.parse("9" * 30 + ",1") is None
     shared = live.SharedFloor(floor, max_age_seconds=0.2)
     first_floor = shared.get()
-    db.hello("TK-NEW", "1.0", "sig", db.terminals()[0]["last_seen_ms"])
+    db.hello("TK-NEW", "1.0", "sig", db.terminals()[0].last_seen_ms)
     assert shared.get() is first_floor  # one query per interval for every stream
     time.sleep(0.25)
     assert [t["terminal_id"] for t in shared.get()["terminals"]][-1] == "TK-SILENT"
