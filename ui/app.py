@@ -43,6 +43,15 @@ from kiosk.presentation.table_bar import (
 from kiosk.presentation.table_status import TableStatus
 from kiosk.terminal.state import Phase
 from ui import memory
+from ui.actions import (
+    ChooseEdition,
+    PlaceChip,
+    PlayerAction,
+    SelectChip,
+    SetReminder,
+    TogglePosition,
+    Touch,
+)
 from ui.env import BASE_SIZE, SIM_COLUMN
 from ui.families import screen_families, screen_family
 from ui.screens.attract import AttractScreen
@@ -438,7 +447,7 @@ class KioskApp(App):
             self.voucher_overlay.show(voucher, self.t["voucher_title"])
             if not voucher.printing and self._voucher_event is None:
                 self._voucher_event = Clock.schedule_once(
-                    lambda _dt: self.player("voucher_ok"), VOUCHER_SHOWN_SECONDS * self.speed
+                    lambda _dt: self.player(Touch.VOUCHER_OK), VOUCHER_SHOWN_SECONDS * self.speed
                 )
         else:
             self.voucher_overlay.printed = False
@@ -460,68 +469,57 @@ class KioskApp(App):
 
     # --- the player's touches ---------------------------------------------------------------
 
-    def player(self, action: str, value: Any = None) -> None:
-        """One touch of the player: ``action`` names it, ``value`` carries its argument."""
-        s = self.session
-        s.touched()
-        sm = self.root.ids.sm
-        if action == "chip":
-            s.select_chip(int(value))
-        elif action == "spot":
-            s.place_chip(str(value))
-        elif action == "position":
-            s.toggle_position(int(value))
-        elif action == "clear":
-            s.clear()
-        elif action == "repeat":
-            s.repeat()
-        elif action == "deal":
-            s.deal()
-        elif action in ("take", "decline"):
-            s.decide(action == "take")
-        elif action == "cash_out":
-            s.cash_out()
-        elif action == "edition":
-            if s.select_edition(str(value)):
-                sm.current = self._table_name()
-        elif action == "games":
-            sm.current = "menu"
-        elif action == "table":
-            sm.current = self._table_name()
-        elif action == "help":
-            self._show_help()
-            sm.current = "help"
-        elif action == "history":
-            self._history_index = 0
-            self._show_history()
-            sm.current = "history"
-        elif action in ("older", "newer"):
-            self._history_index += 1 if action == "older" else -1
-            self._show_history()
-        elif action == "back":
-            playing = s.rt.state.round is not None or s.rt.state.phase is Phase.WAGERING
-            sm.current = self._table_name() if playing else "menu"
-        elif action == "language":
-            self.set_language(other_language(s.language))
-        elif action == "reminder":
-            self.reminder_picker.chosen = s.reminder_minutes
-            self._toggle(self.root.ids.overlays, self.reminder_picker, True)
-        elif action == "reminder_set":
-            s.set_reminder(int(value))
-            self._toggle(self.root.ids.overlays, self.reminder_picker, False)
-        elif action == "reminder_ok":
-            s.dismiss_reminder()
-        elif action == "reminder_cash_out":
-            s.dismiss_reminder()
-            s.cash_out()
-        elif action == "voucher_ok":
-            if self._voucher_event is not None:
-                self._voucher_event.cancel()
-                self._voucher_event = None
-            s.dismiss_voucher()
+    def player(self, action: PlayerAction) -> None:
+        """One touch of the player, handled by its entry in :data:`_TOUCHES` or :data:`_RECORDS`."""
+        self.session.touched()
+        if isinstance(action, Touch):
+            _TOUCHES[action](self)
         else:
-            raise ValueError(f"unknown player action {action!r}")
+            _RECORDS[type(action)](self, action)
         self.refresh()
+
+    def _choose_edition(self, action: ChooseEdition) -> None:
+        if self.session.select_edition(action.edition):
+            self.root.ids.sm.current = self._table_name()
+
+    def _go(self, screen: str) -> None:
+        self.root.ids.sm.current = screen
+
+    def _help(self) -> None:
+        self._show_help()
+        self.root.ids.sm.current = "help"
+
+    def _history(self) -> None:
+        self._history_index = 0
+        self._show_history()
+        self.root.ids.sm.current = "history"
+
+    def _page(self, step: int) -> None:
+        self._history_index += step
+        self._show_history()
+
+    def _back(self) -> None:
+        state = self.session.rt.state
+        playing = state.round is not None or state.phase is Phase.WAGERING
+        self.root.ids.sm.current = self._table_name() if playing else "menu"
+
+    def _reminder(self) -> None:
+        self.reminder_picker.chosen = self.session.reminder_minutes
+        self._toggle(self.root.ids.overlays, self.reminder_picker, True)
+
+    def _set_reminder(self, action: SetReminder) -> None:
+        self.session.set_reminder(action.minutes)
+        self._toggle(self.root.ids.overlays, self.reminder_picker, False)
+
+    def _reminder_cash_out(self) -> None:
+        self.session.dismiss_reminder()
+        self.session.cash_out()
+
+    def _voucher_ok(self) -> None:
+        if self._voucher_event is not None:
+            self._voucher_event.cancel()
+            self._voucher_event = None
+        self.session.dismiss_voucher()
 
     def _show_help(self) -> None:
         s = self.session
@@ -558,6 +556,40 @@ class KioskApp(App):
         self.refresh()
 
     reminder_choices = REMINDER_CHOICES
+
+
+#: what each plain touch does (every :class:`Touch` has its entry)
+_TOUCHES: dict[Touch, Callable[[KioskApp], object]] = {
+    Touch.CLEAR: lambda app: app.session.clear(),
+    Touch.REPEAT: lambda app: app.session.repeat(),
+    Touch.DEAL: lambda app: app.session.deal(),
+    Touch.TAKE: lambda app: app.session.decide(True),
+    Touch.DECLINE: lambda app: app.session.decide(False),
+    Touch.CASH_OUT: lambda app: app.session.cash_out(),
+    Touch.GAMES: lambda app: app._go("menu"),
+    Touch.TABLE: lambda app: app._go(app._table_name()),
+    Touch.HELP: KioskApp._help,
+    Touch.HISTORY: KioskApp._history,
+    Touch.OLDER: lambda app: app._page(1),
+    Touch.NEWER: lambda app: app._page(-1),
+    Touch.BACK: KioskApp._back,
+    Touch.LANGUAGE: lambda app: app.set_language(other_language(app.session.language)),
+    Touch.REMINDER: KioskApp._reminder,
+    Touch.REMINDER_OK: lambda app: app.session.dismiss_reminder(),
+    Touch.REMINDER_CASH_OUT: KioskApp._reminder_cash_out,
+    Touch.VOUCHER_OK: KioskApp._voucher_ok,
+}
+if set(_TOUCHES) != set(Touch):  # pragma: no cover - a new Touch without its handler
+    raise TypeError(f"touches without a handler: {set(Touch) - set(_TOUCHES)}")
+
+#: what each touch carrying an argument does
+_RECORDS: dict[type[PlayerAction], Callable[[KioskApp, Any], object]] = {
+    SelectChip: lambda app, a: app.session.select_chip(a.cents),
+    PlaceChip: lambda app, a: app.session.place_chip(a.spot),
+    TogglePosition: lambda app, a: app.session.toggle_position(a.index),
+    ChooseEdition: KioskApp._choose_edition,
+    SetReminder: KioskApp._set_reminder,
+}
 
 
 def _table_names() -> tuple[str, ...]:

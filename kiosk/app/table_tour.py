@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kiosk.presentation.table_status import TableStatus
+from ui.actions import ChooseEdition
 
 Shot = Callable[[str], None]
 
@@ -71,7 +72,7 @@ def visit_table(driver: Any, script: TableScript, shot: Shot, cards: Callable[[s
 
     # Stadium at table T1: betting, the decision, the dealer's hand, the round over
     script.status = SEATED
-    app.player("edition", "stadium-3cp")
+    app.player(ChooseEdition("stadium-3cp"))
     d.settle()
     for position in (0, 4, 8):
         d.tap(f"position:{position}")
@@ -107,7 +108,7 @@ def visit_table(driver: Any, script: TableScript, shot: Shot, cards: Callable[[s
     d.frames(3)
     shot("36-table-voided-es")
     script.status = NEXT_ROUND
-    app.player("edition", "turbo-football")
+    app.player(ChooseEdition("turbo-football"))
     d.settle()
     for name in ("chip:500", "spot:first_down", "chip:100", "spot:td"):
         d.tap(name)

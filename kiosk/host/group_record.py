@@ -117,24 +117,46 @@ def record_setwise(
 
 def _plan(tx: _Tx, reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[_Plan]:
     """The reports whose every step is the ordinary one (see the module docstring)."""
-    per_terminal = Counter(r.terminal_id for _, r in reports)
-    ids = Counter(m.message_id for _, r in reports for m in r.messages)
-    candidates = [
-        (i, r)
-        for i, r in reports
-        if r.head is not None
-        and r.terminal_id not in slow
-        and per_terminal[r.terminal_id] == 1
-        and all(ids[m.message_id] == 1 and m.kind not in SLOW_KINDS for m in r.messages)
-        and sum(1 for m in r.messages if m.kind == "meters") <= 1
-    ]
+    candidates = _candidates(reports, slow)
     if not candidates:
         return []
-    terminals = [r.terminal_id for _, r in candidates]
+    anchors, epochs = _anchors_and_epochs(tx, [r.terminal_id for _, r in candidates])
+    plans = []
+    for i, r in candidates:
+        plan = _plan_one(i, r, anchors.get(r.terminal_id), epochs.get(r.terminal_id, []))
+        if plan is not None:
+            plans.append(plan)
+    return plans
+
+
+def _candidates(reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[tuple[int, Report]]:
+    """The reports that may take the ordinary path: a head, the terminal's only report in the
+    group and not a slow one, each message id once in the group, no slow kind, at most one
+    meter snapshot."""
+    per_terminal = Counter(r.terminal_id for _, r in reports)
+    ids = Counter(m.message_id for _, r in reports for m in r.messages)
+
+    def ordinary(r: Report) -> bool:
+        return (
+            r.head is not None
+            and r.terminal_id not in slow
+            and per_terminal[r.terminal_id] == 1
+            and all(ids[m.message_id] == 1 and m.kind not in SLOW_KINDS for m in r.messages)
+            and sum(1 for m in r.messages if m.kind == "meters") <= 1
+        )
+
+    return [(i, r) for i, r in reports if ordinary(r)]
+
+
+def _anchors_and_epochs(
+    tx: _Tx, terminals: Sequence[str]
+) -> tuple[dict[str, JournalHead], dict[str, list[tuple[int, int]]]]:
+    """The terminals' journal anchors and meter epochs (terminal -> [(started_ms, epoch)]), in
+    one round trip."""
     marks = _marks(terminals)
     anchors: dict[str, JournalHead] = {}
-    epochs: dict[str, list[tuple[int, int]]] = {}  # terminal -> [(started_ms, epoch)]
-    for source, terminal_id, epoch, seq, digest, started in tx.execute(  # one round trip
+    epochs: dict[str, list[tuple[int, int]]] = {}
+    for source, terminal_id, epoch, seq, digest, started in tx.execute(
         f"SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM journal_anchors "
         f"WHERE terminal_id IN ({marks}) UNION ALL SELECT 'epoch', terminal_id, epoch, 0, '', "
         f"started_ms FROM meter_epochs WHERE terminal_id IN ({marks})",
@@ -144,28 +166,44 @@ def _plan(tx: _Tx, reports: Sequence[tuple[int, Report]], slow: set[str]) -> lis
             anchors[terminal_id] = JournalHead(int(epoch), int(seq), bytes.fromhex(digest))
         else:
             epochs.setdefault(terminal_id, []).append((int(started), int(epoch)))
-    plans = []
-    for i, r in candidates:
-        head = r.head
-        assert head is not None
-        known = epochs.get(r.terminal_id, [])
-        current = max(known)[1] if known else None  # as stores.enter_epoch orders them
-        anchor = anchors.get(r.terminal_id)
-        if current == head.epoch:
-            opens = False
-        elif not current and all(epoch != head.epoch for _, epoch in known):
-            opens = True  # the terminal's first store (or first with a head): no alarm
-        else:
-            continue  # a new store without (or with) a RAM clear, or an old one back
-        if anchor is None:
-            first = True
-        elif not opens and anchor.epoch == head.epoch and head.seq > anchor.seq:
-            first = False
-        else:
-            continue  # behind, at or beside the anchor: its alarms are decided one by one
-        snapshot = next((m for m in r.messages if m.kind == "meters"), None)
-        plans.append(_Plan(i, r, head, opens, first, snapshot))
-    return plans
+    return anchors, epochs
+
+
+def _plan_one(
+    i: int, r: Report, anchor: JournalHead | None, known: list[tuple[int, int]]
+) -> _Plan | None:
+    """The report's ordinary plan, or None when a step must be decided one by one."""
+    head = r.head
+    assert head is not None
+    opens = _opens_epoch(head, known)
+    if opens is None:
+        return None  # a new store without (or with) a RAM clear, or an old one back
+    first = _first_anchor(head, anchor, opens)
+    if first is None:
+        return None  # behind, at or beside the anchor: its alarms are decided one by one
+    snapshot = next((m for m in r.messages if m.kind == "meters"), None)
+    return _Plan(i, r, head, opens, first, snapshot)
+
+
+def _opens_epoch(head: JournalHead, known: list[tuple[int, int]]) -> bool | None:
+    """False: the head is in the current epoch; True: it opens the terminal's first store (or
+    first with a head, no alarm); None: anything else."""
+    current = max(known)[1] if known else None  # as stores.enter_epoch orders them
+    if current == head.epoch:
+        return False
+    if not current and all(epoch != head.epoch for _, epoch in known):
+        return True
+    return None
+
+
+def _first_anchor(head: JournalHead, anchor: JournalHead | None, opens: bool) -> bool | None:
+    """True: the terminal's first anchor; False: the head moves the anchor on; None: anything
+    else."""
+    if anchor is None:
+        return True
+    if not opens and anchor.epoch == head.epoch and head.seq > anchor.seq:
+        return False
+    return None
 
 
 def _insert_messages(tx: _Tx, plans: Sequence[_Plan]) -> set[str]:

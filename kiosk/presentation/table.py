@@ -163,26 +163,8 @@ def table_view(
     result_shown = seat_result is not None and all_shown and not in_flight
     pending = dict(state.pending_wagers.get(SEAT, {}))
     bet = _bet(rnd)
-
-    results: tuple[WagerResult, ...] = ()
-    extra: tuple[str, int] | None = None
-    wagers: dict[str, int] = {}
-    if pending or state.phase is Phase.WAGERING:
-        wagers = pending
-    elif bet is not None:
-        wagers = dict(bet.bet.wagers)
-        extra_cents = rnd.extra.get(SEAT, 0) if rnd is not None else 0
-        offer = rnd.offers.get(SEAT) if rnd is not None else None
-        extra = (offer.decision.spot, extra_cents) if extra_cents and offer is not None else None
-        if result_shown and seat_result is not None:
-            results = seat_result.results
-
-    stake_total = sum(wagers.values()) + (extra[1] if extra else 0)
-    paid = seat_result.paid if seat_result is not None else 0
-    hidden_win = paid if seat_result is not None and not result_shown else 0
-    if seat_result is not None and seat_result.handpay:
-        hidden_win = 0  # a handpay never reached the credit meter
-    credits = state.credits[SEAT] - hidden_win
+    stakes = _stakes(state, rnd, bet, pending, seat_result if result_shown else None)
+    credits, paid = _credits_and_paid(state, seat_result, result_shown)
     win = paid if result_shown else 0
 
     rack = chips(state.config)
@@ -190,47 +172,33 @@ def table_view(
     suit = family.suit(game)
     first_n = game.first_deal
     own_n = game.second_deal_per_seat
-    shown_cards = cards[:shown]
-    icon_count = count_icons(shown_cards, suit) if suit is not None else 0
+    icon_count = count_icons(cards[:shown], suit) if suit is not None else 0
     words = GameWords(game, language)
-    icons_word = words.icons(icon_count)
-
-    positions = tuple(state.pending_positions.get(SEAT, ()))
-    if not positions and not pending and bet is not None:
-        positions = bet.bet.positions
+    positions = _positions(state, pending, bet)
 
     landed = shown if not in_flight else -1  # nothing follows from cards still moving
     offer_view = _offer_view(state, rnd, game, words, now, deadline, landed >= first_n)
     busy = state.phase in IN_ROUND or not all_shown or in_flight
-    lockups = bool(state.lockups())
-    won = result_shown and paid > 0
     banner = _banner(language, seat_result, result_shown)
-    spots = spot_views(game, wagers, extra, results, language, rack)
-    winning = tuple(spot.id for spot in spots if spot.highlight == "win")
-    game_number = rnd.game_number if rnd is not None else 0
+    spots = spot_views(game, stakes.wagers, stakes.extra, stakes.results, language, rack)
+    buttons = _buttons(state, busy, pending)
     return TableView(
         family=game.family,
         edition=state.selected_edition,
         title=words.title,
         icon=family.card_icon(game),
-        icons_word=icons_word,
+        icons_word=words.icons(icon_count),
         game_number=rnd.game_number if rnd is not None else 0,
         phase=state.phase.value,
         credit_text=dollars(credits),
-        wager_text=dollars(stake_total),
+        wager_text=dollars(stakes.total),
         win_text=dollars(win),
         chips=rack,
         spots=spots,
         first=_slots(cards, 0, first_n, shown, suit),
         own=_slots(cards, first_n, own_n, shown, suit),
         dealer=_slots(cards, first_n + own_n, game.second_deal_shared, shown, suit),
-        dealer_face_down=(
-            game.second_deal_shared > 0
-            and rnd is not None
-            and shown >= first_n
-            and shown < first_n + own_n + game.second_deal_shared
-            and busy
-        ),
+        dealer_face_down=_dealer_face_down(game, rnd, shown, busy),
         icon_count=icon_count,
         icon_count_text=family.icon_count_text(game, icon_count, words),
         positions=positions,
@@ -239,31 +207,131 @@ def table_view(
         offer=offer_view,
         guide_text=_guide(state, game, words, pending, positions, busy, offer_view, banner),
         win_banner=banner,
-        won=won,
+        won=result_shown and paid > 0,
         deal_steps=deal_steps(game),
         cards_total=len(cards),
         revealed=shown,
-        can_bet=not busy and allowed(state, c.PlaceWager),
-        can_deal=not busy and allowed(state, c.Deal),
-        can_clear=not busy and bool(pending) and allowed(state, c.ClearWagers),
-        can_repeat=not busy and _can_repeat(state) and allowed(state, c.RepeatWagers),
-        can_cash_out=not busy and state.credits[SEAT] > 0 and allowed(state, c.CashOut),
-        can_change_game=not busy and not lockups and allowed(state, c.SelectEdition),
-        lines_text=_lines_text(game, results, language),
-        win=(
-            win_view(
-                paid,
-                seat_result.stake,
-                seat_result.handpay,
-                game_number,
-                credits,
-                winning,
-                language,
-            )
-            if seat_result is not None and result_shown
-            else None
-        ),
+        can_bet=buttons.bet,
+        can_deal=buttons.deal,
+        can_clear=buttons.clear,
+        can_repeat=buttons.repeat,
+        can_cash_out=buttons.cash_out,
+        can_change_game=buttons.change_game,
+        lines_text=_lines_text(game, stakes.results, language),
+        win=_win(seat_result if result_shown else None, rnd, credits, spots, language),
         tile_icon=family.tile_icon(game),
+    )
+
+
+@dataclass(frozen=True)
+class _Stakes:
+    """What lies on the felt: the wagers, a decision's extra wager (its spot and cents) and,
+    once shown, each wager's result."""
+
+    wagers: dict[str, int]
+    extra: tuple[str, int] | None
+    results: tuple[WagerResult, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.wagers.values()) + (self.extra[1] if self.extra else 0)
+
+
+def _stakes(
+    state: TerminalState,
+    rnd: RoundState | None,
+    bet: SeatBetRecord | None,
+    pending: dict[str, int],
+    shown_result: SeatResult | None,
+) -> _Stakes:
+    """The wagers being placed, or else the round's (with the results once shown)."""
+    if pending or state.phase is Phase.WAGERING:
+        return _Stakes(pending, None, ())
+    if bet is None:
+        return _Stakes({}, None, ())
+    extra_cents = rnd.extra.get(SEAT, 0) if rnd is not None else 0
+    offer = rnd.offers.get(SEAT) if rnd is not None else None
+    extra = (offer.decision.spot, extra_cents) if extra_cents and offer is not None else None
+    results = shown_result.results if shown_result is not None else ()
+    return _Stakes(dict(bet.bet.wagers), extra, results)
+
+
+def _credits_and_paid(
+    state: TerminalState, seat_result: SeatResult | None, result_shown: bool
+) -> tuple[int, int]:
+    """The credit meter on show (a win not yet shown held back) and the round's pay."""
+    if seat_result is None:
+        return state.credits[SEAT], 0
+    paid = seat_result.paid
+    # a handpay never reached the credit meter
+    hidden_win = paid if not result_shown and not seat_result.handpay else 0
+    return state.credits[SEAT] - hidden_win, paid
+
+
+def _positions(
+    state: TerminalState, pending: dict[str, int], bet: SeatBetRecord | None
+) -> tuple[int, ...]:
+    """The positions picked, or else (nothing being placed) the round's."""
+    positions = tuple(state.pending_positions.get(SEAT, ()))
+    if not positions and not pending and bet is not None:
+        return bet.bet.positions
+    return positions
+
+
+def _dealer_face_down(game: GameRules, rnd: RoundState | None, shown: int, busy: bool) -> bool:
+    """The dealer's cards lie face down: dealt after the first cards, not all shown yet."""
+    if not game.second_deal_shared or rnd is None or not busy:
+        return False
+    first_n = game.first_deal
+    return first_n <= shown < first_n + game.second_deal_per_seat + game.second_deal_shared
+
+
+@dataclass(frozen=True)
+class _Buttons:
+    """Which of the player's buttons work."""
+
+    bet: bool = False
+    deal: bool = False
+    clear: bool = False
+    repeat: bool = False
+    cash_out: bool = False
+    change_game: bool = False
+
+
+def _buttons(state: TerminalState, busy: bool, pending: dict[str, int]) -> _Buttons:
+    """Which of the player's buttons work (none while a round is busy)."""
+    if busy:
+        return _Buttons()
+    return _Buttons(
+        bet=allowed(state, c.PlaceWager),
+        deal=allowed(state, c.Deal),
+        clear=bool(pending) and allowed(state, c.ClearWagers),
+        repeat=_can_repeat(state) and allowed(state, c.RepeatWagers),
+        cash_out=state.credits[SEAT] > 0 and allowed(state, c.CashOut),
+        change_game=not state.lockups() and allowed(state, c.SelectEdition),
+    )
+
+
+def _win(
+    shown_result: SeatResult | None,
+    rnd: RoundState | None,
+    credits: int,
+    spots: tuple[SpotView, ...],
+    language: str,
+) -> WinView | None:
+    """The win presentation of a result on show (None before)."""
+    if shown_result is None:
+        return None
+    winning = tuple(spot.id for spot in spots if spot.highlight == "win")
+    game_number = rnd.game_number if rnd is not None else 0
+    return win_view(
+        shown_result.paid,
+        shown_result.stake,
+        shown_result.handpay,
+        game_number,
+        credits,
+        winning,
+        language,
     )
 
 

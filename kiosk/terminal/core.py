@@ -565,11 +565,14 @@ class TerminalCore:
                             deadline=now + s.config.decision_seconds * 1000,
                         )
                     )
-            return [e.CardsDealt(at=now, stage="first", shared=cards, offers=len(out)), *out]
+            return [
+                e.CardsDealt(at=now, stage="first", shared=cards, per_seat=[], offers=len(out)),
+                *out,
+            ]
         per = game.second_deal_per_seat
         per_seat = [cards[i * per : (i + 1) * per] for i in range(len(rnd.bets))]
         shared = cards[per * len(rnd.bets) :]
-        dealt = e.CardsDealt(at=now, stage="second", shared=shared, per_seat=per_seat)
+        dealt = e.CardsDealt(at=now, stage="second", shared=shared, per_seat=per_seat, offers=0)
         return [dealt, self._settlement(now, per_seat, shared)]
 
     def _settlement(self, now: int, per_seat: list[list[int]], shared: list[int]) -> e.Event:
@@ -626,7 +629,11 @@ class TerminalCore:
         if s.escrow.get(seat) or s.ticket_escrow.get(seat):
             raise IllegalCommandError("a note is in escrow; wait for it to be stacked")
         if value > s.config.ticket_out_limit or not cmd.printer_ready:
-            return [e.HandpayLocked(at=now, seat=seat, value=value, kind="cancelled_credits")]
+            return [
+                e.HandpayLocked(
+                    at=now, seat=seat, value=value, kind="cancelled_credits", game_number=0
+                )
+            ]
         if not cmd.validation_number.isdigit() or len(cmd.validation_number) != 18:
             raise InvalidArgumentError("a validation number has 18 digits")
         return [

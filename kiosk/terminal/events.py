@@ -48,7 +48,7 @@ _CODEC = "json_codec"
 
 
 def _records(record: Callable[[Mapping[str, Any]], R]) -> Any:
-    """A field holding a tuple of records, written as a JSON list of their ``to_json``."""
+    """A required field holding a tuple of records, written as a JSON list of their ``to_json``."""
 
     def encode_all(values: tuple[R, ...]) -> list[dict[str, Any]]:
         return [v.to_json() for v in values]
@@ -58,7 +58,7 @@ def _records(record: Callable[[Mapping[str, Any]], R]) -> Any:
             raise TypeError(f"{data!r} is not a list")
         return tuple(record(item) for item in data)
 
-    return field(default=(), metadata={_CODEC: (encode_all, decode_all)})
+    return field(metadata={_CODEC: (encode_all, decode_all)})
 
 
 #: metadata key of a field added after the event's first release: left out of the record at
@@ -81,35 +81,35 @@ def _event(cls: type[Event]) -> type[Event]:
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PoweredUp(Event):
     """The terminal started (after a clean stop or a power cut)."""
 
-    software_version: str = ""
-    recovered: str = ""  # what recovery resolved, human readable; "" when nothing was open
+    software_version: str
+    recovered: str  # what recovery resolved, human readable; "" when nothing was open
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CriticalMemoryError(Event):
     """Non-volatile memory cannot be trusted; the terminal locks until a RAM clear."""
 
-    reason: str = ""
+    reason: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class StorageFull(Event):
     """The store's disk was full at ``since``: a step was refused whole and the terminal locked
     up until a power-up with space free.  Journaled at the first write that succeeds again;
     it changes nothing else (the log records the fault)."""
 
-    reason: str = ""
-    since: int = 0  # epoch ms of the failed write
+    reason: str
+    since: int  # epoch ms of the failed write
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HeadWithdrawn(Event):
     """At power-up the signer held a head (``epoch``, ``seq``, ``chain_hash`` in hex) that the
     store does not: its last signed commit never reached the store (a power cut between signing
@@ -118,15 +118,15 @@ class HeadWithdrawn(Event):
     comes back with those same cards.  Reported to the host (an alarm on the floor); a second
     within the runtime's window locks the terminal for the operator."""
 
-    epoch: int = 0
-    seq: int = 0
-    chain_hash: str = ""
-    store_seq: int = 0
-    game_number: int = 0
+    epoch: int
+    seq: int
+    chain_hash: str
+    store_seq: int
+    game_number: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RamCleared(Event):
     """The operator's RAM clear: the first event of a new store (a new signer epoch).
 
@@ -134,65 +134,65 @@ class RamCleared(Event):
     last for it (its epoch, row and chain hash in hex).
     """
 
-    previous_epoch: int = 0
-    previous_seq: int = 0
-    previous_hash: str = ""
-    epoch: int = 0  # the new store's epoch
-    by: str = ""  # the role and how it came (e.g. "operator via ssh, session 3fa9c0d1e2b4")
-    reason: str = ""
-    kept_as: str = ""  # where the old store was moved, relative to the data directory
+    previous_epoch: int
+    previous_seq: int
+    previous_hash: str
+    epoch: int  # the new store's epoch
+    by: str  # the role and how it came (e.g. "operator via ssh, session 3fa9c0d1e2b4")
+    reason: str
+    kept_as: str  # where the old store was moved, relative to the data directory
     #: the old store's creation time (epoch ms), which names it to the accounting host (its
     #: meter epoch); 0 when the old store could not be read
-    previous_store: int = 0
+    previous_store: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ConfigChanged(Event):
     """The operator changed the configuration (only with zero credits and no game)."""
 
-    before: dict[str, Any] = field(default_factory=dict)
-    after: dict[str, Any] = field(default_factory=dict)
-    by: str = ""
+    before: dict[str, Any]
+    after: dict[str, Any]
+    by: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PeriodMetersReset(Event):
     """The period meter set was cleared (the lifetime set never is)."""
 
-    by: str = ""
+    by: str
 
 
 # --- money in ---------------------------------------------------------------------------------
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BillEscrowAccepted(Event):
     """A note in escrow is to be stacked; it is credited only when stacked."""
 
-    seat: int = 0
-    value: int = 0
+    seat: int
+    value: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BillReturned(Event):
     """A note was returned to the player (or rejected by the validator)."""
 
-    seat: int = 0
-    value: int = 0
-    reason: str = ""
+    seat: int
+    value: int
+    reason: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BillStacked(Event):
     """A note reached the cash box and is credited."""
 
-    seat: int = 0
-    value: int = 0
+    seat: int
+    value: int
     #: the validator that stacked it (model and serial number) and its event number for the
     #: note, which only grows (device.proto): the host refuses a count it has seen
     device: str = _later("")
@@ -200,116 +200,116 @@ class BillStacked(Event):
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TicketEscrowAccepted(Event):
     """A voucher the host reserved for this terminal is to be stacked; credited when stacked."""
 
-    seat: int = 0
-    value: int = 0
-    validation_number: str = ""
+    seat: int
+    value: int
+    validation_number: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TicketReturned(Event):
     """A voucher went back to the player (refused by the host or the terminal, or returned)."""
 
-    seat: int = 0
-    value: int = 0
-    validation_number: str = ""
-    reason: str = ""
+    seat: int
+    value: int
+    validation_number: str
+    reason: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TicketRedeemed(Event):
     """A voucher inserted, validated by the host and stacked: credited."""
 
-    seat: int = 0
-    value: int = 0
-    validation_number: str = ""
+    seat: int
+    value: int
+    validation_number: str
 
 
 # --- the game round ----------------------------------------------------------------------------
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RoundStarted(Event):
     """Wagers are committed and taken from the credit meters; no card is dealt yet."""
 
-    game_number: int = 0
-    edition: str = ""
-    paytables: dict[str, str] = field(default_factory=dict)
+    game_number: int
+    edition: str
+    paytables: dict[str, str]
     bets: tuple[SeatBetRecord, ...] = _records(SeatBetRecord.from_json)  # in seat order
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TableRoundJoined(Event):
     """The round just started is table ``table_id``'s game ``table_game`` (kiosk/seat): its
     cards come from that table's controller.  Journaled with its RoundStarted (a round the
     terminal deals itself has none, and RoundStarted keeps its journal bytes)."""
 
-    game_number: int = 0
-    table_id: str = ""
-    table_game: int = 0
+    game_number: int
+    table_id: str
+    table_game: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RoundVoided(Event):
     """A table round that cannot be finished (voided by the controller, or the seat's wager
     never taken): every cent the seats wagered in it (``returned``) is back on their credits."""
 
-    game_number: int = 0
-    reason: str = ""
-    returned: int = 0
+    game_number: int
+    reason: str
+    returned: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CardsDealt(Event):
     """Cards drawn from the RNG for the round: journaled before anyone sees them."""
 
-    stage: str = ""  # "first" (community / array), "second" (per seat / dealer)
-    shared: list[int] = field(default_factory=list)
-    per_seat: list[list[int]] = field(default_factory=list)
-    offers: int = 0  # first stage: how many DecisionOffered events follow
+    stage: str  # "first" (community / array), "second" (per seat / dealer)
+    shared: list[int]
+    per_seat: list[list[int]]
+    offers: int  # first stage: how many DecisionOffered events follow
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DecisionOffered(Event):
     """A seat may raise / play; ``default`` is taken when the timer runs out."""
 
-    seat: int = 0
-    kind: str = ""
-    choices: list[str] = field(default_factory=list)
-    default: str = ""
-    take: str = ""
-    extra_wager: int = 0
-    spot: str = ""
-    deadline: int = 0  # epoch ms
+    seat: int
+    kind: str
+    choices: list[str]
+    default: str
+    take: str
+    extra_wager: int
+    spot: str
+    deadline: int  # epoch ms
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DecisionMade(Event):
     """A seat's decision; when it takes the extra wager, that leaves its credits."""
 
-    seat: int = 0
-    choice: str = ""
-    extra_wager: int = 0
-    automatic: bool = False
+    seat: int
+    choice: str
+    extra_wager: int
+    automatic: bool
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RoundSettled(Event):
     """Every wager paid; wins below the handpay limit reach the credit meters."""
 
-    game_number: int = 0
+    game_number: int
     seats: tuple[SeatResult, ...] = _records(SeatResult.from_json)  # in seat order
 
 
@@ -317,116 +317,116 @@ class RoundSettled(Event):
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CashoutStarted(Event):
     """A voucher for ``value`` is about to be printed; the credits stay until it is."""
 
-    seat: int = 0
-    value: int = 0
-    validation_number: str = ""
+    seat: int
+    value: int
+    validation_number: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class VoucherPrinted(Event):
     """The printer confirmed the voucher: the credits leave the meter."""
 
-    seat: int = 0
-    value: int = 0
-    validation_number: str = ""
+    seat: int
+    value: int
+    validation_number: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class VoucherFailed(Event):
     """The voucher was not printed (the credits stay); the reason says why."""
 
-    seat: int = 0
-    value: int = 0
-    validation_number: str = ""
-    reason: str = ""
+    seat: int
+    value: int
+    validation_number: str
+    reason: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HandpayLocked(Event):
     """An attendant must pay by hand: a jackpot or a cash-out the printer cannot take."""
 
-    seat: int = 0
-    value: int = 0
-    kind: str = ""  # "jackpot" or "cancelled_credits"
-    game_number: int = 0
+    seat: int
+    value: int
+    kind: str  # "jackpot" or "cancelled_credits"
+    game_number: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HandpayReset(Event):
     """The attendant paid; cancelled credits leave the meter, a jackpot is metered."""
 
-    seat: int = 0
-    value: int = 0
-    kind: str = ""
-    by: str = ""
+    seat: int
+    value: int
+    kind: str
+    by: str
 
 
 # --- conditions ---------------------------------------------------------------------------------
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TiltRaised(Event):
     """A fault that stops play until it is resolved (and, if it must be, cleared)."""
 
-    code: str = ""
-    reason: str = ""
-    needs_attendant: bool = False
+    code: str
+    reason: str
+    needs_attendant: bool
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TiltCleared(Event):
     """A tilt was resolved (automatically, or by an attendant)."""
 
-    code: str = ""
-    by: str = ""
+    code: str
+    by: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeviceBaselineRecorded(Event):
     """A device's money record is reconciled against the journal from here on: its counters
     and the journal's meters at this instant (the device was paired or replaced)."""
 
-    device: str = ""
-    journal: dict[str, int] = field(default_factory=dict)
-    counters: dict[str, int] = field(default_factory=dict)
+    device: str
+    journal: dict[str, int]
+    counters: dict[str, int]
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DoorChanged(Event):
     """A cabinet door opened or closed."""
 
-    door: str = ""
-    open: bool = False
+    door: str
+    open: bool
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EnableChanged(Event):
     """The host (or a lost link) disabled play, or enabled it again."""
 
-    enabled: bool = True
-    reason: str = ""
+    enabled: bool
+    reason: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ServiceChanged(Event):
     """The service menu was entered or left (play and credit acceptance stop meanwhile)."""
 
-    active: bool = False
-    role: str = ""
+    active: bool
+    role: str
 
 
 # --- service PINs and the configuration version ----------------------------------------------
@@ -434,68 +434,68 @@ class ServiceChanged(Event):
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PinSet(Event):
     """A role's PIN record replaced (changed by the role, set by the operator, or renewed)."""
 
-    role: str = ""
-    record: dict[str, Any] = field(default_factory=dict)  # kdf, n, r, p, salt, hash
-    must_change: bool = False
-    reason: str = ""  # "changed", "set by operator", "renewed with stronger KDF parameters"
+    role: str
+    record: dict[str, Any]  # kdf, n, r, p, salt, hash
+    must_change: bool
+    reason: str  # "changed", "set by operator", "renewed with stronger KDF parameters"
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PinRefused(Event):
     """A wrong PIN; ``failures`` is the role's count of wrong PINs in a row, this one included."""
 
-    role: str = ""
-    failures: int = 0
+    role: str
+    failures: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PinLockedOut(Event):
     """The role is locked out until ``until`` (epoch ms): its PIN is not even checked."""
 
-    role: str = ""
-    until: int = 0
-    failures: int = 0
+    role: str
+    until: int
+    failures: int
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PinAccepted(Event):
     """A good PIN after wrong ones: the role's count of wrong PINs is cleared."""
 
-    role: str = ""
+    role: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PinLockoutLifted(Event):
     """The operator set the role's PIN while it was locked out or had wrong PINs counted."""
 
-    role: str = ""
-    by: str = ""
+    role: str
+    by: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PinsMigrated(Event):
     """The PIN records of the previous release's ``service/pins.json``, taken in once."""
 
-    records: dict[str, Any] = field(default_factory=dict)
-    source: str = ""
+    records: dict[str, Any]
+    source: str
 
 
 @_event
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ConfigVersioned(Event):
     """The configuration now in force has this version (it follows its ConfigChanged)."""
 
-    version: int = 0
-    source: str = ""  # "service menu" or "import of <file> (key id ...)"
+    version: int
+    source: str  # "service menu" or "import of <file> (key id ...)"
 
 
 Encoder = Callable[[Any], Any]

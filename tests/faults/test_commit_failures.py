@@ -204,7 +204,7 @@ def test_the_scratch_copy_is_independent_of_the_state(tmp_path: Path) -> None:
         before = canonical(rt.state.to_snapshot())
         copy = clone(rt.state)
         rt.core.__class__(copy).apply(
-            [e.DecisionMade(at=1, seat=0, choice="raise", extra_wager=100)]
+            [e.DecisionMade(at=1, seat=0, choice="raise", extra_wager=100, automatic=False)]
         )
         assert canonical(rt.state.to_snapshot()) == before
         assert canonical(copy.to_snapshot()) != before

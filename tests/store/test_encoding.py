@@ -74,7 +74,7 @@ def test_ascii_control_characters_are_escaped_as_json_escapes_them(text):
 
 
 def test_values_json_refuses_are_refused_by_the_fast_path_too():
-    for value in (object(), e.PoweredUp(1), b"bytes", {1.5}):
+    for value in (object(), e.PoweredUp(1, software_version="", recovered=""), b"bytes", {1.5}):
         with pytest.raises(TypeError):
             canonical_record({"x": value})
 

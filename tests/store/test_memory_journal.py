@@ -15,12 +15,12 @@ from kiosk.terminal.state import TerminalState
 
 AT = 1_800_000_000_000
 STEPS: list[list[e.Event]] = [
-    [e.PoweredUp(at=AT, software_version="1")],
+    [e.PoweredUp(at=AT, software_version="1", recovered="")],
     [e.BillEscrowAccepted(at=AT + 1, seat=0, value=2000)],
     [e.BillStacked(at=AT + 2, seat=0, value=2000)],
     [
-        e.TiltRaised(at=AT + 3, code="printer", reason="paper out"),
-        e.DoorChanged(AT + 3, "main", True),
+        e.TiltRaised(at=AT + 3, code="printer", reason="paper out", needs_attendant=False),
+        e.DoorChanged(AT + 3, door="main", open=True),
     ],
 ]
 

@@ -91,7 +91,9 @@ def old_seat_result(r: SeatResult) -> dict[str, Any]:
 
 @given(AT, st.integers(0, 10**9), SPOT, PAYTABLES, st.lists(SEAT_BET, max_size=4))
 def test_round_started_round_trips_and_writes_the_old_bytes(at, number, edition, tables, bets):
-    event = e.RoundStarted(at, number, edition, tables, tuple(bets))
+    event = e.RoundStarted(
+        at, game_number=number, edition=edition, paytables=tables, bets=tuple(bets)
+    )
     text = e.encode(event)
     assert e.decode(text) == event
     old = {
@@ -106,7 +108,7 @@ def test_round_started_round_trips_and_writes_the_old_bytes(at, number, edition,
 
 @given(AT, st.integers(0, 10**9), st.lists(SEAT_RESULT, max_size=4))
 def test_round_settled_round_trips_and_writes_the_old_bytes(at, number, seats):
-    event = e.RoundSettled(at, number, tuple(seats))
+    event = e.RoundSettled(at, game_number=number, seats=tuple(seats))
     text = e.encode(event)
     assert e.decode(text) == event
     old = {"at": at, "game_number": number, "seats": [old_seat_result(s) for s in seats]}
@@ -116,11 +118,21 @@ def test_round_settled_round_trips_and_writes_the_old_bytes(at, number, seats):
 @given(AT, SEAT, CENTS, TEXT, st.booleans())
 def test_the_other_money_events_round_trip_and_write_the_old_bytes(at, seat, value, text, flag):
     samples = [
-        e.TicketEscrowAccepted(at, seat, value, text),
-        e.CashoutStarted(at, seat, value, text),
-        e.HandpayLocked(at, seat, value, text, 7),
-        e.TiltRaised(at, text, text, flag),
-        e.DecisionOffered(at, seat, "raise", ["raise", text], text, "raise", value, "raise", at),
+        e.TicketEscrowAccepted(at, seat=seat, value=value, validation_number=text),
+        e.CashoutStarted(at, seat=seat, value=value, validation_number=text),
+        e.HandpayLocked(at, seat=seat, value=value, kind=text, game_number=7),
+        e.TiltRaised(at, code=text, reason=text, needs_attendant=flag),
+        e.DecisionOffered(
+            at,
+            seat=seat,
+            kind="raise",
+            choices=["raise", text],
+            default=text,
+            take="raise",
+            extra_wager=value,
+            spot="raise",
+            deadline=at,
+        ),
     ]
     for event in samples:
         encoded = e.encode(event)

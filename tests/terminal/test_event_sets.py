@@ -26,9 +26,9 @@ def test_the_escrow_endings_read_back_at_power_up_are_logged() -> None:
         "BillStacked",
         "TicketRedeemed",
     )
-    assert event_sets.is_logged(e.BillStacked(at=1)) and not event_sets.is_logged(
-        e.CardsDealt(at=1)
+    assert event_sets.is_logged(e.BillStacked(at=1, seat=0, value=0)) and not event_sets.is_logged(
+        e.CardsDealt(at=1, stage="", shared=[], per_seat=[], offers=0)
     )
-    assert event_sets.moves_meters(e.RoundSettled(at=1)) and not event_sets.moves_meters(
-        e.TiltCleared(at=1)
-    )
+    assert event_sets.moves_meters(
+        e.RoundSettled(at=1, game_number=0, seats=())
+    ) and not event_sets.moves_meters(e.TiltCleared(at=1, code="", by=""))

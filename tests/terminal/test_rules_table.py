@@ -235,16 +235,30 @@ def test_meters_roll_over_and_the_credit_audit_works_modulo():
 
 
 EVENT_SAMPLES = [
-    e.PoweredUp(1, "0.1", "x"),
+    e.PoweredUp(1, software_version="0.1", recovered="x"),
     e.RoundStarted(
-        2, 7, "icon-v2", {"bet_b": "flat"}, (SeatBetRecord(0, SeatBet({"bet_a": 100})),)
+        2,
+        game_number=7,
+        edition="icon-v2",
+        paytables={"bet_b": "flat"},
+        bets=(SeatBetRecord(0, SeatBet({"bet_a": 100})),),
     ),
-    e.CardsDealt(3, "first", [1, 2, 3], [], 1),
-    e.DecisionOffered(4, 0, "raise", ["raise", "no_raise"], "no_raise", "raise", 100, "raise", 9),
-    e.TableRoundJoined(2, 8, "T1", 41),
-    e.RoundVoided(3, 8, "the table did not take the wager", 100),
-    e.HandpayLocked(5, 0, 150000, "jackpot", 7),
-    e.DoorChanged(6, "main", True),
+    e.CardsDealt(3, stage="first", shared=[1, 2, 3], per_seat=[], offers=1),
+    e.DecisionOffered(
+        4,
+        seat=0,
+        kind="raise",
+        choices=["raise", "no_raise"],
+        default="no_raise",
+        take="raise",
+        extra_wager=100,
+        spot="raise",
+        deadline=9,
+    ),
+    e.TableRoundJoined(2, game_number=8, table_id="T1", table_game=41),
+    e.RoundVoided(3, game_number=8, reason="the table did not take the wager", returned=100),
+    e.HandpayLocked(5, seat=0, value=150000, kind="jackpot", game_number=7),
+    e.DoorChanged(6, door="main", open=True),
 ]
 
 

@@ -9,8 +9,8 @@ from kiosk.terminal.tilts import TiltCode
 
 
 def test_a_tilt_code_is_journaled_as_its_text_and_reads_back_equal() -> None:
-    member = e.TiltRaised(at=1, code=TiltCode.PRINTER, reason="paper out")
-    text = e.TiltRaised(at=1, code="printer", reason="paper out")
+    member = e.TiltRaised(at=1, code=TiltCode.PRINTER, reason="paper out", needs_attendant=False)
+    text = e.TiltRaised(at=1, code="printer", reason="paper out", needs_attendant=False)
     assert e.encode(member) == e.encode(text)
     decoded = e.decode(e.encode(member))
     assert isinstance(decoded, e.TiltRaised) and decoded.code == TiltCode.PRINTER == "printer"

@@ -8,6 +8,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from ui.actions import ChooseEdition
 from ui.widgets.named import Named
 
 
@@ -20,7 +21,7 @@ class GameTile(Named, ButtonBehavior, BoxLayout):
     description = StringProperty("")
 
     def on_release(self) -> None:
-        App.get_running_app().player("edition", self.edition)
+        App.get_running_app().player(ChooseEdition(self.edition))
 
 
 class MenuScreen(Screen):

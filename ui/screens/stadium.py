@@ -6,6 +6,7 @@ from kivy.properties import BooleanProperty, StringProperty
 
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.actions import TogglePosition
 from ui.families.stadium_felt import StadiumHandFelt, StadiumLinesFelt
 from ui.felt import Felt, Spot
 from ui.screens.table import TableScreen
@@ -50,4 +51,4 @@ class StadiumScreen(TableScreen):
     def touch_position(self, cell: CardView) -> None:
         """A touch on an array position chooses it for the hand (or releases it)."""
         cells: list[CardView] = self.ids.array.cards
-        self._app().player("position", cells.index(cell))
+        self._app().player(TogglePosition(cells.index(cell)))

@@ -14,6 +14,7 @@ from kiosk.presentation.chips import Chip
 from kiosk.presentation.faces import CardFace
 from kiosk.presentation.spots import SpotView
 from kiosk.presentation.table import TableView
+from ui.actions import PlaceChip, SelectChip
 from ui.felt import Felt, Spot
 from ui.widgets.card import CardView
 from ui.widgets.chip import ChipButton
@@ -140,8 +141,8 @@ class TableScreen(Screen):
         return App.get_running_app()
 
     def _chip_touched(self, button: ChipButton) -> None:
-        self._app().player("chip", int(button.value))
+        self._app().player(SelectChip(int(button.value)))
 
     def _spot_touched(self, button: Spot) -> None:
         if button.spot is not None:
-            self._app().player("spot", button.spot.id)
+            self._app().player(PlaceChip(button.spot.id))
