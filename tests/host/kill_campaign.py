@@ -41,6 +41,7 @@ class CampaignResult:
     vouchers_printed: int = 0
     tickets_redeemed: int = 0
     host_events: int = 0
+    withdrawn_heads: int = 0  # kills between signing and committing (decision 0037)
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
@@ -193,6 +194,7 @@ class Campaign:
                 result.notes += isinstance(ev, e.BillStacked)
                 result.vouchers_printed += isinstance(ev, e.VoucherPrinted)
                 result.tickets_redeemed += isinstance(ev, e.TicketRedeemed)
+                result.withdrawn_heads += isinstance(ev, e.HeadWithdrawn)
         finally:
             journal.close()
         db = SqliteHostDb(self.host_dir / "host.sqlite3")
@@ -201,8 +203,16 @@ class Campaign:
             result.problems += disagreements(self.data_dir, db, TERMINAL, meters)
             reserved = db.vouchers(state="reserved", last=10**9)
             result.problems += [f"voucher left reserved: {v}" for v in reserved]
+            # a kill between signing and committing is a power cut the signer saw: each
+            # withdrawn head is one floor alarm, as it must be; any other alarm is a problem
+            withdrawn = db.terminal_alarms(TERMINAL, "alarm", "head_withdrawn", last=10**6)
+            if len(withdrawn) != result.withdrawn_heads:
+                result.problems.append(
+                    f"{len(withdrawn)} head_withdrawn alarms at the host for "
+                    f"{result.withdrawn_heads} withdrawn heads in the journal"
+                )
             alarms: list[TerminalAlarm | VoucherAuditEntry] = [
-                *db.terminal_alarms(TERMINAL, "alarm"),
+                *(a for a in db.terminal_alarms(TERMINAL, "alarm") if a.kind != "head_withdrawn"),
                 *db.voucher_audit(severity="alarm"),
             ]
             result.problems += [f"host alarm: {a.kind} {a.detail}" for a in alarms]
