@@ -131,7 +131,7 @@ def test_ctrl_c_pressed_again_while_the_kiosk_stops_does_not_cut_the_stop_short(
     import signal
     import time
 
-    from tests.cli.test_interrupt import _journal_closed, _turbokiosk_in_its_group
+    from tests.helpers.process_groups import _journal_closed, _turbokiosk_in_its_group
 
     data = tmp_path / "terminal"
     dump = tmp_path / "dump.json"

@@ -7,39 +7,15 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import REPO, turbokiosk
+from tests.cli.conftest import turbokiosk
+from tests.helpers.process_groups import _journal_closed, _turbokiosk_in_its_group
 
 INTERRUPTED = 130
-
-
-def _env() -> dict[str, str]:
-    return {
-        **os.environ,
-        "SDL_VIDEODRIVER": "offscreen",
-        "SDL_AUDIODRIVER": "dummy",
-        "KIVY_NO_ARGS": "1",
-        "KIVY_NO_CONSOLELOG": "1",
-    }
-
-
-def _turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:
-    """``turbokiosk ARGS`` as its own process group (Ctrl-C at a terminal reaches the group)."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "kiosk", *args],
-        cwd=REPO,
-        env=_env(),
-        stdin=stdin,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        process_group=0,
-    )
 
 
 def _catches_sigint(pid: int) -> bool:
@@ -61,13 +37,6 @@ def _wait_until_python_runs(process: subprocess.Popen[str]) -> None:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the interpreter did not start in 60 s"
         time.sleep(0.005)
-
-
-def _journal_closed(data: Path) -> None:
-    """The store was closed (SQLite removes the WAL on the last close) and audits clean."""
-    assert not (data / "terminal.sqlite3-wal").exists()
-    audit = turbokiosk("audit", "--data-dir", str(data))
-    assert audit.returncode == 0, audit.stdout + audit.stderr
 
 
 def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:

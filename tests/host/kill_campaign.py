@@ -24,7 +24,7 @@ from kiosk.hostlink import pki
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state
 from kiosk.terminal import events as e
-from tests.host.helpers import disagreements, enroll
+from tests.helpers.host_checks import disagreements, enroll
 
 TERMINAL = "TK-A"
 

@@ -3,40 +3,16 @@ acknowledged locks up at connect, over mutual TLS on SQLite and PostgreSQL (issu
 
 from __future__ import annotations
 
-import random
 import shutil
 from collections.abc import Callable
 
 from kiosk.hostlink.anchor import JournalHead, anchor_problem
-from kiosk.robot import Robot
 from kiosk.signer.client import development_dir
+from tests.helpers.host_anchor import _acknowledged, _own, _play
 from tests.host.conftest import HostRig, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 HASHES = {0: b"\0" * 32, 5: b"5" * 32, 9: b"9" * 32}
-
-
-def _own(rig: TerminalRig) -> JournalHead:
-    journal = rig.runtime.journal
-    seq, digest = journal.head()
-    return JournalHead(journal.created_at(), seq, digest)
-
-
-def _acknowledged(rig: TerminalRig, host: HostRig) -> None:
-    """Pump until the host has committed the terminal's current head."""
-    assert host.db is not None
-    db = host.db
-
-    def caught_up() -> bool:
-        return rig.outbox_empty() and db.acknowledged_head("TK-A") == _own(rig)
-
-    rig.pump_until(caught_up)
-
-
-def _play(rig: TerminalRig, games: int) -> None:
-    robot = Robot(rig.runtime, rig.validator, rig.printer, random.Random(7), fault_rate=0.0)
-    for _ in range(games):
-        robot.play_game()
 
 
 def test_anchor_rules() -> None:

@@ -31,8 +31,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
+from tests.helpers.host_checks import enroll_pki
 from tests.host import floor, load
-from tests.host.helpers import enroll_pki
 from tests.host.postgres import PostgresServer, binaries
 
 SECONDS = float(os.environ.get("FLOOR_SECONDS", "300"))

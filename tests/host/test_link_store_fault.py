@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.store_faults import mounted
-from tests.faults.test_storage_full import fill
+from tests.helpers.store_faults import fill, mounted
 from tests.host.conftest import HostRig, TerminalRig
 
 

@@ -111,7 +111,7 @@ def test_a_certificate_without_a_role_is_refused(
     host: HostRig, pki_set: Pki, tmp_path: Path
 ) -> None:
     """A certificate issued before roles (a TK-A made the old way) is refused: reissue it."""
-    from tests.host.forge import forge
+    from tests.helpers.forge import forge
 
     creds = forge(pki_set.ca_dir, "TK-A", role=None)
     channel, stub = _stub(host, creds)

@@ -26,8 +26,8 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.tilts import TiltCode
+from tests.helpers.host_anchor import _acknowledged, _own, _play
 from tests.host.conftest import HostRig, TerminalRig
-from tests.host.test_anchor import _acknowledged, _own, _play
 
 MakeTerminal = Callable[..., TerminalRig]
 

@@ -16,8 +16,8 @@ from kiosk.seat.status import Connection
 from kiosk.table.server import TableServer
 from kiosk.terminal import commands as c
 from kiosk.terminal.state import Phase
-from tests.sas.test_pty import _read_reply
-from tests.seat.test_faults import pki_dir, place, seat_on, table, until
+from tests.helpers.sas_pty import _read_reply
+from tests.helpers.seat_faults import pki_dir, place, seat_on, table, until
 
 __all__ = ["pki_dir", "table"]  # the seat tests' fixtures, used here by name
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.signer.records import Anchor, Head
+from kiosk.signer.records import Anchor
 from kiosk.signer.state import (
     ANCHOR_NAME,
     SLOT_SIZE,
@@ -17,10 +17,7 @@ from kiosk.signer.state import (
     load_anchor,
     save_anchor,
 )
-
-
-def _anchor(seq: int) -> Anchor:
-    return Anchor(3, seq, bytes([seq % 256]) * 32, Head(3, seq - 1, bytes([(seq - 1) % 256]) * 32))
+from tests.helpers.signer_anchor import _anchor
 
 
 def test_the_newest_anchor_is_read_back(tmp_path: Path) -> None:
@@ -59,7 +56,7 @@ def test_writers_in_turn_from_two_processes_never_overwrite_the_newest(tmp_path:
     # another process writes anchor 3 (into the slot after anchor 2's), unknown to this one
     other = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[2]);"
-        "from tests.signer.test_anchor_slots import _anchor;"
+        "from tests.helpers.signer_anchor import _anchor;"
         "from kiosk.signer.state import save_anchor;"
         "save_anchor(Path(sys.argv[1]), _anchor(3))"
     )
