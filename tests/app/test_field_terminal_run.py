@@ -14,7 +14,7 @@ import pytest
 
 from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.hostlink import pki
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 from tests.helpers.host_process import host_process
 
 TERMINAL = "TK-0042"

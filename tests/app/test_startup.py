@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.devices.pairing import key_path, new_pairing
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 from ui.display import DisplayError, choose_video_driver
 
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}

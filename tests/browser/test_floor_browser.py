@@ -61,8 +61,8 @@ from kiosk.terminal import commands as c  # noqa: E402
 from kiosk.terminal import events as e  # noqa: E402
 from kiosk.terminal.state import Phase  # noqa: E402
 from tests.helpers.host_checks import enroll  # noqa: E402
+from tests.helpers.host_rig import TerminalRig  # noqa: E402
 from tests.helpers.web_records import game  # noqa: E402
-from tests.host.conftest import TerminalRig  # noqa: E402
 
 PASSWORD = "correct horse battery"
 ROBOTS = ("TK-A", "TK-B")

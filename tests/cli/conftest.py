@@ -3,9 +3,6 @@ and a runner for ``turbokiosk`` as a separate process."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,9 +15,7 @@ from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.store.port import sqlite_journal
 from kiosk.textui.session import PlaySession
 from rng import BackgroundCycler, Csprng
-from tests.terminal.conftest import FakeClock, ScriptedDeck
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.helpers.terminal_rig import FakeClock, ScriptedDeck
 
 
 class Player:
@@ -71,19 +66,3 @@ def player(tmp_path: Path) -> Iterator[Player]:
     p.start()
     yield p
     p.close()
-
-
-def turbokiosk(
-    *args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    """``turbokiosk ARGS`` in a separate Python process."""
-    return subprocess.run(
-        [sys.executable, "-m", "kiosk", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, **(env or {})},
-        timeout=timeout,
-        check=False,
-    )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 from tests.helpers.process_groups import _journal_closed, _turbokiosk_in_its_group
 
 INTERRUPTED = 130

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.cli.conftest import Player, turbokiosk
+from tests.helpers.cli_process import Player, turbokiosk
 
 CAMEL_CASE = re.compile(r"\b[A-Z][a-z]+[A-Z]\w*")
 

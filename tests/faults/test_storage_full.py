@@ -25,7 +25,7 @@ from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
 from tests.helpers.store_faults import fill, logged, mounted
-from tests.terminal.conftest import Rig
+from tests.helpers.terminal_rig import Rig
 
 SMALL = "size=1m"
 

@@ -6,7 +6,7 @@ import random
 
 from kiosk.hostlink.anchor import JournalHead
 from kiosk.robot import Robot
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_rig import HostRig, TerminalRig
 
 
 def _own(rig: TerminalRig) -> JournalHead:

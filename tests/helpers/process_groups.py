@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.cli.conftest import REPO, turbokiosk
+from tests.helpers.cli_process import REPO, turbokiosk
 
 
 def _turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:

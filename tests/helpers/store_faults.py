@@ -17,7 +17,7 @@ from kiosk.app.wiring import build_terminal
 from kiosk.robot import Robot
 from kiosk.store.journal import DB_NAME
 from kiosk.terminal import events as ev
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 
 __all__ = ["turbokiosk"]
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from kiosk.hostlink.anchor import JournalHead, anchor_problem
 from kiosk.signer.client import development_dir
 from tests.helpers.host_anchor import _acknowledged, _own, _play
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_rig import HostRig, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 HASHES = {0: b"\0" * 32, 5: b"5" * 32, 9: b"9" * 32}

@@ -23,7 +23,7 @@ from kiosk.terminal import events as e
 from kiosk.terminal.config import EditionConfig, TerminalConfig
 from kiosk.terminal.state import Phase
 from tests.helpers.host_checks import disagreements
-from tests.host.conftest import HostRig, Pki, TerminalRig
+from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.host_rig import HostRig, TerminalRig
 from tests.helpers.store_faults import fill, mounted
-from tests.host.conftest import HostRig, TerminalRig
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase
 from tests.helpers.host_checks import journal_reports
 from tests.helpers.host_process import host_process
-from tests.host.conftest import Pki, TerminalRig
+from tests.helpers.host_rig import Pki, TerminalRig
 
 TERMINAL = "TK-A"
 

@@ -19,8 +19,8 @@ from cryptography import x509
 from kiosk.host.db import HostDb, SqliteHostDb, now_ms
 from kiosk.hostlink import pki
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
-from tests.cli.conftest import turbokiosk
-from tests.host.conftest import HostRig, Pki, TerminalRig
+from tests.helpers.cli_process import turbokiosk
+from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
 BIG = 999_900  # $9,999.00
 

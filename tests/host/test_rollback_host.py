@@ -27,7 +27,7 @@ from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.tilts import TiltCode
 from tests.helpers.host_anchor import _acknowledged, _own, _play
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_rig import HostRig, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 

@@ -20,7 +20,7 @@ from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.web.accounts import Accounts
 from kiosk.web.sql import Connection
 from tests.helpers.host_checks import enroll
-from tests.host.conftest import Pki, TerminalRig
+from tests.helpers.host_rig import Pki, TerminalRig
 
 PASSWORD = "correct horse battery"
 

@@ -10,7 +10,7 @@ import pytest
 from kiosk.app.tour import TOUR_CONFIG, TourTerminal, tour_terminal
 from kiosk.presentation.session import PlayerSession
 from kiosk.terminal.config import TerminalConfig
-from tests.terminal.conftest import FakeClock
+from tests.helpers.terminal_rig import FakeClock
 
 
 class Table:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from kivy.uix.label import Label
 
-from tests.ui import legibility
+from tests.helpers import legibility
 from ui.theme import CARD, INK_BLACK, TEXT
 
 REPO = Path(__file__).resolve().parents[2]

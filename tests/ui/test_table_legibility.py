@@ -14,7 +14,7 @@ import pytest
 from kiosk.app.kiosk import build_app
 from kiosk.app.table_tour import visit_table
 from kiosk.app.tour import tour_terminal
-from tests.ui import legibility
+from tests.helpers import legibility
 from tests.ui.conftest import SPEED
 from ui.driver import Driver
 

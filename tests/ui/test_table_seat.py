@@ -31,7 +31,7 @@ from kiosk.table.controller import TableController
 from kiosk.table.core import TableConfig
 from kiosk.table.server import TableServer
 from rng import Csprng
-from tests.ui import legibility
+from tests.helpers import legibility
 from tests.ui.conftest import SPEED
 from ui.driver import Driver
 
