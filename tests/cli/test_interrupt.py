@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli_process import turbokiosk
-from tests.helpers.process_groups import _journal_closed, _turbokiosk_in_its_group
+from tests.helpers.process_groups import journal_closed, turbokiosk_in_its_group
 
 INTERRUPTED = 130
 
@@ -42,7 +42,7 @@ def _wait_until_python_runs(process: subprocess.Popen[str]) -> None:
 def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
     dump = tmp_path / "dump.json"
-    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
+    kiosk = turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
     try:
         deadline = time.monotonic() + 120
         while not dump.exists():  # the screen is up: devices linked, host reached
@@ -63,12 +63,12 @@ def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
     assert not (data / "peripherals.json").exists()  # the simulator programs were stopped,
     for log in (data / "peripherals").glob("*.log"):  # by the kiosk, not by the Ctrl-C
         assert "interrupted" not in log.read_text(), log
-    _journal_closed(data)
+    journal_closed(data)
 
 
 def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
-    play = _turbokiosk_in_its_group("play", "--data-dir", str(data), stdin=subprocess.PIPE)
+    play = turbokiosk_in_its_group("play", "--data-dir", str(data), stdin=subprocess.PIPE)
     assert play.stdin is not None and play.stdout is not None
     try:
         play.stdin.write("bill 20\nstatus\n")
@@ -90,7 +90,7 @@ def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) ->
         "turbokiosk: interrupted (Ctrl-C): the session ended, the journal is closed"
     ]
     assert play.returncode == INTERRUPTED
-    _journal_closed(data)
+    journal_closed(data)
     meters = json.loads(turbokiosk("meters", "--data-dir", str(data), "--json").stdout)
     assert sum(meters["credits"]) == 2000, meters
 
@@ -99,7 +99,7 @@ def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None
     """The safety net: ``soak`` has no handler of its own; its journal is closed on the way
     out and audits clean."""
     data = tmp_path / "terminal"
-    soak = _turbokiosk_in_its_group("soak", "--data-dir", str(data), "--games", "1000000")
+    soak = turbokiosk_in_its_group("soak", "--data-dir", str(data), "--games", "1000000")
     assert soak.stdout is not None
     try:
         assert soak.stdout.readline().startswith("ready: seed")
@@ -113,7 +113,7 @@ def test_ctrl_c_on_any_other_command_is_one_line_and_130(tmp_path: Path) -> None
     assert "Traceback" not in err + out, err
     assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C)"]
     assert soak.returncode == INTERRUPTED
-    _journal_closed(data)
+    journal_closed(data)
 
 
 @pytest.mark.parametrize("delay", [0.8, 2.0])
@@ -121,7 +121,7 @@ def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
     """Whenever it comes (importing Kivy, powering up, starting the simulators and the host,
     building the window): one line, 130, nothing left running, the store (if made) closed."""
     data = tmp_path / "terminal"
-    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data))
+    kiosk = turbokiosk_in_its_group("run", "--data-dir", str(data))
     try:
         _wait_until_python_runs(kiosk)  # the delay counts from there
         time.sleep(delay)
@@ -137,4 +137,4 @@ def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
     assert kiosk.returncode == INTERRUPTED
     assert not (data / "peripherals.json").exists()
     if (data / "terminal.sqlite3").exists():
-        _journal_closed(data)
+        journal_closed(data)

@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/analysis/test_turbo_par.py)."""
+"""Brute-force references for the pay-table tests: every hand enumerated, no shortcut."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/cli/conftest.py)."""
+"""``turbokiosk`` run as a separate process from the repository root."""
 
 from __future__ import annotations
 

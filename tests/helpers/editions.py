@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/games/test_turbo_paytables.py)."""
+"""Turbo editions written to a temporary directory, and the check that one is refused."""
 
 from __future__ import annotations
 

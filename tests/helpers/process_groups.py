@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/cli/test_interrupt.py)."""
+"""``turbokiosk`` in its own process group, and the check that its journal closed cleanly."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.helpers.cli_process import REPO, turbokiosk
 
 
-def _turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:
+def turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:
     """``turbokiosk ARGS`` as its own process group (Ctrl-C at a terminal reaches the group)."""
     return subprocess.Popen(
         [sys.executable, "-m", "kiosk", *args],
@@ -24,7 +24,7 @@ def _turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess
     )
 
 
-def _journal_closed(data: Path) -> None:
+def journal_closed(data: Path) -> None:
     """The store was closed (SQLite removes the WAL on the last close) and audits clean."""
     assert not (data / "terminal.sqlite3-wal").exists()
     audit = turbokiosk("audit", "--data-dir", str(data))

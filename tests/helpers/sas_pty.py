@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/sas/test_pty.py)."""
+"""Reading one SAS reply off a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 from kiosk.sas import wire
 
 
-def _read_reply(master: int, command: int | None, timeout: float = 1.0) -> bytes:
+def read_reply(master: int, command: int | None, timeout: float = 1.0) -> bytes:
     """One reply: a byte for a general poll, else as long as the response says."""
     data = b""
     deadline = time.monotonic() + timeout

@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/seat/test_faults.py)."""
+"""A served table with seats whose decks are fixed, for the seat fault tests."""
 
 from __future__ import annotations
 

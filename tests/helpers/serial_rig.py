@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/devices/test_serial_integration.py)."""
+"""A terminal and its devices over real serial pseudo-terminals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/service/conftest.py)."""
+"""A terminal with service PINs set up cheaply (fixtures: tests/service/conftest.py)."""
 
 from __future__ import annotations
 

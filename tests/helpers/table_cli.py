@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/table/test_cli.py)."""
+"""``turbokiosk`` commands for the table's processes, and the robot's expected summary."""
 
 from __future__ import annotations
 

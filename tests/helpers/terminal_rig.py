@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/terminal/conftest.py)."""
+"""A terminal runtime on a temporary directory with in-process devices, a scripted deck and a clock."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared by several test modules (moved from tests/devices/test_validator_system.py)."""
+"""The validator system under random actions, checked against its cash box."""
 
 from __future__ import annotations
 
