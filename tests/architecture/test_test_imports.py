@@ -37,7 +37,7 @@ def imported(root: Path, path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1] + [node.module or ""])
+                base = ".".join([*parts[: len(parts) - node.level + 1], node.module or ""])
             else:
                 base = node.module or ""
             found.add(base.rstrip("."))

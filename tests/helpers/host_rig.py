@@ -1,4 +1,4 @@
-"""A PKI, a reference host on loopback and terminals wired to it (fixtures: tests/host/conftest.py)."""
+"""A PKI, a reference host on loopback and terminals wired to it (fixtures: host/conftest.py)."""
 
 from __future__ import annotations
 

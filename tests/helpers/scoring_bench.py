@@ -1,4 +1,4 @@
-"""The scoring benchmark's hands, scorers, timings and ratio table (printed by tests/scoring/conftest.py)."""
+"""The scoring benchmark's hands, scorers, timings and ratio table (scoring/conftest.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A terminal runtime on a temporary directory with in-process devices, a scripted deck and a clock."""
+"""A terminal runtime on a temporary directory: in-process devices, scripted deck, clock."""
 
 from __future__ import annotations
 
