@@ -43,7 +43,7 @@ def defines(tree: ast.Module, name: str) -> bool:
     """Whether the module defines ``name`` (``function``, ``Class`` or ``Class.method``)."""
     body: list[ast.stmt] = tree.body
     for part in name.split("."):
-        found = None
+        found: ast.stmt | None = None
         for node in body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 if node.name == part:
