@@ -19,7 +19,9 @@ from kiosk.table.server import TableServer
 from kiosk.terminal import commands as c
 from kiosk.terminal.state import Phase
 from kiosk.terminal.tilts import TiltCode
-from tests.helpers.seat_faults import ARRAY, place, seat_on, until
+from tests.helpers.seat_faults import ARRAY, pki_dir, place, seat_on, table, until
+
+__all__ = ["pki_dir", "table"]  # the fixtures (tests/helpers/seat_faults.py), used by name
 
 
 @pytest.fixture
