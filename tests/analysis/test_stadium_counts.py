@@ -1,15 +1,15 @@
 """Exact counts behind the Stadium par sheet, each checked by an independent path."""
 
 from fractions import Fraction
-from itertools import combinations, permutations
+from itertools import combinations
 from math import comb
 
-import numpy as np
 import pytest
 
 from kiosk.analysis.stadium_counts import ante_play_counts, best_five_counts, three_card_counts
 from kiosk.games import poker3
 from kiosk.games.stadium_advice import q64_play
+from tests.helpers.brute_force import brute_force_ante_play
 
 # Published distributions of the best five cards (e.g. Wikipedia, "Poker probability").
 FIVE_CARD = [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
@@ -99,40 +99,6 @@ def test_six_card_counts_match_brute_force_over_all_20358520_sets():
 def test_best_five_counts_refuses_sizes_with_two_flush_suits():
     with pytest.raises(ValueError, match=r"k must be 5\.\.9"):
         best_five_counts(10)
-
-
-def brute_force_ante_play():
-    """Every (player, dealer) pair by direct comparison, player hands taken once per
-    suit-symmetry class (1,755 classes of the 22,100 hands) and weighted by class size."""
-    hands = np.array(list(combinations(range(52), 3)), dtype=np.int64)
-    perms = np.array(list(permutations(range(4))), dtype=np.int64)
-    relabeled = (hands >> 2)[None, :, :] * 4 + perms[:, hands & 3]
-    relabeled.sort(axis=2)
-    keys = (relabeled[..., 0] * 52 + relabeled[..., 1]) * 52 + relabeled[..., 2]
-    classes, first, weights = np.unique(keys.min(axis=0), return_index=True, return_counts=True)
-    assert len(classes) == 1_755
-    masks = (1 << hands).sum(axis=1)
-    values = np.array([poker3.value3(tuple(h)) for h in hands.tolist()], dtype=np.int64)
-    qualifies = values >= poker3.DEALER_QUALIFIER
-    played: dict[int, list[int]] = {}
-    folded = 0
-    for index, weight in zip(first.tolist(), weights.tolist(), strict=True):
-        live = (masks & masks[index]) == 0
-        dealer, q = values[live], qualifies[live]
-        if not q64_play(tuple(hands[index].tolist())):
-            folded += weight * int(live.sum())
-            continue
-        mine = int(values[index])
-        row = [
-            int((~q).sum()),
-            int((q & (dealer < mine)).sum()),
-            int((q & (dealer == mine)).sum()),
-            int((q & (dealer > mine)).sum()),
-        ]
-        total = played.setdefault(poker3.category3(mine), [0, 0, 0, 0])
-        for i, n in enumerate(row):
-            total[i] += weight * n
-    return played, folded
 
 
 def test_ante_play_counts_match_brute_force_over_all_407170400_pairs():

@@ -54,7 +54,7 @@ def test_ante_play_exact_figures(sheet):
 
 def test_ante_play_figures_from_the_brute_force_counts(sheet):
     """House edge, hit frequency and variance recomputed from the brute-force pair counts."""
-    from tests.analysis.test_stadium_counts import brute_force_ante_play
+    from tests.helpers.brute_force import brute_force_ante_play
 
     played, folded = brute_force_ante_play()
     bonus = {3: 1, 4: 4, 5: 5}  # straight, trips, straight flush: 1-4-5

@@ -11,7 +11,7 @@ import pytest
 
 from kiosk.analysis import turbo_par
 from kiosk.games import icon_odds, nine_card_bonus, turbo_edition
-from tests.analysis.test_turbo_par import brute_mandatory
+from tests.helpers.brute_force import brute_mandatory
 
 pytestmark = pytest.mark.bench
 

@@ -16,8 +16,8 @@ from kiosk.analysis import turbo_par
 from kiosk.analysis.model import OutcomeLine, ParSheet, WagerPar
 from kiosk.games import icon_odds, nine_card_bonus, turbo
 from kiosk.games.base import SeatBet
+from tests.helpers.brute_force import SEED_ICONS, brute_mandatory
 
-SEED_ICONS = (1, 1, 1, 1, 2, 2, 2, 2, 2, 4, 4, 4, 4)  # by rank 2..A, from the seeds
 ALL_HANDS = comb(52, 9)
 
 # --- pinned exact figures (each re-derived below by a brute-force path) -----------------
@@ -60,45 +60,6 @@ def brute_hand_icons() -> dict[int, int]:
             icons = sum(SEED_ICONS[r] for r in ranks)
             counts[icons] = counts.get(icons, 0) + fillers
     return counts
-
-
-def six_card_icons(remaining: list[int]) -> dict[int, int]:
-    """Icons in 6 of the given cards -> number of 6-card sets, by a DP over the cards."""
-    table = [dict[int, int]() for _ in range(7)]
-    table[0][0] = 1
-    for code in remaining:
-        icons = SEED_ICONS[code >> 2] if code & 3 == 0 else 0
-        for size in range(6, 0, -1):
-            for total, n in table[size - 1].items():
-                table[size][total + icons] = table[size].get(total + icons, 0) + n
-    return table[6]
-
-
-@cache
-def brute_mandatory(community_pays_3_to_2: bool) -> tuple[Fraction, Fraction, Fraction]:
-    """(house edge, raise frequency, hit frequency) of First Down (or Bet A) with the optimal
-    raise, over all 22,100 actual communities of spades as suit S."""
-    total_ev = Fraction(0)
-    raised = 0
-    hits = Fraction(0)
-    memo: dict[tuple[int, ...], dict[int, int]] = {}
-    for community in combinations(range(52), 3):
-        c_icons = sum(SEED_ICONS[c >> 2] for c in community if c & 3 == 0)
-        key = tuple(sorted(SEED_ICONS[c >> 2] for c in community if c & 3 == 0))
-        if key not in memo:
-            memo[key] = six_card_icons([c for c in range(52) if c not in community])
-        seat = memo[key]
-        p_win = Fraction(sum(n for s, n in seat.items() if c_icons + s >= 6), comb(49, 6))
-        if c_icons >= 6:
-            total_ev += Fraction(3, 2) if community_pays_3_to_2 else 1
-            hits += 1
-            continue
-        ev_main = 2 * p_win - 1
-        raising = ev_main > 0  # the raise pays like the main wager: same sign
-        raised += raising
-        total_ev += 2 * ev_main if raising else ev_main
-        hits += p_win
-    return -total_ev / 22100, Fraction(raised, 22100), hits / 22100
 
 
 def run_length(ranks: tuple[int, ...]) -> int:

@@ -14,8 +14,8 @@ import pytest
 
 from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.hostlink import pki
-from tests.cli.conftest import turbokiosk
-from tests.host.process import host_process
+from tests.helpers.cli_process import turbokiosk
+from tests.helpers.host_process import host_process
 
 TERMINAL = "TK-0042"
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import REPO
+from tests.helpers.cli_process import REPO
 
 #: the test extra's top-level modules (pyproject.toml [project.optional-dependencies] test)
 TEST_ONLY = (

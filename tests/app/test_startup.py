@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.devices.pairing import key_path, new_pairing
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 from ui.display import DisplayError, choose_video_driver
 
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}
@@ -131,11 +131,11 @@ def test_ctrl_c_pressed_again_while_the_kiosk_stops_does_not_cut_the_stop_short(
     import signal
     import time
 
-    from tests.cli.test_interrupt import _journal_closed, _turbokiosk_in_its_group
+    from tests.helpers.process_groups import journal_closed, turbokiosk_in_its_group
 
     data = tmp_path / "terminal"
     dump = tmp_path / "dump.json"
-    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
+    kiosk = turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
     try:
         deadline = time.monotonic() + 120
         while not dump.exists():
@@ -156,4 +156,4 @@ def test_ctrl_c_pressed_again_while_the_kiosk_stops_does_not_cut_the_stop_short(
     assert err.splitlines() == ["turbokiosk: interrupted (Ctrl-C): the kiosk stopped in order"]
     assert kiosk.returncode == 130
     assert not (data / "peripherals.json").exists()
-    _journal_closed(data)
+    journal_closed(data)

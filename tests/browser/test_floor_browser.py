@@ -4,7 +4,7 @@
 Everything is real and on loopback: ``turbokiosk host serve --web`` (gRPC with mutual TLS and
 the dashboard over TLS with the host's certificate, which Chromium is told to trust by its key,
 not by ignoring certificate errors), two robot terminals playing against it in their own
-processes (:mod:`tests.host.robot_terminal`), and a third terminal runtime in this process
+processes (:mod:`tests.helpers.robot_terminal`), and a third terminal runtime in this process
 that cashes out, redeems and obeys commands.
 
 With ``TURBOKIOSK_WEB_SCREENSHOTS=DIR`` the pages are saved there as PNG (how
@@ -60,9 +60,9 @@ from kiosk.store.journal import Journal  # noqa: E402
 from kiosk.terminal import commands as c  # noqa: E402
 from kiosk.terminal import events as e  # noqa: E402
 from kiosk.terminal.state import Phase  # noqa: E402
-from tests.host.conftest import TerminalRig  # noqa: E402
-from tests.host.helpers import enroll  # noqa: E402
-from tests.host.web_records import game  # noqa: E402
+from tests.helpers.host_checks import enroll  # noqa: E402
+from tests.helpers.host_rig import TerminalRig  # noqa: E402
+from tests.helpers.web_records import game  # noqa: E402
 
 PASSWORD = "correct horse battery"
 ROBOTS = ("TK-A", "TK-B")
@@ -154,7 +154,7 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FloorRig]:
     for seed, name in enumerate(ROBOTS, 1):
         rig.robots[name] = subprocess.Popen(
             [
-                sys.executable, "-m", "tests.host.robot_terminal", "--data-dir",
+                sys.executable, "-m", "tests.helpers.robot_terminal", "--data-dir",
                 str(root / name), "--host", rig.address, "--pki", str(rig.pki_dir),
                 "--terminal", name, "--seed", str(seed),
             ],

@@ -3,66 +3,12 @@ and a runner for ``turbokiosk`` as a separate process."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import InProcessDeviceSet, Terminal
-from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.port import sqlite_journal
-from kiosk.textui.session import PlaySession
-from rng import BackgroundCycler, Csprng
-from tests.terminal.conftest import FakeClock, ScriptedDeck
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-class Player:
-    """A session at a terminal whose next round deals the cards in ``script``."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.clock = FakeClock()
-        self.script = ""  # the next round's cards by name, e.g. "As Kd 2c"
-        self.output: list[str] = []
-        rng = Csprng()
-        validator = InProcessBillValidator(data_dir / "devices")
-        printer = InProcessPrinter(data_dir / "devices")
-        runtime = TerminalRuntime(
-            data_dir,
-            journal=sqlite_journal(data_dir),
-            deck_factory=lambda excluded: ScriptedDeck(self.script.split(), excluded),
-            validator=validator,
-            printer=printer,
-            validation_numbers=LocalValidationNumbers(rng.randbelow),
-            clock=self.clock,
-        )
-        self.terminal = Terminal(
-            runtime, InProcessDeviceSet(validator, printer), rng, BackgroundCycler(rng)
-        )
-        self.runtime = runtime
-        self.session = PlaySession(self.terminal, self.output.append)
-
-    def start(self, edition: str | None = None) -> str:
-        mark = len(self.output)
-        self.session.start(edition)
-        return "\n".join(self.output[mark:])
-
-    def say(self, *lines: str) -> str:
-        """Type lines; what the terminal answered to them."""
-        mark = len(self.output)
-        for line in lines:
-            assert self.session.handle(line), f"{line!r} ended the session"
-        return "\n".join(self.output[mark:])
-
-    def close(self) -> None:
-        self.runtime.close()
+from tests.helpers.play_session import Player
 
 
 @pytest.fixture
@@ -71,19 +17,3 @@ def player(tmp_path: Path) -> Iterator[Player]:
     p.start()
     yield p
     p.close()
-
-
-def turbokiosk(
-    *args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    """``turbokiosk ARGS`` in a separate Python process."""
-    return subprocess.run(
-        [sys.executable, "-m", "kiosk", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, **(env or {})},
-        timeout=timeout,
-        check=False,
-    )

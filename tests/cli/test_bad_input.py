@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import REPO, turbokiosk
+from tests.helpers.cli_process import REPO, turbokiosk
 
 #: The line starts with the program (and sub-command) or a command's established prefix.
 PREFIX = re.compile(r"^(turbokiosk(?: [a-z-]+)*|host|soak|software): \S")

@@ -19,7 +19,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.paths import DATA_DIR_ENV
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 
 CARD = r"[2-9TJQKA][shdc]"
 TURBO_SCRIPT = """\

@@ -23,7 +23,7 @@ import pytest
 from kiosk.cli.guard import EXIT_LOCKED
 from kiosk.cli.rng import MAX_DEAL_GAMES, MAX_DUMP_BYTES
 from kiosk.store.journal import DB_NAME
-from tests.cli.conftest import REPO, turbokiosk
+from tests.helpers.cli_process import REPO, turbokiosk
 
 READERS = ("meters", "recall", "events")
 REFUSED = "the terminal's power-up refuses this store"

@@ -7,39 +7,15 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import REPO, turbokiosk
+from tests.helpers.cli_process import turbokiosk
+from tests.helpers.process_groups import journal_closed, turbokiosk_in_its_group
 
 INTERRUPTED = 130
-
-
-def _env() -> dict[str, str]:
-    return {
-        **os.environ,
-        "SDL_VIDEODRIVER": "offscreen",
-        "SDL_AUDIODRIVER": "dummy",
-        "KIVY_NO_ARGS": "1",
-        "KIVY_NO_CONSOLELOG": "1",
-    }
-
-
-def _turbokiosk_in_its_group(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:
-    """``turbokiosk ARGS`` as its own process group (Ctrl-C at a terminal reaches the group)."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "kiosk", *args],
-        cwd=REPO,
-        env=_env(),
-        stdin=stdin,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        process_group=0,
-    )
 
 
 def _catches_sigint(pid: int) -> bool:
@@ -63,17 +39,10 @@ def _wait_until_python_runs(process: subprocess.Popen[str]) -> None:
         time.sleep(0.005)
 
 
-def _journal_closed(data: Path) -> None:
-    """The store was closed (SQLite removes the WAL on the last close) and audits clean."""
-    assert not (data / "terminal.sqlite3-wal").exists()
-    audit = turbokiosk("audit", "--data-dir", str(data))
-    assert audit.returncode == 0, audit.stdout + audit.stderr
-
-
 def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
     dump = tmp_path / "dump.json"
-    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
+    kiosk = turbokiosk_in_its_group("run", "--data-dir", str(data), "--dump-screen", str(dump))
     try:
         deadline = time.monotonic() + 120
         while not dump.exists():  # the screen is up: devices linked, host reached
@@ -94,12 +63,12 @@ def test_ctrl_c_stops_the_kiosk_in_order(tmp_path: Path) -> None:
     assert not (data / "peripherals.json").exists()  # the simulator programs were stopped,
     for log in (data / "peripherals").glob("*.log"):  # by the kiosk, not by the Ctrl-C
         assert "interrupted" not in log.read_text(), log
-    _journal_closed(data)
+    journal_closed(data)
 
 
 def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) -> None:
     data = tmp_path / "terminal"
-    play = _turbokiosk_in_its_group("play", "--data-dir", str(data), stdin=subprocess.PIPE)
+    play = turbokiosk_in_its_group("play", "--data-dir", str(data), stdin=subprocess.PIPE)
     assert play.stdin is not None and play.stdout is not None
     try:
         play.stdin.write("bill 20\nstatus\n")
@@ -121,14 +90,14 @@ def test_ctrl_c_at_the_prompt_ends_play_with_the_credits_kept(tmp_path: Path) ->
         "turbokiosk: interrupted (Ctrl-C): the session ended, the journal is closed"
     ]
     assert play.returncode == INTERRUPTED
-    _journal_closed(data)
+    journal_closed(data)
     meters = json.loads(turbokiosk("meters", "--data-dir", str(data), "--json").stdout)
     assert sum(meters["credits"]) == 2000, meters
 
 
 def test_ctrl_c_on_any_other_command_is_one_line_and_130() -> None:
     """The safety net: ``par-sheet`` has no handler of its own (seconds of counting)."""
-    sheet = _turbokiosk_in_its_group("par-sheet", "stadium-3cp")
+    sheet = turbokiosk_in_its_group("par-sheet", "stadium-3cp")
     try:
         time.sleep(1.5)  # in the middle of the counting
         os.killpg(sheet.pid, signal.SIGINT)
@@ -146,7 +115,7 @@ def test_ctrl_c_ends_a_soak_between_games_with_its_report(tmp_path: Path) -> Non
     """``soak``: the game under way ends, the report of the games played is printed, 130;
     its journal is closed on the way out and audits clean."""
     data = tmp_path / "terminal"
-    soak = _turbokiosk_in_its_group("soak", "--data-dir", str(data), "--games", "1000000")
+    soak = turbokiosk_in_its_group("soak", "--data-dir", str(data), "--games", "1000000")
     assert soak.stdout is not None
     try:
         assert soak.stdout.readline().startswith("ready: seed")
@@ -161,7 +130,7 @@ def test_ctrl_c_ends_a_soak_between_games_with_its_report(tmp_path: Path) -> Non
     last = out.splitlines()[-1]
     assert "invariants held; INTERRUPTED after" in last and "of 1000000 games" in last
     assert soak.returncode == INTERRUPTED
-    _journal_closed(data)
+    journal_closed(data)
 
 
 @pytest.mark.parametrize("delay", [0.8, 2.0])
@@ -169,7 +138,7 @@ def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
     """Whenever it comes (importing Kivy, powering up, starting the simulators and the host,
     building the window): one line, 130, nothing left running, the store (if made) closed."""
     data = tmp_path / "terminal"
-    kiosk = _turbokiosk_in_its_group("run", "--data-dir", str(data))
+    kiosk = turbokiosk_in_its_group("run", "--data-dir", str(data))
     try:
         _wait_until_python_runs(kiosk)  # the delay counts from there
         time.sleep(delay)
@@ -185,7 +154,7 @@ def test_ctrl_c_while_the_kiosk_starts(delay: float, tmp_path: Path) -> None:
     assert kiosk.returncode == INTERRUPTED
     assert not (data / "peripherals.json").exists()
     if (data / "terminal.sqlite3").exists():
-        _journal_closed(data)
+        journal_closed(data)
 
 
 @pytest.mark.parametrize(
@@ -198,7 +167,7 @@ def test_ctrl_c_ends_rng_output_after_a_whole_chunk(
     """``rng dump`` / ``rng deal``: Ctrl-C stops after the chunk under way is written; the
     count on standard error is what the file holds, exit 130."""
     out_file = tmp_path / "out.bin"
-    rng = _turbokiosk_in_its_group(*args, "--out", str(out_file))
+    rng = turbokiosk_in_its_group(*args, "--out", str(out_file))
     try:
         deadline = time.monotonic() + 30
         while (not out_file.exists() or out_file.stat().st_size == 0) and (
@@ -224,7 +193,7 @@ def test_ctrl_c_ends_rng_output_after_a_whole_chunk(
 def test_ctrl_c_at_the_terminal_stops_a_simulation_on_every_core() -> None:
     """Ctrl-C reaches the whole group (parent and workers): the workers ignore it, the parent
     keeps the chunks done, prints their report and exits 130."""
-    sim = _turbokiosk_in_its_group(
+    sim = turbokiosk_in_its_group(
         "simulate", "turbo-football", "--games", "1000000000", "--seed", "1", "--jobs", "2",
         "--format", "json",
     )  # fmt: skip

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.cli.conftest import Player
+from tests.helpers.play_session import Player
 
 STADIUM_TRIPS = "As Kd 2c 3h Ah 4d 5s 6c Ad Qs 7h 2d"  # array, then the dealer
 

@@ -6,7 +6,7 @@ from kiosk.store.journal import Journal
 from kiosk.terminal.state import Phase, RoundState
 from kiosk.textui.show import round_lines
 from rng import RngFailure
-from tests.cli.conftest import Player
+from tests.helpers.play_session import Player
 
 TURBO_RAISE = "2h 3d 4c As Ks Qs Js 9s 8s"  # 0 icons offered the Double; then 20 icons
 STADIUM_TRIPS = "As Kd 2c 3h Ah 4d 5s 6c Ad Qs 7h 2d"  # array, then the dealer

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from tests.cli.conftest import Player, turbokiosk
+from tests.helpers.cli_process import turbokiosk
+from tests.helpers.play_session import Player
 
 CAMEL_CASE = re.compile(r"\b[A-Z][a-z]+[A-Z]\w*")
 

@@ -16,7 +16,7 @@ from kiosk.robot import Robot
 from kiosk.store.audit import audit
 from kiosk.store.reader import current_state, open_readonly
 from kiosk.terminal import commands as c
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 
 
 def test_records_of_a_terminal_holding_its_store_open_mid_game(

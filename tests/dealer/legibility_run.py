@@ -20,7 +20,7 @@ def labels(app: Any) -> Iterator[Any]:
     from kivy.core.window import Window
     from kivy.uix.label import Label
 
-    from tests.ui.legibility import _opacity, _overlaps, _rect
+    from tests.helpers.legibility import _opacity, _overlaps, _rect
 
     page = app.root.current_screen
     for widget in page.walk(restrict=True):
@@ -35,7 +35,7 @@ def labels(app: Any) -> Iterator[Any]:
 
 def read(app: Any, screen: str) -> list[Any]:
     """Every visible label of the current page, measured as drawn now."""
-    from tests.ui.legibility import measure
+    from tests.helpers.legibility import measure
     from ui.dealer import theme
 
     return measure(list(labels(app)), screen, theme.MIN_CAP_PX * float(app.u))
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     size = env.parse_size(args[0])
     env.prepare(size, headless=True, maxfps=0)
     from kiosk.app.dealer_screenshots import Stand, _visit_manual, visit
-    from tests.ui.legibility import summary
+    from tests.helpers.legibility import summary
 
     readings: list[Any] = []
     with tempfile.TemporaryDirectory() as tmp:

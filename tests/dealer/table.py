@@ -15,7 +15,7 @@ from kiosk.table.dealer_link import DealerLink
 from kiosk.table.dealer_records import TableSnapshot
 from kiosk.table.robot import RobotSeat
 from kiosk.table.shuffler_feed import ShufflerFeed
-from tests.table.dealer_rig import FAST_KDF, robot_table
+from tests.helpers.dealer_rig import FAST_KDF, robot_table
 from ui.dealer.app import DealerApp
 from ui.dealer.driver import DealerDriver
 from ui.driver import DriverError

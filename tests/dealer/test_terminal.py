@@ -17,7 +17,7 @@ from kiosk.table.core import CardSource
 from kiosk.table.dealer_access import DealerRole
 from kiosk.table.dealer_records import TableSnapshot
 from tests.dealer.table import DealerTable
-from tests.table.dealer_rig import NAMES, SEATS, START
+from tests.helpers.dealer_rig import NAMES, SEATS, START
 
 
 @pytest.fixture(scope="module")

@@ -31,11 +31,11 @@ from cryptography.x509.oid import NameOID
 
 from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.cli import COMMANDS
-from tests.cli.conftest import turbokiosk
 from tests.deploy.chroot import REPO, TERMINAL, VERSION, Chroot, build_bundle, release
 from tests.deploy.kit import SAMPLE, settings
-from tests.host.helpers import enroll
-from tests.host.process import host_process
+from tests.helpers.cli_process import turbokiosk
+from tests.helpers.host_checks import enroll
+from tests.helpers.host_process import host_process
 
 pytestmark = [pytest.mark.deploy, pytest.mark.slow]
 

@@ -14,8 +14,7 @@ from kiosk.devices.printer_driver import PrinterDriver, print_command
 from kiosk.devices.sim.printer import PrinterMachine
 from kiosk.devices.voucher import printed_text
 from proto.turbokiosk.v1.device_pb2 import PrinterCommand, PrinterEvent
-from tests.devices.harness import Clock, Wire
-from tests.devices.test_voucher import VOUCHER
+from tests.helpers.device_link import VOUCHER, Clock, Wire
 
 AT = 1_800_000_000_000  # 2027-01-15 08:00:00 UTC
 

@@ -23,7 +23,7 @@ from kiosk.store.journal import Journal
 from kiosk.terminal import events as e
 from kiosk.terminal.meters import METER_MODULUS, Meters
 from kiosk.terminal.records import Tilt
-from tests.terminal.conftest import Rig
+from tests.helpers.terminal_rig import Rig
 
 
 def record(notes: Tally, baseline: FigureBaseline | None) -> MoneyRecord:

@@ -20,8 +20,8 @@ from kiosk.devices.sim.validator import ValidatorMachine
 from kiosk.devices.validator_driver import ValidatorDriver
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import NOTE_VALUES
-from tests.devices.harness import Clock, Wire, state_dir
-from tests.devices.test_validator_system import ACTIONS, System
+from tests.helpers.device_link import Clock, Wire, state_dir
+from tests.helpers.validator_system import ACTIONS, System
 
 
 class RecordingMachine(ValidatorMachine):

@@ -18,8 +18,7 @@ from kiosk.devices.voucher import (
     render_png,
     voucher_lines,
 )
-
-VOUCHER = Voucher("001234567890123456", 123_456, "TK-0001", "Demo Casino", 1_764_000_000_000, 30, 7)
+from tests.helpers.device_link import VOUCHER
 
 
 @pytest.mark.parametrize(

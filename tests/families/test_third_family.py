@@ -20,7 +20,7 @@ from kiosk.textui.rules import rules_lines
 from kiosk.textui.session import PlaySession
 from kiosk.textui.show import round_lines
 from tests.families import high_card
-from tests.presentation.conftest import Table
+from tests.helpers.presentation_table import Table
 
 
 def config() -> TerminalConfig:

@@ -33,7 +33,7 @@ from kiosk.store.journal import Journal
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.state import Phase
-from tests.terminal.conftest import Rig
+from tests.helpers.terminal_rig import Rig
 
 pytestmark = pytest.mark.bench
 ROUNDS = int(os.environ.get("SEALED_BENCH_ROUNDS", "300"))

@@ -29,7 +29,7 @@ from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.tilts import TiltCode
 from kiosk.textui.session import PlaySession
 from rng import BackgroundCycler
-from tests.service.conftest import CHEAP_KDF, ServiceRig, set_up_pins
+from tests.helpers.service_rig import CHEAP_KDF, ServiceRig, set_up_pins
 
 PRINTER_DISPUTE = (
     "printer counted 1 vouchers ($120.00) since pairing, the journal 0 vouchers ($0.00)"

@@ -20,7 +20,7 @@ from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase, TerminalState
-from tests.terminal.conftest import Rig
+from tests.helpers.terminal_rig import Rig
 
 
 def fail_journal_rows(rig: Rig, kind: str) -> None:

@@ -24,9 +24,9 @@ from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.config import TerminalConfig
 from kiosk.terminal.state import Phase, TerminalState
-from tests.faults.outcome_cut import cut_last_commit
 from tests.faults.sealed_campaign import run_sealed_campaign, summary
-from tests.terminal.conftest import Rig
+from tests.helpers.outcome_cut import cut_last_commit
+from tests.helpers.terminal_rig import Rig
 
 
 def start_stadium(rig: Rig) -> Any:

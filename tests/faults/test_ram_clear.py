@@ -18,7 +18,7 @@ from kiosk.store.audit import audit
 from kiosk.store.journal import DB_NAME, OutboxRow
 from kiosk.store.reader import current_state, open_readonly
 from kiosk.terminal import events as ev
-from tests.faults.test_tamper import play
+from tests.helpers.store_faults import play
 
 
 def service(

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.store.reader import current_state, open_readonly
-from tests.cli.conftest import REPO, turbokiosk
+from tests.helpers.cli_process import REPO, turbokiosk
 
 OPERATOR_PIN = "1357"
 

@@ -11,8 +11,6 @@ do): the data directory's ``devices`` folder is a link out of the small file sys
 
 from __future__ import annotations
 
-import errno
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,29 +24,10 @@ from kiosk.store.reader import current_state
 from kiosk.terminal import commands as c
 from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
-from tests.faults.store_faults import logged, mounted
-from tests.terminal.conftest import Rig
+from tests.helpers.store_faults import fill, logged, mounted
+from tests.helpers.terminal_rig import Rig
 
 SMALL = "size=1m"
-
-
-def fill(path: Path) -> int:
-    """Write to ``path`` until the file system is full; the bytes written."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    written = 0
-    try:
-        for size in (1 << 16, 4096, 512, 1):
-            block = b"\0" * size
-            while True:
-                try:
-                    written += os.write(fd, block)
-                except OSError as exc:
-                    if exc.errno != errno.ENOSPC:
-                        raise
-                    break
-    finally:
-        os.close(fd)
-    return written
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.store.audit import audit
-from tests.faults.store_faults import (
+from tests.helpers.store_faults import (
     corrupt_page,
     money_of,
     one_line_error,

@@ -28,6 +28,7 @@ from kiosk.store.journal import DB_NAME, body_hash, canonical, row_hash
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as ev
 from kiosk.terminal.commands import CommandError
+from tests.helpers.store_faults import play
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -44,12 +45,6 @@ def turbokiosk(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         env=env,
         check=False,
     )
-
-
-def play(data_dir: Path, *lines: str) -> subprocess.CompletedProcess[str]:
-    result = turbokiosk("play", "--data-dir", str(data_dir), stdin="\n".join(lines) + "\nquit\n")
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
 
 
 def db(data_dir: Path) -> sqlite3.Connection:

@@ -15,7 +15,7 @@ from kiosk.games import turbo, turbo_edition
 from kiosk.games.paytable import LANGUAGES, FieldReader, Glossary, PaytableError
 from kiosk.games.turbo_edition import EDITIONS_DIR, Edition
 from kiosk.presentation import i18n
-from tests.games.test_turbo_paytables import assert_edition_refused, edition_dir, write
+from tests.helpers.editions import assert_edition_refused, edition_dir, write
 
 
 def visible_texts(edition: Edition) -> list[str]:

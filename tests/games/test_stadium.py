@@ -1,6 +1,5 @@
 """Stadium Three Card Poker rules: bets, the decision, settlement, and the Play/Fold advice."""
 
-from fractions import Fraction
 from itertools import combinations
 
 import pytest
@@ -11,6 +10,7 @@ from kiosk.cards import cards
 from kiosk.games import poker3, stadium
 from kiosk.games.base import RuleError, SeatBet, pay
 from kiosk.games.stadium_advice import advise, dealer_counts
+from tests.helpers.brute_force import brute_force_ev_play
 
 RULES = stadium.load({})
 BLIND_SPOTS = [
@@ -231,23 +231,6 @@ def test_a_blind_line_pays_like_a_seat_holding_that_line(deal):
 
 
 # --- Play/Fold advice ---------------------------------------------------------------------------
-
-
-def brute_force_ev_play(hand, seen, bonus):
-    """Expected ante + play + bonus per unit ante, visiting every dealer hand."""
-    live = [c for c in range(52) if c not in set(hand) | set(seen)]
-    mine = poker3.value3(hand)
-    total = n = 0
-    for dealer in combinations(live, 3):
-        theirs = poker3.value3(dealer)
-        n += 1
-        if not poker3.dealer_qualifies(theirs):
-            total += 1
-        elif mine > theirs:
-            total += 2
-        elif mine < theirs:
-            total -= 2
-    return bonus.get(poker3.category3(mine), 0) + Fraction(total, n), n
 
 
 @settings(max_examples=15, deadline=None)

@@ -16,8 +16,7 @@ import pytest
 from kiosk.analysis import stadium_par
 from kiosk.games import stadium
 from kiosk.games.stadium_advice import _tables
-from tests.analysis.test_stadium_counts import brute_force_ante_play
-from tests.games.test_stadium import brute_force_ev_play
+from tests.helpers.brute_force import brute_force_ante_play, brute_force_ev_play
 
 pytestmark = pytest.mark.bench
 

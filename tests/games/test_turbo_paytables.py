@@ -9,6 +9,7 @@ import pytest
 
 from kiosk.games import nine_card_bonus, turbo, turbo_edition
 from kiosk.games.paytable import PACKAGED_DIR, PATH_VARIABLE, FieldReader, PaytableError
+from tests.helpers.editions import assert_edition_refused, edition_dir, write
 
 GOOD_BONUS = """\
 name = "{name}"
@@ -22,12 +23,6 @@ description = "test table"
 8 = 1000
 9 = 10000
 """
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def bonus_file(directory: Path, name: str = "house-test") -> Path:
@@ -172,26 +167,6 @@ def test_bad_odds_are_refused(value):
 
 # --- editions -----------------------------------------------------------------------------
 
-EDITIONS_DIR = turbo_edition.EDITIONS_DIR
-
-
-def edition_dir(
-    tmp_path: Path,
-    edits: dict[tuple[str, str], str] | None = None,
-    extra: dict[str, str] | None = None,
-) -> Path:
-    """A copy of the packaged editions, with text replacements in the football file."""
-    for path in EDITIONS_DIR.glob("*.toml"):
-        text = path.read_text(encoding="utf-8")
-        for (file, old), new in (edits or {}).items():
-            if file == path.stem:
-                assert old in text, old
-                text = text.replace(old, new)
-        write(tmp_path / path.name, text)
-    for name, text in (extra or {}).items():
-        write(tmp_path / f"{name}.toml", text)
-    return tmp_path
-
 
 def test_every_shipped_edition_loads_and_its_default_bonus_table_exists():
     for edition_id in turbo.edition_ids():
@@ -304,16 +279,6 @@ def test_bad_editions_name_file_field_and_problem(tmp_path, edit, field, problem
     ((old, new),) = edit.values()
     directory = edition_dir(tmp_path, {("turbo-football", old): new})
     assert_edition_refused(directory, field, problem)
-
-
-def assert_edition_refused(directory, field, problem):
-    """Loading turbo-football from ``directory`` fails, naming the file, the field and the
-    problem."""
-    with pytest.raises(PaytableError) as caught:
-        turbo_edition.load_edition("turbo-football", directory)
-    path = directory / "turbo-football.toml"
-    assert str(caught.value).startswith(f"{path}: field '{field}': "), str(caught.value)
-    assert problem in str(caught.value)
 
 
 THEME = """\

@@ -1,7 +1,7 @@
 """Kill the host and the terminal at random instants during robot play; then compare records.
 
 The host is ``turbokiosk host serve`` (SQLite) and the terminal is
-:mod:`tests.host.robot_terminal`, both real processes on loopback, each SIGKILLed at random
+:mod:`tests.helpers.robot_terminal`, both real processes on loopback, each SIGKILLed at random
 and started again.  At the end the terminal drains its outbox and the host's records are
 compared with the terminal's journal: every event once, the newest meters, every voucher.
 """
@@ -25,7 +25,7 @@ from kiosk.hostlink import pki
 from kiosk.store.journal import Journal
 from kiosk.store.reader import current_state
 from kiosk.terminal import events as e
-from tests.host.helpers import disagreements, enroll
+from tests.helpers.host_checks import disagreements, enroll
 
 TERMINAL = "TK-A"
 
@@ -97,7 +97,7 @@ class Campaign:
         return [
             sys.executable,
             "-m",
-            "tests.host.robot_terminal",
+            "tests.helpers.robot_terminal",
             "--data-dir",
             str(self.data_dir),
             "--host",

@@ -3,40 +3,16 @@ acknowledged locks up at connect, over mutual TLS on SQLite and PostgreSQL (issu
 
 from __future__ import annotations
 
-import random
 import shutil
 from collections.abc import Callable
 
 from kiosk.hostlink.anchor import JournalHead, anchor_problem
-from kiosk.robot import Robot
 from kiosk.signer.client import development_dir
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_anchor import acknowledged, own, play
+from tests.helpers.host_rig import HostRig, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 HASHES = {0: b"\0" * 32, 5: b"5" * 32, 9: b"9" * 32}
-
-
-def _own(rig: TerminalRig) -> JournalHead:
-    journal = rig.runtime.journal
-    seq, digest = journal.head()
-    return JournalHead(journal.created_at(), seq, digest)
-
-
-def _acknowledged(rig: TerminalRig, host: HostRig) -> None:
-    """Pump until the host has committed the terminal's current head."""
-    assert host.db is not None
-    db = host.db
-
-    def caught_up() -> bool:
-        return rig.outbox_empty() and db.acknowledged_head("TK-A") == _own(rig)
-
-    rig.pump_until(caught_up)
-
-
-def _play(rig: TerminalRig, games: int) -> None:
-    robot = Robot(rig.runtime, rig.validator, rig.printer, random.Random(7), fault_rate=0.0)
-    for _ in range(games):
-        robot.play_game()
 
 
 def test_anchor_rules() -> None:
@@ -56,8 +32,8 @@ def test_an_old_copy_of_the_store_is_locked_at_connect(
     host_on: HostRig, make_terminal: MakeTerminal
 ) -> None:
     rig = make_terminal(host_on.endpoint("TK-A")).start()
-    _play(rig, 3)
-    _acknowledged(rig, host_on)
+    play(rig, 3)
+    acknowledged(rig, host_on)
     rig.close()
     # the SD card image taken now: the store and the signer's anchor beside it (a restored
     # card is consistent with itself; only the host remembers what came after)
@@ -68,15 +44,15 @@ def test_an_old_copy_of_the_store_is_locked_at_connect(
 
     rig.boot()
     rig.start()
-    _play(rig, 5)
-    _acknowledged(rig, host_on)
-    anchor = _own(rig)
+    play(rig, 5)
+    acknowledged(rig, host_on)
+    anchor = own(rig)
     rig.close()
     rig.boot()  # a healthy restart is not locked
     rig.start()
-    _acknowledged(rig, host_on)
+    acknowledged(rig, host_on)
     assert rig.runtime.state.critical is None and rig.link.anchor_problem is None
-    anchor = _own(rig)
+    anchor = own(rig)
     rig.close()
 
     shutil.rmtree(rig.data_dir)
@@ -86,7 +62,7 @@ def test_an_old_copy_of_the_store_is_locked_at_connect(
     rig.boot()
     assert rig.runtime.state.critical is None  # its own checks find nothing wrong
     rig.start(wait=False)  # journals the hold of play until the anchor is checked
-    restored = _own(rig)
+    restored = own(rig)
     rig.pump_until(lambda: rig.runtime.state.critical is not None)
     reason = rig.runtime.state.critical
     assert reason is not None and "host acknowledged" in reason
@@ -104,9 +80,9 @@ def test_a_store_cut_short_and_written_on_is_locked_as_forged(
     host_on: HostRig, make_terminal: MakeTerminal
 ) -> None:
     rig = make_terminal(host_on.endpoint("TK-A")).start()
-    _play(rig, 2)
-    _acknowledged(rig, host_on)
-    acked = _own(rig)
+    play(rig, 2)
+    acknowledged(rig, host_on)
+    acked = own(rig)
     rig.close()
     rig.boot()  # power-up journals a row: the store is now ahead of the anchor...
     # ...but its history at the anchor's seq is not the one the host acknowledged

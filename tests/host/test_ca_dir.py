@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from tests.host.process import host_process
+from tests.helpers.host_process import host_process
 
 
 def _host(tmp_path: Path, *extra: str) -> tuple[Path, Path]:

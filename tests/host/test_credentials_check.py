@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.hostlink import pki
-from tests.host.conftest import Pki
+from tests.helpers.host_rig import Pki
 
 
 def test_good_credentials_name_the_terminal(pki_set: Pki) -> None:

@@ -17,7 +17,7 @@ from kiosk.hostlink.anchor import JournalHead
 from kiosk.hostlink.link import REFUSED_REASON, pushback_ms
 from kiosk.robot import Robot
 from kiosk.terminal import events as e
-from tests.host.conftest import HostRig, Pki, TerminalRig
+from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 AT = 1_800_000_000_000

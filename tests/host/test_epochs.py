@@ -16,7 +16,7 @@ from kiosk.host.db import HostDb, SqliteHostDb
 from kiosk.hostlink.anchor import JournalHead
 from kiosk.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
-from tests.host.conftest import HostRig, Pki
+from tests.helpers.host_rig import HostRig, Pki
 
 EPOCH_1, EPOCH_2 = 1_790_000_000_000, 1_790_000_900_000
 

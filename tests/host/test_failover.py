@@ -24,8 +24,8 @@ from kiosk.hostlink.pki import SERVER_NAME
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.robot import Robot
 from proto.turbokiosk.v1 import host_pb2
-from tests.host.conftest import HostRig, Pki, TerminalRig, records_factory
-from tests.host.helpers import disagreements, enroll
+from tests.helpers.host_checks import disagreements, enroll
+from tests.helpers.host_rig import HostRig, Pki, TerminalRig, records_factory
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -31,9 +31,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
+from tests.helpers.host_checks import enroll_pki
+from tests.helpers.postgres import PostgresServer, binaries
 from tests.host import floor, load
-from tests.host.helpers import enroll_pki
-from tests.host.postgres import PostgresServer, binaries
 
 SECONDS = float(os.environ.get("FLOOR_SECONDS", "300"))
 WORKERS = int(os.environ.get("FLOOR_WORKERS", "4"))

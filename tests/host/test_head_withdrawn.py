@@ -10,8 +10,8 @@ from collections.abc import Callable
 from kiosk.host.db import HostDb
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from tests.faults.outcome_cut import cut_last_commit
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_rig import HostRig, TerminalRig
+from tests.helpers.outcome_cut import cut_last_commit
 
 
 def test_a_withdrawn_head_is_an_alarm_on_the_floor(

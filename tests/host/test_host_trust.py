@@ -16,8 +16,8 @@ from kiosk.host.records import VoucherAuditEntry
 from kiosk.host.server import HostServer, HostSettings
 from kiosk.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
-from tests.host.conftest import ENROLLED, HostRig, Pki, TerminalRig, records_factory
-from tests.host.helpers import enroll
+from tests.helpers.host_checks import enroll
+from tests.helpers.host_rig import ENROLLED, HostRig, Pki, TerminalRig, records_factory
 
 LIMITS = Limits(ticket_out_limit=1_000_000, ticket_in_limit=150_000, largest_bill=10_000)
 NEVER_ISSUED = "424242424242424242"

@@ -22,8 +22,8 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.config import EditionConfig, TerminalConfig
 from kiosk.terminal.state import Phase
-from tests.host.conftest import HostRig, Pki, TerminalRig
-from tests.host.helpers import disagreements
+from tests.helpers.host_checks import disagreements
+from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 

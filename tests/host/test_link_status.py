@@ -8,7 +8,7 @@ from typing import Any
 
 from kiosk.service.backends import InProcessTerminal
 from kiosk.service.functions.diagnostics import devices
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_rig import HostRig, TerminalRig
 
 
 def _host_line(rig: TerminalRig) -> tuple[dict[str, Any], str]:

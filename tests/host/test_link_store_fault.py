@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.store_faults import mounted
-from tests.faults.test_storage_full import fill
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_rig import HostRig, TerminalRig
+from tests.helpers.store_faults import fill, mounted
 
 
 @pytest.fixture

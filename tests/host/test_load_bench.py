@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
+from tests.helpers.host_checks import enroll_pki
+from tests.helpers.postgres import PostgresServer, binaries
 from tests.host import load
-from tests.host.helpers import enroll_pki
-from tests.host.postgres import PostgresServer, binaries
 
 TERMINALS, BATCHES, PER_BATCH = 200, 25, 10
 

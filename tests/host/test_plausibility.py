@@ -25,7 +25,7 @@ from kiosk.hostlink.client import HostClient
 from kiosk.web.floor import Floor
 from kiosk.web.sql import Connection
 from proto.turbokiosk.v1 import host_pb2
-from tests.host.conftest import HostRig, Pki, records_factory
+from tests.helpers.host_rig import HostRig, Pki, records_factory
 
 BIG_WIN = 99_999_999  # $999,999.99
 

@@ -25,9 +25,9 @@ from kiosk.robot import Robot
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase
-from tests.host.conftest import Pki, TerminalRig
-from tests.host.helpers import journal_reports
-from tests.host.process import host_process
+from tests.helpers.host_checks import journal_reports
+from tests.helpers.host_process import host_process
+from tests.helpers.host_rig import Pki, TerminalRig
 
 TERMINAL = "TK-A"
 

@@ -25,7 +25,7 @@ from kiosk.host.records import (
 )
 from kiosk.web.floor import Floor
 from kiosk.web.sql import Connection
-from tests.host.web_records import populate
+from tests.helpers.web_records import populate
 
 
 def _floor(db: HostDb) -> Floor:

@@ -24,8 +24,8 @@ from kiosk.hostlink.ports import HostUnavailableError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase
-from tests.host.conftest import HostRig, Pki, TerminalRig
-from tests.host.helpers import disagreements
+from tests.helpers.host_checks import disagreements
+from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
 T0 = 1_800_000_000_000
 MINUTE = 60_000

@@ -19,8 +19,8 @@ from cryptography import x509
 from kiosk.host.db import HostDb, SqliteHostDb, now_ms
 from kiosk.hostlink import pki
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
-from tests.cli.conftest import turbokiosk
-from tests.host.conftest import HostRig, Pki, TerminalRig
+from tests.helpers.cli_process import turbokiosk
+from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
 BIG = 999_900  # $9,999.00
 
@@ -111,7 +111,7 @@ def test_a_certificate_without_a_role_is_refused(
     host: HostRig, pki_set: Pki, tmp_path: Path
 ) -> None:
     """A certificate issued before roles (a TK-A made the old way) is refused: reissue it."""
-    from tests.host.forge import forge
+    from tests.helpers.forge import forge
 
     creds = forge(pki_set.ca_dir, "TK-A", role=None)
     channel, stub = _stub(host, creds)

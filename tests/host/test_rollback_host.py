@@ -27,8 +27,8 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import CommandError, TerminalLockedError
 from kiosk.terminal.tilts import TiltCode
-from tests.host.conftest import HostRig, TerminalRig
-from tests.host.test_anchor import _acknowledged, _own, _play
+from tests.helpers.host_anchor import acknowledged, own, play
+from tests.helpers.host_rig import HostRig, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
 
@@ -45,10 +45,10 @@ def test_no_game_before_the_hosts_anchor_is_checked(
     host: HostRig, make_terminal: MakeTerminal
 ) -> None:
     rig = make_terminal(host.endpoint("TK-A")).start()
-    _play(rig, 2)
+    play(rig, 2)
     assert rig.validator.insert(2000)
     rig.runtime.pump()
-    _acknowledged(rig, host)
+    acknowledged(rig, host)
     rig.close()
     # an image of the card: the store and the signer's state (and the in-process devices'
     # memories with them: the devices tell nothing here, as when they cannot be read)
@@ -58,9 +58,9 @@ def test_no_game_before_the_hosts_anchor_is_checked(
 
     rig.boot()
     rig.start()
-    _play(rig, 3)
-    _acknowledged(rig, host)
-    anchor = _own(rig)
+    play(rig, 3)
+    acknowledged(rig, host)
+    anchor = own(rig)
     rig.close()
     shutil.rmtree(rig.data_dir)  # the whole card written back
     shutil.copytree(card, rig.data_dir)

@@ -14,7 +14,7 @@ from kiosk.runtime.terminal import IDENTITY_TILT
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import TerminalConfig, to_dict
 from kiosk.terminal.state import Lockup
-from tests.host.conftest import HostRig, TerminalRig
+from tests.helpers.host_rig import HostRig, TerminalRig
 
 
 def test_a_configured_id_that_is_not_the_certificates_is_a_tilt(

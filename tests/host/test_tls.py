@@ -9,7 +9,7 @@ from kiosk.hostlink import pki
 from kiosk.hostlink.client import HostClient
 from kiosk.hostlink.ports import HostUnavailableError
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
-from tests.host.conftest import HostRig, Pki
+from tests.helpers.host_rig import HostRig, Pki
 
 
 def _hello(host: HostRig, creds: pki.Credentials, terminal: str = "TK-A") -> None:

@@ -19,8 +19,8 @@ from kiosk.cli import main
 from kiosk.hostlink.wiring import HostEndpoint
 from kiosk.web.accounts import Accounts
 from kiosk.web.sql import Connection
-from tests.host.conftest import Pki, TerminalRig
-from tests.host.helpers import enroll
+from tests.helpers.host_checks import enroll
+from tests.helpers.host_rig import Pki, TerminalRig
 
 PASSWORD = "correct horse battery"
 

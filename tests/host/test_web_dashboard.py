@@ -20,7 +20,7 @@ from kiosk.web.accounts import MAX_FAILURES, Accounts, Kdf
 from kiosk.web.app import DashboardConfig, SecurityHeaders, build_app
 from kiosk.web.floor import Floor
 from kiosk.web.sql import Connection
-from tests.host.web_records import double_redemption, populate, printed_voucher
+from tests.helpers.web_records import double_redemption, populate, printed_voucher
 
 FAST_KDF = Kdf(n=2**10)  # the production cost (2**15) is tested by the command-line test
 PASSWORD = "correct horse battery"

@@ -7,31 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.tour import TOUR_CONFIG, TourTerminal, tour_terminal
-from kiosk.presentation.session import PlayerSession
-from kiosk.terminal.config import TerminalConfig
-from tests.terminal.conftest import FakeClock
-
-
-class Table:
-    """A session on a terminal whose next round deals ``script``."""
-
-    def __init__(self, data_dir: Path, config: TerminalConfig = TOUR_CONFIG) -> None:
-        self.clock = FakeClock()
-        self.tour: TourTerminal = tour_terminal(data_dir, config, self.clock)
-        self.terminal = self.tour.terminal
-        self.rt = self.terminal.runtime
-        self.session = PlayerSession(self.rt, clock=self.clock)
-
-    def note(self, cents: int) -> None:
-        """Insert a note and let the validator stack it."""
-        assert self.terminal.simulated.validator.insert(cents)
-        self.rt.pump()
-
-    def deal(self, cards: str) -> None:
-        """Deal the next round with these cards first."""
-        self.tour.script = cards
-        assert self.session.deal(), self.session.notice
+from tests.helpers.presentation_table import Table
 
 
 @pytest.fixture

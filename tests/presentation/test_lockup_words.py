@@ -10,7 +10,7 @@ from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
 from kiosk.presentation.overlays import TILT_REASONS, lockup_view
 from kiosk.terminal import commands as c
 from kiosk.terminal.tilts import TiltCode
-from tests.presentation.conftest import Table
+from tests.helpers.presentation_table import Table
 
 #: every tilt code the terminal, its devices and its watchers raise; and one it does not know
 TILT_CODES = (*(code.value for code in TiltCode), "door_sensor", "something_new")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.presentation.conftest import Table
+from tests.helpers.presentation_table import Table
 
 
 def test_a_notice_is_reworded_when_the_player_changes_language(table: Table) -> None:

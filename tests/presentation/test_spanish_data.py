@@ -12,7 +12,7 @@ from kiosk.games.turbo import TurboRules
 from kiosk.presentation.help import HelpPage, help_page
 from kiosk.presentation.words import GameWords, translations
 from kiosk.terminal.config import TerminalConfig
-from tests.presentation.conftest import Table
+from tests.helpers.presentation_table import Table
 
 
 def test_a_spanish_turbo_round_names_everything_in_spanish(table: Table) -> None:

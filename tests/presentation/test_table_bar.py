@@ -19,7 +19,7 @@ from kiosk.presentation.table_bar import (
 )
 from kiosk.presentation.table_status import TableStatus, table_status
 from kiosk.seat.status import Connection, SeatStatus, TablePhase
-from tests.presentation.conftest import Table
+from tests.helpers.presentation_table import Table
 
 
 class _Seat:

@@ -11,7 +11,7 @@ from kiosk.presentation import i18n
 from kiosk.presentation.overlays import interleaved_2_of_5, validation_text
 from kiosk.presentation.recall import recall_view
 from kiosk.presentation.session import clock_text
-from tests.presentation.conftest import Table
+from tests.helpers.presentation_table import Table
 
 
 def _fields(text: str) -> set[str]:

@@ -11,7 +11,7 @@ from kiosk.presentation.help import help_page
 from kiosk.presentation.table import allowed
 from kiosk.terminal import commands as c
 from kiosk.terminal.config import TerminalConfig
-from tests.presentation.conftest import Table
+from tests.helpers.presentation_table import Table
 
 
 def test_chip_values_follow_the_denomination_and_the_limits() -> None:

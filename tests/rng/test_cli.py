@@ -10,7 +10,7 @@ import pytest
 from kiosk.cli import main
 from kiosk.cli import rng as rng_cli
 from rng.generator import Csprng
-from tests.rng.helpers import shake_reader
+from tests.helpers.rng_seeds import shake_reader
 
 
 def test_dump_writes_exactly_the_bytes_asked_for(tmp_path):

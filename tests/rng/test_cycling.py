@@ -8,7 +8,7 @@ import pytest
 
 from rng.cycling import BackgroundCycler, CyclerThread
 from rng.errors import RngFailure
-from tests.rng.helpers import FakeClock, seeded_csprng
+from tests.helpers.rng_seeds import FakeClock, seeded_csprng
 
 
 def test_a_step_discards_1_to_max_bytes_and_returns_a_delay_in_range():

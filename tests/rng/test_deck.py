@@ -8,7 +8,7 @@ from collections.abc import MutableSequence
 import pytest
 
 from rng.deck import Deck, DeckError
-from tests.rng.helpers import seeded_csprng
+from tests.helpers.rng_seeds import seeded_csprng
 
 
 class Recording:

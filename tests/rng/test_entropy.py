@@ -10,7 +10,7 @@ import pytest
 from rng.entropy import STARTUP_SAMPLES, OsEntropySource, read_os_random
 from rng.errors import HealthTestFailure
 from rng.health import Cutoffs
-from tests.rng.helpers import shake_reader
+from tests.helpers.rng_seeds import shake_reader
 
 
 class Recorder:

@@ -13,7 +13,7 @@ from rng import selftest
 from rng.drbg import DrbgError, HmacDrbg
 from rng.errors import RngFailure
 from rng.generator import Csprng, RngConfig
-from tests.rng.helpers import FakeClock, seeded_csprng, shake_reader
+from tests.helpers.rng_seeds import FakeClock, seeded_csprng, shake_reader
 
 
 def test_same_entropy_same_stream_different_entropy_different_stream():

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rng import scaling
-from tests.rng.helpers import seeded_csprng
+from tests.helpers.rng_seeds import seeded_csprng
 
 
 def preimages(n: int, n_bytes: int) -> Counter[int | None]:

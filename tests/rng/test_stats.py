@@ -16,7 +16,7 @@ import pytest
 from rng import stats
 from rng.deck import Deck
 from rng.shuffle import fisher_yates
-from tests.rng.helpers import seeded_csprng
+from tests.helpers.rng_seeds import seeded_csprng
 
 # -- distribution functions against closed forms -----------------------------------------------
 

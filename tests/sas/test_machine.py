@@ -17,7 +17,7 @@ from kiosk.sas.signature import BackgroundSignatures, rom_signature
 from kiosk.sas.wire import ExceptionCode as X
 from kiosk.sas.wire import LongPoll as P
 from kiosk.sas.wire import from_bcd, to_bcd
-from tests.sas.conftest import ADDRESS, SasRig
+from tests.helpers.sas_rig import ADDRESS, SasRig
 
 
 def _meters_list(data: bytes, size: int = 4) -> list[int]:

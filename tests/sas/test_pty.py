@@ -16,23 +16,7 @@ from kiosk.sas.framing import WakeupMode
 from kiosk.sas.link import SasSettings
 from kiosk.sas.transport import PortError, open_port
 from kiosk.textui.session import PlaySession
-
-
-def _read_reply(master: int, command: int | None, timeout: float = 1.0) -> bytes:
-    """One reply: a byte for a general poll, else as long as the response says."""
-    data = b""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.05)
-        if ready:
-            data += os.read(master, 4096)
-        if command is None and data:
-            return data
-        if command is not None and len(data) >= 2:
-            size = wire.response_length(command, data)
-            if size is not None and len(data) >= size:
-                return data
-    raise AssertionError(f"no reply (got {data.hex()})")
+from tests.helpers.sas_pty import read_reply
 
 
 def test_polls_over_a_pty_are_answered_within_the_limit(tmp_path: Path) -> None:
@@ -56,7 +40,7 @@ def test_polls_over_a_pty_are_answered_within_the_limit(tmp_path: Path) -> None:
                 poll, command = wire.long_poll(9, wire.LongPoll.SEND_CURRENT_CREDITS), 0x1A
             sent = time.monotonic()
             os.write(master, poll)
-            reply = _read_reply(master, command)
+            reply = read_reply(master, command)
             times.append(time.monotonic() - sent)
             if command is not None:
                 assert wire.from_bcd(wire.parse_response(reply, command)) == 5000
@@ -69,7 +53,7 @@ def test_polls_over_a_pty_are_answered_within_the_limit(tmp_path: Path) -> None:
         while select.select([master], [], [], 0.05)[0]:
             os.read(master, 4096)
         os.write(master, wire.long_poll(9, wire.LongPoll.SEND_CURRENT_CREDITS))
-        reply = _read_reply(master, 0x1A)
+        reply = read_reply(master, 0x1A)
         assert wire.from_bcd(wire.parse_response(reply, 0x1A)) == 5000
         status = link.status()
         assert status.general_polls >= 200 and status.port_error is None

@@ -16,15 +16,15 @@ from kiosk.seat.status import Connection
 from kiosk.table.server import TableServer
 from kiosk.terminal import commands as c
 from kiosk.terminal.state import Phase
-from tests.sas.test_pty import _read_reply
-from tests.seat.test_faults import pki_dir, place, seat_on, table, until
+from tests.helpers.sas_pty import read_reply
+from tests.helpers.seat_faults import pki_dir, place, seat_on, table, until
 
 __all__ = ["pki_dir", "table"]  # the seat tests' fixtures, used here by name
 
 
 def _meter(master: int, address: int, command: int) -> int:
     os.write(master, wire.long_poll(address, command))
-    return wire.from_bcd(wire.parse_response(_read_reply(master, command), command))
+    return wire.from_bcd(wire.parse_response(read_reply(master, command), command))
 
 
 def test_a_seated_terminal_reports_its_table_round_over_sas(
@@ -64,7 +64,7 @@ def test_a_seated_terminal_reports_its_table_round_over_sas(
         # another address on the same line is not this seat: no answer
         os.write(master, wire.long_poll(8, wire.LongPoll.SEND_CURRENT_CREDITS))
         try:
-            _read_reply(master, 0x1A, timeout=0.3)
+            read_reply(master, 0x1A, timeout=0.3)
         except AssertionError:
             pass
         else:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.scoring import test_bench_scoring
+from tests.helpers.scoring_bench import ratio_table
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    lines = test_bench_scoring.ratio_table()
+    lines = ratio_table()
     if lines:
         terminalreporter.section("icon scoring ratios")
         for line in lines:

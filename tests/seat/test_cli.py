@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.table.test_cli import env, turbokiosk
+from tests.helpers.table_cli import env, turbokiosk
 
 SLOW = pytest.mark.slow
 

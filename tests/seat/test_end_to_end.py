@@ -15,7 +15,7 @@ import pytest
 from kiosk.cli import main
 from kiosk.table.journal import TableJournal
 from kiosk.table.meters import table_meters
-from tests.seat.harness import Table, reconcile
+from tests.helpers.seat_table import Table, reconcile
 
 ROUNDS = 2
 SUMMARY = re.compile(

@@ -22,7 +22,7 @@ from kiosk.store.reader import read_transaction
 from kiosk.table import events as te
 from kiosk.table.journal import TableJournal
 from kiosk.terminal import events as e
-from tests.seat.harness import Table, reconcile
+from tests.helpers.seat_table import Table, reconcile
 
 
 def _controller_whole(table: Table) -> None:

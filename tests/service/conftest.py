@@ -13,54 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.service.access import KdfParams, PinStore, Role
-from kiosk.service.backends import InProcessTerminal
 from kiosk.service.functions.house_edge import HouseEdges, wager_tables
-from kiosk.service.session import ServiceSession
-from kiosk.terminal import commands as c
 from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.pins import hashed
-from tests.terminal.conftest import Rig
-
-CHEAP_KDF = KdfParams(n=16, r=1, p=1)
-#: the PIN each role has after the fixture changed the factory PIN
-PINS = {Role.ATTENDANT: "1212", Role.TECHNICIAN: "2323", Role.OPERATOR: "3434"}
-
-
-class ServiceRig(Rig):
-    """A terminal rig with a service session of its own (key off, nobody entered)."""
-
-    def __init__(self, data_dir: Path, config: TerminalConfig | None = None) -> None:
-        super().__init__(data_dir, config)
-        self.terminal = InProcessTerminal(
-            self.runtime, validator=self.validator, printer=self.printer, rng=self.rng
-        )
-        self.pins = PinStore(self.terminal, clock=self.clock, kdf=CHEAP_KDF)
-        self.session = self.new_session()
-
-    def new_session(self) -> ServiceSession:
-        return ServiceSession(self.terminal, self.pins, clock=self.clock)
-
-    def set_up_pins(self) -> None:
-        """Replace every factory PIN by the role's PIN of :data:`PINS` (as an installer would:
-        the factory PINs' production-cost hashes are not checked here)."""
-        set_up_pins(self.runtime)
-
-    def enter(self, role: Role) -> ServiceSession:
-        self.session.turn_key(True)
-        assert self.session.enter(role, PINS[role]) is False
-        return self.session
-
-    def audit_count(self) -> int:
-        row = self.runtime.journal.db.execute("SELECT COUNT(*) FROM service_audit").fetchone()
-        return int(row[0])
-
-
-def set_up_pins(runtime: TerminalRuntime) -> None:
-    """Journal the PINs of :data:`PINS` (cheap hashes) in place of the factory PINs."""
-    for role in Role:
-        runtime.execute(c.SetPin(role.label, hashed(PINS[role], CHEAP_KDF), False, "test set-up"))
+from tests.helpers.service_rig import ServiceRig
 
 
 @pytest.fixture(scope="session")

@@ -23,8 +23,8 @@ from kiosk.service.access import (
 from kiosk.service.backends import InProcessTerminal
 from kiosk.terminal import commands as c
 from kiosk.terminal.pins import hashed
-from tests.service.conftest import CHEAP_KDF
-from tests.terminal.conftest import FakeClock, Rig
+from tests.helpers.service_rig import CHEAP_KDF
+from tests.helpers.terminal_rig import FakeClock, Rig
 
 
 @pytest.fixture

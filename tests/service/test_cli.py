@@ -14,7 +14,7 @@ import pytest
 from kiosk.cli import main
 from kiosk.service import audit_log
 from kiosk.store.reader import current_state, open_readonly
-from tests.cli.conftest import REPO, turbokiosk
+from tests.helpers.cli_process import REPO, turbokiosk
 
 HOLD_TERMINAL = """
 import sys

@@ -21,7 +21,7 @@ from kiosk.service.functions.config_file import (
     verified_config,
 )
 from kiosk.terminal.config import TerminalConfig, to_dict
-from tests.service.conftest import ServiceRig
+from tests.helpers.service_rig import ServiceRig
 
 
 def test_export_then_import_restores_the_configuration(

@@ -22,7 +22,7 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.config import ConfigError, TerminalConfig, to_dict
 from kiosk.terminal.state import Lockup, Phase
-from tests.service.conftest import ServiceRig
+from tests.helpers.service_rig import ServiceRig
 
 
 def start_decision(rig: ServiceRig) -> None:

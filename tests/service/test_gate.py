@@ -19,7 +19,7 @@ from kiosk.service.functions.base import ServiceError
 from kiosk.service.session import ServiceSession
 from kiosk.store.journal import IntegrityError
 from kiosk.terminal import commands as c
-from tests.service.conftest import PINS, ServiceRig
+from tests.helpers.service_rig import PINS, ServiceRig
 
 
 def sample_args(name: str, tmp: Path, k: int = 0) -> dict[str, Any]:

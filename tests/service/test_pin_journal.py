@@ -25,8 +25,8 @@ from kiosk.terminal.pins import (
     matches,
 )
 from kiosk.terminal.state import TerminalState
-from tests.service.conftest import CHEAP_KDF, PINS, set_up_pins
-from tests.terminal.conftest import Rig
+from tests.helpers.service_rig import CHEAP_KDF, PINS, set_up_pins
+from tests.helpers.terminal_rig import Rig
 
 
 @pytest.fixture

@@ -24,8 +24,8 @@ from kiosk.service.backends import InProcessTerminal
 from kiosk.service.session import ServiceSession
 from kiosk.terminal import events as e
 from kiosk.terminal.config import NOTE_VALUES, TerminalConfig
-from tests.devices.test_serial_integration import Rig
-from tests.service.conftest import CHEAP_KDF, PINS, set_up_pins
+from tests.helpers.serial_rig import Rig
+from tests.helpers.service_rig import CHEAP_KDF, PINS, set_up_pins
 
 MONEY_EVENTS = (e.BillEscrowAccepted, e.BillStacked, e.BillReturned, e.TicketReturned)
 TICKET = "123456789012345678"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.service.functions.diagnostics import DISPLAY_PATTERNS
-from tests.cli.conftest import REPO
+from tests.helpers.cli_process import REPO
 
 PAGES = (
     "01-pin-pad",

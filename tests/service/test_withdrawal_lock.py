@@ -9,7 +9,7 @@ from kiosk.service.access import Role
 from kiosk.service.functions.base import ServiceError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from tests.service.conftest import ServiceRig
+from tests.helpers.service_rig import ServiceRig
 
 
 def test_only_the_operator_clears_a_second_withdrawal(srig: ServiceRig) -> None:

@@ -11,7 +11,7 @@ import pytest
 from kiosk.store.audit import audit
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from tests.terminal.conftest import Rig
+from tests.helpers.terminal_rig import Rig
 
 NUMBER = "4" * 18
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from kiosk.store.audit import audit
 from kiosk.terminal import events as e
 from kiosk.terminal.state import TerminalState
-from tests.terminal.conftest import Rig
+from tests.helpers.terminal_rig import Rig
 
 DATA = Path(__file__).parent / "data" / "previous-release"
 

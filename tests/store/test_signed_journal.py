@@ -12,7 +12,7 @@ from kiosk.signer.core import SignerCore, anchor_from, head_to
 from kiosk.signer.records import Anchor, Head
 from kiosk.store.audit import audit
 from proto.turbokiosk.v1 import signer_pb2 as pb
-from tests.terminal.conftest import Rig
+from tests.helpers.terminal_rig import Rig
 
 
 def test_a_cut_between_signing_and_committing_is_withdrawn_once(tmp_path: Path) -> None:

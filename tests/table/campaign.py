@@ -24,9 +24,9 @@ from kiosk.cli import main
 from kiosk.table import events as te
 from kiosk.table.journal import TableJournal
 from proto.turbokiosk.v1 import table_pb2 as pb
-from tests.seat.harness import Books, Table, reconcile
+from tests.helpers.seat_table import Books, Table, reconcile
+from tests.helpers.table_cli import env, turbokiosk
 from tests.table.tamper import TAMPERS, Tamper, backup, replaced_by, replay_a_seat_message, restore
-from tests.table.test_cli import env, turbokiosk
 
 if TYPE_CHECKING:
     from kiosk.host.server import HostServer
@@ -132,7 +132,7 @@ def replay_wager(table: Table, rand: random.Random) -> bool:
     """A seat's journaled wager report sent again on its own stream: answered with the
     journaled record or refused, never journaled twice."""
     from kiosk.hostlink import pki
-    from tests.table.test_server import SeatClient
+    from tests.helpers.table import SeatClient
 
     events = finished_rounds(table)
     if not any(isinstance(ev, te.WagerAccepted) for ev in events):
@@ -219,8 +219,8 @@ def renamed_seat(table: Table, rand: random.Random) -> bool:
     seat N's own process plays on."""
     import grpc
 
-    from tests.host.forge import forge
-    from tests.table.test_server import SeatClient
+    from tests.helpers.forge import forge
+    from tests.helpers.table import SeatClient
 
     n = rand.randrange(1, min(table.seats, 10))
     impostor = SeatClient(table.address, forge(table.root / "pki-ca", f"seat-0{n}", "seat"))

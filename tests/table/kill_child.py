@@ -16,7 +16,7 @@ from kiosk.table import commands as c
 from kiosk.table.controller import TableController
 from kiosk.table.core import DealMode, Phase
 from rng import Csprng
-from tests.table.helpers import STADIUM, config, stadium_bet, turbo_bet
+from tests.helpers.table import STADIUM, config, stadium_bet, turbo_bet
 
 
 def main(path: str, edition: str, mode: str) -> None:

@@ -4,27 +4,16 @@ line and a non-zero exit."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from kiosk.hostlink import pki
 from proto.turbokiosk.v1 import table_pb2 as pb
-from tests.table.test_server import SeatClient, ante
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def turbokiosk(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from kiosk.cli import main; raise SystemExit(main())", *args]
-
-
-def env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(REPO)}
+from tests.helpers.table import SeatClient, ante
+from tests.helpers.table_cli import env, turbokiosk
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import Phase, TableConfig
 from kiosk.table.journal import JournalChainError
-from tests.table.helpers import TURBO, CountingDecks, config, stadium_bet, turbo_bet
+from tests.helpers.table import TURBO, CountingDecks, config, stadium_bet, turbo_bet
 
 
 def opened(path: Path, decks: CountingDecks, cfg: TableConfig | None = None) -> TableController:

@@ -9,7 +9,7 @@ from kiosk.games.registry import load_game
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.core import COMMAND_PHASES, DealMode, Phase, TableConfigError, TableCore
-from tests.table.helpers import STADIUM, TURBO, config, stadium_bet, turbo_bet
+from tests.helpers.table import STADIUM, TURBO, config, stadium_bet, turbo_bet
 
 ARRAY = (0, 1, 2, 3, 4, 5, 6, 7, 8)
 DEALER = (20, 21, 22)

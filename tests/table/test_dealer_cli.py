@@ -59,8 +59,7 @@ def test_serve_deals_the_shuffler_programs_cards_to_robots(tmp_path: Path) -> No
     from kiosk.hostlink import pki
     from kiosk.table import events as e
     from kiosk.table.journal import TableJournal
-    from tests.table.test_cli import env, turbokiosk
-    from tests.table.test_robot import CREDITS, SUMMARY
+    from tests.helpers.table_cli import CREDITS, SUMMARY, env, turbokiosk
 
     pki.ensure_pki(tmp_path / "pki", ("table-T1",))
     sim, ready = spawn_simulator("shuffler", tmp_path / "periph")

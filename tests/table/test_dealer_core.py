@@ -20,7 +20,7 @@ from kiosk.table import events as e
 from kiosk.table.core import CardSource, DealMode, Phase, TableConfigError, TableCore
 from kiosk.table.dealer_access import DealerAccess, DealerRole, LockoutPolicy, PinPolicyError
 from kiosk.terminal.pins import KdfParams
-from tests.table.helpers import STADIUM, TURBO, config, stadium_bet, turbo_bet
+from tests.helpers.table import STADIUM, TURBO, config, stadium_bet, turbo_bet
 
 FAST_KDF = KdfParams(n=2**4, r=1, p=1)
 DECK = tuple(range(51, -1, -1))

@@ -34,7 +34,7 @@ from kiosk.table.dealer_link import Answer, DealerLink, DealerLinkError
 from kiosk.table.robot import RobotSeat
 from kiosk.table.shuffler_feed import ShufflerFeed
 from proto.turbokiosk.v1 import dealer_pb2 as pb
-from tests.table.dealer_rig import FAST_KDF, NAMES, SEATS, START, robot_table
+from tests.helpers.dealer_rig import FAST_KDF, NAMES, SEATS, START, robot_table
 
 
 @pytest.fixture(scope="module")

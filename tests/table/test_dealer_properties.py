@@ -15,7 +15,7 @@ from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.core import CardSource, Phase, TableCore
 from kiosk.table.messages import step_for_seat
-from tests.table.helpers import STADIUM, TURBO, config, stadium_bet, turbo_bet
+from tests.helpers.table import STADIUM, TURBO, config, stadium_bet, turbo_bet
 
 #: (which, a pack-number offset, random cards): which < 60 lays the next pack in turn (offset
 #: 0) or out of turn, < 68 lays random cards, then re-read, tick, pause/resume, void, Confirm,

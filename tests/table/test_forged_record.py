@@ -17,9 +17,9 @@ from kiosk.cli import main
 from kiosk.hostlink import pki
 from kiosk.table.controller import TableController
 from kiosk.table.journal import TableJournal
-from tests.table.helpers import CountingDecks, config, play
+from tests.helpers.table import CountingDecks, config, play
+from tests.helpers.table_cli import env, turbokiosk
 from tests.table.tamper import forge_a_win
-from tests.table.test_cli import env, turbokiosk
 
 
 def cli(where: Path, *args: str) -> tuple[int, str, str]:

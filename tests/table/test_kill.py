@@ -20,8 +20,7 @@ from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import DealMode, Phase
 from rng import Csprng
-from tests.table.helpers import STADIUM, TURBO, config
-from tests.table.test_properties import check_journal
+from tests.helpers.table import STADIUM, TURBO, check_journal, config
 
 ROOT = Path(__file__).resolve().parents[2]
 

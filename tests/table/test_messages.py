@@ -9,7 +9,7 @@ from kiosk.table import events as e
 from kiosk.table.core import TableCore
 from kiosk.table.messages import command_of, step_for_seat
 from proto.turbokiosk.v1 import table_pb2 as pb
-from tests.table.helpers import TURBO, config, stadium_bet, turbo_bet
+from tests.helpers.table import TURBO, config, stadium_bet, turbo_bet
 
 
 def play_turbo_round() -> list[e.Event]:

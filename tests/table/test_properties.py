@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,13 +18,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.games.base import SeatBet
-from kiosk.games.registry import load_game
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.controller import TableController
 from kiosk.table.core import DealMode, Phase, TableConfig, TableState
-from tests.table.helpers import STADIUM, TURBO, SeededDecks, config, stadium_bet, turbo_bet
+from tests.helpers.table import (
+    STADIUM,
+    TURBO,
+    SeededDecks,
+    check_journal,
+    config,
+    stadium_bet,
+    turbo_bet,
+)
 
 TABLES = {
     "stadium": config(STADIUM),
@@ -139,62 +144,6 @@ class Run:
         self.ctl.resume(self.now)
         if before.round is not None and before.round.first and self.ctl.state.round is not None:
             assert self.ctl.state.round.first == before.round.first
-
-
-def check_journal(cfg: TableConfig, events: list[e.Event]) -> None:
-    """No doubled report, no card dealt twice, every result the pure rules' result."""
-    game = load_game(cfg.edition)
-    wagers = Counter((ev.game_number, ev.seat) for ev in events if isinstance(ev, e.WagerAccepted))
-    assert all(n == 1 for n in wagers.values())
-    decided = Counter((ev.game_number, ev.seat) for ev in events if isinstance(ev, e.DecisionMade))
-    for ev in events:
-        if isinstance(ev, e.DecisionsClosed):
-            for seat, _ in ev.defaulted:
-                decided[(ev.game_number, seat)] += 1
-    assert all(n == 1 for n in decided.values())
-    bets: dict[tuple[int, int], e.Bet] = {}
-    choices: dict[tuple[int, int], str] = {}
-    first: dict[int, tuple[int, ...]] = {}
-    for ev in events:
-        if isinstance(ev, e.WagerAccepted):
-            bets[(ev.game_number, ev.seat)] = ev.bet
-        elif isinstance(ev, e.DecisionMade):
-            choices[(ev.game_number, ev.seat)] = ev.choice
-        elif isinstance(ev, e.DecisionsClosed):
-            choices.update({(ev.game_number, seat): ch for seat, ch in ev.defaulted})
-        elif isinstance(ev, e.FirstDealt):
-            assert ev.game_number not in first  # cards drawn once per round
-            first[ev.game_number] = ev.cards
-        elif isinstance(ev, e.SecondDealt):
-            hands = [first[ev.game_number] + cards for _, cards in ev.seat_cards]
-            if cfg.mode is DealMode.STADIUM:
-                assert all(len(set(h)) == len(h) for h in hands)
-            else:
-                every = first[ev.game_number] + ev.shared
-                every += tuple(x for _, cards in ev.seat_cards for x in cards)
-                assert len(set(every)) == len(every)
-        elif isinstance(ev, e.RoundSettled):
-            for out in ev.outcomes:
-                key = (ev.game_number, out.seat)
-                bet = bets[key]
-                offered = game.offer(SeatBet(dict(bet.wagers), bet.positions), first[key[0]])
-                choice = choices[key] if offered else None
-                assert out.choice == choice
-                shared = next(
-                    x.shared
-                    for x in events
-                    if isinstance(x, e.SecondDealt) and x.game_number == ev.game_number
-                )
-                pure = game.settle(
-                    SeatBet(dict(bet.wagers), bet.positions),
-                    first[key[0]],
-                    choice,
-                    out.cards,
-                    shared,
-                )
-                assert [(w.spot, w.stake, w.paid) for w in out.wagers] == [
-                    (r.spot, r.stake, r.paid) for r in pure.results
-                ]
 
 
 def check_kill_points(run: Run, tmp: Path, picks: list[int]) -> None:

@@ -4,7 +4,6 @@ recall to the cent."""
 
 from __future__ import annotations
 
-import re
 import signal
 import sqlite3
 import subprocess
@@ -16,16 +15,11 @@ import pytest
 from kiosk.hostlink import pki
 from kiosk.table import events as e
 from kiosk.table.journal import TableJournal
-from tests.table.test_cli import env, turbokiosk
+from tests.helpers.table_cli import CREDITS, SUMMARY, env, turbokiosk
 
 ROBOTS = 4
-CREDITS = 100_000
 #: what the robots must have played before the table is stopped: finished rounds, seat results
 ROUNDS, RESULTS = 3, 3 * ROBOTS // 2
-SUMMARY = re.compile(
-    r"robot seat-(\d+): credits (\d+) at_stake (\d+) rounds (\d+) voided (\d+) "
-    r"refused (\d+) disagreements (\d+)"
-)
 
 
 def played_so_far(path: Path) -> tuple[int, int]:

@@ -29,10 +29,9 @@ from kiosk.table.server import TableServer
 from proto.turbokiosk.v1 import dealer_pb2, dealer_pb2_grpc
 from proto.turbokiosk.v1 import table_pb2 as pb
 from rng import Csprng
-from tests.host.forge import forge
-from tests.table.helpers import STADIUM
-from tests.table.test_cli import env, turbokiosk
-from tests.table.test_server import SeatClient, wait_for
+from tests.helpers.forge import forge
+from tests.helpers.table import STADIUM, SeatClient, wait_for
+from tests.helpers.table_cli import env, turbokiosk
 
 
 @pytest.fixture(scope="module")

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import queue
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -20,9 +16,8 @@ from kiosk.table.controller import TableController
 from kiosk.table.core import TableConfig
 from kiosk.table.server import TableServer
 from proto.turbokiosk.v1 import table_pb2 as pb
-from proto.turbokiosk.v1 import table_pb2_grpc
 from rng import Csprng
-from tests.table.helpers import STADIUM
+from tests.helpers.table import STADIUM, SeatClient, ante, wait_for
 
 SEATS = ("seat-0", "seat-1", "seat-2")
 
@@ -32,67 +27,6 @@ def pki_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("table-pki") / "pki"
     pki.ensure_pki(where, ("table-T1", *SEATS))
     return where
-
-
-class SeatClient:
-    """A seat's stream: requests put on a queue, responses read by a thread."""
-
-    def __init__(self, address: str, creds: pki.Credentials) -> None:
-        self.channel = grpc.secure_channel(
-            address,
-            grpc.ssl_channel_credentials(creds.ca, creds.key, creds.cert),
-            options=[("grpc.ssl_target_name_override", pki.TABLE_SERVER_NAME)],
-        )
-        stub = table_pb2_grpc.TableServiceStub(self.channel)
-        self.requests: queue.Queue[pb.SeatRequest | None] = queue.Queue()
-        self.responses: queue.Queue[pb.SeatResponse | grpc.RpcError] = queue.Queue()
-        self.call = stub.Seat(self._outgoing())
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _outgoing(self) -> Iterator[pb.SeatRequest]:
-        while (request := self.requests.get()) is not None:
-            yield request
-
-    def _read(self) -> None:
-        try:
-            for response in self.call:
-                self.responses.put(response)
-        except grpc.RpcError as exc:
-            self.responses.put(exc)
-
-    def send(self, **body: object) -> None:
-        self.requests.put(pb.SeatRequest(**body))  # type: ignore[arg-type]
-
-    def next(self, kind: str, timeout: float = 10.0) -> pb.SeatResponse:
-        end = time.monotonic() + timeout
-        while True:
-            got = self.responses.get(timeout=max(0.0, end - time.monotonic()))
-            if isinstance(got, grpc.RpcError):
-                raise got
-            if got.WhichOneof("body") == kind:
-                return got
-
-    def close(self) -> None:
-        self.requests.put(None)
-        self.call.cancel()
-        self.channel.close()
-
-
-def wait_for(predicate: object, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not predicate():  # type: ignore[operator]
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.01)
-
-
-def ante(seat: int, cents: int) -> pb.ReportWager:
-    return pb.ReportWager(
-        table_id="T1",
-        game_number=1,
-        seat=seat,
-        wagers=[pb.Wager(spot="ante", cents=cents)],
-        positions=[seat, seat + 3, seat + 6],
-    )
 
 
 def test_seats_play_a_round_over_mutual_tls(pki_dir: Path, tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.core import CardSource, Phase, TableCore
 from kiosk.table.shuffler_link import Fault, Presented, ShufflerSession
-from tests.table.helpers import STADIUM, config, stadium_bet
+from tests.helpers.table import STADIUM, config, stadium_bet
 
 
 class Bench:

@@ -19,7 +19,7 @@ from kiosk.table import events as te
 from kiosk.table.controller import TableController
 from kiosk.table.reconcile import SeatSide, reconcile_seat, table_rounds
 from kiosk.table.record import TableRecordError, table_signer
-from tests.table.helpers import CountingDecks, config, play, stadium_bet
+from tests.helpers.table import CountingDecks, config, play, stadium_bet
 from tests.table.tamper import TAMPERS, backup, restore
 
 

@@ -20,8 +20,8 @@ from kiosk.terminal import events as e
 from kiosk.terminal.state import Lockup
 from proto.turbokiosk.v1.device_pb2 import ValidatorEvent
 from rng import Csprng
-from tests.devices.harness import Clock, Wire
-from tests.terminal.conftest import Rig
+from tests.helpers.device_link import Clock, Wire
+from tests.helpers.terminal_rig import Rig
 
 
 class MiscountingValidator(InProcessBillValidator):

@@ -20,7 +20,7 @@ from kiosk.store.memory import MemoryJournal
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from rng import Csprng
-from tests.rng.helpers import shake_reader
+from tests.helpers.rng_seeds import shake_reader
 from tests.terminal.pure_world import field_of
 
 

@@ -19,11 +19,9 @@ env.prepare((800, 480), headless=True, maxfps=0)
 from kiosk.app.kiosk import build_app  # noqa: E402
 from kiosk.app.tour import TOUR_CONFIG, TourTerminal, tour_terminal  # noqa: E402
 from kiosk.terminal.config import TerminalConfig  # noqa: E402
+from tests.helpers.ui_kiosk import SPEED  # noqa: E402
 from ui import capture  # noqa: E402
 from ui.driver import Driver  # noqa: E402
-
-#: animations run at this fraction of their real duration in tests
-SPEED = 0.15
 
 
 class Kiosk:
@@ -84,16 +82,3 @@ def kiosk(kiosk_factory: Any) -> Kiosk:
     """A kiosk with every edition enabled."""
     k: Kiosk = kiosk_factory()
     return k
-
-
-def is_card_white(colour: tuple[float, float, float]) -> bool:
-    """A card face fills its slot with white paper (felt and card backs are dark in red or
-    blue: the felt is about (13, 107, 67), a back about (150, 40, 60))."""
-    r, _g, b = colour
-    return r > 150 and b > 110
-
-
-def is_felt(colour: tuple[float, float, float]) -> bool:
-    """The felt is green, much more green than red or blue."""
-    r, g, b = colour
-    return g > r + 25 and g > b + 10

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     size = env.parse_size(args[0])
     env.prepare(size, headless=True, maxfps=0)
-    from tests.ui.legibility import summary, walk
+    from tests.helpers.legibility import summary, walk
 
     with tempfile.TemporaryDirectory() as tmp:
         visit = _Visit(Path(tmp), size)

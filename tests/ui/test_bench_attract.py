@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kiosk.app.bench_attract import GOAL_PERCENT
-from tests.cli.conftest import REPO
+from tests.helpers.cli_process import REPO
 
 
 def _attract_bench() -> dict[str, Any]:

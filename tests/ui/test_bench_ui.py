@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.conftest import REPO
+from tests.helpers.cli_process import REPO
 from ui import capture
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}

@@ -11,7 +11,7 @@ import pytest
 
 from kiosk.games.turbo import TurboRules
 from kiosk.presentation.help import help_page
-from tests.ui.conftest import is_card_white
+from tests.helpers.ui_kiosk import is_card_white
 from ui.screens.help import ExampleStepView, PictureRowView
 
 LANGUAGES = ("en", "es")

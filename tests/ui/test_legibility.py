@@ -2,7 +2,7 @@
 
 Every visible label of every screen of the scripted visit, in English and in Spanish: capitals
 at least 16 px at 800x480 (scaled with the screen), contrast at least 4.5:1 against what the
-text is drawn on, and the text whole in its box.  :mod:`tests.ui.legibility` measures.
+text is drawn on, and the text whole in its box.  :mod:`tests.helpers.legibility` measures.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from kivy.uix.label import Label
 
-from tests.ui import legibility
+from tests.helpers import legibility
 from ui.theme import CARD, INK_BLACK, TEXT
 
 REPO = Path(__file__).resolve().parents[2]

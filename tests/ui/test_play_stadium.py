@@ -6,7 +6,7 @@ from typing import Any
 
 from kiosk.app.tour import STADIUM_CARDS
 from kiosk.terminal.config import EditionConfig, TerminalConfig
-from tests.ui.conftest import is_card_white, is_felt
+from tests.helpers.ui_kiosk import is_card_white, is_felt
 
 
 def test_stadium_game_from_note_to_voucher(kiosk: Any) -> None:

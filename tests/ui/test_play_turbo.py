@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.app.tour import TURBO_CARDS
-from tests.ui.conftest import is_card_white, is_felt
+from tests.helpers.ui_kiosk import is_card_white, is_felt
 
 #: community As Ks 9d carries 4 + 4 + 0 = 8 footballs: more than 5, so no Double
 NO_DOUBLE_CARDS = "As Ks 9d 2h 3h 4h 5h 6h 7h"

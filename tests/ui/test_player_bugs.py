@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
-from tests.ui import legibility
+from tests.helpers import legibility
 from ui import capture
 from ui.theme import BAR
 

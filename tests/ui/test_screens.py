@@ -7,7 +7,7 @@ from typing import Any
 from kiosk.app.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
 from kiosk.presentation.faces import face
 from kiosk.terminal import commands as c
-from tests.ui.conftest import is_felt
+from tests.helpers.ui_kiosk import is_felt
 from ui.felt import FeltSpot, LineSpot
 from ui.widgets.card import CardRow
 

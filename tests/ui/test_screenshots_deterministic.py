@@ -12,7 +12,7 @@ import pytest
 
 from kiosk.app.kiosk import build_app
 from kiosk.app.tour import tour_terminal
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 from ui.driver import Driver
 from ui.screens.attract import BLINK_SECONDS
 

@@ -14,8 +14,8 @@ import pytest
 from kiosk.app.kiosk import build_app
 from kiosk.app.table_tour import visit_table
 from kiosk.app.tour import tour_terminal
-from tests.ui import legibility
-from tests.ui.conftest import SPEED
+from tests.helpers import legibility
+from tests.helpers.ui_kiosk import SPEED
 from ui.driver import Driver
 
 

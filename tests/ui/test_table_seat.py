@@ -31,8 +31,8 @@ from kiosk.table.controller import TableController
 from kiosk.table.core import TableConfig
 from kiosk.table.server import TableServer
 from rng import Csprng
-from tests.ui import legibility
-from tests.ui.conftest import SPEED
+from tests.helpers import legibility
+from tests.helpers.ui_kiosk import SPEED
 from ui.driver import Driver
 
 EDITION = "stadium-3cp"

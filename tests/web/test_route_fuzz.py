@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 from kiosk.host.db import SqliteHostDb
 from kiosk.web.accounts import Kdf
 from kiosk.web.app import DashboardConfig, SecurityHeaders, build_app
-from tests.host.web_records import populate
+from tests.helpers.web_records import populate
 
 FAST_KDF = Kdf(n=2**10)
 PASSWORD = "correct horse battery"

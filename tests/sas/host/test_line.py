@@ -10,7 +10,7 @@ import pytest
 
 from kiosk.sas.host.line import HostLine, LineError, WakeupMode
 from kiosk.sas.host.timing import percentile, probe
-from tests.sas.host.conftest import ROOT
+from tests.helpers.cli_process import REPO as ROOT
 
 
 def test_pty_is_plain_bytes_and_probe_times_an_echo(echo_port: Path) -> None:

@@ -1,6 +1,6 @@
 """A terminal process wired to a host, played by the robot with notes *and* tickets.
 
-    python -m tests.host.robot_terminal --data-dir D --host ADDR --pki DIR [--drain]
+    python -m tests.helpers.robot_terminal --data-dir D --host ADDR --pki DIR [--drain]
 
 The robot keeps the vouchers its terminal prints in a wallet (``D/wallet.json``, written with
 fsync) and feeds them back in as tickets, through the host's ticket-in validation.  A ticket in

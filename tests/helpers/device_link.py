@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.devices.link import Delivered, LinkDown, LinkEvent, LinkUp
+from kiosk.devices.ports import Voucher
 from kiosk.hostlink.ports import TicketValidation
 
 
@@ -130,3 +131,6 @@ def state_dir(base: Path, name: str) -> Path:
     path = base / name
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+VOUCHER = Voucher("001234567890123456", 123_456, "TK-0001", "Demo Casino", 1_764_000_000_000, 30, 7)

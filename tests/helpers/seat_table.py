@@ -17,7 +17,7 @@ from kiosk.table.core import DealMode, TableConfig, TableCore
 from kiosk.table.journal import TableJournal
 from kiosk.table.meters import SeatMeters, table_meters
 from kiosk.terminal import events as e
-from tests.table.test_cli import env, turbokiosk
+from tests.helpers.table_cli import env, turbokiosk
 
 
 def free_port() -> int:

@@ -17,7 +17,7 @@ from kiosk.table.server import TableServer
 from kiosk.table.shuffler_feed import ShufflerFeed
 from kiosk.terminal.pins import KdfParams
 from rng import Csprng
-from tests.table.helpers import STADIUM, config
+from tests.helpers.table import STADIUM, config
 
 #: scrypt made cheap for tests (the production parameters are the service menu's)
 FAST_KDF = KdfParams(n=2**4, r=1, p=1)

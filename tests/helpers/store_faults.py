@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import random
 import sqlite3
@@ -16,7 +17,7 @@ from kiosk.app.wiring import build_terminal
 from kiosk.robot import Robot
 from kiosk.store.journal import DB_NAME
 from kiosk.terminal import events as ev
-from tests.cli.conftest import turbokiosk
+from tests.helpers.cli_process import turbokiosk
 
 __all__ = ["turbokiosk"]
 
@@ -144,3 +145,28 @@ def one_line_error(stderr: str) -> str:
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert len(lines) == 1, stderr
     return lines[0]
+
+
+def play(data_dir: Path, *lines: str) -> subprocess.CompletedProcess[str]:
+    result = turbokiosk("play", "--data-dir", str(data_dir), stdin="\n".join(lines) + "\nquit\n")
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def fill(path: Path) -> int:
+    """Write to ``path`` until the file system is full; the bytes written."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    written = 0
+    try:
+        for size in (1 << 16, 4096, 512, 1):
+            block = b"\0" * size
+            while True:
+                try:
+                    written += os.write(fd, block)
+                except OSError as exc:
+                    if exc.errno != errno.ENOSPC:
+                        raise
+                    break
+    finally:
+        os.close(fd)
+    return written
