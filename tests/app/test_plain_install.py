@@ -30,6 +30,8 @@ TEST_ONLY = (
     "hypothesis",
     "pytest_benchmark",
     "pytest_timeout",
+    "xdist",
+    "execnet",
     "zxingcpp",
 )
 #: developer tools in the packages that need the test extra by design
