@@ -20,7 +20,6 @@ from collections.abc import Iterator
 
 import pytest
 
-
 _worker = os.environ.get("PYTEST_XDIST_WORKER")
 if _worker and os.environ.get("KIVY_HOME"):
     os.environ["KIVY_HOME"] = f"{os.environ['KIVY_HOME']}-{_worker}"
