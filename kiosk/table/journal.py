@@ -167,7 +167,10 @@ class TableJournal:
         before = self._head
         after, chained = TABLE.extend(before, (e.encode(event) for event in events))
         seq, prev = after
-        rows = [(r.seq, event.at, r.kind, r.body, r.hash) for r, event in zip(chained, events, strict=True)]
+        rows = [
+            (r.seq, event.at, r.kind, r.body, r.hash)
+            for r, event in zip(chained, events, strict=True)
+        ]
         signature = None
         if self.signer is not None and rows:
             signature = self.signer.sign(seq, prev, None)[0]
