@@ -34,7 +34,8 @@ from kiosk.service.backends import InProcessTerminal, ReadOnlyTerminal, ServiceT
 from kiosk.service.functions import FUNCTIONS
 from kiosk.service.functions.base import ServiceError
 from kiosk.service.session import CONSOLE_ENTRY, ServiceSession
-from kiosk.service.shell import ServiceShell, UsageError, command_of
+from kiosk.errors import UsageError
+from kiosk.service.shell import ServiceShell, command_of
 from kiosk.store.journal import StoreError
 from kiosk.store.lock import TerminalBusyError
 

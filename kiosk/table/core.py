@@ -25,6 +25,9 @@ from typing import Any
 
 from kiosk.games.base import GameRules, RuleError, SeatBet
 from kiosk.games.registry import load_game
+
+#: the table's phase (:mod:`kiosk.games.table_phase`, one enum for controller, seats and screens)
+from kiosk.games.table_phase import TablePhase as Phase
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.commands import (
@@ -38,15 +41,6 @@ from kiosk.table.commands import (
 DECK_SIZE = 52
 #: cards in a pack a shuffler presents (or a dealer enters)
 PACK_SIZE = 3
-
-
-class Phase(Enum):
-    IDLE = "idle"  # no round: seats join and leave, the dealer may open one
-    BETTING = "betting"  # the betting countdown runs
-    BETS_CLOSED = "bets_closed"  # waiting for the first deal's cards
-    DECIDING = "deciding"  # the decision window runs
-    DEALING = "dealing"  # waiting for the second deal's cards
-    SETTLED = "settled"  # every result is known; the dealer confirms
 
 
 class DealMode(Enum):

@@ -41,7 +41,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kiosk.web import live
 from kiosk.web.accounts import Accounts, Kdf, Session
 from kiosk.web.charts import Bar, bar_chart, dollars, hour_label
-from kiosk.web.commands import ACTIONS, CommandError, CommandQueue, HostRecordsQueue, checked
+from kiosk.errors import CommandError
+from kiosk.web.commands import ACTIONS, CommandQueue, HostRecordsQueue, checked
 from kiosk.web.floor import (
     HOUR_MS,
     OFFLINE_AFTER_SECONDS,
