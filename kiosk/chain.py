@@ -11,9 +11,9 @@ with (the hashes on disk never change, decision 0048):
 * :data:`TABLE` -- SHA-256 over the previous hash, ``seq`` as 8 big-endian bytes, and
   ``kind NUL body``.
 
-:meth:`Chain.verify` raises a :class:`ChainError` (:class:`RowMissing` or :class:`RowAltered`)
-naming the first bad row; each journal words it as its own store error (an
-:class:`~kiosk.store.journal.IntegrityError`), with the typed break as its cause.
+:meth:`Chain.verify` raises a :class:`ChainError` (:class:`MissingRowError` or
+:class:`AlteredRowError`) naming the first bad row; each journal words it as its own store
+error (an :class:`~kiosk.store.journal.IntegrityError`), with the typed break as its cause.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class ChainError(Exception):
         self.seq = seq
 
 
-class RowMissing(ChainError):
+class MissingRowError(ChainError):
     """Row ``seq`` is not there: the next row stored is ``found``."""
 
     def __init__(self, seq: int, found: int) -> None:
@@ -64,7 +64,7 @@ class RowMissing(ChainError):
         self.found = found
 
 
-class RowAltered(ChainError):
+class AlteredRowError(ChainError):
     """Row ``seq`` does not hash to the hash stored with it."""
 
     def __init__(self, seq: int) -> None:
@@ -121,15 +121,15 @@ class Chain:
     ) -> Iterator[ChainRow]:
         """Each stored row after ``start``, in order, once its hash is checked.
 
-        Raises :class:`RowMissing` at a gap and :class:`RowAltered` at a row that does not
+        Raises :class:`MissingRowError` at a gap and :class:`AlteredRowError` at a row that does not
         hash to its stored hash (a generator: the rows before it have been yielded)."""
         expected, prev = start[0] + 1, start[1]
         for seq, kind, body, stored in rows:
             if seq != expected:
-                raise RowMissing(expected, seq)
+                raise MissingRowError(expected, seq)
             prev = self.link(prev, seq, kind, body)
             if prev != bytes(stored):
-                raise RowAltered(seq)
+                raise AlteredRowError(seq)
             yield ChainRow(seq, kind, body, prev)
             expected += 1
 

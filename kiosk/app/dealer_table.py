@@ -276,7 +276,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
         v = self.view
         if v.paused:
             return "Already paused"
-        deadline = {
+        deadline: dict[str, int] = {
             TablePhase.BETTING: v.betting_deadline_ms,
             TablePhase.DECIDING: v.decision_deadline_ms,
         }

@@ -35,7 +35,11 @@ SEATED = TableStatus(
 )
 #: the steps of a round after betting, as the seat runtime reports them
 DECIDING = replace(
-    SEATED, phase=TablePhase.DECIDING, deadline_ms=1_780_315_230_000, remaining_ms=7_000, bets_open=False
+    SEATED,
+    phase=TablePhase.DECIDING,
+    deadline_ms=1_780_315_230_000,
+    remaining_ms=7_000,
+    bets_open=False,
 )
 SETTLING = replace(SEATED, phase=TablePhase.DEALING, deadline_ms=0, remaining_ms=0, bets_open=False)
 SETTLED = replace(SETTLING, phase=TablePhase.SETTLED)

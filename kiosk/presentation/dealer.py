@@ -261,7 +261,11 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
     tilted = snapshot.tilt is not None
     supervisor = role is Role.SUPERVISOR
     running = not snapshot.paused and not tilted
-    step = snapshot.next_step if phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING) and running else None
+    step = (
+        snapshot.next_step
+        if phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING) and running
+        else None
+    )
     manual = snapshot.card_source == "manual"
     buttons = DealerButtons(
         new_game=running and phase == TablePhase.IDLE and not snapshot.auto_deal,

@@ -14,7 +14,6 @@ from typing import Protocol
 
 from kiosk.seat.status import Connection, SeatStatus, TablePhase
 
-
 #: a phase in the seat's one-line words (``turbokiosk play --table``): the seat sees bets
 #: closed as the first deal coming and the rest of the cards as the round settling
 _PHASE_WORDS = {TablePhase.BETS_CLOSED: "dealing", TablePhase.DEALING: "settling"}

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.chain import GENESIS as GENESIS
-from kiosk.chain import TERMINAL, ChainError, ChainHead, RowMissing, terminal_link
+from kiosk.chain import TERMINAL, ChainError, ChainHead, MissingRowError, terminal_link
 from kiosk.chain import digest as digest
 from kiosk.store.faults import StorageFullError as StorageFullError
 from kiosk.store.faults import StoreError as StoreError
@@ -91,7 +91,7 @@ class IntegrityError(StoreError):
 
 def chain_broken(what: str, broken: ChainError, next_word: str = "next is") -> IntegrityError:
     """The store's words for a broken chain of ``what`` ("journal row", ...)."""
-    if isinstance(broken, RowMissing):
+    if isinstance(broken, MissingRowError):
         return IntegrityError(f"{what} {broken.seq} is missing ({next_word} {broken.found})")
     return IntegrityError(f"{what} {broken.seq} fails its chain hash")
 

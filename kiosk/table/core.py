@@ -25,9 +25,7 @@ from typing import Any
 
 from kiosk.games.base import GameRules, RuleError, SeatBet
 from kiosk.games.registry import load_game
-
-#: the table's phase (:mod:`kiosk.games.table_phase`, one enum for controller, seats and screens)
-from kiosk.games.table_phase import TablePhase as Phase
+from kiosk.games.table_phase import TablePhase
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.commands import (
@@ -37,6 +35,9 @@ from kiosk.table.commands import (
     ReportMismatchError,
     StaleReportError,
 )
+
+#: the table's phase (:mod:`kiosk.games.table_phase`, one enum for controller, seats and screens)
+Phase = TablePhase
 
 DECK_SIZE = 52
 #: cards in a pack a shuffler presents (or a dealer enters)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiosk.chain import GENESIS as GENESIS
-from kiosk.chain import TABLE, ChainError, ChainHead, RowMissing, table_link
+from kiosk.chain import TABLE, ChainError, ChainHead, MissingRowError, table_link
 from kiosk.store.faults import StoreError, store_fault
 from kiosk.store.journal import IntegrityError
 from kiosk.table import events as e
@@ -60,7 +60,7 @@ def chain(prev: bytes, seq: int, kind: str, body: str) -> bytes:
 
 
 def _broken(broken: ChainError) -> JournalChainError:
-    seq = broken.found if isinstance(broken, RowMissing) else broken.seq
+    seq = broken.found if isinstance(broken, MissingRowError) else broken.seq
     return JournalChainError(f"table journal row {seq} breaks the hash chain")
 
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from kiosk.errors import CommandError, UsageError
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.errors import CommandError, UsageError
 from kiosk.presentation.money import dollars, parse_dollars
 from kiosk.presentation.table_status import table_status
 from kiosk.runtime.terminal import TerminalRuntime

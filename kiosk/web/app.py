@@ -38,10 +38,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kiosk.errors import CommandError
 from kiosk.web import live
 from kiosk.web.accounts import Accounts, Kdf, Session
 from kiosk.web.charts import Bar, bar_chart, dollars, hour_label
-from kiosk.errors import CommandError
 from kiosk.web.commands import ACTIONS, CommandQueue, HostRecordsQueue, checked
 from kiosk.web.floor import (
     HOUR_MS,

@@ -12,7 +12,16 @@ from typing import Any
 
 import pytest
 
-from kiosk.chain import GENESIS, ORIGIN, TABLE, TERMINAL, Chain, ChainHead, RowAltered, RowMissing
+from kiosk.chain import (
+    GENESIS,
+    ORIGIN,
+    TABLE,
+    TERMINAL,
+    AlteredRowError,
+    Chain,
+    ChainHead,
+    MissingRowError,
+)
 from kiosk.store.journal import IntegrityError, Journal, row_hash
 from kiosk.table.journal import JournalChainError, TableJournal, chain
 
@@ -51,7 +60,7 @@ def test_known_rows_chain_to_known_hashes(name: str) -> None:
 
 
 def test_the_journals_hash_functions_are_the_primitives_links() -> None:
-    for seq, kind, body, stored in _stored("terminal"):
+    for seq, _kind, body, stored in _stored("terminal"):
         prev = GENESIS if seq == 1 else _stored("terminal")[seq - 2][3]
         assert row_hash(prev, seq, body) == stored
     for seq, kind, body, stored in _stored("table"):
@@ -64,14 +73,14 @@ def test_a_changed_or_missing_row_is_a_typed_break(name: str) -> None:
     primitive: Chain = CHAINS[name]
     rows = _stored(name)
     changed = [*rows[:2], (3, rows[2][1], rows[2][2] + " ", rows[2][3]), *rows[3:]]
-    with pytest.raises(RowAltered) as altered:
+    with pytest.raises(AlteredRowError) as altered:
         primitive.count(changed)
     assert altered.value.seq == 3
-    with pytest.raises(RowMissing) as missing:
+    with pytest.raises(MissingRowError) as missing:
         primitive.count([*rows[:2], *rows[3:]])
     assert (missing.value.seq, missing.value.found) == (3, 4)
     # a row swapped with the next keeps its own hash but not its place
-    with pytest.raises(RowAltered):
+    with pytest.raises(AlteredRowError):
         primitive.count([rows[0], (2, *rows[2][1:]), (3, *rows[1][1:]), *rows[3:]])
 
 
@@ -84,7 +93,7 @@ def test_the_terminal_journal_verifies_the_vectors(tmp_path: Path) -> None:
     assert journal.verify_chain() == len(rows) and journal.verify_chain(after=3) == len(rows) - 3
     assert journal.head() == (len(rows), rows[-1][3])
     journal.db.execute("UPDATE journal SET body = body || ' ' WHERE seq = 4")
-    with pytest.raises(IntegrityError, match="^journal row 4 fails its chain hash$"):
+    with pytest.raises(IntegrityError, match=r"^journal row 4 fails its chain hash$"):
         journal.verify_chain()
     journal.db.execute("DELETE FROM journal WHERE seq = 4")
     with pytest.raises(IntegrityError, match=r"^journal row 4 is missing \(next is 5\)$"):
@@ -106,17 +115,17 @@ def test_the_table_journal_reads_the_vectors(tmp_path: Path) -> None:
     journal.close()
     db.execute("UPDATE journal SET body = replace(body, '1700000000100', '1700000000101')")
     journal = TableJournal(path, "T1", readonly=True)
-    with pytest.raises(JournalChainError, match="^table journal row 2 breaks the hash chain$"):
+    with pytest.raises(JournalChainError, match=r"^table journal row 2 breaks the hash chain$"):
         list(journal.events())
     journal.close()
     db.execute("DELETE FROM journal WHERE seq = 2")
     journal = TableJournal(path, "T1", readonly=True)
     with pytest.raises(
-        JournalChainError, match="^table journal row 3 breaks the hash chain$"
+        JournalChainError, match=r"^table journal row 3 breaks the hash chain$"
     ) as broken:
         list(journal.events())
     assert isinstance(broken.value, IntegrityError) and isinstance(
-        broken.value.__cause__, RowMissing
+        broken.value.__cause__, MissingRowError
     )
     journal.close()
     db.close()
