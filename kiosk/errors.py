@@ -13,6 +13,8 @@ a different thing: :mod:`kiosk.cli.guard` (decision 0011).
 
 from __future__ import annotations
 
+__all__ = ["CommandError", "UsageError"]
+
 
 class CommandError(Exception):
     """A command that cannot be carried out in the present state; nothing was changed.
