@@ -19,6 +19,7 @@ from pathlib import Path
 import grpc
 
 from kiosk.cards import cards
+from kiosk.games.table_phase import TablePhase
 from kiosk.hostlink import pki
 from proto.turbokiosk.v1 import dealer_pb2 as pb
 from proto.turbokiosk.v1 import dealer_pb2_grpc
@@ -43,7 +44,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
             table_id="T1",
             edition="stadium-3cp",
             card_source=card_source,
-            phase="idle",
+            phase=TablePhase.IDLE.value,
             game_number=41,
             now_ms=EPOCH_MS,
         )
@@ -162,9 +163,9 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
 
     def _new_game(self, _request: pb.DealerRequest) -> str:
         v = self.view
-        if v.phase != "idle" or v.paused:
+        if v.phase != TablePhase.IDLE or v.paused:
             return "A round is open"
-        v.phase, v.game_number, v.voided_reason = "betting", v.game_number + 1, ""
+        v.phase, v.game_number, v.voided_reason = TablePhase.BETTING.value, v.game_number + 1, ""
         v.betting_deadline_ms = v.now_ms + 15_000
         del v.first_cards[:], v.shared_cards[:], v.packs[:]
         for seat in v.seats:
@@ -175,9 +176,9 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
 
     def _close_bets(self, request: pb.DealerRequest) -> str:
         v = self.view
-        if v.phase != "betting":
+        if v.phase != TablePhase.BETTING:
             return "Bets are not open"
-        v.phase = "bets_closed"
+        v.phase = TablePhase.BETS_CLOSED.value
         for seat in v.seats:
             if not seat.stake_cents:
                 seat.state = pb.SEAT_ROUND_STATE_WATCHING
@@ -219,7 +220,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
             v.first_cards.extend(laid)
         self._step(lay.pack + 1)
         if lay.pack == 3:
-            v.phase = "deciding"
+            v.phase = TablePhase.DECIDING.value
             v.decision_deadline_ms = v.now_ms + 10_000
             self._seats(pb.SEAT_ROUND_STATE_DECIDING, only_bet=True)
             v.ClearField("next_step")
@@ -229,7 +230,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
 
     def _settle(self) -> None:
         v = self.view
-        if v.phase == "dealing":
+        if v.phase == TablePhase.DEALING:
             v.shared_cards.extend(v.packs[-1].cards)
             for seat in v.seats:
                 if seat.stake_cents:
@@ -239,7 +240,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
 
     def _confirm(self, _request: pb.DealerRequest) -> str:
         v = self.view
-        if v.phase not in ("settled", "dealing") or v.HasField("next_step"):
+        if v.phase not in (TablePhase.SETTLED, TablePhase.DEALING) or v.HasField("next_step"):
             return "Nothing to confirm"
         self._settle()
         self._finish("")
@@ -266,7 +267,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
                     choice=seat.choice,
                 )
         self.rounds.append(rnd)
-        v.phase, v.voided_reason = "idle", voided
+        v.phase, v.voided_reason = TablePhase.IDLE.value, voided
         v.ClearField("next_step")
         v.ClearField("tilt")
         v.ClearField("deck_check")
@@ -275,7 +276,10 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
         v = self.view
         if v.paused:
             return "Already paused"
-        deadline = {"betting": v.betting_deadline_ms, "deciding": v.decision_deadline_ms}
+        deadline: dict[str, int] = {
+            TablePhase.BETTING: v.betting_deadline_ms,
+            TablePhase.DECIDING: v.decision_deadline_ms,
+        }
         v.paused, v.pause_reason = True, request.pause.reason
         v.paused_time_left_ms = max(0, deadline.get(v.phase, 0) - v.now_ms)
         return ""
@@ -291,7 +295,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
         v = self.view
         if self.role != pb.DEALER_ROLE_SUPERVISOR:
             return "Only a supervisor voids a round"
-        if v.phase in ("idle", "settled"):
+        if v.phase in (TablePhase.IDLE, TablePhase.SETTLED):
             return "No round to void"
         for seat in v.seats:
             if seat.stake_cents:
@@ -340,7 +344,7 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
             for s in v.seats:
                 if s.state == pb.SEAT_ROUND_STATE_DECIDING:
                     s.state, s.choice = pb.SEAT_ROUND_STATE_TIMED_OUT, "fold"
-            v.phase = "dealing"
+            v.phase = TablePhase.DEALING.value
             self._step(4)
             self._publish()
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kiosk.games.table_phase import TablePhase
 from kiosk.presentation.table_status import TableStatus
 from ui.actions import ChooseEdition
 
@@ -25,7 +26,7 @@ SEATED = TableStatus(
     seat=3,
     connection="seated",
     reason="",
-    phase="betting",
+    phase=TablePhase.BETTING,
     game_number=42,
     deadline_ms=1_780_315_215_000,
     remaining_ms=12_000,
@@ -35,11 +36,15 @@ SEATED = TableStatus(
 )
 #: the steps of a round after betting, as the seat runtime reports them
 DECIDING = replace(
-    SEATED, phase="deciding", deadline_ms=1_780_315_230_000, remaining_ms=7_000, bets_open=False
+    SEATED,
+    phase=TablePhase.DECIDING,
+    deadline_ms=1_780_315_230_000,
+    remaining_ms=7_000,
+    bets_open=False,
 )
-SETTLING = replace(SEATED, phase="settling", deadline_ms=0, remaining_ms=0, bets_open=False)
-SETTLED = replace(SETTLING, phase="settled")
-VOIDED = replace(SETTLING, phase="voided")
+SETTLING = replace(SEATED, phase=TablePhase.DEALING, deadline_ms=0, remaining_ms=0, bets_open=False)
+SETTLED = replace(SETTLING, phase=TablePhase.SETTLED)
+VOIDED = replace(SETTLING, phase=TablePhase.VOIDED)
 LOST = replace(
     SEATED,
     connection="lost",

@@ -28,13 +28,14 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from kiosk.app.wiring import build_terminal
+from kiosk.errors import UsageError
 from kiosk.paths import add_data_dir_argument, data_dir_of
 from kiosk.service.access import AccessDeniedError, PinStore, Role
 from kiosk.service.backends import InProcessTerminal, ReadOnlyTerminal, ServiceTerminal
 from kiosk.service.functions import FUNCTIONS
 from kiosk.service.functions.base import ServiceError
 from kiosk.service.session import CONSOLE_ENTRY, ServiceSession
-from kiosk.service.shell import ServiceShell, UsageError, command_of
+from kiosk.service.shell import ServiceShell, command_of
 from kiosk.store.journal import StoreError
 from kiosk.store.lock import TerminalBusyError
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.games.registry import load_game
+from kiosk.games.table_phase import IN_ROUND, TablePhase
 from kiosk.presentation.faces import CardFace, face
 from kiosk.presentation.money import dollars
 from kiosk.table.dealer_records import (
@@ -22,18 +23,17 @@ from kiosk.table.dealer_records import (
     TableSnapshot,
 )
 
-#: the phases in which a round is open
-IN_ROUND = frozenset({"betting", "bets_closed", "deciding", "dealing", "settled"})
 #: the phases a supervisor may void in (a settled round is confirmed, not voided)
-VOIDABLE = IN_ROUND - {"settled"}
+VOIDABLE = IN_ROUND - {TablePhase.SETTLED}
 
-PHASE_TITLES = {
-    "idle": "READY",
-    "betting": "BETTING",
-    "bets_closed": "DEALING",
-    "deciding": "DECISIONS",
-    "dealing": "DEALER'S HAND",
-    "settled": "SETTLED",
+#: the phase's title on the Dealer Terminal
+PHASE_TITLES: dict[str, str] = {
+    TablePhase.IDLE: "READY",
+    TablePhase.BETTING: "BETTING",
+    TablePhase.BETS_CLOSED: "DEALING",
+    TablePhase.DECIDING: "DECISIONS",
+    TablePhase.DEALING: "DEALER'S HAND",
+    TablePhase.SETTLED: "SETTLED",
 }
 
 #: seat state -> (words, colour name: "green", "gold", "grey", "red", "blue")
@@ -174,9 +174,9 @@ def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
 def countdown(snapshot: TableSnapshot) -> tuple[int | None, int]:
     """Whole seconds left on the running window (rounded up; None: none runs) and its full
     length in seconds.  Paused, the time it had left when the table paused."""
-    if snapshot.phase == "betting":
+    if snapshot.phase == TablePhase.BETTING:
         deadline, window = snapshot.betting_deadline_ms, snapshot.betting_ms
-    elif snapshot.phase == "deciding":
+    elif snapshot.phase == TablePhase.DECIDING:
         deadline, window = snapshot.decision_deadline_ms, snapshot.decision_ms
     else:
         return None, 1
@@ -205,7 +205,7 @@ def bets_text(snapshot: TableSnapshot) -> str:
     if not snapshot.seats:
         return "No seat at the table"
     online = sum(1 for s in snapshot.seats if s.online)
-    if snapshot.phase == "idle":
+    if snapshot.phase == TablePhase.IDLE:
         return f"{online} of {len(snapshot.seats)} seats online"
     bet = sum(1 for s in snapshot.seats if s.stake)
     counted = sum(1 for s in snapshot.seats if s.online or s.stake)
@@ -216,7 +216,7 @@ def every_pack_laid(snapshot: TableSnapshot) -> bool:
     """Physical cards: the last pack is laid and the controller waits for Confirm (which
     settles the round)."""
     return (
-        snapshot.phase == "dealing"
+        snapshot.phase == TablePhase.DEALING
         and snapshot.card_source != "virtual"
         and snapshot.next_step is None
         and snapshot.tilt is None
@@ -234,22 +234,22 @@ def instruction(snapshot: TableSnapshot) -> str:
     step = snapshot.next_step
     if every_pack_laid(snapshot):
         return "Every pack is laid: check the layout against the screen, then press Confirm."
-    if step is not None and phase in ("bets_closed", "dealing"):
+    if step is not None and phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING):
         where = location_title(step.location)
         if snapshot.card_source == "manual":
             return f"Enter pack {step.pack}'s cards for {where}, bottom card first."
         if not step.presented:
             return f"Waiting for the shuffler to present pack {step.pack}."
         return f"Lay pack {step.pack} on {where}, bottom card first, then press Pack laid."
-    if phase == "idle":
+    if phase == TablePhase.IDLE:
         if snapshot.voided:
             return f"The last round was voided ({snapshot.voided}). Press New Game."
         return "Press New Game to open the bets."
-    if phase == "betting":
+    if phase == TablePhase.BETTING:
         return "Seats are betting. Close bets early, or wait for the countdown."
-    if phase == "deciding":
+    if phase == TablePhase.DECIDING:
         return "Seats are deciding. The window closes by itself."
-    if phase == "settled":
+    if phase == TablePhase.SETTLED:
         return "Check the layout against the screen, then press Confirm."
     return "The cards are being dealt."
 
@@ -261,12 +261,16 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
     tilted = snapshot.tilt is not None
     supervisor = role is Role.SUPERVISOR
     running = not snapshot.paused and not tilted
-    step = snapshot.next_step if phase in ("bets_closed", "dealing") and running else None
+    step = (
+        snapshot.next_step
+        if phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING) and running
+        else None
+    )
     manual = snapshot.card_source == "manual"
     buttons = DealerButtons(
-        new_game=running and phase == "idle" and not snapshot.auto_deal,
-        close_bets=running and phase == "betting",
-        confirm=running and (phase == "settled" or every_pack_laid(snapshot)),
+        new_game=running and phase == TablePhase.IDLE and not snapshot.auto_deal,
+        close_bets=running and phase == TablePhase.BETTING,
+        confirm=running and (phase == TablePhase.SETTLED or every_pack_laid(snapshot)),
         pause=not snapshot.paused and not tilted,
         resume=snapshot.paused,
         void=supervisor and phase in VOIDABLE,
@@ -275,7 +279,7 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
         reread=supervisor and tilted,
     )
     step_text = ""
-    if snapshot.next_step is not None and phase in ("bets_closed", "dealing"):
+    if snapshot.next_step is not None and phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING):
         s = snapshot.next_step
         step_text = f"Pack {s.pack} of {s.packs_in_round}: {location_title(s.location)}"
     presented: tuple[CardFace, ...] = ()

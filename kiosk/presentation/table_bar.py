@@ -18,11 +18,12 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from kiosk.games.table_phase import WINDOWS, TablePhase
 from kiosk.presentation.i18n import text
 from kiosk.presentation.overlays import LockupView
 from kiosk.presentation.table import TableView
 from kiosk.presentation.table_status import TableStatus
-from kiosk.seat.status import Connection, TablePhase
+from kiosk.seat.status import Connection
 
 
 class TableStep(StrEnum):
@@ -45,7 +46,7 @@ class TableStep(StrEnum):
 TIMED = frozenset({TableStep.BETTING, TableStep.DECIDING})
 
 #: the phases whose countdown a pause holds (the bar shows the held seconds)
-_WINDOWS = frozenset({TablePhase.BETTING, TablePhase.DECIDING})
+_WINDOWS = WINDOWS
 
 #: the pause's reason in the bar's detail line: at most this many characters
 REASON_CHARS = 32
@@ -85,7 +86,7 @@ def step_of(status: TableStatus, *, dealer_hand: bool) -> TableStep:
     if status.paused:
         return TableStep.PAUSED
     phase = TablePhase(status.phase)
-    if status.pack and phase in (TablePhase.DEALING, TablePhase.SETTLING):
+    if status.pack and phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING):
         hand = status.pack_location == _DEALER_HAND
         return TableStep.DEALER_HAND if hand else TableStep.DEALING
     if phase is TablePhase.BETTING and status.remaining_ms <= 0:
@@ -93,9 +94,9 @@ def step_of(status: TableStatus, *, dealer_hand: bool) -> TableStep:
     return {
         TablePhase.IDLE: TableStep.WAITING,
         TablePhase.BETTING: TableStep.BETTING,
-        TablePhase.DEALING: TableStep.DEALING,
+        TablePhase.BETS_CLOSED: TableStep.DEALING,
         TablePhase.DECIDING: TableStep.DECIDING,
-        TablePhase.SETTLING: TableStep.DEALER_HAND if dealer_hand else TableStep.DEALING,
+        TablePhase.DEALING: TableStep.DEALER_HAND if dealer_hand else TableStep.DEALING,
         TablePhase.SETTLED: TableStep.ROUND_OVER,
         TablePhase.VOIDED: TableStep.VOIDED,
     }[phase]

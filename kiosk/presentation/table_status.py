@@ -14,6 +14,15 @@ from typing import Protocol
 
 from kiosk.seat.status import Connection, SeatStatus, TablePhase
 
+#: a phase in the seat's one-line words (``turbokiosk play --table``): the seat sees bets
+#: closed as the first deal coming and the rest of the cards as the round settling
+_PHASE_WORDS = {TablePhase.BETS_CLOSED: "dealing", TablePhase.DEALING: "settling"}
+
+
+def phase_word(phase: TablePhase) -> str:
+    """The phase in the seat's text line: "betting", "dealing", "settling" ..."""
+    return _PHASE_WORDS.get(phase, phase.value)
+
 
 class SeatStatusSource(Protocol):
     """A seated terminal (``kiosk.seat.runtime.SeatRuntime``)."""
@@ -31,8 +40,8 @@ class TableStatus:
     connection: str
     #: why the link is not seated (empty when it is)
     reason: str
-    #: "idle", "betting", "dealing", "deciding", "settling", "settled" or "voided"
-    phase: str
+    #: the round's phase as the seat has seen it (:func:`phase_word` puts it in words)
+    phase: TablePhase
     game_number: int
     #: the countdown's deadline on the controller's clock (0: none running)
     deadline_ms: int
@@ -65,7 +74,7 @@ def table_status(source: SeatStatusSource, monotonic_ms: int | None = None) -> T
         seat=seat.seat,
         connection=seat.connection.value,
         reason=seat.reason,
-        phase=seat.phase.value,
+        phase=seat.phase,
         game_number=seat.game_number,
         deadline_ms=seat.deadline_ms if running else 0,
         remaining_ms=seat.remaining_at(now) if running else 0,

@@ -190,7 +190,7 @@ class SeatMachine:
     def _opened(self, f: RoundFacts, body: pb.RoundOpened, at: int) -> None:
         f.betting_open = body.betting_deadline_ms > body.now_ms
         self._show(
-            phase=TablePhase.BETTING if f.betting_open else TablePhase.DEALING,
+            phase=TablePhase.BETTING if f.betting_open else TablePhase.BETS_CLOSED,
             game_number=f.game_number,
             deadline_ms=body.betting_deadline_ms,
             remaining_ms=max(0, body.betting_deadline_ms - body.now_ms),
@@ -213,7 +213,7 @@ class SeatMachine:
         f.betting_open = False
         f.taken = self.seat in body.seats
         self._show(
-            phase=TablePhase.DEALING,
+            phase=TablePhase.BETS_CLOSED,
             game_number=f.game_number,
             deadline_ms=0,
             dealer_step="No more bets",
@@ -225,7 +225,7 @@ class SeatMachine:
         f.betting_open = False
         deciding = body.HasField("offer")
         self._show(
-            phase=TablePhase.DECIDING if deciding else TablePhase.SETTLING,
+            phase=TablePhase.DECIDING if deciding else TablePhase.DEALING,
             game_number=f.game_number,
             deadline_ms=body.decision_deadline_ms if deciding else 0,
             remaining_ms=max(0, body.decision_deadline_ms - body.now_ms),
@@ -240,7 +240,7 @@ class SeatMachine:
     def _decisions_closed(self, f: RoundFacts, body: pb.DecisionsClosed, at: int) -> None:
         if body.defaulted and f.choice is None:
             f.choice, f.defaulted = body.choice, True
-        self._show(phase=TablePhase.SETTLING, deadline_ms=0, dealer_step="Decisions closed")
+        self._show(phase=TablePhase.DEALING, deadline_ms=0, dealer_step="Decisions closed")
 
     def _second(self, f: RoundFacts, body: pb.SecondDealt, at: int) -> None:
         f.second = tuple(body.seat_cards) + tuple(body.shared_cards)
@@ -279,7 +279,7 @@ class SeatMachine:
 
     def _resumed(self, f: RoundFacts, body: pb.TableResumed, at: int) -> None:
         if (
-            self.status.phase in (TablePhase.BETTING, TablePhase.DEALING)
+            self.status.phase in (TablePhase.BETTING, TablePhase.BETS_CLOSED)
             and body.betting_deadline_ms > body.now_ms
             and f.taken is None
             and f.first is None

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+#: the table's phase as the seat has seen it (:mod:`kiosk.games.table_phase`)
+from kiosk.games.table_phase import TablePhase as TablePhase
+
 
 class Connection(StrEnum):
     """The seat's link to its controller."""
@@ -19,18 +22,6 @@ class Connection(StrEnum):
     SEATED = "seated"  # the stream is up and the controller answered the join
     LOST = "lost"  # the link dropped: new bets are disabled (``reason`` says why)
     CLOSED = "closed"  # the seat stood up
-
-
-class TablePhase(StrEnum):
-    """The table's round as the seat sees it (from the controller's steps)."""
-
-    IDLE = "idle"  # no round: waiting for the dealer's "New Game"
-    BETTING = "betting"  # the betting countdown runs
-    DEALING = "dealing"  # bets closed, the first deal is coming
-    DECIDING = "deciding"  # the decision window runs
-    SETTLING = "settling"  # decisions closed: the rest is dealt
-    SETTLED = "settled"  # results known; the dealer confirms
-    VOIDED = "voided"  # the round was voided: wagers returned
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.errors import UsageError
 from kiosk.service.access import (
     PIN_MAX_DIGITS,
     PIN_MIN_DIGITS,
@@ -24,10 +25,6 @@ from kiosk.service.functions.base import Outcome, ServiceError
 from kiosk.service.functions.config import parse_field, with_edition, with_paytable
 from kiosk.service.session import ServiceSession
 from kiosk.terminal.config import ConfigError, to_dict
-
-
-class UsageError(Exception):
-    """A command line that does not name a function with well-formed arguments."""
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-#: the chain hash "before row 1" (the journal's genesis hash)
-GENESIS_HASH = b"\x00" * 32
+from kiosk.chain import GENESIS
+
+#: the chain hash "before row 1" (the journal's genesis hash, :data:`kiosk.chain.GENESIS`)
+GENESIS_HASH = GENESIS
 _HEAD_DOMAIN = b"turbokiosk/v1 journal head\x00"
 _SNAPSHOT_DOMAIN = b"turbokiosk/v1 snapshot\x00"
 

@@ -25,7 +25,6 @@ either all of it is there or none of it.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -33,6 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from kiosk.chain import GENESIS as GENESIS
+from kiosk.chain import TERMINAL, ChainError, ChainHead, MissingRowError, terminal_link
+from kiosk.chain import digest as digest
 from kiosk.store.faults import StorageFullError as StorageFullError
 from kiosk.store.faults import StoreError as StoreError
 from kiosk.store.faults import store_fault
@@ -47,7 +49,6 @@ if TYPE_CHECKING:
     from kiosk.store.critmem import StoreCheck
 
 SCHEMA_VERSION = 1
-GENESIS = b"\x00" * 32
 DB_NAME = "terminal.sqlite3"
 
 _SCHEMA = """
@@ -83,21 +84,21 @@ CREATE TRIGGER IF NOT EXISTS service_audit_no_delete BEFORE DELETE ON service_au
 
 
 class IntegrityError(StoreError):
-    """Non-volatile memory failed a check: the terminal must lock (critical memory error)."""
+    """Non-volatile memory failed a check: the terminal (or table) must lock (critical memory
+    error).  A broken hash chain is one, with the typed :class:`kiosk.chain.ChainError` as its
+    cause."""
 
 
-def digest(*parts: bytes) -> bytes:
-    """SHA-256 over length-prefixed parts."""
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(len(part).to_bytes(4, "big"))
-        h.update(part)
-    return h.digest()
+def chain_broken(what: str, broken: ChainError, next_word: str = "next is") -> IntegrityError:
+    """The store's words for a broken chain of ``what`` ("journal row", ...)."""
+    if isinstance(broken, MissingRowError):
+        return IntegrityError(f"{what} {broken.seq} is missing ({next_word} {broken.found})")
+    return IntegrityError(f"{what} {broken.seq} fails its chain hash")
 
 
 def row_hash(prev: bytes, seq: int, body: str) -> bytes:
-    """Chain hash of a journal row."""
-    return digest(prev, str(seq).encode(), body.encode())
+    """Chain hash of a journal row (:func:`kiosk.chain.terminal_link`)."""
+    return terminal_link(prev, seq, "", body)
 
 
 def body_hash(key: int, body: str) -> bytes:
@@ -183,7 +184,7 @@ class Journal:
             self.db = self._open(Path(data_dir))
         except (sqlite3.Error, OSError) as exc:
             raise store_fault(f"opening {self.path}", exc) from exc
-        self._head: tuple[int, bytes] | None = None
+        self._head: ChainHead | None = None
         #: signs every commit's head (None: unsigned, as before the signer; tests of the store)
         self.signer: CommitSigner | None = None
         self._sealed: str | None = None
@@ -292,13 +293,13 @@ class Journal:
 
     # --- writing ----------------------------------------------------------------------------
 
-    def head(self) -> tuple[int, bytes]:
+    def head(self) -> ChainHead:
         """Sequence number and hash of the last journal row (0 and the genesis hash if none)."""
         if self._head is None:
             row = self.db.execute(
                 "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
             ).fetchone()
-            self._head = (row[0], bytes(row[1])) if row else (0, GENESIS)
+            self._head = ChainHead(row[0], bytes(row[1])) if row else ChainHead(0, GENESIS)
         return self._head
 
     def commit(self, events: Iterable[ev.Event], projections: Projections = Projections()) -> int:
@@ -321,8 +322,8 @@ class Journal:
         for event in events:
             seq += 1
             body = ev.encode(event)
-            prev = row_hash(prev, seq, body)
             kind = event.type_name
+            prev = terminal_link(prev, seq, kind, body)
             rows.append((seq, event.at, kind, body, prev))
             if kind in LOGGED_KINDS:
                 logged.append((seq, event, body))
@@ -362,7 +363,7 @@ class Journal:
                 with contextlib.suppress(StoreError):
                     self.signer.withdraw(*before)
             raise
-        self._head = (seq, prev)
+        self._head = ChainHead(seq, prev)
         return seq
 
     def _log(self, seq: int, event: ev.Event, body: str) -> None:
@@ -476,42 +477,30 @@ class Journal:
 
         Raises IntegrityError naming the first bad row.
         """
-        prev = GENESIS
+        start = GENESIS
         if after:
             row = self.db.execute("SELECT hash FROM journal WHERE seq = ?", (after,)).fetchone()
             if row is None:
                 raise IntegrityError(f"journal row {after} is missing")
-            prev = bytes(row[0])
-        expected = after + 1
-        count = 0
-        for seq, body, h in self.db.execute(
-            "SELECT seq, body, hash FROM journal WHERE seq > ? ORDER BY seq", (after,)
-        ):
-            if seq != expected:
-                raise IntegrityError(f"journal row {expected} is missing (next is {seq})")
-            prev = row_hash(prev, seq, body)
-            if prev != bytes(h):
-                raise IntegrityError(f"journal row {seq} fails its chain hash")
-            expected += 1
-            count += 1
-        return count
+            start = bytes(row[0])
+        rows = self.db.execute(
+            "SELECT seq, kind, body, hash FROM journal WHERE seq > ? ORDER BY seq", (after,)
+        )
+        try:
+            return TERMINAL.count(rows, (after, start))
+        except ChainError as broken:
+            raise chain_broken("journal row", broken) from broken
 
     def verify_audit_chain(self) -> int:
         """Check the service audit log's hash chain; the number of records.
 
         Raises IntegrityError naming the first bad record.
         """
-        prev, expected = GENESIS, 1
-        for number, body, h in self.db.execute(
-            "SELECT id, body, hash FROM service_audit ORDER BY id"
-        ):
-            if number != expected:
-                raise IntegrityError(f"service audit record {expected} is missing (next {number})")
-            prev = row_hash(prev, number, body)
-            if prev != bytes(h):
-                raise IntegrityError(f"service audit record {number} fails its chain hash")
-            expected += 1
-        return expected - 1
+        rows = self.db.execute("SELECT id, '', body, hash FROM service_audit ORDER BY id")
+        try:
+            return TERMINAL.count(rows)
+        except ChainError as broken:
+            raise chain_broken("service audit record", broken, "next") from broken
 
     def verify_tables(self) -> dict[str, int]:
         """SQLite's own check plus every checksummed row; counts per table."""

@@ -2,7 +2,7 @@
 
 :class:`MemoryJournal` is a real store, not a stand-in: every event is encoded exactly as the
 SQLite journal writes it, chained with the same SHA-256 row hash
-(:func:`kiosk.store.journal.row_hash`), decoded again when read, and the same kinds go to the
+(:data:`kiosk.chain.TERMINAL`), decoded again when read, and the same kinds go to the
 event log (:data:`kiosk.terminal.events.LOGGED_KINDS`).  What it lacks is durability: nothing
 survives the process, there is no fsync, no signer and no file.  Pure tests of the terminal
 core use it to journal what a core decides and to replay it into a fresh core (a power cycle
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kiosk.chain import TERMINAL, ChainError, ChainHead, ChainRow
 from kiosk.store.critmem import StoreCheck
 from kiosk.store.faults import StoreError
 from kiosk.store.journal import (
@@ -26,7 +26,7 @@ from kiosk.store.journal import (
     Projections,
     body_hash,
     canonical,
-    row_hash,
+    chain_broken,
 )
 from kiosk.terminal import events as ev
 from kiosk.terminal.core import TerminalCore
@@ -39,21 +39,13 @@ if TYPE_CHECKING:
 _NOTHING_MORE = Projections()
 
 
-@dataclass(frozen=True)
-class _Row:
-    seq: int
-    kind: str
-    body: str
-    hash: bytes
-
-
 class MemoryJournal:
     """The journal's hash chain, snapshots, event log, recall and outbox, in memory."""
 
     def __init__(self, *, recall_limit: int = 1000, log_limit_per_kind: int = 2000) -> None:
         self.recall_limit = recall_limit
         self.log_limit_per_kind = log_limit_per_kind
-        self._rows: list[_Row] = []
+        self._rows: list[ChainRow] = []
         self._snapshots: dict[int, tuple[str, bytes]] = {}
         self._recall: dict[int, str] = {}
         self._log: dict[str, list[int]] = {}
@@ -100,12 +92,12 @@ class MemoryJournal:
 
     # --- writing --------------------------------------------------------------------------------
 
-    def head(self) -> tuple[int, bytes]:
+    def head(self) -> ChainHead:
         """Sequence number and hash of the last row (0 and the genesis hash if none)."""
         if not self._rows:
-            return 0, GENESIS
+            return ChainHead(0, GENESIS)
         last = self._rows[-1]
-        return last.seq, last.hash
+        return ChainHead(last.seq, last.hash)
 
     def commit(self, events: Iterable[ev.Event], projections: Projections = _NOTHING_MORE) -> int:
         """Append events and their projections at once; the last sequence number."""
@@ -113,13 +105,8 @@ class MemoryJournal:
             raise StoreError("the store is closed")
         if self._sealed is not None:
             raise StoreError(f"the store takes no writes: {self._sealed}")
-        seq, prev = self.head()
-        rows: list[_Row] = []
-        for event in events:
-            seq += 1
-            body = ev.encode(event)
-            prev = row_hash(prev, seq, body)
-            rows.append(_Row(seq, event.type_name, body, prev))
+        rows_in = ((event.type_name, ev.encode(event)) for event in events)
+        (seq, _), rows = TERMINAL.extend(self.head(), rows_in)
         self._rows.extend(rows)
         for row in rows:
             if row.kind in LOGGED_KINDS:
@@ -186,14 +173,10 @@ class MemoryJournal:
 
     def verify_chain(self) -> int:
         """Check every row's chain hash; the number of rows (IntegrityError at the first bad)."""
-        prev = GENESIS
-        for expected, row in enumerate(self._rows, start=1):
-            if row.seq != expected:
-                raise IntegrityError(f"journal row {expected} is missing (next is {row.seq})")
-            prev = row_hash(prev, row.seq, row.body)
-            if prev != row.hash:
-                raise IntegrityError(f"journal row {row.seq} fails its chain hash")
-        return len(self._rows)
+        try:
+            return TERMINAL.count((r.seq, r.kind, r.body, r.hash) for r in self._rows)
+        except ChainError as broken:
+            raise chain_broken("journal row", broken) from broken
 
     def event_log(self, kinds: Iterable[str] | None = None, last: int = 100) -> list[JournalRow]:
         """Logged events, newest first, optionally only some kinds."""

@@ -25,6 +25,7 @@ from typing import Any
 
 from kiosk.games.base import GameRules, RuleError, SeatBet
 from kiosk.games.registry import load_game
+from kiosk.games.table_phase import TablePhase
 from kiosk.table import commands as c
 from kiosk.table import events as e
 from kiosk.table.commands import (
@@ -35,18 +36,12 @@ from kiosk.table.commands import (
     StaleReportError,
 )
 
+#: the table's phase (:mod:`kiosk.games.table_phase`, one enum for controller, seats and screens)
+Phase = TablePhase
+
 DECK_SIZE = 52
 #: cards in a pack a shuffler presents (or a dealer enters)
 PACK_SIZE = 3
-
-
-class Phase(Enum):
-    IDLE = "idle"  # no round: seats join and leave, the dealer may open one
-    BETTING = "betting"  # the betting countdown runs
-    BETS_CLOSED = "bets_closed"  # waiting for the first deal's cards
-    DECIDING = "deciding"  # the decision window runs
-    DEALING = "dealing"  # waiting for the second deal's cards
-    SETTLED = "settled"  # every result is known; the dealer confirms
 
 
 class DealMode(Enum):

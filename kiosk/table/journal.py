@@ -21,21 +21,21 @@ or none of it.  Every SQLite or file-system fault is a :class:`~kiosk.store.faul
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kiosk.chain import GENESIS as GENESIS
+from kiosk.chain import TABLE, ChainError, ChainHead, MissingRowError, table_link
 from kiosk.store.faults import StoreError, store_fault
+from kiosk.store.journal import IntegrityError
 from kiosk.table import events as e
 from kiosk.table.core import RoundRecord
 
 if TYPE_CHECKING:
     from kiosk.store.journal import CommitSigner
-
-GENESIS = b"\x00" * 32
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -49,16 +49,19 @@ CREATE TABLE IF NOT EXISTS heads (
 """
 
 
-class JournalChainError(StoreError):
-    """The journal's hash chain or a row's body does not verify: the table must not run."""
+class JournalChainError(IntegrityError):
+    """The journal's hash chain or a row's body does not verify: the table must not run (a
+    broken chain has the typed :class:`kiosk.chain.ChainError` as its cause)."""
 
 
 def chain(prev: bytes, seq: int, kind: str, body: str) -> bytes:
-    """The hash of row ``seq`` after a row hashed ``prev``."""
-    h = hashlib.sha256(prev)
-    h.update(seq.to_bytes(8, "big"))
-    h.update(kind.encode() + b"\x00" + body.encode())
-    return h.digest()
+    """The hash of row ``seq`` after a row hashed ``prev`` (:func:`kiosk.chain.table_link`)."""
+    return table_link(prev, seq, kind, body)
+
+
+def _broken(broken: ChainError) -> JournalChainError:
+    seq = broken.found if isinstance(broken, MissingRowError) else broken.seq
+    return JournalChainError(f"table journal row {seq} breaks the hash chain")
 
 
 class TableJournal:
@@ -93,7 +96,7 @@ class TableJournal:
             raise store_fault(f"opening the table journal {path}", exc) from exc
         if row is not None and row[0] != table_id:
             raise StoreError(f"{path} is the journal of table {row[0]!r}, not {table_id!r}")
-        self._head: tuple[int, bytes] = (head[0], bytes(head[1])) if head else (0, GENESIS)
+        self._head = ChainHead(head[0], bytes(head[1])) if head else ChainHead(0, GENESIS)
 
     # --- the signed record (kiosk.table.record) ----------------------------------------------
 
@@ -152,7 +155,7 @@ class TableJournal:
             raise store_fault("reading the table recall", exc) from exc
 
     @property
-    def head(self) -> tuple[int, bytes]:
+    def head(self) -> ChainHead:
         """The last row's sequence number and hash."""
         return self._head
 
@@ -162,13 +165,12 @@ class TableJournal:
         With a signer, the new head is signed *before* the transaction and its signature is
         written in it (decision 0006: a kill between the two is the anchor's previous head)."""
         before = self._head
-        seq, prev = before
-        rows = []
-        for event in events:
-            kind, body = e.encode(event)
-            seq += 1
-            prev = chain(prev, seq, kind, body)
-            rows.append((seq, event.at, kind, body, prev))
+        after, chained = TABLE.extend(before, (e.encode(event) for event in events))
+        seq, prev = after
+        rows = [
+            (r.seq, event.at, r.kind, r.body, r.hash)
+            for r, event in zip(chained, events, strict=True)
+        ]
         signature = None
         if self.signer is not None and rows:
             signature = self.signer.sign(seq, prev, None)[0]
@@ -194,21 +196,19 @@ class TableJournal:
                 with contextlib.suppress(StoreError):
                     self.signer.withdraw(*before)
             raise store_fault("writing the table journal", exc) from exc
-        self._head = (seq, prev)
+        self._head = after
 
     def events(self) -> Iterator[e.Event]:
         """Every journaled event in order, each row's hash checked."""
-        prev, expected = GENESIS, 1
         try:
             rows = self.db.execute("SELECT seq, kind, body, hash FROM journal ORDER BY seq")
-            for seq, kind, body, digest in rows:
-                if seq != expected or chain(prev, seq, kind, body) != bytes(digest):
-                    raise JournalChainError(f"table journal row {seq} breaks the hash chain")
+            for row in TABLE.verify(rows):
                 try:
-                    yield e.decode(kind, body)
+                    yield e.decode(row.kind, row.body)
                 except e.EventDecodeError as exc:
-                    raise JournalChainError(f"table journal row {seq}: {exc}") from exc
-                prev, expected = bytes(digest), seq + 1
+                    raise JournalChainError(f"table journal row {row.seq}: {exc}") from exc
+        except ChainError as broken:
+            raise _broken(broken) from broken
         except sqlite3.Error as exc:
             raise store_fault("reading the table journal", exc) from exc
 

@@ -11,12 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-
-class CommandError(Exception):
-    """A command the terminal cannot carry out in its present state; nothing was changed.
-
-    The base of the five kinds below (catch it to catch them all).
-    """
+#: the one CommandError (:mod:`kiosk.errors`): the base of the five kinds below
+from kiosk.errors import CommandError as CommandError
 
 
 class IllegalCommandError(CommandError):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.errors import CommandError, UsageError
 from kiosk.presentation.money import dollars, parse_dollars
 from kiosk.presentation.table_status import table_status
 from kiosk.runtime.terminal import TerminalRuntime
@@ -22,7 +23,6 @@ from kiosk.seat.runtime import SeatRuntime
 from kiosk.store.journal import StoreError
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
-from kiosk.terminal.commands import CommandError
 from kiosk.terminal.state import Phase
 from kiosk.terminal.tilts import DISPUTE_TILTS
 from kiosk.textui.narrate import Narrator, deadline_text
@@ -34,10 +34,6 @@ from rng import BackgroundCycler
 
 #: typed decision -> the game's choice
 DECISIONS = {"raise": "raise", "noraise": "no_raise", "play": "play", "fold": "fold"}
-
-
-class UsageError(Exception):
-    """A line that is not a well-formed command (nothing was sent to the terminal)."""
 
 
 @dataclass(frozen=True)

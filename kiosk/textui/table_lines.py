@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.presentation.table_status import TableStatus
+from kiosk.presentation.table_status import TableStatus, phase_word
 
 
 def table_line(status: TableStatus) -> str:
@@ -13,7 +13,7 @@ def table_line(status: TableStatus) -> str:
         bets = " New bets are disabled." if status.link_lost else ""
         return f"{head}: {status.connection}{why}.{bets}"
     paused = f" (paused: {status.pause_reason or 'by the dealer'})" if status.paused else ""
-    parts = [f"{head} game {status.game_number}: {status.phase}{paused}"]
+    parts = [f"{head} game {status.game_number}: {phase_word(status.phase)}{paused}"]
     if status.remaining_ms:
         parts.append(f"{status.remaining_ms / 1000:.1f} s left")
     if status.seats_in:

@@ -38,12 +38,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kiosk.errors import CommandError
 from kiosk.money_text import dollars
 from kiosk.time_text import clock_time, local_stamp
 from kiosk.web import live
 from kiosk.web.accounts import Accounts, Kdf, Session
 from kiosk.web.charts import Bar, bar_chart, hour_label
-from kiosk.web.commands import ACTIONS, CommandError, CommandQueue, HostRecordsQueue, checked
+from kiosk.web.commands import ACTIONS, CommandQueue, HostRecordsQueue, checked
 from kiosk.web.floor import (
     HOUR_MS,
     OFFLINE_AFTER_SECONDS,

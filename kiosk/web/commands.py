@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kiosk.errors import CommandError
 from kiosk.host.db import HostDb, open_db
 from kiosk.host.server import host_command
 from kiosk.hostlink.command_kinds import HostCommandKind
@@ -27,10 +28,6 @@ ACTIONS = {
     "authenticate": HostCommandKind.AUTHENTICATE_SOFTWARE,
 }
 MAX_TEXT = 200
-
-
-class CommandError(ValueError):
-    """A command the dashboard will not send (bad action or text)."""
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,9 @@ RANK: dict[str, float] = {
 BASE_MODULES = {
     "kiosk",
     "kiosk.bounded_read",
+    "kiosk.chain",
     "kiosk.clock",
+    "kiosk.errors",
     "kiosk.durable",
     "kiosk.integrity",
     "kiosk.interrupts",

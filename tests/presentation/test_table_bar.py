@@ -49,10 +49,10 @@ def _status(phase: TablePhase, remaining_ms: int = 0, **fields: object) -> Table
 WORDS = {
     (TablePhase.IDLE, False): "Waiting for the dealer",
     (TablePhase.BETTING, False): "Place your bets",
-    (TablePhase.DEALING, False): "Dealer is dealing",
+    (TablePhase.BETS_CLOSED, False): "Dealer is dealing",
     (TablePhase.DECIDING, False): "Make your decision",
-    (TablePhase.SETTLING, True): "Dealer's hand",
-    (TablePhase.SETTLING, False): "Dealer is dealing",
+    (TablePhase.DEALING, True): "Dealer's hand",
+    (TablePhase.DEALING, False): "Dealer is dealing",
     (TablePhase.SETTLED, False): "Round over",
     (TablePhase.VOIDED, False): "Round voided: wagers returned",
 }
@@ -151,7 +151,7 @@ def test_outside_the_betting_window_no_chip_spot_or_deal(table: Table) -> None:
     assert (open_.can_bet, open_.can_deal, open_.can_clear, open_.can_repeat) == (True,) * 4
     assert not open_.can_change_game
     for status in (
-        _status(TablePhase.DEALING),
+        _status(TablePhase.BETS_CLOSED),
         _status(TablePhase.BETTING, 5_000, connection=Connection.LOST),
         _status(TablePhase.BETTING, 0),
     ):
@@ -228,7 +228,7 @@ def test_a_paused_table_holds_the_countdown_closes_bets_and_says_why() -> None:
     assert (bar.seconds, bar.total_seconds, bar.bets_open, bar.lost) == (8, 15, False, False)
     es = table_bar(paused, "es", dealer_hand=False)
     assert es.headline == "Mesa en pausa"
-    long = _status(TablePhase.DEALING, paused=True, pause_reason="the supervisor " * 10)
+    long = _status(TablePhase.BETS_CLOSED, paused=True, pause_reason="the supervisor " * 10)
     cut = table_bar(long, "en", dealer_hand=False)
     assert (cut.seconds, len(cut.detail), cut.detail[-1]) == (None, 32, "…")
     silent = table_bar(_status(TablePhase.IDLE, paused=True), "en", dealer_hand=False)
@@ -247,7 +247,7 @@ def test_a_paused_table_holds_a_running_countdown_on_the_seats_clock() -> None:
 
 
 def test_a_laid_pack_is_shown_with_its_place_in_both_languages() -> None:
-    array = _status(TablePhase.DEALING, pack=2, pack_location="array 4-6")
+    array = _status(TablePhase.BETS_CLOSED, pack=2, pack_location="array 4-6")
     bar = table_bar(array, "en", dealer_hand=True)
     assert (bar.step, bar.headline, bar.detail) == (
         TableStep.DEALING,
@@ -257,11 +257,11 @@ def test_a_laid_pack_is_shown_with_its_place_in_both_languages() -> None:
     assert not bar.bets_open
     es = table_bar(array, "es", dealer_hand=True)
     assert (es.headline, es.detail) == ("El crupier reparte", "Paquete 2: cartas 4-6")
-    seat = _status(TablePhase.SETTLING, pack=4, pack_location="seat 3 cards 1-3")
+    seat = _status(TablePhase.DEALING, pack=4, pack_location="seat 3 cards 1-3")
     assert table_bar(seat, "es", dealer_hand=False).detail == "Paquete 4: puesto 3, cartas 1-3"
-    community = _status(TablePhase.DEALING, pack=1, pack_location="community")
+    community = _status(TablePhase.BETS_CLOSED, pack=1, pack_location="community")
     assert table_bar(community, "en", dealer_hand=False).detail == "Pack 1: community cards"
-    hand = _status(TablePhase.SETTLING, pack=5, pack_location="dealer")
+    hand = _status(TablePhase.DEALING, pack=5, pack_location="dealer")
     for language, words in (("en", "Dealer's hand"), ("es", "Mano del crupier")):
         shown = table_bar(hand, language, dealer_hand=False)
         assert (shown.step, shown.headline) == (TableStep.DEALER_HAND, words)

@@ -236,7 +236,7 @@ def test_a_pause_without_a_window_shows_no_countdown() -> None:
     assert machine.status.paused and machine.status.remaining_at(500) == 0
     machine.receive(step(table_resumed=pb.TableResumed(now_ms=9_000)), 900)
     status = machine.status
-    assert (status.paused, status.phase, status.deadline_ms) == (False, TablePhase.DEALING, 0)
+    assert (status.paused, status.phase, status.deadline_ms) == (False, TablePhase.BETS_CLOSED, 0)
 
 
 def test_a_laid_pack_is_the_dealers_step_and_changes_no_phase() -> None:
@@ -246,7 +246,7 @@ def test_a_laid_pack_is_the_dealers_step_and_changes_no_phase() -> None:
     machine.receive(step(pack_laid=laid), 0)
     assert (machine.status.dealer_step, machine.status.phase) == (
         "Pack 2 laid: array 4-6",
-        TablePhase.DEALING,
+        TablePhase.BETS_CLOSED,
     )
     assert machine.next_action(BET) is None  # the cards come with FirstDealt, not the pack
     machine.receive(step(pack_laid=pb.PackLaid(pack=5, location="dealer", cards=[7])), 0)
@@ -262,7 +262,7 @@ def test_a_replayed_round_whose_first_deadline_passed_takes_the_moved_one() -> N
     machine = SeatMachine("T1", 1)
     opening = pb.RoundOpened(betting_deadline_ms=10_000, now_ms=30_000)
     machine.receive(step(round_opened=opening), 100)
-    assert machine.status.phase is TablePhase.DEALING and not machine.status.bets_open
+    assert machine.status.phase is TablePhase.BETS_CLOSED and not machine.status.bets_open
     moved = pb.TableResumed(betting_deadline_ms=34_000, now_ms=30_000)
     machine.receive(step(table_resumed=moved), 100)
     status = machine.status
@@ -274,4 +274,4 @@ def test_a_replayed_round_whose_first_deadline_passed_takes_the_moved_one() -> N
     assert isinstance(machine.next_action(BET), SendWager)
     machine.receive(step(bets_closed=pb.BetsClosed(seats=[1])), 200)
     machine.receive(step(table_resumed=moved), 300)  # bets closed: a resume reopens nothing
-    assert machine.status.phase is TablePhase.DEALING and machine.status.deadline_ms == 0
+    assert machine.status.phase is TablePhase.BETS_CLOSED and machine.status.deadline_ms == 0

@@ -149,10 +149,20 @@ def requests(draw: st.DrawFn, routes: list[tuple[str, tuple[str, ...]]]) -> Req:
     )
 
 
+def signed_in(rig: Rig, who: str) -> TestClient:
+    """``who``'s client, signed in again if the fuzz signed it out (the rig is shared)."""
+    c = rig.signed_in[who]
+    if (
+        "tk_session" not in c.cookies
+        or rig.app.dashboard.accounts.session(c.cookies["tk_session"]) is None
+    ):
+        c.cookies.clear()
+        _session(rig.app, c, who)
+    return c
+
+
 def send(rig: Rig, req: Req) -> int:
-    c = rig.anonymous if req.who == "anonymous" else rig.signed_in[req.who]
-    if req.who != "anonymous" and "tk_session" not in c.cookies:  # the fuzz signed it out
-        _session(rig.app, c, req.who)
+    c = rig.anonymous if req.who == "anonymous" else signed_in(rig, req.who)
     form = dict(req.form)
     if req.real_csrf and req.who != "anonymous":
         session = rig.app.dashboard.accounts.session(c.cookies["tk_session"])
@@ -217,7 +227,7 @@ def test_no_route_answers_5xx_or_logs_a_traceback_long(
 def test_a_command_id_out_of_range_is_404(
     rig: Rig, caplog: pytest.LogCaptureFixture, prefix: str, number: int
 ) -> None:
-    answer = rig.signed_in["audrey"].get(f"{prefix}{number}")
+    answer = signed_in(rig, "audrey").get(f"{prefix}{number}")
     assert answer.status_code == 404, answer.text
     assert "no such command" in answer.text
     _no_traceback(caplog)
@@ -235,7 +245,7 @@ def test_a_command_id_out_of_range_is_404(
 def test_odd_numbers_in_queries_and_headers_are_4xx(
     rig: Rig, caplog: pytest.LogCaptureFixture, method: str, path: str, extra: dict[str, object]
 ) -> None:
-    answer = rig.signed_in["olive"].request(method, path, **extra)  # type: ignore[arg-type]
+    answer = signed_in(rig, "olive").request(method, path, **extra)  # type: ignore[arg-type]
     assert answer.status_code < 500, answer.text
     _no_traceback(caplog)
 
@@ -264,7 +274,7 @@ def test_a_fault_is_one_line_in_the_log_and_a_plain_500(
         raise RuntimeError("the records went away")
 
     monkeypatch.setattr(rig.app.dashboard.accounts, "audit", broken)
-    answer = rig.signed_in["audrey"].get("/audit")
+    answer = signed_in(rig, "audrey").get("/audit")
     assert (answer.status_code, answer.text) == (500, "internal error")
     assert "content-security-policy" in answer.headers
     lines = [r.getMessage() for r in caplog.records if r.name == "kiosk.web"]
