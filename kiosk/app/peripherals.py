@@ -15,6 +15,7 @@ directory; docs/devices.md, "Pairing").
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -135,13 +136,100 @@ def pair_simulator(directory: Path, device: str) -> Path:
     return terminal_copy
 
 
-def start_simulated_peripherals(data_dir: Path, *, timeout: float = 15.0) -> SimulatedPeripherals:
-    """Start the bill validator and printer simulators for the terminal of ``data_dir``."""
+#: what ``$TURBOKIOSK_VALIDATOR`` / ``$TURBOKIOSK_PRINTER`` may name: the protobuf simulator
+#: (default) or a native protocol's simulator behind a bridge process
+VALIDATOR_ENV, PRINTER_ENV = "TURBOKIOSK_VALIDATOR", "TURBOKIOSK_PRINTER"
+NATIVE_VALIDATORS = ("id003",)
+NATIVE_PRINTERS: tuple[str, ...] = ()
+
+
+def spawn_bridged(
+    device: str, protocol: str, directory: Path
+) -> tuple[subprocess.Popen[bytes], Path, subprocess.Popen[bytes], Path]:
+    """A native simulator (``turbokiosk sim PROTOCOL``) and the bridge in front of it, whose
+    sealed link is linked where the terminal expects ``device``; both processes and ready
+    files (the simulator's control is the bezel's, the bridge's its status)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    pair_simulator(directory, device)  # the bridge holds the device's copy
+    sim_ready = directory / f"{protocol}.ready.json"
+    bridge_ready = directory / f"{device}-bridge.ready.json"
+    for ready in (sim_ready, bridge_ready):
+        ready.unlink(missing_ok=True)
+    sim_port = directory / f"{protocol}.tty"
+    sim = _spawn(
+        directory / f"{protocol}.log",
+        ["sim", protocol, "--port", str(sim_port), "--create-pty"],
+        ["--state-dir", str(directory / protocol), "--ready-file", str(sim_ready)],
+    )
+    kind = "validator" if device == "bill-validator" else "printer"
+    bridge = _spawn(
+        directory / f"{device}-bridge.log",
+        ["bridge", kind, "--protocol", protocol, "--device", str(sim_port)],
+        [
+            "--link",
+            str(directory / f"{device}.tty"),
+            "--state-dir",
+            str(directory / device),
+            "--ready-file",
+            str(bridge_ready),
+        ],
+    )
+    return sim, sim_ready, bridge, bridge_ready
+
+
+def _spawn(log_path: Path, head: list[str], tail: list[str]) -> subprocess.Popen[bytes]:
+    log = open(log_path, "ab")  # noqa: SIM115 - handed to the child
+    command = [sys.executable, "-m", "kiosk", *head, *tail, "--exit-with-parent"]
+    try:
+        return subprocess.Popen(
+            command, stdout=log, stderr=log, stdin=subprocess.DEVNULL, process_group=0
+        )
+    finally:
+        log.close()
+
+
+def chosen_protocols() -> tuple[str, str]:
+    """The validator's and printer's protocols the environment asks for ("" : protobuf)."""
+    validator = os.environ.get(VALIDATOR_ENV, "")
+    printer = os.environ.get(PRINTER_ENV, "")
+    if validator not in ("", "sim", *NATIVE_VALIDATORS):
+        raise PeripheralsError(
+            f"${VALIDATOR_ENV}={validator!r}: expected one of sim, {', '.join(NATIVE_VALIDATORS)}"
+        )
+    if printer not in ("", "sim", *NATIVE_PRINTERS):
+        raise PeripheralsError(
+            f"${PRINTER_ENV}={printer!r}: expected one of sim, {', '.join(NATIVE_PRINTERS)}"
+        )
+    return validator.replace("sim", ""), printer.replace("sim", "")
+
+
+def start_simulated_peripherals(
+    data_dir: Path,
+    *,
+    timeout: float = 15.0,
+    validator: str | None = None,
+    printer: str | None = None,
+) -> SimulatedPeripherals:
+    """Start the bill validator and printer simulators for the terminal of ``data_dir``; a
+    native protocol (``validator="id003"``; default ``$TURBOKIOSK_VALIDATOR``...) starts its
+    simulator behind a bridge.  Controls: ``bill-validator`` / ``printer`` (the simulated
+    device) and, when bridged, ``bill-validator-bridge`` / ``printer-bridge``."""
     directory = Path(data_dir) / "peripherals"
     key_dir = directory / "keys"
-    started: dict[str, tuple[subprocess.Popen[bytes], Path]] = {
-        device: spawn_simulator(device, directory) for device in DEVICES
+    env_validator, env_printer = chosen_protocols()
+    protocols = {
+        "bill-validator": env_validator if validator is None else validator,
+        "printer": env_printer if printer is None else printer,
     }
+    started: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
+    for device in DEVICES:
+        protocol = protocols[device]
+        if protocol:
+            sim, sim_ready, bridge, bridge_ready = spawn_bridged(device, protocol, directory)
+            started[device] = (sim, sim_ready)
+            started[f"{device}-bridge"] = (bridge, bridge_ready)
+        else:
+            started[device] = spawn_simulator(device, directory)
     handle = SimulatedPeripherals(
         ports=SerialPorts(
             bill_validator=str(directory / "bill-validator.tty"),
