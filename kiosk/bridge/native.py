@@ -62,6 +62,7 @@ class ItemRejected:
     """An item was refused before escrow."""
 
     cause: RejectCause
+    detail: str = ""  # the device's words, where it has them (added for issue 25)
 
 
 @dataclass(frozen=True)

@@ -120,10 +120,11 @@ class BridgeValidator(ValidatorMachine):
                     self._device_returned()
                 case PathClear():
                     self._device_idle()
-                case ItemRejected(cause=cause):
-                    self._emit(
-                        self._event(rejected=Ev.Rejected(item=EscrowItem(), reason=REJECT_REASONS[cause]))
+                case ItemRejected(cause=cause, detail=detail):
+                    rejected = Ev.Rejected(
+                        item=EscrowItem(), reason=REJECT_REASONS[cause], detail=detail
                     )
+                    self._emit(self._event(rejected=rejected))
                 case Condition():
                     self._device_condition(event)
 
@@ -284,7 +285,11 @@ class BridgeValidator(ValidatorMachine):
     def control(self, words: list[str], now: int) -> str:
         """``status``: the bridge's record and the device's state."""
         if words == ["status"]:
-            snapshot = {**self.snapshot(), "device_up": self.device_up}
+            snapshot = {
+                **self.snapshot(),
+                "device_up": self.device_up,
+                "device_status": getattr(self.native, "status", None),  # as last polled
+            }
             for key in ("pending_return", "vend_unconfirmed", "condition", "unexpected_stacks"):
                 snapshot[key] = self.mem.data.get(key)
             return "ok " + json.dumps(snapshot, sort_keys=True)

@@ -301,6 +301,8 @@ class ValidatorDriver(DriverBase):
                 self._returned(ev.returned.item, reason)
         elif kind == "rejected":
             why = REJECT_REASONS.get(ev.rejected.reason, "rejected")
+            if ev.rejected.detail:
+                why = f"{why}: {ev.rejected.detail}"
             self.rejections.append((describe(ev.rejected.item), why))
             log.info("bill validator rejected %s: %s", describe(ev.rejected.item), why)
         elif kind == "status":

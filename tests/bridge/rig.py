@@ -40,7 +40,12 @@ class BridgeRig:
 
     def bv_enabled(self) -> bool:
         driver = self.terminal.serial.validator
-        return driver.status is not None and driver.status.enabled and not self.runtime.state.tilts
+        if driver.status is None or not driver.status.enabled or self.runtime.state.tilts:
+            return False
+        device = self.device_status()
+        if device["phase"] != "idle" or device["inhibited"]:
+            return False
+        return self.bridge_status()["device_status"] == 0x11  # the bridge saw it idle too
 
     def until(self, done: Callable[[], bool], timeout: float = CONDITION_SECONDS) -> None:
         deadline = time.monotonic() + timeout

@@ -209,6 +209,8 @@ class Id003Validator:
             return  # INVALID COMMAND, COMMUNICATION ERROR, a status we do not know
         was = self.status
         self.status = frame.cmd
+        if frame.cmd != k.REJECTING:
+            self._rejecting = False
         handler(self, frame, was)
         self._report_condition(frame)
 
@@ -254,7 +256,7 @@ class Id003Validator:
             self._rejecting = True
             words, cause = k.reject_reason(frame.data[0] if frame.data else 0)
             self.last_reject = words
-            self._events.append(ItemRejected(cause=cause))
+            self._events.append(ItemRejected(cause=cause, detail=words))
 
     def _returning(self, frame: Frame, was: int | None) -> None:
         if self._escrow is not None and not self._stacked:

@@ -193,12 +193,14 @@ class ValidatorEvent(_message.Message):
         reason: ValidatorEvent.ReturnReason
         def __init__(self, escrow_event_id: _Optional[int] = ..., item: _Optional[_Union[EscrowItem, _Mapping]] = ..., reason: _Optional[_Union[ValidatorEvent.ReturnReason, str]] = ...) -> None: ...
     class Rejected(_message.Message):
-        __slots__ = ("item", "reason")
+        __slots__ = ("item", "reason", "detail")
         ITEM_FIELD_NUMBER: _ClassVar[int]
         REASON_FIELD_NUMBER: _ClassVar[int]
+        DETAIL_FIELD_NUMBER: _ClassVar[int]
         item: EscrowItem
         reason: ValidatorEvent.RejectReason
-        def __init__(self, item: _Optional[_Union[EscrowItem, _Mapping]] = ..., reason: _Optional[_Union[ValidatorEvent.RejectReason, str]] = ...) -> None: ...
+        detail: str
+        def __init__(self, item: _Optional[_Union[EscrowItem, _Mapping]] = ..., reason: _Optional[_Union[ValidatorEvent.RejectReason, str]] = ..., detail: _Optional[str] = ...) -> None: ...
     class Status(_message.Message):
         __slots__ = ("enabled", "jammed", "cashbox_full", "cashbox_removed", "escrow_event_id", "cheated", "failure")
         ENABLED_FIELD_NUMBER: _ClassVar[int]
