@@ -33,6 +33,7 @@ BOOT_VERSION_REQUEST = 0x89
 CURRENCY_ASSIGN_REQUEST = 0x8A
 
 SETTINGS = frozenset(range(SET_DENOMINATIONS, SET_BAR_INHIBIT + 1))
+REQUESTS = frozenset({VERSION_REQUEST, BOOT_VERSION_REQUEST, CURRENCY_ASSIGN_REQUEST})
 OPERATIONS = frozenset({RESET, STACK_1, STACK_2, RETURN, HOLD, WAIT})
 
 # acceptor -> host: status
@@ -63,6 +64,10 @@ COMMUNICATION_ERROR = 0x4A
 INVALID_COMMAND = 0x4B
 
 POWER_UPS = frozenset({POWER_UP, POWER_UP_BILL_IN_ACCEPTOR, POWER_UP_BILL_IN_STACKER})
+#: statuses that are a condition of the acceptor (a tilt at the terminal)
+ERRORS = frozenset(
+    {STACKER_FULL, STACKER_OPEN, JAM_IN_ACCEPTOR, JAM_IN_STACKER, PAUSE, CHEATED, FAILURE}
+)
 #: statuses in which nothing is in the acceptor's path
 IDLE = frozenset({ENABLE, DISABLE})
 

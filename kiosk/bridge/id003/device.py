@@ -223,7 +223,7 @@ class Id003Device:
         if cmd == k.RESET:
             self._reset(now)
             return Frame(k.ACK)
-        if self.phase == "power_up" and cmd not in k.SETTINGS:
+        if self.phase == "power_up" and cmd not in k.SETTINGS | k.REQUESTS:
             return Frame(k.INVALID_COMMAND)
         if cmd in (k.STACK_1, k.STACK_2):
             if self.phase != "escrow":

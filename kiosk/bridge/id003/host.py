@@ -183,7 +183,7 @@ class Id003Validator:
 
     def _answer(self, request: Frame, frame: Frame) -> None:
         if request.cmd == k.STATUS_REQUEST:
-            self._on_status(frame)
+            self.on_status(frame)
         elif request.cmd == k.VERSION_REQUEST and frame.cmd == k.VERSION_REQUEST:
             text = frame.data.decode("ascii", "replace").strip()
             model, _, firmware = text.partition(" ")
@@ -203,7 +203,8 @@ class Id003Validator:
             self.denominations = table
             self._configure()
 
-    def _on_status(self, frame: Frame) -> None:
+    def on_status(self, frame: Frame) -> None:
+        """The acceptor's answer to a status request, through :data:`STATUS_HANDLERS`."""
         handler = STATUS_HANDLERS.get(frame.cmd)
         if handler is None:
             return  # INVALID COMMAND, COMMUNICATION ERROR, a status we do not know
@@ -276,8 +277,8 @@ class Id003Validator:
 
     def _report_condition(self, frame: Frame) -> None:
         s = frame.cmd
-        if s in k.POWER_UPS or s in (k.INITIALIZE, k.ACCEPTING, k.STACKING, k.VEND_VALID):
-            return  # transient: the condition stands as last reported
+        if s not in k.IDLE and s not in k.ERRORS:
+            return  # an item on its way, a power-up: the condition stands as last reported
         condition = Condition(
             enabled=s == k.ENABLE,
             jammed=s in (k.JAM_IN_ACCEPTOR, k.JAM_IN_STACKER),
