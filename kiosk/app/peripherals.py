@@ -43,6 +43,7 @@ class SimulatedPeripherals:
     directory: Path
     key_dir: Path  # the terminal's copies of the pairing keys
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    protocols: dict[str, str] = field(default_factory=dict)  # device -> native protocol
 
     def control(self, device: str, command: str) -> str:
         """Send a control command (``insert 2000``, ``fault paper-out``...); the reply."""
@@ -50,6 +51,8 @@ class SimulatedPeripherals:
 
     def vouchers_dir(self) -> Path:
         """Where the printer simulator puts the PNG of every voucher it prints."""
+        if self.protocols.get("printer"):
+            return self.directory / SIMULATORS[self.protocols["printer"]] / "vouchers"
         return self.directory / "printer" / "vouchers"
 
     def stop(self, timeout: float = 3.0) -> None:
@@ -140,7 +143,9 @@ def pair_simulator(directory: Path, device: str) -> Path:
 #: (default) or a native protocol's simulator behind a bridge process
 VALIDATOR_ENV, PRINTER_ENV = "TURBOKIOSK_VALIDATOR", "TURBOKIOSK_PRINTER"
 NATIVE_VALIDATORS = ("id003",)
-NATIVE_PRINTERS: tuple[str, ...] = ()
+NATIVE_PRINTERS = ("tcl",)
+#: protocol -> its simulator (``turbokiosk sim NAME``)
+SIMULATORS = {"id003": "id003", "tcl": "tcl-printer"}
 
 
 def spawn_bridged(
@@ -151,15 +156,16 @@ def spawn_bridged(
     files (the simulator's control is the bezel's, the bridge's its status)."""
     directory.mkdir(parents=True, exist_ok=True)
     pair_simulator(directory, device)  # the bridge holds the device's copy
-    sim_ready = directory / f"{protocol}.ready.json"
+    simulator = SIMULATORS[protocol]
+    sim_ready = directory / f"{simulator}.ready.json"
     bridge_ready = directory / f"{device}-bridge.ready.json"
     for ready in (sim_ready, bridge_ready):
         ready.unlink(missing_ok=True)
-    sim_port = directory / f"{protocol}.tty"
+    sim_port = directory / f"{simulator}.tty"
     sim = _spawn(
-        directory / f"{protocol}.log",
-        ["sim", protocol, "--port", str(sim_port), "--create-pty"],
-        ["--state-dir", str(directory / protocol), "--ready-file", str(sim_ready)],
+        directory / f"{simulator}.log",
+        ["sim", simulator, "--port", str(sim_port), "--create-pty"],
+        ["--state-dir", str(directory / simulator), "--ready-file", str(sim_ready)],
     )
     kind = "validator" if device == "bill-validator" else "printer"
     bridge = _spawn(
@@ -241,6 +247,7 @@ def start_simulated_peripherals(
         directory=directory,
         key_dir=key_dir,
         processes={device: proc for device, (proc, _) in started.items()},
+        protocols={device: protocol for device, protocol in protocols.items() if protocol},
     )
     try:
         for device, (proc, ready) in started.items():

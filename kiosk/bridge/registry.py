@@ -10,7 +10,12 @@ from collections.abc import Callable
 
 from kiosk.bridge.id003.host import Id003Validator
 from kiosk.bridge.native import NativeValidator
+from kiosk.bridge.tcl.host import TclPrinter
 
 VALIDATOR_PROTOCOLS: dict[str, Callable[[], NativeValidator]] = {
     "id003": Id003Validator,
+}
+
+PRINTER_PROTOCOLS: dict[str, Callable[[], TclPrinter]] = {
+    "tcl": TclPrinter,
 }

@@ -2,10 +2,11 @@
 
     turbokiosk bridge validator --protocol id003 --device PATH --link PATH
                                 [--state-dir DIR] [--pairing-key FILE] [--control ADDR]
+    turbokiosk bridge printer --protocol tcl --device PATH --link PATH ...
 
 The bridge opens the device's serial port with its protocol's settings, creates a
 pseudo-terminal for the terminal and links its end at ``--link`` (the kiosk's
-``--validator-port``), and seals that link with the device's pairing key (the bridge holds the
+``--validator-port`` / ``--printer-port``), and seals that link with the device's pairing key (the bridge holds the
 device's copy: ``turbokiosk devices pair bill-validator --device-copy FILE``).  Its journal
 (SQLite, fsynced) is in ``--state-dir``.  It prints one JSON line when ready.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.devices.pairing import PairingKeyError, fingerprint, load_pairing_key
@@ -31,12 +33,14 @@ def _address(text: str) -> tuple[str, int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Sub-commands of ``turbokiosk bridge``."""
-    from kiosk.bridge.registry import VALIDATOR_PROTOCOLS
+    from kiosk.bridge.registry import PRINTER_PROTOCOLS, VALIDATOR_PROTOCOLS
 
     sub = parser.add_subparsers(dest="bridge_device", metavar="DEVICE", required=True)
     bv = sub.add_parser("validator", help="a bill validator speaking its vendor's protocol")
     bv.add_argument("--protocol", required=True, choices=sorted(VALIDATOR_PROTOCOLS))
-    for p in (bv,):
+    pr = sub.add_parser("printer", help="a ticket printer speaking its vendor's protocol")
+    pr.add_argument("--protocol", required=True, choices=sorted(PRINTER_PROTOCOLS))
+    for p in (bv, pr):
         p.add_argument("--device", required=True, help="the device's serial port")
         p.add_argument(
             "--link", required=True, help="where to link the terminal's end of the sealed link"
@@ -69,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
     """Run a bridge until SIGTERM."""
     from kiosk.bridge.line import DeviceLine
     from kiosk.bridge.program import BridgeProgram
-    from kiosk.bridge.registry import VALIDATOR_PROTOCOLS
+    from kiosk.bridge.native import SerialSettings
+    from kiosk.bridge.printer import BridgePrinter
+    from kiosk.bridge.registry import PRINTER_PROTOCOLS, VALIDATOR_PROTOCOLS
     from kiosk.bridge.validator import BridgeValidator
     from kiosk.cli.args import check_data_dir
     from kiosk.devices.sim.program import Machine
@@ -81,10 +87,21 @@ def run(args: argparse.Namespace) -> int:
     except PairingKeyError as exc:
         print(f"turbokiosk bridge {args.bridge_device}: {exc}", file=sys.stderr)
         return 2
-    native = VALIDATOR_PROTOCOLS[args.protocol]()
+    settings: SerialSettings
+    make: Callable[[int], Machine]
+    if args.bridge_device == "validator":
+        validator = VALIDATOR_PROTOCOLS[args.protocol]()
+        settings = validator.settings
 
-    def make(now: int) -> Machine:
-        return BridgeValidator(native, state_dir, now, pairing=fingerprint(key))
+        def make(now: int) -> Machine:
+            return BridgeValidator(validator, state_dir, now, pairing=fingerprint(key))
+
+    else:
+        printer = PRINTER_PROTOCOLS[args.protocol]()
+        settings = printer.settings
+
+        def make(now: int) -> Machine:
+            return BridgePrinter(printer, state_dir, now, pairing=fingerprint(key))
 
     program = BridgeProgram(
         make,
@@ -94,6 +111,6 @@ def run(args: argparse.Namespace) -> int:
         control=args.control,
         ready_file=args.ready_file,
         exit_with_parent=args.exit_with_parent,
-        device=DeviceLine(args.device, native.settings),
+        device=DeviceLine(args.device, settings),
     )
     return program.run()

@@ -7,6 +7,7 @@
     turbokiosk sim shuffler --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
                             [--pairing-key FILE] [--seed N]
     turbokiosk sim id003 --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
+    turbokiosk sim tcl-printer --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
     turbokiosk sim ctl ADDR COMMAND [ARG...]
 
 A simulator seals its link with its pairing key (default ``<state dir>/pairing.key``, written
@@ -32,7 +33,7 @@ from kiosk.devices.sim.shuffler import ShufflerMachine
 from kiosk.devices.sim.validator import ValidatorMachine
 
 #: the simulators of devices that speak their vendor's protocol (behind a bridge)
-NATIVE = ("id003",)
+NATIVE = ("id003", "tcl-printer")
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -111,13 +112,23 @@ def _run_native(args: argparse.Namespace) -> int:
     state_dir: Path = args.state_dir
     settings: SerialSettings
     make: Callable[[int], DeviceMachine]
-    from kiosk.bridge.id003.device import Id003Device
-    from kiosk.bridge.id003.host import SETTINGS
+    if args.sim_command == "tcl-printer":
+        from kiosk.bridge.tcl.device import TclPrinterDevice
+        from kiosk.bridge.tcl.host import SETTINGS as TCL_SETTINGS
 
-    settings = SETTINGS
+        settings = TCL_SETTINGS
 
-    def make(now: int) -> DeviceMachine:
-        return Id003Device(state_dir, now, stack_ms=args.stack_ms)
+        def make(now: int) -> DeviceMachine:
+            return TclPrinterDevice(state_dir, now, print_ms=args.print_ms)
+
+    else:
+        from kiosk.bridge.id003.device import Id003Device
+        from kiosk.bridge.id003.host import SETTINGS as ID003_SETTINGS
+
+        settings = ID003_SETTINGS
+
+        def make(now: int) -> DeviceMachine:
+            return Id003Device(state_dir, now, stack_ms=args.stack_ms)
 
     program = NativeSimProgram(
         make,
@@ -163,6 +174,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _native_arguments(id3, "id003")
     id3.add_argument(
         "--stack-ms", type=int_type(0, 60_000), default=150, help="time to stack a note"
+    )
+    tcl = sub.add_parser("tcl-printer", help="simulated TCL ticket printer (wire-exact)")
+    _native_arguments(tcl, "tcl-printer")
+    tcl.add_argument(
+        "--print-ms", type=int_type(0, 60_000), default=800, help="time to print a voucher"
     )
     ctl = sub.add_parser("ctl", help="send one control command to a running simulator")
     ctl.add_argument("address", help="the simulator's control address HOST:PORT")

@@ -37,6 +37,7 @@ class BridgeRig:
         self.runtime = self.terminal.runtime
         self.runtime.power_up()
         self.until(self.bv_enabled)
+        self.until(self.terminal.printer.ready)
 
     def bv_enabled(self) -> bool:
         driver = self.terminal.serial.validator
@@ -64,6 +65,9 @@ class BridgeRig:
     def device_status(self) -> dict[str, Any]:
         status: dict[str, Any] = json.loads(self.bv("status")[3:])
         return status
+
+    def printer(self, command: str) -> str:
+        return self.sims.control("printer", command)
 
     def close(self) -> None:
         self.terminal.close()
