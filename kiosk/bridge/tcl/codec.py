@@ -21,6 +21,7 @@ class Message:
 
     code: str
     fields: tuple[str, ...] = ()
+    raw: bytes = field(default=b"", compare=False, repr=False)  # the body as it came
 
 
 def clean(text: str) -> str:
@@ -87,9 +88,9 @@ class Decoder:
 
 
 def _parse(body: bytes) -> Message | None:
-    if not body or any(b < 32 or b >= 127 for b in body) or len(body) > MAX_MESSAGE:
+    if not body or any(b < 32 or b > 127 for b in body) or len(body) > MAX_MESSAGE:
         return None
     code, *fields = body.decode("ascii").split("|")
     if len(code) != 1 or not code.isalpha():
         return None
-    return Message(code, tuple(fields))
+    return Message(code, tuple(fields), body)

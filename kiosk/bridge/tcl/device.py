@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from kiosk.bridge.tcl.codec import COMMAND, Decoder, Message, encode
+from kiosk.bridge.tcl.codec import COMMAND, Decoder
 from kiosk.bridge.tcl.host import TEST_TEMPLATE, VOUCHER_TEMPLATE
-from kiosk.bridge.tcl.status import TclStatus
+from kiosk.bridge.tcl.status import TclStatus, encode_status
 from kiosk.devices.sim.memory import DeviceMemory
 from kiosk.devices.voucher import check_validation_number, render_test_lines, render_voucher_lines
 
@@ -72,7 +72,7 @@ class TclPrinterDevice:
             self.tick(now)
             if message.code == "S":
                 if not self.silent:
-                    self._out += encode(Message("S", self.status().fields()), response=True)
+                    self._out += encode_status(self.status())
                 self.reset = self.command_error = False
             elif message.code == "P":
                 self._print(message.fields, now)

@@ -184,7 +184,7 @@ class TclPrinter:
         for message in self.decoder.feed(data):
             if message.code != "S" or not self._waiting:
                 continue
-            status = parse_status(message.fields)
+            status = parse_status(message.raw)
             if status is None:
                 continue
             self._waiting = False

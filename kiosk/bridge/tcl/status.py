@@ -16,6 +16,7 @@ flag 5    bit 0 reset (power-up) since the last status
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 FLAG_BASE = 0x40
@@ -66,13 +67,24 @@ class TclStatus:
         return (unit, self.firmware, *flags, "P0")
 
 
-def parse_status(fields: tuple[str, ...]) -> TclStatus | None:
-    """A status answer's fields, or None when they are not one."""
-    if len(fields) < 7 or any(len(f) != 1 for f in fields[2:7]):
+#: a status answer's body: a flag byte may be any of 0x40-0x7F, "|" and "^" included, so
+#: the five flags are read by position, not by splitting at the separators
+STATUS_BODY = re.compile(rb"S\|([^|]*)\|([^|]*)\|([\x40-\x7f])\|([\x40-\x7f])\|([\x40-\x7f])\|"
+                         rb"([\x40-\x7f])\|([\x40-\x7f])\|(P[^|]*)\Z")
+
+
+def encode_status(status: TclStatus, unit: str = "0") -> bytes:
+    """The printer's answer to ``^S|^`` (flags as they are: not cleaned like text fields)."""
+    return b"*" + "|".join(("S", *status.fields(unit))).encode("ascii") + b"|*"
+
+
+def parse_status(body: bytes) -> TclStatus | None:
+    """A status answer (its body, between ``*`` and ``|*``), or None when it is not one."""
+    match = STATUS_BODY.match(body)
+    if match is None:
         return None
+    fields = tuple(g.decode("ascii") for g in match.groups())
     f1, _f2, f3, f4, f5 = (ord(f) & 0x3F for f in fields[2:7])
-    if any(ord(f) & 0xC0 != FLAG_BASE for f in fields[2:7]):
-        return None
     return TclStatus(
         busy=bool(f1 & 0x20),
         system_error=bool(f1 & 0x10),
