@@ -156,31 +156,48 @@ def spawn_bridged(
     files (the simulator's control is the bezel's, the bridge's its status)."""
     directory.mkdir(parents=True, exist_ok=True)
     pair_simulator(directory, device)  # the bridge holds the device's copy
+    sim, sim_ready = spawn_native_simulator(protocol, directory)
+    bridge, bridge_ready = spawn_bridge(device, protocol, directory)
+    return sim, sim_ready, bridge, bridge_ready
+
+
+def spawn_native_simulator(protocol: str, directory: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    """``turbokiosk sim id003|tcl-printer`` on its own pty under ``directory``."""
     simulator = SIMULATORS[protocol]
-    sim_ready = directory / f"{simulator}.ready.json"
-    bridge_ready = directory / f"{device}-bridge.ready.json"
-    for ready in (sim_ready, bridge_ready):
-        ready.unlink(missing_ok=True)
-    sim_port = directory / f"{simulator}.tty"
-    sim = _spawn(
+    ready = directory / f"{simulator}.ready.json"
+    ready.unlink(missing_ok=True)
+    port = directory / f"{simulator}.tty"
+    proc = _spawn(
         directory / f"{simulator}.log",
-        ["sim", simulator, "--port", str(sim_port), "--create-pty"],
-        ["--state-dir", str(directory / simulator), "--ready-file", str(sim_ready)],
+        ["sim", simulator, "--port", str(port), "--create-pty"],
+        ["--state-dir", str(directory / simulator), "--ready-file", str(ready)],
     )
+    return proc, ready
+
+
+def spawn_bridge(
+    device: str, protocol: str, directory: Path
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """``turbokiosk bridge validator|printer`` between the native simulator's pty and the
+    terminal's port for ``device`` (its journal and pairing key in ``directory/device``)."""
+    ready = directory / f"{device}-bridge.ready.json"
+    ready.unlink(missing_ok=True)
     kind = "validator" if device == "bill-validator" else "printer"
-    bridge = _spawn(
+    proc = _spawn(
         directory / f"{device}-bridge.log",
-        ["bridge", kind, "--protocol", protocol, "--device", str(sim_port)],
+        ["bridge", kind, "--protocol", protocol],
         [
+            "--device",
+            str(directory / f"{SIMULATORS[protocol]}.tty"),
             "--link",
             str(directory / f"{device}.tty"),
             "--state-dir",
             str(directory / device),
             "--ready-file",
-            str(bridge_ready),
+            str(ready),
         ],
     )
-    return sim, sim_ready, bridge, bridge_ready
+    return proc, ready
 
 
 def _spawn(log_path: Path, head: list[str], tail: list[str]) -> subprocess.Popen[bytes]:

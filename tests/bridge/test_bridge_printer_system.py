@@ -203,6 +203,7 @@ def test_random_cash_outs_through_the_bridge(tmp_path_factory, actions):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @settings(
     max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

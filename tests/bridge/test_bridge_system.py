@@ -224,6 +224,7 @@ def test_random_sessions_through_the_bridge_credit_exactly_once(tmp_path_factory
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @settings(
     max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
