@@ -149,19 +149,26 @@ SIMULATORS = {"id003": "id003", "tcl": "tcl-printer"}
 
 
 def spawn_bridged(
-    device: str, protocol: str, directory: Path
+    device: str,
+    protocol: str,
+    directory: Path,
+    *,
+    sim_extra: tuple[str, ...] = (),
+    bridge_extra: tuple[str, ...] = (),
 ) -> tuple[subprocess.Popen[bytes], Path, subprocess.Popen[bytes], Path]:
     """A native simulator (``turbokiosk sim PROTOCOL``) and the bridge in front of it, whose
     sealed link is linked where the terminal expects ``device``; both processes and ready
     files (the simulator's control is the bezel's, the bridge's its status)."""
     directory.mkdir(parents=True, exist_ok=True)
     pair_simulator(directory, device)  # the bridge holds the device's copy
-    sim, sim_ready = spawn_native_simulator(protocol, directory)
-    bridge, bridge_ready = spawn_bridge(device, protocol, directory)
+    sim, sim_ready = spawn_native_simulator(protocol, directory, extra=sim_extra)
+    bridge, bridge_ready = spawn_bridge(device, protocol, directory, extra=bridge_extra)
     return sim, sim_ready, bridge, bridge_ready
 
 
-def spawn_native_simulator(protocol: str, directory: Path) -> tuple[subprocess.Popen[bytes], Path]:
+def spawn_native_simulator(
+    protocol: str, directory: Path, *, extra: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[bytes], Path]:
     """``turbokiosk sim id003|tcl-printer`` on its own pty under ``directory``."""
     simulator = SIMULATORS[protocol]
     ready = directory / f"{simulator}.ready.json"
@@ -170,13 +177,13 @@ def spawn_native_simulator(protocol: str, directory: Path) -> tuple[subprocess.P
     proc = _spawn(
         directory / f"{simulator}.log",
         ["sim", simulator, "--port", str(port), "--create-pty"],
-        ["--state-dir", str(directory / simulator), "--ready-file", str(ready)],
+        ["--state-dir", str(directory / simulator), "--ready-file", str(ready), *extra],
     )
     return proc, ready
 
 
 def spawn_bridge(
-    device: str, protocol: str, directory: Path
+    device: str, protocol: str, directory: Path, *, extra: tuple[str, ...] = ()
 ) -> tuple[subprocess.Popen[bytes], Path]:
     """``turbokiosk bridge validator|printer`` between the native simulator's pty and the
     terminal's port for ``device`` (its journal and pairing key in ``directory/device``)."""
@@ -195,6 +202,7 @@ def spawn_bridge(
             str(directory / device),
             "--ready-file",
             str(ready),
+            *extra,
         ],
     )
     return proc, ready
@@ -232,10 +240,12 @@ def start_simulated_peripherals(
     timeout: float = 15.0,
     validator: str | None = None,
     printer: str | None = None,
+    extra: dict[str, tuple[str, ...]] | None = None,
 ) -> SimulatedPeripherals:
     """Start the bill validator and printer simulators for the terminal of ``data_dir``; a
     native protocol (``validator="id003"``; default ``$TURBOKIOSK_VALIDATOR``...) starts its
-    simulator behind a bridge.  Controls: ``bill-validator`` / ``printer`` (the simulated
+    simulator behind a bridge (``extra``: more arguments for a process, by its control name).
+    Controls: ``bill-validator`` / ``printer`` (the simulated
     device) and, when bridged, ``bill-validator-bridge`` / ``printer-bridge``."""
     directory = Path(data_dir) / "peripherals"
     key_dir = directory / "keys"
@@ -248,11 +258,18 @@ def start_simulated_peripherals(
     for device in DEVICES:
         protocol = protocols[device]
         if protocol:
-            sim, sim_ready, bridge, bridge_ready = spawn_bridged(device, protocol, directory)
+            more = extra or {}
+            sim, sim_ready, bridge, bridge_ready = spawn_bridged(
+                device,
+                protocol,
+                directory,
+                sim_extra=more.get(device, ()),
+                bridge_extra=more.get(f"{device}-bridge", ()),
+            )
             started[device] = (sim, sim_ready)
             started[f"{device}-bridge"] = (bridge, bridge_ready)
         else:
-            started[device] = spawn_simulator(device, directory)
+            started[device] = spawn_simulator(device, directory, extra=(extra or {}).get(device, ()))
     handle = SimulatedPeripherals(
         ports=SerialPorts(
             bill_validator=str(directory / "bill-validator.tty"),

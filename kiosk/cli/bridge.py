@@ -34,6 +34,7 @@ def _address(text: str) -> tuple[str, int]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Sub-commands of ``turbokiosk bridge``."""
     from kiosk.bridge.registry import PRINTER_PROTOCOLS, VALIDATOR_PROTOCOLS
+    from kiosk.cli.args import int_type
 
     sub = parser.add_subparsers(dest="bridge_device", metavar="DEVICE", required=True)
     bv = sub.add_parser("validator", help="a bill validator speaking its vendor's protocol")
@@ -62,6 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             type=_address,
             default=("127.0.0.1", 0),
             help="control channel (status) address, default 127.0.0.1 with a free port",
+        )
+        p.add_argument(
+            "--poll-ms",
+            type=int_type(10, 5000),
+            help="the device's status poll while idle (default: the protocol's, 100 ms)",
         )
         p.add_argument("--ready-file", type=Path, help="write the ready JSON here too")
         p.add_argument(
@@ -92,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if args.bridge_device == "validator":
         validator = VALIDATOR_PROTOCOLS[args.protocol]()
         settings = validator.settings
+        if args.poll_ms is not None and hasattr(validator, "idle_poll_ms"):
+            validator.idle_poll_ms = args.poll_ms
 
         def make(now: int) -> Machine:
             return BridgeValidator(validator, state_dir, now, pairing=fingerprint(key))
@@ -99,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         printer = PRINTER_PROTOCOLS[args.protocol]()
         settings = printer.settings
+        if args.poll_ms is not None:
+            printer.idle_poll_ms = args.poll_ms
 
         def make(now: int) -> Machine:
             return BridgePrinter(printer, state_dir, now, pairing=fingerprint(key))

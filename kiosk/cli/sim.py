@@ -128,7 +128,7 @@ def _run_native(args: argparse.Namespace) -> int:
         settings = ID003_SETTINGS
 
         def make(now: int) -> DeviceMachine:
-            return Id003Device(state_dir, now, stack_ms=args.stack_ms)
+            return Id003Device(state_dir, now, stack_ms=args.stack_ms, accept_ms=args.accept_ms)
 
     program = NativeSimProgram(
         make,
@@ -174,6 +174,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _native_arguments(id3, "id003")
     id3.add_argument(
         "--stack-ms", type=int_type(0, 60_000), default=150, help="time to stack a note"
+    )
+    id3.add_argument(
+        "--accept-ms",
+        type=int_type(0, 60_000),
+        default=200,
+        help="time from the bezel to escrow",
     )
     tcl = sub.add_parser("tcl-printer", help="simulated TCL ticket printer (wire-exact)")
     _native_arguments(tcl, "tcl-printer")
