@@ -269,7 +269,9 @@ def start_simulated_peripherals(
             started[device] = (sim, sim_ready)
             started[f"{device}-bridge"] = (bridge, bridge_ready)
         else:
-            started[device] = spawn_simulator(device, directory, extra=(extra or {}).get(device, ()))
+            started[device] = spawn_simulator(
+                device, directory, extra=(extra or {}).get(device, ())
+            )
     handle = SimulatedPeripherals(
         ports=SerialPorts(
             bill_validator=str(directory / "bill-validator.tty"),

@@ -191,5 +191,3 @@ class BridgePrinter(PrinterMachine):
             d = self.mem.data
             return "ok " + json.dumps({"printed": d["printed"], "voided": d["voided"]})
         return "error commands: status | vouchers"
-
-

@@ -15,8 +15,8 @@ import selectors
 from typing import Protocol
 
 from kiosk.bridge.line import DeviceLine
-from kiosk.devices.sim.program import Machine, SimProgram
 from kiosk.devices.serial_port import monotonic_ms
+from kiosk.devices.sim.program import Machine, SimProgram
 
 
 class BridgeMachine(Machine, Protocol):

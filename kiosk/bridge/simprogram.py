@@ -61,7 +61,11 @@ class NativeSimProgram:
         self.sel.register(self.server, selectors.EVENT_READ, "accept")
         self._buffers: dict[socket.socket, bytes] = {}
         host, cport = self.server.getsockname()[:2]
-        self.ready: dict[str, Any] = {"port": port, "control": f"{host}:{cport}", "pid": os.getpid()}
+        self.ready: dict[str, Any] = {
+            "port": port,
+            "control": f"{host}:{cport}",
+            "pid": os.getpid(),
+        }
         if ready_file is not None:
             tmp = ready_file.with_name(ready_file.name + ".tmp")
             tmp.write_text(json.dumps(self.ready), encoding="utf-8")

@@ -108,7 +108,9 @@ class BridgeValidator(ValidatorMachine):
                         self._sync_acceptance()
                 case Identified():
                     self.identity = DeviceIdentity(
-                        model=event.model, serial_number=event.serial_number, firmware=event.firmware
+                        model=event.model,
+                        serial_number=event.serial_number,
+                        firmware=event.firmware,
                     )
                 case NoteEscrowed(value=value):
                     self._device_escrow({"note": value}, now)
@@ -229,7 +231,7 @@ class BridgeValidator(ValidatorMachine):
     def _returned_now(self) -> None:
         escrow = self.mem.data["escrow"]
         reason = escrow.pop("returning", None) or "RETURN_REASON_COMMANDED"
-        super()._hand_back(Ev.ReturnReason.Value(reason))
+        super()._hand_back(Ev.ReturnReason.Value(reason))  # type: ignore[arg-type]
 
     # --- the terminal's side ------------------------------------------------------------------
 

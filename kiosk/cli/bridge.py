@@ -6,8 +6,9 @@
 
 The bridge opens the device's serial port with its protocol's settings, creates a
 pseudo-terminal for the terminal and links its end at ``--link`` (the kiosk's
-``--validator-port`` / ``--printer-port``), and seals that link with the device's pairing key (the bridge holds the
-device's copy: ``turbokiosk devices pair bill-validator --device-copy FILE``).  Its journal
+``--validator-port`` / ``--printer-port``), and seals that link with the device's pairing
+key (the bridge holds the device's copy: ``turbokiosk devices pair bill-validator
+--device-copy FILE``).  Its journal
 (SQLite, fsynced) is in ``--state-dir``.  It prints one JSON line when ready.
 """
 
@@ -78,9 +79,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run a bridge until SIGTERM."""
     from kiosk.bridge.line import DeviceLine
-    from kiosk.bridge.program import BridgeProgram
     from kiosk.bridge.native import SerialSettings
     from kiosk.bridge.printer import BridgePrinter
+    from kiosk.bridge.program import BridgeProgram
     from kiosk.bridge.registry import PRINTER_PROTOCOLS, VALIDATOR_PROTOCOLS
     from kiosk.bridge.validator import BridgeValidator
     from kiosk.cli.args import check_data_dir

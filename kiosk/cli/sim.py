@@ -25,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.bridge.native import SerialSettings
-
 from kiosk.devices.pairing import SIM_KEY_NAME, PairingKeyError, fingerprint, load_pairing_key
 from kiosk.devices.sim.printer import PrinterMachine
 from kiosk.devices.sim.program import Machine, SimProgram, control

@@ -41,7 +41,7 @@ def cpu_seconds(pid: int) -> float:
 
 def note_latencies(base: Path, protocol: str, notes: int, poll_ms: int) -> list[float]:
     """Seconds from ``insert`` to the credit, for each note."""
-    extra = {"bill-validator": ("--stack-ms", "150")}
+    extra: dict[str, tuple[str, ...]] = {"bill-validator": ("--stack-ms", "150")}
     if protocol:
         extra = {
             "bill-validator": ("--stack-ms", "150", "--accept-ms", "0"),
@@ -74,7 +74,9 @@ def note_latencies(base: Path, protocol: str, notes: int, poll_ms: int) -> list[
 
 def idle_cpu(base: Path, protocol: str, seconds: float, poll_ms: int) -> float:
     """% of a core the process facing the terminal uses while the acceptor is idle."""
-    extra = {"bill-validator-bridge": ("--poll-ms", str(poll_ms))} if protocol else {}
+    extra: dict[str, tuple[str, ...]] = (
+        {"bill-validator-bridge": ("--poll-ms", str(poll_ms))} if protocol else {}
+    )
     sims = start_simulated_peripherals(
         base, timeout=60, validator=protocol, printer="", extra=extra
     )

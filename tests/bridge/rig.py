@@ -46,7 +46,7 @@ class BridgeRig:
         device = self.device_status()
         if device["phase"] != "idle" or device["inhibited"]:
             return False
-        return self.bridge_status()["device_status"] == 0x11  # the bridge saw it idle too
+        return bool(self.bridge_status()["device_status"] == 0x11)  # the bridge saw it idle too
 
     def until(self, done: Callable[[], bool], timeout: float = CONDITION_SECONDS) -> None:
         deadline = time.monotonic() + timeout
@@ -59,12 +59,18 @@ class BridgeRig:
         return self.sims.control("bill-validator", command)
 
     def bridge_status(self) -> dict[str, Any]:
-        status: dict[str, Any] = json.loads(self.sims.control("bill-validator-bridge", "status")[3:])
+        status: dict[str, Any] = json.loads(
+            self.sims.control("bill-validator-bridge", "status")[3:]
+        )
         return status
 
     def device_status(self) -> dict[str, Any]:
         status: dict[str, Any] = json.loads(self.bv("status")[3:])
         return status
+
+    def tilted(self, code: str, on: bool = True) -> Callable[[], bool]:
+        """A condition: the tilt ``code`` is raised (``on``) or not."""
+        return lambda: (code in self.runtime.state.tilts) is on
 
     def printer(self, command: str) -> str:
         return self.sims.control("printer", command)

@@ -153,9 +153,10 @@ class System:
         for _ in range(60):
             self.runtime.pump()
             self.run(100)
-            if self.runtime.state.phase is not Phase.CASHOUT and self.unit.bridge.mem.data[
-                "printing"
-            ] is None:
+            if (
+                self.runtime.state.phase is not Phase.CASHOUT
+                and self.unit.bridge.mem.data["printing"] is None
+            ):
                 break
 
     def presented(self) -> list[str]:
@@ -222,7 +223,10 @@ def test_a_kill_at_each_step_of_a_cash_out(tmp_path: Path, kill: str, steps: int
     for _ in range(steps):
         s.runtime.pump()
         s.step("line", 9)
-    s.step({"bridge": "kill_bridge", "printer": "restart_printer", "terminal": "kill_terminal"}[kill], 0)
+    s.step(
+        {"bridge": "kill_bridge", "printer": "restart_printer", "terminal": "kill_terminal"}[kill],
+        0,
+    )
     s.settle()
     s.check()
     s.runtime.close()

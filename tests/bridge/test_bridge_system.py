@@ -256,7 +256,11 @@ def test_a_kill_at_each_step_of_a_note_credits_it_at_most_once(
     for _ in range(steps):  # walk the note along one line exchange at a time
         s.runtime.pump()
         s.step("line", 9)
-    {"bridge": s.kill_bridge, "device": lambda: s.unit.restart_device(s.clock.ms), "terminal": s.kill_terminal}[kill]()
+    {
+        "bridge": s.kill_bridge,
+        "device": lambda: s.unit.restart_device(s.clock.ms),
+        "terminal": s.kill_terminal,
+    }[kill]()
     s.settle()
     s.check()
     s.runtime.close()

@@ -40,12 +40,15 @@ def test_each_id003_fault_reaches_the_terminal_as_its_tilt_and_clears(rig: Bridg
     ]
     for fault, code in cases:
         assert rig.bv(f"fault {fault}") == "ok"
-        rig.until(lambda code=code: code in rig.runtime.state.tilts)
+        rig.until(rig.tilted(code))
         if fault == "failure":
-            assert rig.runtime.state.tilts[code].reason == "bill validator failure: stack motor failure"
+            assert (
+                rig.runtime.state.tilts[code].reason
+                == "bill validator failure: stack motor failure"
+            )
         assert rig.bv("insert 500").startswith("ok not taken")
         assert rig.bv(f"fix {fault}") == "ok"
-        rig.until(lambda code=code: code not in rig.runtime.state.tilts)
+        rig.until(rig.tilted(code, on=False))
     rig.until(rig.bv_enabled)
     assert rig.bridge_status()["removals"] == 1
 

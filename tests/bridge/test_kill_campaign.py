@@ -10,6 +10,7 @@ left are the difference.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -70,10 +71,9 @@ class Campaign:
         log.close()
 
     def insert(self) -> None:
-        try:
-            control(self.sims.controls["bill-validator"], f"insert {self.rng.choice(NOTES)}", 2.0)
-        except OSError:
-            pass  # the acceptor is being restarted
+        note = self.rng.choice(NOTES)
+        with contextlib.suppress(OSError):  # the acceptor is being restarted
+            control(self.sims.controls["bill-validator"], f"insert {note}", 2.0)
 
     def kill(self, what: str) -> None:
         self.kills[what] += 1
@@ -97,7 +97,13 @@ class Campaign:
         self.sims.controls[what] = wait_ready(proc, ready, READY_SECONDS)["control"]
 
     def run(self, kills: int) -> None:
-        victims = ["bill-validator", "bill-validator-bridge", "printer", "printer-bridge", "terminal"]
+        victims = [
+            "bill-validator",
+            "bill-validator-bridge",
+            "printer",
+            "printer-bridge",
+            "terminal",
+        ]
         for _ in range(kills):
             for _ in range(self.rng.randrange(1, 4)):
                 self.insert()
@@ -120,6 +126,11 @@ class Campaign:
         self.terminal.wait(30)
 
     def status(self, what: str) -> dict[str, Any]:
+        process = self.sims.processes[what]
+        if process.poll() is not None:
+            log = self.directory / f"{'id003' if what == 'bill-validator' else what}.log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise AssertionError(f"{what} exited with {process.returncode}: {tail}")
         reply = control(self.sims.controls[what], "status", 5.0)
         data: dict[str, Any] = json.loads(reply[3:])
         return data
@@ -136,7 +147,9 @@ class Campaign:
         )
 
     def check(self) -> None:
-        acceptor = _json(self.directory / "id003" / "id003.json", {"lifetime": {"notes": [0, 0]}, "path": None})
+        acceptor = _json(
+            self.directory / "id003" / "id003.json", {"lifetime": {"notes": [0, 0]}, "path": None}
+        )
         tcl = _json(self.directory / "tcl-printer" / "tcl-printer.json", {"printed": {}})
         bridge_bv = _memory(self.directory / "bill-validator" / "bridge-validator.sqlite")
         bridge_pr = _memory(self.directory / "printer" / "bridge-printer.sqlite")
@@ -155,7 +168,9 @@ class Campaign:
         assert bridge_bv["lifetime"]["notes"] == [count, value], "bridge != cash box"
         assert sorted(numbers) == sorted(tcl["printed"]), "journal != vouchers presented"
         assert sorted(numbers) == sorted(bridge_pr["printed"]), "journal != the bridge's record"
-        presented = sorted(p.name[:18] for p in (self.directory / "tcl-printer" / "vouchers").glob("*[0-9].png"))
+        presented = sorted(
+            p.name[:18] for p in (self.directory / "tcl-printer" / "vouchers").glob("*[0-9].png")
+        )
         assert presented == sorted(numbers)
         assert acceptor["path"] is None and bridge_bv["escrow"] is None
         self.figures = {

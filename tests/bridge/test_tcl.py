@@ -190,5 +190,3 @@ def test_the_line_lost_and_back(tmp_path: Path) -> None:
     pair.cut = False
     pair.run(500)
     assert pair.take() == [PrinterLinkChanged(up=True)]
-
-

@@ -48,11 +48,15 @@ def test_a_voucher_printed_on_the_tcl_printer_is_rendered_and_its_barcode_decode
 def test_each_printer_fault_shows_its_tilt_and_a_cut_job_keeps_the_credits(
     rig: BridgeRig,
 ) -> None:
-    for fault, code in (("paper-out", "paper_out"), ("jam", "printer_jam"), ("head-open", "head_open")):
+    for fault, code in (
+        ("paper-out", "paper_out"),
+        ("jam", "printer_jam"),
+        ("head-open", "head_open"),
+    ):
         assert rig.printer(f"fault {fault}") == "ok"
-        rig.until(lambda code=code: code in rig.runtime.state.tilts)
+        rig.until(rig.tilted(code))
         assert rig.printer(f"fix {fault}") == "ok"
-        rig.until(lambda code=code: code not in rig.runtime.state.tilts)
+        rig.until(rig.tilted(code, on=False))
     assert rig.printer("fault paper-low") == "ok"
     rig.until(lambda: rig.terminal.serial.printer.paper_low)
     assert rig.bv("insert 2000") == "ok accepting"

@@ -20,7 +20,15 @@ from kiosk.devices.sim.memory import DeviceMemory
 
 VERSION = "TK-ID003-SIM USA-ID003-05 V1.00"
 #: denomination code -> (base, exponent) in dollars, as CURRENCY ASSIGN answers it
-ASSIGN = {0x61: (1, 0), 0x62: (2, 0), 0x63: (5, 0), 0x64: (1, 1), 0x65: (2, 1), 0x66: (5, 1), 0x67: (1, 2)}
+ASSIGN = {
+    0x61: (1, 0),
+    0x62: (2, 0),
+    0x63: (5, 0),
+    0x64: (1, 1),
+    0x65: (2, 1),
+    0x66: (5, 1),
+    0x67: (1, 2),
+}
 NOTE_CODES = {base * 10**exp * 100: code for code, (base, exp) in ASSIGN.items()}
 #: control fault name -> the status byte it shows (and its data)
 FAULTS: dict[str, tuple[int, bytes]] = {
@@ -98,31 +106,33 @@ class Id003Device:
     # --- time -----------------------------------------------------------------------------
 
     def tick(self, now: int) -> None:
-        """Move the item along its path."""
+        """Move the item along its path: a phase that has lasted its time gives way to the
+        next (:meth:`_dwell`)."""
         if self._faulted():
             self._since = now  # the path stands still while a fault shows
             return
-        elapsed = now - self._since
-        phase = self.phase
-        if phase == "initialize" and elapsed >= self.init_ms:
-            self._to("idle", now)
-        elif phase == "accepting" and elapsed >= self.accept_ms:
-            self._to("escrow", now)
-        elif phase == "escrow" and elapsed >= self.escrow_timeout_ms:
-            self._hand_back("escrow timeout", now)
-        elif phase == "stacking" and elapsed >= self.stack_ms:
-            self._into_cashbox()
-            self._to("vend_valid", now)
-        elif phase == "stacked" and elapsed >= 50:
-            self._to("idle", now)
-        elif phase in ("returning", "rejecting") and elapsed >= (
-            self.return_ms if phase == "returning" else self.reject_ms
-        ):
-            self._to("idle", now)
+        wait = self._dwell().get(self.phase)
+        if wait is None or now - self._since < wait:
+            return
+        match self.phase:
+            case "accepting":
+                self._to("escrow", now)
+            case "escrow":
+                self._hand_back("escrow timeout", now)
+            case "stacking":
+                self._into_cashbox()
+                self._to("vend_valid", now)
+            case _:  # initialising, stacked, returning, rejecting: done
+                self._to("idle", now)
 
     def next_deadline(self) -> int | None:
         """When :meth:`tick` has something to do."""
-        waits = {
+        wait = self._dwell().get(self.phase)
+        return None if wait is None or self._faulted() else self._since + wait
+
+    def _dwell(self) -> dict[str, int]:
+        """How long each timed phase lasts (ms)."""
+        return {
             "initialize": self.init_ms,
             "accepting": self.accept_ms,
             "escrow": self.escrow_timeout_ms,
@@ -131,8 +141,6 @@ class Id003Device:
             "returning": self.return_ms,
             "rejecting": self.reject_ms,
         }
-        wait = waits.get(self.phase)
-        return None if wait is None or self._faulted() else self._since + wait
 
     # --- the bezel and the technician -----------------------------------------------------
 

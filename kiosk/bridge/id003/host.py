@@ -224,7 +224,9 @@ class Id003Validator:
         if was not in k.IDLE:
             self._events.append(PathClear())
         enabled = self._want[0]
-        if (frame.cmd == k.ENABLE) != enabled and not any(f.cmd == k.SET_INHIBIT for f in self._queue):
+        if (frame.cmd == k.ENABLE) != enabled and not any(
+            f.cmd == k.SET_INHIBIT for f in self._queue
+        ):
             self._configure()  # the acceptor forgot (reset by its own hand): say it again
 
     def _escrowed(self, frame: Frame, was: int | None) -> None:

@@ -23,7 +23,12 @@ from kiosk.devices.sim.memory import DeviceMemory
 from kiosk.devices.voucher import check_validation_number, render_test_lines, render_voucher_lines
 
 FIRMWARE = "TK-TCL-SIM V1.00"
-FAULTS = {"paper-low": "paper_low", "paper-out": "paper_out", "jam": "jammed", "head-open": "head_open"}
+FAULTS = {
+    "paper-low": "paper_low",
+    "paper-out": "paper_out",
+    "jam": "jammed",
+    "head-open": "head_open",
+}
 STOPPERS = ("paper_out", "jammed", "head_open")
 LINES = 8
 
@@ -44,7 +49,7 @@ class TclPrinterDevice:
                 "voided": [],
                 "tests": 0,
                 "job": None,
-                "faults": {flag: False for flag in FAULTS.values()},
+                "faults": dict.fromkeys(FAULTS.values(), False),
                 "fail_next": None,
                 "lifetime": 0,
             },

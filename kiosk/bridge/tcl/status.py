@@ -69,8 +69,10 @@ class TclStatus:
 
 #: a status answer's body: a flag byte may be any of 0x40-0x7F, "|" and "^" included, so
 #: the five flags are read by position, not by splitting at the separators
-STATUS_BODY = re.compile(rb"S\|([^|]*)\|([^|]*)\|([\x40-\x7f])\|([\x40-\x7f])\|([\x40-\x7f])\|"
-                         rb"([\x40-\x7f])\|([\x40-\x7f])\|(P[^|]*)\Z")
+STATUS_BODY = re.compile(
+    rb"S\|([^|]*)\|([^|]*)\|([\x40-\x7f])\|([\x40-\x7f])\|([\x40-\x7f])\|"
+    rb"([\x40-\x7f])\|([\x40-\x7f])\|(P[^|]*)\Z"
+)
 
 
 def encode_status(status: TclStatus, unit: str = "0") -> bytes:
