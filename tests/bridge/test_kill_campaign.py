@@ -97,6 +97,8 @@ class Campaign:
         self.sims.controls[what] = wait_ready(proc, ready, READY_SECONDS)["control"]
 
     def run(self, kills: int) -> None:
+        """Between two kills, 1.5 to 5 s of notes (one every 0.2 to 0.6 s) while the terminal
+        cashes out now and then; then one process killed at that instant."""
         victims = [
             "bill-validator",
             "bill-validator-bridge",
@@ -105,9 +107,10 @@ class Campaign:
             "terminal",
         ]
         for _ in range(kills):
-            for _ in range(self.rng.randrange(1, 4)):
+            until = time.monotonic() + self.rng.uniform(1.5, 5.0)
+            while time.monotonic() < until:
                 self.insert()
-                time.sleep(self.rng.uniform(0.0, 0.6))
+                time.sleep(self.rng.uniform(0.2, 0.6))
             self.kill(self.rng.choice(victims))
         for _ in range(3):
             self.insert()
