@@ -10,6 +10,7 @@ as with a device unplugged.
 
 from __future__ import annotations
 
+import grp
 import os
 import selectors
 from typing import Protocol
@@ -17,6 +18,12 @@ from typing import Protocol
 from kiosk.bridge.line import DeviceLine
 from kiosk.devices.serial_port import monotonic_ms
 from kiosk.devices.sim.program import Machine, SimProgram
+
+
+def share_pty(path: str, group: str) -> None:
+    """Give ``group`` read and write on the pty at ``path`` (the bridge is a member of it)."""
+    os.chown(path, -1, grp.getgrnam(group).gr_gid)
+    os.chmod(path, 0o660)
 
 
 class BridgeMachine(Machine, Protocol):
@@ -33,10 +40,14 @@ class BridgeProgram(SimProgram):
 
     machine: BridgeMachine
 
-    def __init__(self, *args: object, device: DeviceLine, **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, device: DeviceLine, link_group: str = "", **kwargs: object
+    ) -> None:
         self.device = device
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.ready["device"] = device.path
+        if link_group:  # the kiosk (another user, in this group) opens the link's pty
+            share_pty(os.path.realpath(self.port), link_group)
         self.connected = False  # towards the terminal: only once the device answers
 
     def command(self, words: list[str]) -> str:

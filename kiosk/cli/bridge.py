@@ -70,6 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             type=int_type(10, 5000),
             help="the device's status poll while idle (default: the protocol's, 100 ms)",
         )
+        p.add_argument(
+            "--link-group",
+            default="",
+            metavar="GROUP",
+            help="give this group (the kiosk's) read and write on the link's pty",
+        )
         p.add_argument("--ready-file", type=Path, help="write the ready JSON here too")
         p.add_argument(
             "--exit-with-parent", action="store_true", help="stop when its parent process ends"
@@ -94,6 +100,16 @@ def run(args: argparse.Namespace) -> int:
     except PairingKeyError as exc:
         print(f"turbokiosk bridge {args.bridge_device}: {exc}", file=sys.stderr)
         return 2
+    if args.link_group:
+        import grp
+
+        try:
+            grp.getgrnam(args.link_group)
+        except KeyError:
+            print(
+                f"turbokiosk bridge: --link-group {args.link_group}: no such group", file=sys.stderr
+            )
+            return 2
     settings: SerialSettings
     make: Callable[[int], Machine]
     if args.bridge_device == "validator":
@@ -123,5 +139,6 @@ def run(args: argparse.Namespace) -> int:
         ready_file=args.ready_file,
         exit_with_parent=args.exit_with_parent,
         device=DeviceLine(args.device, settings),
+        link_group=args.link_group,
     )
     return program.run()
