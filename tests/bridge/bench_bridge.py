@@ -39,8 +39,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def note_latencies(base: Path, protocol: str, notes: int, poll_ms: int) -> list[float]:
-    """Seconds from ``insert`` to the credit, for each note."""
+def note_latencies(
+    base: Path, protocol: str, notes: int, poll_ms: int
+) -> tuple[list[float], list[float]]:
+    """For each note: seconds from ``insert`` to the credit, and from the instant the device
+    put it in the cash box (its ``last_stacked_at``, the same monotonic clock) to the credit."""
     extra: dict[str, tuple[str, ...]] = {"bill-validator": ("--stack-ms", "150")}
     if protocol:
         extra = {
@@ -55,7 +58,7 @@ def note_latencies(base: Path, protocol: str, notes: int, poll_ms: int) -> list[
     try:
         runtime.power_up()
         _until(runtime, lambda: _accepting(terminal, sims, protocol))
-        samples = []
+        samples, stacked = [], []
         for _ in range(notes):
             before = runtime.state.credits[0]
             start = time.monotonic()
@@ -64,9 +67,12 @@ def note_latencies(base: Path, protocol: str, notes: int, poll_ms: int) -> list[
                 runtime.pump()
                 time.sleep(0.001)
                 assert time.monotonic() - start < 30, "no credit"
-            samples.append(time.monotonic() - start)
+            credited = time.monotonic()
+            samples.append(credited - start)
+            device = json.loads(sims.control("bill-validator", "status")[3:])
+            stacked.append(credited - device["last_stacked_at"] / 1000)
             _until(runtime, lambda: _accepting(terminal, sims, protocol))
-        return samples
+        return samples, stacked
     finally:
         terminal.close()
         sims.stop()
@@ -131,14 +137,20 @@ def bench(notes: int, idle_seconds: float, polls: list[int]) -> dict[str, Any]:
     out: dict[str, Any] = {"notes": notes, "idle_seconds": idle_seconds}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        direct = note_latencies(base / "direct", "", notes, 0)
+        direct, direct_stacked = note_latencies(base / "direct", "", notes, 0)
         out["direct_ms"] = _summary(direct)
+        out["direct_stacked_to_credit_ms"] = _summary(direct_stacked)
         out["direct_idle_cpu_pct"] = round(idle_cpu(base / "direct-idle", "", idle_seconds, 0), 3)
         for poll in polls:
-            bridged = note_latencies(base / f"bridge-{poll}", "id003", notes, poll)
-            summary = _summary(bridged)
+            bridged, bridged_stacked = note_latencies(base / f"bridge-{poll}", "id003", notes, poll)
+            summary: dict[str, Any] = _summary(bridged)
             summary["p99_ratio"] = round(summary["p99"] / out["direct_ms"]["p99"], 2)
             summary["p99_goal_ms"] = round(1.2 * out["direct_ms"]["p99"] + 5, 1)
+            base_stacked = out["direct_stacked_to_credit_ms"]
+            after = _summary(bridged_stacked)
+            after["p99_ratio"] = round(after["p99"] / base_stacked["p99"], 2)
+            after["p99_goal_ms"] = round(1.2 * base_stacked["p99"] + 5, 1)
+            summary["stacked_to_credit"] = after
             summary["idle_cpu_pct"] = round(
                 idle_cpu(base / f"bridge-idle-{poll}", "id003", idle_seconds, poll), 3
             )

@@ -73,6 +73,7 @@ class Id003Device:
         )
         self.decoder = Decoder()
         self.silent = False  # "fault mute": answers nothing (a cut line)
+        self.last_stacked_at = 0  # when the last note reached the cash box (ms, the clock given)
         self.inhibited = True
         self.denomination_mask = 0
         self.bar_inhibit = 0xFF
@@ -121,6 +122,7 @@ class Id003Device:
                 self._hand_back("escrow timeout", now)
             case "stacking":
                 self._into_cashbox()
+                self.last_stacked_at = now
                 self._to("vend_valid", now)
             case _:  # initialising, stacked, returning, rejecting: done
                 self._to("idle", now)
@@ -178,6 +180,7 @@ class Id003Device:
             "faults": self.mem.data["faults"],
             "handed_back": self.mem.data["handed_back"],
             "stacked": self.mem.data["stacked"],
+            "last_stacked_at": self.last_stacked_at,
         }
 
     # --- inside -----------------------------------------------------------------------------

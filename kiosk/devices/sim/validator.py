@@ -88,6 +88,7 @@ class ValidatorMachine:
         self.tickets = False
         self.acceptance_id = 0  # echoed in Escrowed: which acceptance took the item
         self.link_up = False
+        self.last_stacked_at = 0  # when the last item reached the cash box (ms, the clock given)
         self._had_session = False
         self._queued: set[int] = set()  # unacked events handed to the current link session
         self._out: list[bytes] = []
@@ -247,6 +248,7 @@ class ValidatorMachine:
             "lifetime": d["lifetime"],
             "removals": d["removals"],
             "baseline": d["baseline"] is not None and d["baseline"]["pairing"] == self.pairing,
+            "last_stacked_at": self.last_stacked_at,
         }
 
     # --- inside ---------------------------------------------------------------------------------
@@ -313,6 +315,7 @@ class ValidatorMachine:
             or now < self._stack_started + self.stack_ms
         ):
             return
+        self.last_stacked_at = now  # for the bridge's bench (tests/bridge/bench_bridge.py)
         self._finish_stack()
 
     def _finish_stack(self) -> None:
