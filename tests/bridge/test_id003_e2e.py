@@ -58,6 +58,7 @@ def test_a_silent_device_is_the_terminal_s_link_tilt(rig: BridgeRig) -> None:
     rig.until(lambda: "bill_validator_link" in rig.runtime.state.tilts)
     assert rig.bv("fix mute") == "ok"
     rig.until(lambda: "bill_validator_link" not in rig.runtime.state.tilts)
+    rig.until(rig.bv_enabled)  # the bridge enables the acceptor again
     assert rig.bv("insert 100") == "ok accepting"
     rig.until(lambda: rig.runtime.state.credits == [100])
 
