@@ -32,6 +32,7 @@ RANK: dict[str, float] = {
     "kiosk.runtime": 6,
     "kiosk.host": 6,
     "kiosk.table": 6,
+    "kiosk.bridge": 6,
     "kiosk.seat": 6.5,  # a terminal seated at a table: above runtime and table, below the screen
     "kiosk.presentation": 7,
     "kiosk.web": 7,
