@@ -256,11 +256,34 @@ def test_a_kill_at_each_step_of_a_note_credits_it_at_most_once(
     for _ in range(steps):  # walk the note along one line exchange at a time
         s.runtime.pump()
         s.step("line", 9)
+    issued = s.unit.bridge.mem.data["next_event_id"]
     {
         "bridge": s.kill_bridge,
         "device": lambda: s.unit.restart_device(s.clock.ms),
         "terminal": s.kill_terminal,
     }[kill]()
+    # the sealed link's event ids go on from the journal across the bridge's restarts
+    assert s.unit.bridge.mem.data["next_event_id"] >= issued
     s.settle()
+    s.check()
+    s.runtime.close()
+
+
+def test_a_barcode_ticket_in_escrow_is_redeemed_through_the_bridge(tmp_path: Path) -> None:
+    s = System(tmp_path)
+    s.settle()
+    assert s.control("ticket", "222222222222222222") == "ok accepting"
+    for _ in range(100):
+        s.runtime.pump()
+        s.run(20)
+    assert s.runtime.state.credits == [10_000]
+    assert s.host.redeemed == ["222222222222222222"]
+    assert s.unit.device.mem.data["cashbox"]["tickets"] == 1
+    assert s.control("ticket", "999999999999999999") == "ok accepting"  # unknown to the host
+    for _ in range(100):
+        s.runtime.pump()
+        s.run(20)
+    assert s.runtime.state.credits == [10_000]
+    assert s.unit.device.mem.data["handed_back"][-1]["ticket"] == "999999999999999999"
     s.check()
     s.runtime.close()
