@@ -290,9 +290,14 @@ class BridgeValidator(ValidatorMachine):
             snapshot = {
                 **self.snapshot(),
                 "device_up": self.device_up,
-                "device_status": getattr(self.native, "status", None),  # as last polled
+                "device_status": _plain(getattr(self.native, "status", None)),  # last polled
             }
             for key in ("pending_return", "vend_unconfirmed", "condition", "unexpected_stacks"):
                 snapshot[key] = self.mem.data.get(key)
             return "ok " + json.dumps(snapshot, sort_keys=True)
         return "error commands: status"
+
+
+def _plain(value: object) -> int | str | None:
+    """A protocol's status as JSON can carry it (a number, or its repr)."""
+    return value if value is None or isinstance(value, int | str) else repr(value)
