@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import termios
 
 import serial
 
@@ -44,7 +45,8 @@ class DeviceLine:
                     exclusive=True,
                 )
                 self.problem = ""
-            except (OSError, serial.SerialException, ValueError) as exc:
+            except (OSError, serial.SerialException, ValueError, termios.error) as exc:
+                # termios.error: a pty whose other end just went away refuses its settings
                 self.problem = f"{self.path}: {exc}"
         return int(self._port.fileno()) if self._port is not None else None
 
@@ -54,7 +56,7 @@ class DeviceLine:
             return b""
         try:
             data: bytes = self._port.read(4096)
-        except (OSError, serial.SerialException) as exc:
+        except (OSError, serial.SerialException, termios.error) as exc:
             self.problem = f"{self.path}: {exc}"
             self.close()
             return b""
@@ -68,7 +70,7 @@ class DeviceLine:
             self._port.write(data)
         except serial.SerialTimeoutException:
             return
-        except (OSError, serial.SerialException) as exc:
+        except (OSError, serial.SerialException, termios.error) as exc:
             self.problem = f"{self.path}: {exc}"
             self.close()
 
