@@ -6,6 +6,7 @@ now and then, until it is killed (SIGKILL) or stopped (SIGTERM, in order).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import signal
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 from kiosk.app.serial_wiring import SerialPorts, SerialSetup
 from kiosk.app.wiring import build_terminal
 from kiosk.devices.pairing import key_path
+from kiosk.terminal.commands import IllegalCommandError
 from kiosk.terminal.state import Phase
 
 
@@ -40,10 +42,12 @@ def main(data_dir: Path, peripherals: Path, seed: int) -> int:
             if (
                 state.phase is not Phase.CASHOUT
                 and state.credits[0] >= 500
+                and not state.escrow
                 and not state.lockups()
                 and rng.random() < 0.01
             ):
-                runtime.cash_out()
+                with contextlib.suppress(IllegalCommandError):  # a note came into escrow
+                    runtime.cash_out()
             time.sleep(0.01)
     finally:
         terminal.close()

@@ -119,10 +119,13 @@ class Campaign:
     def settle(self) -> None:
         """Let everything finish (no kills), then stop the terminal in order."""
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
+        while not self.quiet():
+            assert time.monotonic() < deadline, "nothing settles"
+            assert self.terminal is not None
+            if self.terminal.poll() is not None:  # it was not killed: it died
+                log = (self.base / "terminal.log").read_text(errors="replace")[-3000:]
+                raise AssertionError(f"the terminal exited by itself: {log}")
             time.sleep(1.0)
-            if self.quiet():
-                break
         time.sleep(2.0)
         assert self.terminal is not None
         self.terminal.send_signal(signal.SIGTERM)
