@@ -89,6 +89,9 @@ def test_job_table(key: tuple[Stage, bool, bool, bool, bool], outcome: object) -
 
 def test_a_reset_while_printing_is_a_lost_job() -> None:
     for busy in (True, False):
+        assert judge(Stage.RESUMED, TclStatus(busy=busy, reset=True), waited_out=False).value == (
+            "failed partial"
+        )
         outcome = judge(Stage.STARTED, TclStatus(busy=busy, reset=True), waited_out=False)
         assert outcome.value == "failed partial"
 

@@ -84,6 +84,7 @@ class Stage(enum.Enum):
     QUEUED = "queued"  # not sent yet
     SENT = "sent"  # sent (or maybe sent: resumed after a restart); not seen printing
     STARTED = "started"  # seen printing
+    RESUMED = "resumed"  # seen printing before the bridge restarted
 
 
 class Outcome(enum.Enum):
@@ -99,18 +100,24 @@ class Outcome(enum.Enum):
 
 def judge(stage: Stage, status: TclStatus, *, waited_out: bool) -> Outcome:
     """:data:`JOB_TABLE`'s reading of one status for a job at ``stage``."""
-    if stage is Stage.STARTED:
+    if stage in (Stage.STARTED, Stage.RESUMED):
         if status.reset:
             return Outcome.FAILED_PARTIAL  # the printer restarted in the middle of it
         if status.busy:
             return Outcome.WAIT
-        return Outcome.FAILED_PARTIAL if status.stopped else Outcome.PRINTED
+        if status.paper_in_chute:
+            return Outcome.PRINTED  # a finished ticket waits in the chute, whatever came after
+        if status.stopped:
+            return Outcome.FAILED_PARTIAL
+        if stage is Stage.STARTED:
+            return Outcome.FAILED_PARTIAL  # cut short by a fault that came and went between polls
+        return Outcome.PRINTED  # (resumed: the ticket may have been taken meanwhile)
     if status.busy:
         return Outcome.STARTED
-    if status.stopped:
-        return Outcome.FAILED
     if status.paper_in_chute:
         return Outcome.PRINTED  # started and finished between two polls
+    if status.stopped:
+        return Outcome.FAILED
     return Outcome.NOT_TAKEN if waited_out else Outcome.WAIT
 
 
@@ -124,9 +131,13 @@ JOB_TABLE: dict[tuple[Stage, bool, bool, bool, bool], Outcome] = {
     (Stage.SENT, False, False, False, True): Outcome.NOT_TAKEN,
     (Stage.STARTED, True, False, False, False): Outcome.WAIT,
     (Stage.STARTED, True, True, False, False): Outcome.WAIT,
-    (Stage.STARTED, False, False, False, False): Outcome.PRINTED,
+    (Stage.STARTED, False, False, False, False): Outcome.FAILED_PARTIAL,
     (Stage.STARTED, False, False, True, False): Outcome.PRINTED,
     (Stage.STARTED, False, True, False, False): Outcome.FAILED_PARTIAL,
+    (Stage.RESUMED, True, False, False, False): Outcome.WAIT,
+    (Stage.RESUMED, False, False, False, False): Outcome.PRINTED,
+    (Stage.RESUMED, False, False, True, False): Outcome.PRINTED,
+    (Stage.RESUMED, False, True, False, False): Outcome.FAILED_PARTIAL,
 }
 
 
@@ -169,7 +180,7 @@ class TclPrinter:
 
     def resume(self, job: str, *, started: bool) -> None:
         """A job sent before the bridge restarted: learn its fate from the statuses."""
-        self._job = (job, Stage.STARTED if started else Stage.SENT, b"")
+        self._job = (job, Stage.RESUMED if started else Stage.SENT, b"")
         self._job_since = self._last_heard or 0
 
     def events(self) -> list[PrinterNativeEvent]:
