@@ -29,6 +29,10 @@ signer_socket=/run/turbokiosk-signer/signer.sock
 signer_public_key="$etc/signer-public-key"
 # The devices' pairing keys: the terminal's copies, where `turbokiosk run` reads them by default.
 device_keys="$etc/devices"
+# A device bridge's configuration and its copy of the device's pairing key
+# (turbokiosk-bridge@<device>.service, docs/devices.md): enabled by the technician per device.
+bridge_user="turbokiosk-bridge"
+bridge_etc="$etc/bridge"
 conf="$etc/turbokiosk.conf"
 trusted_key="$etc/release-key.pub.pem"
 # The host link's credentials, as the kiosk unit's ExecStart names them.
@@ -121,6 +125,13 @@ step_user() {
             --shell /usr/sbin/nologin --comment "TurboKiosk terminal" "$user"
         log "created system user $user"
     fi
+    if ! getent passwd "$bridge_user" >/dev/null; then
+        # The device bridges (turbokiosk-bridge@.service): their own user; the unit adds the
+        # groups dialout (the device) and turbokiosk (to share the link's pty with the kiosk).
+        useradd --system --user-group --home-dir "$data/bridge" --no-create-home \
+            --shell /usr/sbin/nologin --comment "TurboKiosk device bridge" "$bridge_user"
+        log "created system user $bridge_user"
+    fi
     if ! getent passwd "$signer_user" >/dev/null; then
         # Not in the group turbokiosk: the signer reads nothing of the kiosk's.
         useradd --system --user-group --home-dir "$signer_state" --no-create-home \
@@ -194,9 +205,10 @@ step_config() {
 step_system_files() {
     local unit
     for unit in turbokiosk.service turbokiosk-signer.service turbokiosk-out-of-service@.service \
-        var-log-journal.mount; do
+        turbokiosk-bridge@.service var-log-journal.mount; do
         put "$kit/systemd/$unit" "/etc/systemd/system/$unit" 0644
     done
+    install -d -m 0750 -o root -g "$bridge_user" "$bridge_etc"
     put "$kit/tmpfiles/turbokiosk-signer.conf" /etc/tmpfiles.d/turbokiosk-signer.conf 0644
     # The kiosk may reach the host's address and nothing else (on top of the firewall).
     render "$kit/config/host-address.conf.in" /etc/systemd/system/turbokiosk.service.d/host-address.conf 0644

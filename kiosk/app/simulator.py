@@ -71,7 +71,7 @@ class SimulatorPrograms:
         reply = self.peripherals.control("bill-validator", f"insert {value}")
         if not reply.startswith("ok"):
             raise SimulatorControlError(f"insert {value}: {reply}")
-        return reply.startswith("ok escrow")
+        return reply.startswith(("ok escrow", "ok accepting"))  # accepting: an ID-003 acceptor
 
     def paper_in(self) -> bool:
         """No ``paper_out`` in the printer's last status."""

@@ -62,6 +62,15 @@ class ItemRejected:
     """An item was refused before escrow."""
 
     cause: RejectCause
+    detail: str = ""  # the device's words, where it has them (added for issue 25)
+
+
+@dataclass(frozen=True)
+class PathClear:
+    """Nothing is in escrow or on its way to the cash box: the device is idle (enabled or
+    not).  Reported at the first status after start and whenever the device becomes idle
+    again, so a bridge that restarted learns what became of an item it had journaled.
+    Added for the bridge (issue 25, ID-003); a protocol that cannot tell leaves it out."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,7 @@ NativeEvent = (
     | ItemStacked
     | ItemReturned
     | ItemRejected
+    | PathClear
     | Condition
     | Identified
     | LinkChanged

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("kiosk.cli.audit", "verify the journal and the meters (exit 0 iff ok)"),
     "soak": ("kiosk.cli.soak", "robot play with invariant checks after every game"),
     "sim": ("kiosk.cli.sim", "simulated bill validator, printer and shuffler on a serial port"),
+    "bridge": ("kiosk.cli.bridge", "a real bill validator or printer behind the device link"),
     "devices": ("kiosk.cli.devices", "pair a bill validator or printer with this terminal"),
     "run": ("kiosk.cli.run", "the touchscreen kiosk (simulated devices by default)"),
     "screenshots": ("kiosk.cli.screenshots", "screenshots of every screen at both sizes"),

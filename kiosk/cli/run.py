@@ -127,6 +127,13 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
         print(f"turbokiosk run: {exc}", file=sys.stderr)
         return 2
     sas = sas_settings(args)
+    if hardware is None and args.devices == "serial":
+        from kiosk.app.peripherals import PeripheralsError, chosen_protocols
+
+        try:  # $TURBOKIOSK_VALIDATOR / $TURBOKIOSK_PRINTER, before any window
+            chosen_protocols()
+        except PeripheralsError as exc:
+            raise CommandLineError(str(exc)) from None
     where = check_display()
     data_dir = check_data_dir(data_dir_of(args), write=True)
     simulator = hardware is None and not args.no_simulator

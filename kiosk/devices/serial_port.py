@@ -22,6 +22,7 @@ import os
 import queue
 import secrets
 import select
+import termios
 import threading
 import time
 
@@ -68,7 +69,8 @@ class SerialLine:
             self._port = serial.Serial(
                 self.path, self.baudrate, timeout=0, write_timeout=0.5, exclusive=True
             )
-        except (OSError, serial.SerialException, ValueError) as exc:
+        except (OSError, serial.SerialException, ValueError, termios.error) as exc:
+            # termios.error: a pty whose other end just went away refuses its settings
             raise LineClosedError(f"{self.path}: {exc}") from exc
 
     def moved(self) -> bool:

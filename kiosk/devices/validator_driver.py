@@ -12,7 +12,8 @@ Stacked                ``BillStackedReport`` / ``TicketStackedReport`` (credit)
 Returned               ``BillReturnedReport`` / ``TicketReturnedReport``
 Rejected               nothing to credit: kept in :attr:`rejections`, logged
 Status                 ``RaiseTilt`` / ``ClearTilt``: bill_jam, cashbox_full,
-                       cashbox_removed
+                       cashbox_removed, bill_validator_cheated,
+                       bill_validator_failure
 link lost / back       ``RaiseTilt`` / ``ClearTilt`` bill_validator_link
 =====================  ==========================================================
 
@@ -71,6 +72,7 @@ FAULTS = {
     "jammed": (TiltCode.BILL_JAM, "bill validator jam"),
     "cashbox_full": (TiltCode.CASHBOX_FULL, "cash box full"),
     "cashbox_removed": (TiltCode.CASHBOX_REMOVED, "cash box removed"),
+    "cheated": (TiltCode.BILL_VALIDATOR_CHEATED, "bill validator cheating attempt"),
 }
 RETURN_REASONS = {
     ValidatorEvent.RETURN_REASON_COMMANDED: "returned",
@@ -300,6 +302,8 @@ class ValidatorDriver(DriverBase):
                 self._returned(ev.returned.item, reason)
         elif kind == "rejected":
             why = REJECT_REASONS.get(ev.rejected.reason, "rejected")
+            if ev.rejected.detail:
+                why = f"{why}: {ev.rejected.detail}"
             self.rejections.append((describe(ev.rejected.item), why))
             log.info("bill validator rejected %s: %s", describe(ev.rejected.item), why)
         elif kind == "status":
@@ -381,6 +385,11 @@ class ValidatorDriver(DriverBase):
         self.status = status
         for flag, (code, reason) in FAULTS.items():
             self._condition(code, bool(getattr(status, flag)), reason)
+        self._condition(
+            TiltCode.BILL_VALIDATOR_FAILURE,
+            bool(status.failure),
+            f"bill validator failure: {status.failure}",
+        )
         held = status.escrow_event_id
         if held and held not in (self._escrow, self._returning) and held not in self._test_escrows:
             self._returning = held  # in escrow from before the terminal restarted: give it back

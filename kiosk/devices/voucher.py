@@ -198,13 +198,21 @@ def _wrap(
 
 def render_png(voucher: Voucher, path: Path, *, void: bool = False) -> Path:
     """Draw the voucher as the printer prints it (``void``: a partly printed, voided one)."""
+    return render_voucher_lines(voucher_lines(voucher), voucher.validation_number, path, void=void)
+
+
+def render_voucher_lines(
+    lines: list[str], validation_number: str, path: Path, *, void: bool = False
+) -> Path:
+    """Draw a voucher from its lines (:func:`voucher_lines`) and the number its ITF barcode
+    carries, after the third line (what a printer with a voucher template draws)."""
     big = ImageFont.load_default(size=30)
     small = ImageFont.load_default(size=20)
-    bars = barcode_image(voucher.validation_number)
+    bars = barcode_image(validation_number)
     width = max(WIDTH_PX, bars.width + 40)
     measure = ImageDraw.Draw(Image.new("L", (1, 1)))
     rows: list[tuple[str, ImageFont.ImageFont | ImageFont.FreeTypeFont, bool]] = []
-    for n, text in enumerate(voucher_lines(voucher)):
+    for n, text in enumerate(lines):
         font = big if n in (0, 1, 4) else small
         wrapped = _wrap(measure, text, font, width - 40)
         rows += [(row, font, False) for row in wrapped]
@@ -221,7 +229,7 @@ def render_png(voucher: Voucher, path: Path, *, void: bool = False) -> Path:
             continue
         draw.text(((width - draw.textlength(text, font=font)) / 2, y), text, fill=0, font=font)
         y += 42
-    lines = voucher_lines(voucher)
+    lines = list(lines)
     if void:
         draw.line((0, 0, width, height), fill=0, width=9)
         draw.line((0, height, width, 0), fill=0, width=9)
@@ -232,9 +240,14 @@ def render_png(voucher: Voucher, path: Path, *, void: bool = False) -> Path:
 
 def render_test_png(voucher: TestVoucher, path: Path, *, void: bool = False) -> Path:
     """Draw a test voucher: its lines framed, VOID across it (``void``: cut short too)."""
+    return render_test_lines(test_voucher_lines(voucher), path, void=void)
+
+
+def render_test_lines(lines: list[str], path: Path, *, void: bool = False) -> Path:
+    """Draw a test voucher from its lines (:func:`test_voucher_lines`)."""
     big = ImageFont.load_default(size=30)
     small = ImageFont.load_default(size=20)
-    lines = test_voucher_lines(voucher)
+    lines = list(lines)
     height = 40 + 42 * len(lines)
     img = Image.new("L", (WIDTH_PX, height), 255)
     draw = ImageDraw.Draw(img)

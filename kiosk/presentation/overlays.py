@@ -66,6 +66,8 @@ TILT_REASONS: dict[str, str] = {
     TiltCode.PRINTER_TAMPERED: "tilt_printer",
     TiltCode.BILL_JAM: "tilt_validator",
     TiltCode.CASHBOX_FULL: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_CHEATED: "tilt_validator",
+    TiltCode.BILL_VALIDATOR_FAILURE: "tilt_validator",
     TiltCode.CASHBOX_REMOVED: "tilt_validator",
     TiltCode.BILL_VALIDATOR_LINK: "tilt_validator",
     TiltCode.BILL_VALIDATOR_RECONCILE: "tilt_validator",

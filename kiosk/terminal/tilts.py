@@ -37,6 +37,8 @@ class TiltCode(StrEnum):
     BILL_VALIDATOR_LINK = "bill_validator_link"
     BILL_VALIDATOR_RECONCILE = "bill_validator_reconcile"
     BILL_VALIDATOR_TAMPERED = "bill_validator_tampered"
+    BILL_VALIDATOR_CHEATED = "bill_validator_cheated"  # the device saw a cheating attempt
+    BILL_VALIDATOR_FAILURE = "bill_validator_failure"  # a failure the device names
     DEVICE_REPORT_MISMATCH = "device_report_mismatch"  # a report that disagrees with the state
     # a device driver's defaults (a driver names its own device's codes above)
     DEVICE_LINK = "device_link"

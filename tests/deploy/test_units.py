@@ -26,7 +26,12 @@ OUT_OF_SERVICE = "/opt/turbokiosk/lib/out-of-service.sh"
 KIOSK = KIT / "systemd/turbokiosk.service"
 SIGNER = KIT / "systemd/turbokiosk-signer.service"
 #: The exposure each unit must reach in ``systemd-analyze security`` (issue 11, item 8).
-EXPOSURE_LIMITS = {"turbokiosk.service": 2.0, "turbokiosk-signer.service": 1.5}
+EXPOSURE_LIMITS = {
+    "turbokiosk.service": 2.0,
+    "turbokiosk-signer.service": 1.5,
+    "turbokiosk-bridge@.service": 2.0,
+}
+BRIDGE = KIT / "systemd/turbokiosk-bridge@.service"
 
 
 def one(path: Path, section: str, key: str) -> str:
@@ -55,9 +60,8 @@ def exposure(unit: Path) -> float:
         capture_output=True,
         text=True,
     )
-    found = re.search(
-        rf"Overall exposure level for {re.escape(unit.name)}: (\d+\.\d)", result.stdout
-    )
+    name = re.escape(unit.name).replace("@", "@[^.]*")  # a template is rated as an instance
+    found = re.search(rf"Overall exposure level for {name}: (\d+\.\d)", result.stdout)
     assert found, result.stdout + result.stderr
     return float(found.group(1))
 
@@ -67,6 +71,7 @@ def test_the_units_are_found() -> None:
         "turbokiosk.service",
         "turbokiosk-signer.service",
         "turbokiosk-out-of-service@.service",
+        "turbokiosk-bridge@.service",
         "var-log-journal.mount",
     }
 
@@ -258,3 +263,31 @@ def test_journal_watchdog_and_login_drop_ins() -> None:
     mount = KIT / "systemd/var-log-journal.mount"
     assert one(mount, "Mount", "Where") == "/var/log/journal"
     assert one(mount, "Mount", "What").startswith("/var/lib/turbokiosk/")
+
+
+def test_bridge_command_line_is_one_the_bridge_accepts() -> None:
+    """The bridge unit's ExecStart, with each device's configuration, parses with ``turbokiosk
+    bridge``'s options: the device by its udev name, the link where the kiosk is told to look,
+    the key and the journal where install.sh and the unit put them."""
+    from kiosk.cli.bridge import add_arguments as bridge_arguments
+
+    command = shlex.split(one(BRIDGE, "Service", "ExecStart"))
+    assert command[:2] == [STUB, "bridge"]
+    rules = (KIT / "udev/70-turbokiosk-devices.rules.in").read_text()
+    for device, kind, protocol in (
+        ("bill-validator", "validator", "id003"),
+        ("printer", "printer", "tcl"),
+    ):
+        args = [
+            a.replace("${KIND}", kind).replace("${PROTOCOL}", protocol).replace("%i", device)
+            for a in command[2:]
+        ]
+        parser = argparse.ArgumentParser(exit_on_error=False)
+        bridge_arguments(parser)
+        parsed = parser.parse_args(args)
+        assert parsed.protocol == protocol and parsed.link_group == "turbokiosk"
+        assert f'SYMLINK+="{parsed.device.removeprefix("/dev/")}"' in rules
+        assert parsed.link == f"/run/turbokiosk-bridge/{device}.tty"
+        assert str(parsed.pairing_key) == f"/etc/turbokiosk/bridge/{device}.key"
+    installer = (KIT / "install.sh").read_text()
+    assert 'bridge_etc="$etc/bridge"' in installer and "turbokiosk-bridge@.service" in installer

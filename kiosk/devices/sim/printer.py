@@ -60,11 +60,12 @@ class PrinterMachine:
         self, state_dir: Path, now: int, *, print_ms: int = 200, pairing: str = ""
     ) -> None:
         self.pairing = pairing  # the fingerprint of the pairing key (the baseline is its)
+        self.identity = IDENTITY
         self.print_ms = print_ms
         self.vouchers_dir = state_dir / "vouchers"
         self.test_vouchers_dir = state_dir / "test-vouchers"
-        self.mem = DeviceMemory(
-            state_dir / "printer.json",
+        self.mem = self._memory(
+            state_dir,
             {
                 "next_event_id": 1,
                 "printed": {},
@@ -94,8 +95,16 @@ class PrinterMachine:
             if part.exists():
                 part.replace(self._png(number))
         job = self.mem.data["printing"]
-        if job is not None:  # power came back in the middle of a voucher: void it
-            self._void(job, Ev.FAILURE_POWER_LOST)
+        if job is not None:  # power came back in the middle of a voucher
+            self._power_up_job(job)
+
+    def _memory(self, state_dir: Path, default: dict[str, Any]) -> DeviceMemory:
+        """The non-volatile memory (a bridge keeps its own, kiosk/bridge/journal.py)."""
+        return DeviceMemory(state_dir / "printer.json", default)
+
+    def _power_up_job(self, job: dict[str, Any]) -> None:
+        """A job in progress at power-up: voided (never presented as valid)."""
+        self._void(job, Ev.FAILURE_POWER_LOST)
 
     # --- the link's side ----------------------------------------------------------------------
 
@@ -103,7 +112,7 @@ class PrinterMachine:
         """The link (re)connected."""
         self.link_up = True
         if new_peer:
-            self._emit(self._event(identity=IDENTITY))
+            self._emit(self._event(identity=self.identity))
         self._emit_status()
 
     def on_link_down(self, now: int) -> None:

@@ -62,8 +62,9 @@ class ValidatorMachine:
         self.pairing = pairing  # the fingerprint of the pairing key (the baseline is its)
         self.stack_ms = stack_ms
         self.escrow_timeout_ms = escrow_timeout_ms
-        self.mem = DeviceMemory(
-            state_dir / "bill_validator.json",
+        self.identity = IDENTITY
+        self.mem = self._memory(
+            state_dir,
             {
                 "next_event_id": 1,
                 "escrow": None,
@@ -87,6 +88,7 @@ class ValidatorMachine:
         self.tickets = False
         self.acceptance_id = 0  # echoed in Escrowed: which acceptance took the item
         self.link_up = False
+        self.last_stacked_at = 0  # when the last item reached the cash box (ms, the clock given)
         self._had_session = False
         self._queued: set[int] = set()  # unacked events handed to the current link session
         self._out: list[bytes] = []
@@ -99,6 +101,10 @@ class ValidatorMachine:
             else:
                 self._hand_back(Ev.RETURN_REASON_POWER_UP)
 
+    def _memory(self, state_dir: Path, default: dict[str, Any]) -> DeviceMemory:
+        """The non-volatile memory (a bridge keeps its own, kiosk/bridge/journal.py)."""
+        return DeviceMemory(state_dir / "bill_validator.json", default)
+
     # --- the link's side -------------------------------------------------------------------
 
     def on_link_up(self, new_peer: bool, now: int) -> None:
@@ -108,7 +114,7 @@ class ValidatorMachine:
             if self._had_session:
                 self._queued.clear()  # the link dropped what it had for the old peer
             self._had_session = True
-            self._emit(self._event(identity=IDENTITY))
+            self._emit(self._event(identity=self.identity))
             for record in self.mem.data["unacked"]:
                 if record["id"] not in self._queued:
                     self._queued.add(record["id"])
@@ -242,6 +248,7 @@ class ValidatorMachine:
             "lifetime": d["lifetime"],
             "removals": d["removals"],
             "baseline": d["baseline"] is not None and d["baseline"]["pairing"] == self.pairing,
+            "last_stacked_at": self.last_stacked_at,
         }
 
     # --- inside ---------------------------------------------------------------------------------
@@ -308,6 +315,11 @@ class ValidatorMachine:
             or now < self._stack_started + self.stack_ms
         ):
             return
+        self.last_stacked_at = now  # for the bridge's bench (tests/bridge/bench_bridge.py)
+        self._finish_stack()
+
+    def _finish_stack(self) -> None:
+        """The item in escrow reached the cash box: count it, report it (kept until acked)."""
         escrow = self.mem.data["escrow"]
         item = escrow["item"]
         self.mem.data["escrow"] = None

@@ -193,25 +193,31 @@ class ValidatorEvent(_message.Message):
         reason: ValidatorEvent.ReturnReason
         def __init__(self, escrow_event_id: _Optional[int] = ..., item: _Optional[_Union[EscrowItem, _Mapping]] = ..., reason: _Optional[_Union[ValidatorEvent.ReturnReason, str]] = ...) -> None: ...
     class Rejected(_message.Message):
-        __slots__ = ("item", "reason")
+        __slots__ = ("item", "reason", "detail")
         ITEM_FIELD_NUMBER: _ClassVar[int]
         REASON_FIELD_NUMBER: _ClassVar[int]
+        DETAIL_FIELD_NUMBER: _ClassVar[int]
         item: EscrowItem
         reason: ValidatorEvent.RejectReason
-        def __init__(self, item: _Optional[_Union[EscrowItem, _Mapping]] = ..., reason: _Optional[_Union[ValidatorEvent.RejectReason, str]] = ...) -> None: ...
+        detail: str
+        def __init__(self, item: _Optional[_Union[EscrowItem, _Mapping]] = ..., reason: _Optional[_Union[ValidatorEvent.RejectReason, str]] = ..., detail: _Optional[str] = ...) -> None: ...
     class Status(_message.Message):
-        __slots__ = ("enabled", "jammed", "cashbox_full", "cashbox_removed", "escrow_event_id")
+        __slots__ = ("enabled", "jammed", "cashbox_full", "cashbox_removed", "escrow_event_id", "cheated", "failure")
         ENABLED_FIELD_NUMBER: _ClassVar[int]
         JAMMED_FIELD_NUMBER: _ClassVar[int]
         CASHBOX_FULL_FIELD_NUMBER: _ClassVar[int]
         CASHBOX_REMOVED_FIELD_NUMBER: _ClassVar[int]
         ESCROW_EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+        CHEATED_FIELD_NUMBER: _ClassVar[int]
+        FAILURE_FIELD_NUMBER: _ClassVar[int]
         enabled: bool
         jammed: bool
         cashbox_full: bool
         cashbox_removed: bool
         escrow_event_id: int
-        def __init__(self, enabled: _Optional[bool] = ..., jammed: _Optional[bool] = ..., cashbox_full: _Optional[bool] = ..., cashbox_removed: _Optional[bool] = ..., escrow_event_id: _Optional[int] = ...) -> None: ...
+        cheated: bool
+        failure: str
+        def __init__(self, enabled: _Optional[bool] = ..., jammed: _Optional[bool] = ..., cashbox_full: _Optional[bool] = ..., cashbox_removed: _Optional[bool] = ..., escrow_event_id: _Optional[int] = ..., cheated: _Optional[bool] = ..., failure: _Optional[str] = ...) -> None: ...
     class CommandRefused(_message.Message):
         __slots__ = ("reason",)
         REASON_FIELD_NUMBER: _ClassVar[int]
