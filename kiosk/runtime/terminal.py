@@ -39,6 +39,7 @@ from kiosk.runtime.deck import DeckFactory as DeckFactory
 from kiosk.runtime.deck import DeckLike as DeckLike
 from kiosk.runtime.deck import SealBrokenError
 from kiosk.runtime.pin_migration import take_in_old_pins
+from kiosk.runtime.ram_clear import ram_clear
 from kiosk.runtime.scratch import clone
 from kiosk.runtime.sealed import BETWEEN_ROUNDS, RoundSealing
 from kiosk.signer.client import Signer, signer_for
@@ -804,8 +805,6 @@ class TerminalRuntime:
         self, *, by: str, reason: str, audit: tuple[dict[str, Any], ...] = ()
     ) -> e.RamCleared:
         """The operator's RAM clear: a new store (see :mod:`kiosk.runtime.ram_clear`)."""
-        from kiosk.runtime.ram_clear import ram_clear
-
         event = ram_clear(self, by=by, reason=reason, audit=audit)
         self._sync_validator()
         reconcile.request_records(self.validator, self.printer)  # a new store: new baselines

@@ -13,6 +13,7 @@ The same scan at file level (module to module) gives the import cycles between f
 from __future__ import annotations
 
 import ast
+import itertools
 import sys
 from collections import Counter
 from pathlib import Path
@@ -168,6 +169,7 @@ def module_imports(path: Path, module: str, root: Path) -> dict[str, int]:
                 targets.append(sub if sub == named else existing_module(root, target))
         for target in targets:
             if target != module and package_of(target) is not None:
+                assert isinstance(node, (ast.Import, ast.ImportFrom))
                 found.setdefault(target, node.lineno)
     return found
 
@@ -243,7 +245,7 @@ def cycle_path(graph: dict[str, dict[str, int]], group: frozenset[str]) -> list[
                         path.append(previous[path[-1]])
                     path.reverse()
                     path.append(start)
-                    return [f"{a}:{graph[a][b]} -> {b}" for a, b in zip(path, path[1:])]
+                    return [f"{a}:{graph[a][b]} -> {b}" for a, b in itertools.pairwise(path)]
                 if nxt in group and nxt not in previous and nxt != start:
                     previous[nxt] = node
                     following.append(nxt)

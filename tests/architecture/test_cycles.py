@@ -16,9 +16,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: file-level cycles still to break (decision 0050); remove an entry when it is broken
 KNOWN: frozenset[frozenset[str]] = frozenset(
     {
-        frozenset({"kiosk.app.table_tour", "kiosk.app.tour"}),
-        frozenset({"kiosk.cli.host", "kiosk.cli.host_web"}),
-        frozenset({"kiosk.cli.table", "kiosk.cli.table_audit"}),
         frozenset(
             {
                 "kiosk.host.db",
@@ -31,18 +28,6 @@ KNOWN: frozenset[frozenset[str]] = frozenset(
         ),
         frozenset(
             {
-                "kiosk.presentation.families",
-                "kiosk.presentation.help_pictures",
-                "kiosk.presentation.spots",
-                "kiosk.presentation.words",
-            }
-        ),
-        frozenset(
-            {"kiosk.presentation.families.stadium", "kiosk.presentation.families.stadium_help"}
-        ),
-        frozenset({"kiosk.runtime.ram_clear", "kiosk.runtime.terminal"}),
-        frozenset(
-            {
                 "kiosk.store.audit",
                 "kiosk.store.critmem",
                 "kiosk.store.journal",
@@ -50,7 +35,6 @@ KNOWN: frozenset[frozenset[str]] = frozenset(
                 "kiosk.store.verify",
             }
         ),
-        frozenset({"kiosk.table.dealer_desk", "kiosk.table.server"}),
     }
 )
 
