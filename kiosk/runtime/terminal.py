@@ -48,6 +48,7 @@ from kiosk.store.critmem import StoreCheck
 from kiosk.store.faults import describe, is_storage_full, store_fault
 from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.port import JournalOpener, RuntimeJournal
+from kiosk.store.port import power_up as store_power_up
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import (
@@ -207,7 +208,8 @@ class TerminalRuntime:
         now = self.clock()
         check: StoreCheck | None = None
         try:
-            check = self.store.power_up(
+            check = store_power_up(
+                self.store,
                 self.signer,
                 lambda: TerminalState.genesis(self._initial_config).to_snapshot(),
                 now,

@@ -1,7 +1,7 @@
 """No import cycles (decision 0050): none between packages, none between files of kiosk/, ui/
 and rng/, counting imports inside functions and under ``if TYPE_CHECKING:`` (a cycle held apart
-by an import inside a function is still a cycle).  The cycles not broken yet are listed in
-``KNOWN``: the list can only shrink (a listed cycle that is gone, or changed, fails too).
+by an import inside a function is still a cycle).  Each failure prints the cycle, an import
+path through it with the line of each import.
 """
 
 from __future__ import annotations
@@ -13,31 +13,6 @@ from tests.architecture import import_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: file-level cycles still to break (decision 0050); remove an entry when it is broken
-KNOWN: frozenset[frozenset[str]] = frozenset(
-    {
-        frozenset(
-            {
-                "kiosk.host.db",
-                "kiosk.host.device_counts",
-                "kiosk.host.group_record",
-                "kiosk.host.plausibility",
-                "kiosk.host.registry",
-                "kiosk.host.stores",
-            }
-        ),
-        frozenset(
-            {
-                "kiosk.store.audit",
-                "kiosk.store.critmem",
-                "kiosk.store.journal",
-                "kiosk.store.reader",
-                "kiosk.store.verify",
-            }
-        ),
-    }
-)
-
 
 def package_cycles(root: Path) -> list[tuple[str, str]]:
     found = import_graph.edges(root)
@@ -46,12 +21,10 @@ def package_cycles(root: Path) -> list[tuple[str, str]]:
 
 
 def new_cycles(root: Path) -> str:
-    """The file-level cycles of the tree at ``root`` not in ``KNOWN``, described."""
+    """The file-level cycles of the tree at ``root``, described (empty: none)."""
     graph = import_graph.module_graph(root)
     return "\n".join(
-        import_graph.describe_cycle(graph, group)
-        for group in import_graph.file_cycles(graph)
-        if group not in KNOWN
+        import_graph.describe_cycle(graph, group) for group in import_graph.file_cycles(graph)
     )
 
 
@@ -59,14 +32,8 @@ def test_no_package_cycle() -> None:
     assert package_cycles(ROOT) == []
 
 
-def test_no_new_file_cycle() -> None:
+def test_no_file_cycle() -> None:
     assert new_cycles(ROOT) == "", "import cycles between files:\n" + new_cycles(ROOT)
-
-
-def test_the_known_cycles_only_shrink() -> None:
-    found = set(import_graph.file_cycles(import_graph.module_graph(ROOT)))
-    gone = sorted(sorted(group) for group in KNOWN - found)
-    assert gone == [], f"broken or changed: remove from KNOWN (decision 0050): {gone}"
 
 
 def copy_product(destination: Path) -> Path:
