@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kiosk.app.tour_cards import STADIUM_CARDS, TURBO_CARDS
 from kiosk.games.table_phase import TablePhase
 from kiosk.presentation.table_status import TableStatus
 from ui.actions import ChooseEdition
@@ -67,8 +68,6 @@ class TableScript:
 def visit_table(driver: Any, script: TableScript, shot: Shot, cards: Callable[[str], None]) -> None:
     """The table screens of both families, in English and in Spanish; ``cards(names)`` sets the
     next round's cards.  The app must read ``script`` (``build_app(table_status=...)``)."""
-    from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
-
     d = driver
     app = d.app
     language = app.session.language

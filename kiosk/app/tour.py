@@ -16,6 +16,8 @@ from typing import Any
 
 from kiosk import cards
 from kiosk.app.table_tour import TableScript, visit_table
+from kiosk.app.tour_cards import STADIUM_CARDS as STADIUM_CARDS
+from kiosk.app.tour_cards import TURBO_CARDS as TURBO_CARDS
 from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.clock import wall_clock_ms
 from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
@@ -38,10 +40,6 @@ TOUR_CONFIG = TerminalConfig(
     ),
     handpay_limit=10_000,
 )
-#: Turbo: 4 footballs in the community (Double offered), then 11 more: Super TD
-TURBO_CARDS = "Js 4h 9d As Qs 8s 3s 2c Td"
-#: Stadium: the array row by row, then the dealer (King high)
-STADIUM_CARDS = "Qs 3h 9c 5d Qd 2s Jh 8h 7c Kc 6d 4s"
 #: a big TD for the handpay screenshot
 HANDPAY_CARDS = "Ks Qs Js As Ts 9s 8s 7s 6s"
 #: the fixed instant of a deterministic visit (screenshots): 2026-06-01 12:00:00 UTC

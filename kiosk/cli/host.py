@@ -27,16 +27,17 @@ import logging
 import os
 import re
 import signal
-import sqlite3
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from kiosk.cli import host_web
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
-from kiosk.cli.guard import EXIT_FAILED, CommandLineError
+from kiosk.cli.guard import CommandLineError
+from kiosk.cli.host_records import connect as connect
+from kiosk.cli.host_records import opened as opened
+from kiosk.cli.host_records import redacted as redacted
 from kiosk.host.bounds import BoundsError, Limits
 from kiosk.host.db import (
     RELEASE_QUIET_MINUTES,
@@ -536,44 +537,6 @@ def _open(args: argparse.Namespace) -> HostDb:
     if "://" not in target and not target.startswith("host=") and not Path(target).exists():
         raise pki.PkiError(f"no host records at {target}")
     return connect(target)
-
-
-def connect(target: str) -> HostDb:
-    """The records at ``target``; one line (the password hidden) when they cannot be opened."""
-    return opened(target, lambda: open_db(target))
-
-
-def opened(target: str, open_records: Callable[[], T]) -> T:
-    """``open_records()`` of the records at ``target``; a database or operating-system error
-    is one line (the password hidden), the host's own refusals pass as they are."""
-    try:
-        return open_records()
-    except HostDbError:
-        raise
-    except Exception as exc:
-        if not _is_database_error(exc):
-            raise
-        reason = " ".join(str(exc).split()) or exc.__class__.__name__
-        raise CommandLineError(
-            f"cannot open the host records {redacted(target)}: {reason}", EXIT_FAILED
-        ) from None
-
-
-def _is_database_error(exc: Exception) -> bool:
-    """sqlite3, psycopg (imported only when PostgreSQL is used) or the operating system."""
-    if isinstance(exc, (OSError, sqlite3.Error)):
-        return True
-    try:
-        import psycopg
-    except ImportError:  # pragma: no cover - a dependency
-        return False
-    return isinstance(exc, psycopg.Error)
-
-
-def redacted(target: str) -> str:
-    """A database URL or DSN with its password replaced by ``***``."""
-    target = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", target)
-    return re.sub(r"(password\s*=\s*)(\S+)", r"\1***", target)
 
 
 def _print_json(data: Any) -> None:

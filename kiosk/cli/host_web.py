@@ -23,6 +23,7 @@ from typing import Any
 
 from kiosk.cli.args import check_bindable, int_type, listen_address
 from kiosk.cli.guard import EXIT_FAILED, CommandLineError
+from kiosk.cli.host_records import connect, opened
 from kiosk.time_text import local_stamp
 
 DEFAULT_WEB = "127.0.0.1:8443"
@@ -181,7 +182,6 @@ def _source(text: str) -> str:
 
 def run_user(args: argparse.Namespace, target: str) -> int:
     """``host web-user add|list|unlock``."""
-    from kiosk.cli.host import connect
     from kiosk.web.accounts import AccountError, Accounts, check_new_user
 
     password = ""
@@ -247,7 +247,6 @@ def _unlock(accounts: Any, username: str, source: str | None) -> int:
 
 def open_connection(target: str) -> Any:
     """The dashboard's write connection; one line (password hidden) when it cannot be opened."""
-    from kiosk.cli.host import opened
     from kiosk.web.sql import Connection
 
     return opened(target, lambda: Connection(target, read_only=False))

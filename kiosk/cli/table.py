@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from kiosk.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.cli.guard import EXIT_LOCKED, CommandLineError
+from kiosk.cli.table_audit import journal_path as journal_path
 from kiosk.games.base import RuleError
 from kiosk.hostlink import pki
 from kiosk.hostlink.identity import IdentityError, Role, check_name, seat_name, table_name
@@ -152,10 +153,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     audit.add_argument("--mode", dest="replay_mode", choices=("one-deck", "seat-shuffles"))
     parser.set_defaults(replay_edition=None, replay_mode=None)
-
-
-def journal_path(args: argparse.Namespace) -> Path:
-    return Path(args.data_dir) / f"table-{args.table_id}.sqlite3"
 
 
 def run(args: argparse.Namespace) -> int:

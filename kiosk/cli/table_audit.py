@@ -12,15 +12,20 @@ one line on stderr and exit 1.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiosk.cli.guard import EXIT_FAILED, CommandLineError
-from kiosk.cli.table import journal_path
 from kiosk.games.base import RuleError
 
 if TYPE_CHECKING:
     from kiosk.table.core import TableCore
     from kiosk.table.journal import TableJournal
+
+
+def journal_path(args: argparse.Namespace) -> Path:
+    """The table's journal in ``--data-dir`` (``table-ID.sqlite3``)."""
+    return Path(args.data_dir) / f"table-{args.table_id}.sqlite3"
 
 
 def verified(args: argparse.Namespace) -> TableJournal:

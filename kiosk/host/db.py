@@ -34,7 +34,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -57,6 +57,8 @@ from kiosk.host.records import (
     VoucherState,
 )
 from kiosk.host.registry import REGISTRY_SCHEMA
+from kiosk.host.reports import Message as Message
+from kiosk.host.reports import Report as Report
 from kiosk.host.stores import STORES_SCHEMA
 from kiosk.hostlink.anchor import JournalHead
 
@@ -156,27 +158,6 @@ class HostDbError(Exception):
 def now_ms() -> int:
     """Epoch milliseconds."""
     return time.time_ns() // 1_000_000
-
-
-@dataclass(frozen=True)
-class Message:
-    """One store-and-forward message as the host records it."""
-
-    message_id: str
-    journal_seq: int
-    at_ms: int
-    kind: str  # an event kind, or "meters"
-    body: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Report:
-    """One terminal's batch, as a group commit records it (:meth:`HostDb.record_reports`)."""
-
-    terminal_id: str
-    messages: Sequence[Message]
-    at: int
-    head: JournalHead | None = None
 
 
 @dataclass(frozen=True)

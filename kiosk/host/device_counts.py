@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from kiosk.host.plausibility import refused
 
 if TYPE_CHECKING:
-    from kiosk.host.db import Message, _Tx
+    from kiosk.host.reports import Message, Tx
 
 DEVICE_COUNTS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS device_counts (
@@ -46,7 +46,7 @@ def counted(messages: Sequence[Message], required: bool) -> bool:
     )
 
 
-def admit(tx: _Tx, terminal_id: str, m: Message, at: int, required: bool) -> Message:
+def admit(tx: Tx, terminal_id: str, m: Message, at: int, required: bool) -> Message:
     """``m`` as it is to be recorded: unchanged (and its count kept as the highest), or
     refused as a repeat (or, when ``required``, for want of a count)."""
     known = tx.execute("SELECT 1 FROM events WHERE message_id = ?", (m.message_id,)).fetchone()

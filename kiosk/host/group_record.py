@@ -39,7 +39,8 @@ from kiosk.host import stores
 from kiosk.hostlink.anchor import JournalHead
 
 if TYPE_CHECKING:
-    from kiosk.host.db import Message, Report, _Tx
+    from kiosk.host.reports import Message, Report
+    from kiosk.host.reports import Tx as _Tx
 
 #: message kinds that take a report out of the set-wise path (they move vouchers, the
 #: terminal's enabled state, open an epoch, or raise an alarm); a note with a device count

@@ -29,7 +29,7 @@ from kiosk.games.pay_limits import PayLimits
 from kiosk.games.paytable import PaytableError
 
 if TYPE_CHECKING:
-    from kiosk.host.db import Message
+    from kiosk.host.reports import Message
 
 #: the kind a refused message is recorded under (its own kind and body are kept inside)
 REFUSED = "refused"

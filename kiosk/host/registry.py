@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kiosk.host.db import _Tx
+    from kiosk.host.reports import Tx
 
 REGISTRY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS terminal_registry (
@@ -40,7 +40,7 @@ UPGRADE = "terminal_registry"
 UPGRADE_NOTE = "enrolled on upgrade: known to the host before the registry"
 
 
-def migrate(tx: _Tx, at: int) -> int:
+def migrate(tx: Tx, at: int) -> int:
     """Enrol the terminals a database already knows, once (the first open with the registry);
     how many were enrolled."""
     first = tx.execute(
@@ -55,7 +55,7 @@ def migrate(tx: _Tx, at: int) -> int:
     return len(known)
 
 
-def set_state(tx: _Tx, terminal_id: str, state: str, at: int, note: str) -> str | None:
+def set_state(tx: Tx, terminal_id: str, state: str, at: int, note: str) -> str | None:
     """Enrol or retire a terminal (when and why kept on its row); its previous state."""
     row = tx.execute(
         "SELECT state FROM terminal_registry WHERE terminal_id = ?", (terminal_id,)
@@ -71,7 +71,7 @@ def set_state(tx: _Tx, terminal_id: str, state: str, at: int, note: str) -> str 
     return previous
 
 
-def states(tx: _Tx) -> dict[str, str]:
+def states(tx: Tx) -> dict[str, str]:
     """Every registered terminal's state."""
     rows = tx.execute("SELECT terminal_id, state FROM terminal_registry").fetchall()
     return {str(r[0]): str(r[1]) for r in rows}

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk.hostlink.anchor import JournalHead
 
 if TYPE_CHECKING:
-    from kiosk.host.db import Message, _Tx
+    from kiosk.host.reports import Message, Tx
 
 STORES_SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal_anchors (
@@ -76,7 +76,7 @@ TERMINAL_ALARM_KINDS = {
 }
 
 
-def terminal_alarm(tx: _Tx, terminal_id: str, kind: str, at: int, detail: dict[str, Any]) -> None:
+def terminal_alarm(tx: Tx, terminal_id: str, kind: str, at: int, detail: dict[str, Any]) -> None:
     """Write an entry (once per terminal, kind and detail); alarms are logged after commit."""
     text = json.dumps(detail, sort_keys=True)
     known = tx.execute(
@@ -95,7 +95,7 @@ def terminal_alarm(tx: _Tx, terminal_id: str, kind: str, at: int, detail: dict[s
         tx.alarms.append(f"ALARM terminal {terminal_id}: {kind}: {text}")
 
 
-def anchor(tx: _Tx, terminal_id: str) -> JournalHead | None:
+def anchor(tx: Tx, terminal_id: str) -> JournalHead | None:
     """The terminal's acknowledged head."""
     row = tx.execute(
         "SELECT epoch, seq, hash FROM journal_anchors WHERE terminal_id = ?", (terminal_id,)
@@ -103,7 +103,7 @@ def anchor(tx: _Tx, terminal_id: str) -> JournalHead | None:
     return None if row is None else JournalHead(int(row[0]), int(row[1]), bytes.fromhex(row[2]))
 
 
-def _current_epoch(tx: _Tx, terminal_id: str) -> int | None:
+def _current_epoch(tx: Tx, terminal_id: str) -> int | None:
     row = tx.execute(
         "SELECT epoch FROM meter_epochs WHERE terminal_id = ? "
         "ORDER BY started_ms DESC, epoch DESC LIMIT 1",
@@ -112,9 +112,7 @@ def _current_epoch(tx: _Tx, terminal_id: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def enter_epoch(
-    tx: _Tx, terminal_id: str, epoch: int, messages: Sequence[Message], at: int
-) -> bool:
+def enter_epoch(tx: Tx, terminal_id: str, epoch: int, messages: Sequence[Message], at: int) -> bool:
     """Open the batch's epoch when it is new; False when it is an old epoch come back."""
     current = _current_epoch(tx, terminal_id)
     if current == epoch:
@@ -139,7 +137,7 @@ def enter_epoch(
     return True
 
 
-def _check_clear(tx: _Tx, terminal_id: str, epoch: int, clear: dict[str, Any], at: int) -> None:
+def _check_clear(tx: Tx, terminal_id: str, epoch: int, clear: dict[str, Any], at: int) -> None:
     """A RAM clear's previous head must not be behind what the host acknowledged of that store."""
     known = anchor(tx, terminal_id)
     if known is None:
@@ -154,7 +152,7 @@ def _check_clear(tx: _Tx, terminal_id: str, epoch: int, clear: dict[str, Any], a
         terminal_alarm(tx, terminal_id, "ram_clear_behind_anchor", at, detail)
 
 
-def compare_meters(tx: _Tx, terminal_id: str, epoch: int, m: Message, at: int) -> None:
+def compare_meters(tx: Tx, terminal_id: str, epoch: int, m: Message, at: int) -> None:
     """Check a snapshot against the epoch's newest one; keep it when it is the newest."""
     tx.execute(  # a no-op update takes the row lock on PostgreSQL (SQLite locks it all)
         "UPDATE meter_epochs SET meters = meters WHERE terminal_id = ? AND epoch = ?",
@@ -199,7 +197,7 @@ def meter_change(
     return detail, not old or m.journal_seq >= old_seq
 
 
-def acknowledge(tx: _Tx, terminal_id: str, head: JournalHead, current: bool, at: int) -> None:
+def acknowledge(tx: Tx, terminal_id: str, head: JournalHead, current: bool, at: int) -> None:
     """Make ``head`` the anchor when it moves it forward (``current``: the batch's epoch is the
     terminal's current one); otherwise leave it, with an alarm when the head is behind it."""
     known = anchor(tx, terminal_id)

@@ -9,54 +9,16 @@ example is the game's own ``settle`` applied to named cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kiosk.games.base import GameRules, SeatSettlement
-from kiosk.presentation.faces import CardFace
+from kiosk.presentation.families import table_family
 from kiosk.presentation.i18n import text
 from kiosk.presentation.money import dollars
+from kiosk.presentation.picture_records import ExampleStep as ExampleStep
+from kiosk.presentation.picture_records import HelpPictures as HelpPictures
+from kiosk.presentation.picture_records import PictureRow as PictureRow
+from kiosk.presentation.picture_records import PictureTable as PictureTable
 from kiosk.presentation.spots import result_line, spot_labels
 from kiosk.presentation.words import GameWords
-
-
-@dataclass(frozen=True)
-class PictureRow:
-    """One pay-table row: its picture (icons with a count, or the cards of an example hand),
-    the outcome and the pays."""
-
-    outcome: str
-    pays: str
-    icon: str = ""  # the edition's icon, drawn once beside ``count_text``
-    count_text: str = ""  # "14+", "9"
-    cards: tuple[CardFace, ...] = ()
-
-
-@dataclass(frozen=True)
-class PictureTable:
-    """A pay table of one wager."""
-
-    title: str
-    rows: tuple[PictureRow, ...]
-
-
-@dataclass(frozen=True)
-class ExampleStep:
-    """One line of the worked example, with the cards it speaks of."""
-
-    text: str
-    cards: tuple[CardFace, ...] = ()
-    won: bool = False
-
-
-@dataclass(frozen=True)
-class HelpPictures:
-    """What the help screen draws after the rules: pay tables, then the worked example."""
-
-    tables: tuple[PictureTable, ...]
-    example_title: str
-    example: tuple[ExampleStep, ...]
-    icon_values: tuple[tuple[CardFace, str], ...] = ()  # Turbo: a card of each icon value
-    icon_values_title: str = ""
 
 
 def result_steps(
@@ -99,6 +61,4 @@ def wager_step(game: GameRules, language: str, spot: str, amount: int) -> Exampl
 
 def help_pictures(game: GameRules, language: str) -> HelpPictures | None:
     """The pictures of ``game``'s help, as its family draws them (None: text only)."""
-    from kiosk.presentation.families import table_family
-
     return table_family(game).help_pictures(game, language)

@@ -25,20 +25,42 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from kiosk.durable import fsync_directory
+from kiosk.signer.client import Signer
 from kiosk.store.critmem import StoreSigner
 from kiosk.store.journal import DB_NAME, Journal, Projections, StoreError
+from kiosk.store.port import RuntimeJournal
 from kiosk.terminal import events as e
 from kiosk.terminal.core import TerminalCore
 from kiosk.terminal.state import Phase, TerminalState
 from kiosk.terminal.tilts import DISPUTE_TILTS
 
-if TYPE_CHECKING:
-    from kiosk.runtime.terminal import TerminalRuntime
+
+class ClearedRuntime(Protocol):
+    """What the RAM clear needs of the terminal (:class:`kiosk.runtime.terminal.TerminalRuntime`
+    satisfies it; passed in, so this module does not import the runtime: decision 0050)."""
+
+    @property
+    def state(self) -> TerminalState: ...
+    @property
+    def journal(self) -> Journal: ...
+    @property
+    def signer(self) -> Signer: ...
+    @property
+    def data_dir(self) -> Path: ...
+    @property
+    def clock(self) -> Callable[[], int]: ...
+    @property
+    def host_messages(
+        self,
+    ) -> Callable[[list[e.Event], TerminalState], list[tuple[str, dict[str, Any]]]] | None: ...
+    def adopt_store(self, journal: RuntimeJournal, core: TerminalCore) -> None: ...
+
 
 #: where cleared stores are kept, inside the data directory
 CLEARED_DIR = "cleared"
@@ -78,7 +100,7 @@ def _move_aside(data_dir: Path, epoch: int, at: int) -> str:
 
 
 def ram_clear(
-    runtime: TerminalRuntime, *, by: str, reason: str, audit: tuple[dict[str, Any], ...] = ()
+    runtime: ClearedRuntime, *, by: str, reason: str, audit: tuple[dict[str, Any], ...] = ()
 ) -> e.RamCleared:
     """Start a new store (see the module docstring); the journaled ``RamCleared``."""
     state = runtime.state

@@ -39,6 +39,7 @@ from kiosk.runtime.deck import DeckFactory as DeckFactory
 from kiosk.runtime.deck import DeckLike as DeckLike
 from kiosk.runtime.deck import SealBrokenError
 from kiosk.runtime.pin_migration import take_in_old_pins
+from kiosk.runtime.ram_clear import ram_clear
 from kiosk.runtime.scratch import clone
 from kiosk.runtime.sealed import BETWEEN_ROUNDS, RoundSealing
 from kiosk.signer.client import Signer, signer_for
@@ -47,6 +48,7 @@ from kiosk.store.critmem import StoreCheck
 from kiosk.store.faults import describe, is_storage_full, store_fault
 from kiosk.store.journal import Journal, Projections, StoreError
 from kiosk.store.port import JournalOpener, RuntimeJournal
+from kiosk.store.port import power_up as store_power_up
 from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.commands import (
@@ -206,7 +208,8 @@ class TerminalRuntime:
         now = self.clock()
         check: StoreCheck | None = None
         try:
-            check = self.store.power_up(
+            check = store_power_up(
+                self.store,
                 self.signer,
                 lambda: TerminalState.genesis(self._initial_config).to_snapshot(),
                 now,
@@ -804,8 +807,6 @@ class TerminalRuntime:
         self, *, by: str, reason: str, audit: tuple[dict[str, Any], ...] = ()
     ) -> e.RamCleared:
         """The operator's RAM clear: a new store (see :mod:`kiosk.runtime.ram_clear`)."""
-        from kiosk.runtime.ram_clear import ram_clear
-
         event = ram_clear(self, by=by, reason=reason, audit=audit)
         self._sync_validator()
         reconcile.request_records(self.validator, self.printer)  # a new store: new baselines

@@ -19,12 +19,12 @@ from pathlib import Path
 
 from google.protobuf.message import DecodeError
 
+from kiosk.faults import StoreError
 from kiosk.signer.core import SignerRefusalError, anchor_from, head_to, seal_from, seal_to
 from kiosk.signer.framing import FramingError, recv_frame, send_frame
 from kiosk.signer.keeper import Keeper
 from kiosk.signer.records import Anchor, Head, RoundSeal, fingerprint
 from kiosk.signer.state import SignerStateError, create_key
-from kiosk.store.journal import StoreError
 from proto.turbokiosk.v1 import signer_pb2 as pb
 
 #: environment variable naming the signer's socket (what ``--signer PATH`` sets)

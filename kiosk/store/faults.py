@@ -18,6 +18,9 @@ from __future__ import annotations
 import errno
 import sqlite3
 
+from kiosk.faults import StorageFullError as StorageFullError
+from kiosk.faults import StoreError as StoreError
+
 #: SQLite's primary result codes that mean "the disk is full"
 _SQLITE_FULL = 13
 _FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
@@ -33,14 +36,6 @@ _MEANINGS = {
     14: "store cannot be opened",  # SQLITE_CANTOPEN
     26: "store file is not a database",  # SQLITE_NOTADB
 }
-
-
-class StoreError(Exception):
-    """The store cannot be opened or written as required."""
-
-
-class StorageFullError(StoreError):
-    """The file system holding the store is full: the write was not made."""
 
 
 #: how a full disk reads in a message that crossed a process boundary (the signer's refusal)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -44,9 +44,7 @@ from kiosk.terminal import events as ev
 from kiosk.terminal.event_sets import LOGGED_KINDS as LOGGED_KINDS
 
 if TYPE_CHECKING:
-    from kiosk.signer.client import Signer
     from kiosk.signer.records import RoundSeal
-    from kiosk.store.critmem import StoreCheck
 
 SCHEMA_VERSION = 1
 DB_NAME = "terminal.sqlite3"
@@ -239,14 +237,6 @@ class Journal:
             if self.signer is not None and signatures is not None:
                 self.db.execute("INSERT INTO meta VALUES ('epoch', ?)", (str(self.signer.epoch),))
                 self._write_signatures(0, GENESIS, signatures, snapshot=True)
-
-    def power_up(
-        self, signer: Signer, genesis: Callable[[], dict[str, Any]], now: int
-    ) -> StoreCheck:
-        """Create, adopt or verify the store against the signer (:mod:`kiosk.store.critmem`)."""
-        from kiosk.store.critmem import power_up_store
-
-        return power_up_store(self, signer, genesis, now)
 
     def adopt(self, epoch: int, head_signature: bytes, snapshots: dict[int, bytes]) -> None:
         """Sign an unsigned store of a previous release as it is (see kiosk.store.critmem)."""

@@ -7,33 +7,28 @@ shown at power-up, not a crash).  Two stores keep the protocol:
 - :class:`kiosk.store.journal.Journal`, the product's SQLite file (WAL, fsync, the signer);
 - :class:`kiosk.store.memory.MemoryJournal`, the same hash chain in memory, for pure tests.
 
-Only what a running terminal does goes through it (power-up, commits, the escrow memory, the
-host's anchor head).  What works on the SQLite file itself (the RAM clear, the service audit
-log, the host link's reader) asks for :attr:`TerminalRuntime.journal`, the SQLite store.
+Only what a running terminal does goes through it (power-up by :func:`power_up`, commits,
+the escrow memory, the host's anchor head).  What works on the SQLite file itself (the RAM
+clear, the service audit log, the host link's reader) asks for
+:attr:`TerminalRuntime.journal`, the SQLite store.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from kiosk.signer.client import Signer
+from kiosk.store.critmem import StoreCheck, power_up_store
+from kiosk.store.faults import StoreError
 from kiosk.store.journal import Journal, JournalRow, Projections
+from kiosk.store.memory import MemoryJournal
 from kiosk.terminal import events as ev
-
-if TYPE_CHECKING:
-    from kiosk.signer.client import Signer
-    from kiosk.store.critmem import StoreCheck
 
 
 class RuntimeJournal(Protocol):
     """The store a :class:`~kiosk.runtime.terminal.TerminalRuntime` runs on."""
-
-    def power_up(
-        self, signer: Signer, genesis: Callable[[], dict[str, Any]], now: int
-    ) -> StoreCheck:
-        """Create the store when new, else check it; the verified state or why to lock up."""
-        ...
 
     def commit(self, events: Iterable[ev.Event], projections: Projections = ...) -> int:
         """Write a step's events and projections at once (StoreError: nothing written)."""
@@ -79,6 +74,23 @@ class RuntimeJournal(Protocol):
 
 #: opens the runtime's store (called once by the runtime; StoreError when it cannot)
 JournalOpener = Callable[[], RuntimeJournal]
+
+
+def power_up(
+    store: RuntimeJournal, signer: Signer, genesis: Callable[[], dict[str, Any]], now: int
+) -> StoreCheck:
+    """Create the store when new, else check it; the verified state or why to lock up.
+
+    The SQLite journal is created, adopted or verified against the signer
+    (:func:`kiosk.store.critmem.power_up_store`: a function, not a method of the journal, so
+    that the journal does not import what verifies it, decision 0050); the memory journal is
+    unsigned and checks its own chain.
+    """
+    if isinstance(store, MemoryJournal):
+        return store.power_up(signer, genesis, now)
+    if isinstance(store, Journal):
+        return power_up_store(store, signer, genesis, now)
+    raise StoreError(f"no power-up for a store of type {type(store).__name__}")
 
 
 def sqlite_journal(data_dir: Path) -> JournalOpener:

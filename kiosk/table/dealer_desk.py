@@ -22,13 +22,14 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import grpc
 
 from kiosk.hostlink import identity
 from kiosk.table import commands as c
 from kiosk.table import events as e
+from kiosk.table.controller import TableController
 from kiosk.table.core import CardSource, Phase
 from kiosk.table.dealer_access import (
     LEAST_ROLE,
@@ -41,8 +42,27 @@ from kiosk.table.shuffler_feed import LinkCameUp, ShufflerFeed
 from proto.turbokiosk.v1 import dealer_pb2 as pb
 from proto.turbokiosk.v1 import dealer_pb2_grpc
 
-if TYPE_CHECKING:
-    from kiosk.table.server import TableServer
+
+class DeskTable(Protocol):
+    """What the dealer desk needs of its table (:class:`kiosk.table.server.TableServer`
+    satisfies it; passed in, so the desk does not import the server: decision 0050)."""
+
+    @property
+    def controller(self) -> TableController: ...
+    @property
+    def clock(self) -> Callable[[], int]: ...
+    @property
+    def lock(self) -> threading.Lock: ...
+    @property
+    def auto_deal_ms(self) -> int | None: ...
+    @property
+    def stopping(self) -> bool: ...
+    def current_game(self) -> int: ...
+    def online_seats(self) -> set[int]: ...
+    def execute_locked(
+        self, cmd: c.Command, audit: e.DealerAudited | None = None
+    ) -> list[e.Event]: ...
+
 
 #: the most rounds one recall request returns
 MAX_RECALL = 50
@@ -75,7 +95,7 @@ class DealerStream:
 class DealerDesk:
     """The dealer streams of one table server, and its card source."""
 
-    def __init__(self, table: TableServer, access: DealerAccess, feed: ShufflerFeed | None) -> None:
+    def __init__(self, table: DeskTable, access: DealerAccess, feed: ShufflerFeed | None) -> None:
         self.table = table
         self.access = access
         self.feed = feed

@@ -3,12 +3,17 @@
 Run from the repository root: ``python -m tests.architecture.import_graph``.  Each line is
 ``importer -> imported  (count)``; a line starting with ``UP`` imports a package that sits in a
 higher layer than the importer (see docs/architecture.md).  Imports inside ``if TYPE_CHECKING``
-blocks are counted too: they are still dependencies for a reader.
+blocks and inside functions are counted too: they are still dependencies for a reader, and a
+cycle held apart by an import inside a function is still a cycle.
+
+The same scan at file level (module to module) gives the import cycles between files:
+:func:`file_cycles` (decision 0050), printed at the end.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 import sys
 from collections import Counter
 from pathlib import Path
@@ -25,7 +30,7 @@ RANK: dict[str, float] = {
     "kiosk.terminal": 3,
     "kiosk.analysis": 3,
     "kiosk.store": 4,
-    "kiosk.signer": 4,
+    "kiosk.signer": 3.5,  # below the store: the store signs through it (decision 0050)
     "kiosk.devices": 5,
     "kiosk.hostlink": 5,
     "kiosk.sas": 5,
@@ -52,6 +57,7 @@ BASE_MODULES = {
     "kiosk.clock",
     "kiosk.errors",
     "kiosk.durable",
+    "kiosk.faults",
     "kiosk.integrity",
     "kiosk.interrupts",
     "kiosk.money_text",
@@ -141,6 +147,123 @@ def edges(root: Path) -> Counter[tuple[str, str, str, str]]:
     return counted
 
 
+def module_imports(path: Path, module: str, root: Path) -> dict[str, int]:
+    """The product modules ``path`` imports (anywhere in the file) -> the first line doing so.
+
+    ``from package import name`` counts as importing ``package.name`` when that is a module,
+    otherwise as importing ``package`` (its ``__init__``).
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_package = path.name == "__init__.py"
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [existing_module(root, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                drop = node.level - 1 if is_package else node.level
+                base = base[: len(base) - drop] if drop else base
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                named = f"{target}.{alias.name}"
+                sub = existing_module(root, named)
+                targets.append(sub if sub == named else existing_module(root, target))
+        for target in targets:
+            if target != module and package_of(target) is not None:
+                assert isinstance(node, (ast.Import, ast.ImportFrom))
+                found.setdefault(target, node.lineno)
+    return found
+
+
+def module_graph(root: Path) -> dict[str, dict[str, int]]:
+    """Every product module -> the product modules it imports (-> line of the import)."""
+    graph: dict[str, dict[str, int]] = {}
+    for top in ROOTS:
+        for path in sorted((root / top).rglob("*.py")):
+            module = module_name(path, root)
+            graph[module] = module_imports(path, module, root)
+    return graph
+
+
+def file_cycles(graph: dict[str, dict[str, int]]) -> list[frozenset[str]]:
+    """The groups of modules that import each other (strongly connected, 2 or more modules),
+    found by Tarjan's algorithm (iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[frozenset[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work: list[tuple[str, list[str]]] = [(start, sorted(graph[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, pending = work[-1]
+            if pending:
+                nxt = pending.pop()
+                if nxt not in graph:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, sorted(graph[nxt])))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group: set[str] = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.add(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    groups.append(frozenset(group))
+    return sorted(groups, key=sorted)
+
+
+def cycle_path(graph: dict[str, dict[str, int]], group: frozenset[str]) -> list[str]:
+    """One closed import path through ``group``, each step ``module:line -> module``."""
+    start = min(group)
+    previous: dict[str, str] = {}
+    frontier = [start]
+    while frontier:  # breadth-first back to start, inside the group
+        following: list[str] = []
+        for node in frontier:
+            for nxt in sorted(graph[node]):
+                if nxt == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(previous[path[-1]])
+                    path.reverse()
+                    path.append(start)
+                    return [f"{a}:{graph[a][b]} -> {b}" for a, b in itertools.pairwise(path)]
+                if nxt in group and nxt not in previous and nxt != start:
+                    previous[nxt] = node
+                    following.append(nxt)
+        frontier = following
+    return []
+
+
+def describe_cycle(graph: dict[str, dict[str, int]], group: frozenset[str]) -> str:
+    """The modules of a cycle and one path through them, on a few lines."""
+    steps = "\n".join(f"      {step}" for step in cycle_path(graph, group))
+    return f"   {', '.join(sorted(group))}\n{steps}"
+
+
 def main(argv: list[str]) -> int:
     root = Path(argv[1]) if len(argv) > 1 else Path.cwd()
     found = edges(root)
@@ -163,6 +286,11 @@ def main(argv: list[str]) -> int:
         print(f"   {source} -> {target}:")
         for line in sorted(modules):
             print(f"      {line}")
+    graph = module_graph(root)
+    groups = file_cycles(graph)
+    print(f"file-level import cycles: {len(groups)}")
+    for group in groups:
+        print(describe_cycle(graph, group))
     return 0
 
 

@@ -29,7 +29,7 @@ from kiosk.terminal import commands as c
 from kiosk.terminal import events as e
 from kiosk.terminal.state import Phase
 from rng import Csprng
-from tests.devices.harness import Clock, Wire, terminal_restarted
+from tests.helpers.device_link import Clock, Wire, terminal_restarted
 
 RNG = Csprng()
 START = 50_000

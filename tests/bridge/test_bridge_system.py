@@ -29,7 +29,7 @@ from kiosk.runtime.validation import LocalValidationNumbers
 from kiosk.store.port import sqlite_journal
 from kiosk.terminal import events as e
 from rng import Csprng
-from tests.devices.harness import Clock, FakeHost, Wire, terminal_restarted
+from tests.helpers.device_link import Clock, FakeHost, Wire, terminal_restarted
 
 TICKETS = {"111111111111111111": 2500, "222222222222222222": 10_000, "333333333333333333": 7}
 UNKNOWN = "999999999999999999"

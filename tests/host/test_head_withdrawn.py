@@ -35,9 +35,9 @@ def test_a_withdrawn_head_is_an_alarm_on_the_floor(
         assert host_on.db is not None
         db: HostDb = host_on.db
         (alarm,) = db.terminal_alarms("TK-A", "alarm")
-        assert alarm["kind"] == "head_withdrawn"
-        assert alarm["detail"]["store_seq"] == back
-        assert alarm["detail"]["seq"] > back
+        assert alarm.kind == "head_withdrawn"
+        assert alarm.detail["store_seq"] == back
+        assert alarm.detail["seq"] > back
         kinds = [
             r.event for r in terminal.runtime.journal.rows() if isinstance(r.event, e.HeadWithdrawn)
         ]

@@ -13,14 +13,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from kiosk.games.base import GameRules, WagerSpot
 from kiosk.games.paytable import Translations
 from kiosk.presentation.i18n import game_text, text
-
-if TYPE_CHECKING:  # the pictures' records; the module itself asks this one for the family
-    from kiosk.presentation.help_pictures import HelpPictures
+from kiosk.presentation.picture_records import HelpPictures
 
 #: the per-family modules of the shipped families
 BUILTIN = ("kiosk.presentation.families.turbo", "kiosk.presentation.families.stadium")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from kiosk.cards import RANKS, rank
 from kiosk.games import poker3
 from kiosk.games.base import GameRules, WagerSpot
 from kiosk.games.stadium import ANTE, ANTE_BONUS, FAMILY_ID, PLAY, StadiumRules
@@ -17,7 +16,10 @@ from kiosk.presentation.families import (
     PayTable,
     TableFamily,
     register,
+    stadium_help,
 )
+from kiosk.presentation.families.stadium_hands import dealer_qualifies as dealer_qualifies
+from kiosk.presentation.families.stadium_hands import three_card_name as three_card_name
 from kiosk.presentation.help_pictures import HelpPictures
 from kiosk.presentation.i18n import game_text, text
 from kiosk.presentation.spots import odds_range, odds_text
@@ -29,21 +31,6 @@ PACK = 3
 def _rules(game: GameRules) -> StadiumRules:
     assert isinstance(game, StadiumRules), f"{game.game_id} is not a Stadium game"
     return game
-
-
-def three_card_name(cards: Sequence[int], language: str) -> str:
-    """The category of a three-card hand, e.g. ``Pair``; a high-card hand by its top card
-    (``King high``), which is what decides whether the dealer qualifies."""
-    category = poker3.category3(poker3.value3(cards))
-    if category == 0:
-        top = max(rank(code) for code in cards)
-        return text(language, "high_card", rank=text(language, f"rank_{RANKS[top]}"))
-    return game_text(language, poker3.CATEGORY3_NAMES[category])
-
-
-def dealer_qualifies(cards: Sequence[int]) -> bool:
-    """Whether the dealer's three cards qualify (Queen high or better)."""
-    return poker3.dealer_qualifies(poker3.value3(cards))
 
 
 def blind_line(spot_id: str, words: GameWordsLike) -> tuple[str, str]:
@@ -96,8 +83,6 @@ class StadiumTable(TableFamily):
 
     def help_pictures(self, game: GameRules, language: str) -> HelpPictures | None:
         """A hand drawn on every pay row, a round worked out."""
-        from kiosk.presentation.families import stadium_help  # it reads this module's hands
-
         return stadium_help.pictures(_rules(game), language)
 
     def pays_text(self, game: GameRules, spot: WagerSpot) -> str:

@@ -11,7 +11,7 @@ from kiosk.games import poker3
 from kiosk.games.base import SeatBet
 from kiosk.games.stadium import ANTE, PLAY, StadiumRules
 from kiosk.presentation.faces import face
-from kiosk.presentation.families.stadium import dealer_qualifies, three_card_name
+from kiosk.presentation.families.stadium_hands import dealer_qualifies, three_card_name
 from kiosk.presentation.help_pictures import (
     ExampleStep,
     HelpPictures,
