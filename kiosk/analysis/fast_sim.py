@@ -12,7 +12,8 @@ table look-ups built from the certified scorer and pay tables
 * Turbo ``stadium`` mode: the community, then each seat 6 cards of its own shuffle of the 49
   cards left;
 * Stadium Three Card Poker: one deck, the 9-card array then the dealer's 3 cards; each seat
-  picks 3 of the 9 positions at random.
+  picks 3 of the 9 positions at random.  The 12 blind wagers (Pairs Plus and 6-Card Bonus on
+  each row and column of the array) are settled once a round: every seat's are the same.
 
 Every seat bets one unit on every wager.  The report (:class:`~kiosk.analysis.table_sim.
 TableSimulation`) measures each wager's distance from its exact edge in *exact* standard
@@ -139,8 +140,9 @@ class StadiumDeal:
 
     @property
     def wagers(self) -> tuple[str, ...]:
-        """Wager ids, the rows of :meth:`play`."""
-        return self.tables.wagers
+        """Wager ids, the rows of :meth:`play`: the seat's own wagers, then the 12 blind row
+        and column wagers."""
+        return self.tables.wagers + self.tables.blind
 
     def deal(
         self, gen: np.random.Generator, n: int
@@ -159,11 +161,14 @@ class StadiumDeal:
     def play(self, gen: np.random.Generator, n: int) -> Ints:
         """Nets ``[wager, seat, round]`` of ``n`` rounds."""
         array, dealer, picks = self.deal(gen, n)
-        rows = []
-        for positions in picks:
+        blind = self.tables.settle_lines(array, dealer)  # every seat's: the lines are shared
+        nets = np.empty((len(self.wagers), self.seats, n), dtype=np.int64)
+        own = len(self.tables.wagers)
+        for seat, positions in enumerate(picks):
             hand = np.take_along_axis(array, positions.astype(np.intp), axis=1)
-            rows.append(self.tables.settle(hand, dealer))
-        return np.stack(rows, axis=1)
+            nets[:own, seat] = self.tables.settle(hand, dealer)
+            nets[own:, seat] = blind
+        return nets
 
 
 Deal = TurboDeal | StadiumDeal
