@@ -400,8 +400,11 @@ def report(
     pars: Mapping[str, WagerPar],
     covariances: Mapping[str, Fraction],
     correlations: Mapping[str, Fraction],
+    shared: frozenset[str] = frozenset(),
 ) -> TableSimulation:
-    """The :class:`TableSimulation` of a run's sums, errors from the exact variances."""
+    """The :class:`TableSimulation` of a run's sums, errors from the exact variances.
+    ``shared``: wagers every seat of a round holds alike (Stadium's blind lines): their
+    covariance is their variance, and they have no correlation row (it is 1 by construction)."""
     games = run.sums.rounds
     pooled: list[SimulatedWager] = []
     per_seat_rows: list[list[SimulatedWager]] = [[] for _ in range(seats)]
@@ -424,8 +427,9 @@ def report(
             )
         if seats == 1:
             error, basis = seat_error, "exact"
-        elif wager in covariances:
-            mean_var = (variance + (seats - 1) * covariances[wager]) / seats
+        elif wager in covariances or wager in shared:
+            covariance = variance if wager in shared else covariances[wager]
+            mean_var = (variance + (seats - 1) * covariance) / seats
             error, basis = math.sqrt(mean_var / games) if games else math.inf, "exact"
         else:  # covariance <= variance: the error of perfectly correlated seats
             error, basis = seat_error, "bound"
@@ -440,7 +444,7 @@ def report(
                 _sample_error(sums.total, sums.squares, games, scale * seats),
             )
         )
-        if seats > 1:
+        if seats > 1 and wager not in shared:
             observed, jack = correlation_estimate(sums.batches, seats, scale, -exact_edge, variance)
             checked = rare_variance_share(par, games * seats) <= MAX_RARE_SHARE
             observed_corr.append(

@@ -107,12 +107,6 @@ def exact_correlations(rules: stadium.StadiumRules) -> dict[str, Fraction]:
     return {"pairs_plus": covariance / stadium_par.side_wager_par(rules.pairs_plus).variance}
 
 
-def simulation_correlations(rules: stadium.StadiumRules) -> dict[str, Fraction]:
-    """:func:`exact_correlations`, and 1 for every blind wager: the row and column lines are
-    the same for every seat of the round."""
-    return {**exact_correlations(rules), **dict.fromkeys(blind_pars(rules), Fraction(1))}
-
-
 def stadium_table_math(
     paytables: dict[str, str],
     seats: int,

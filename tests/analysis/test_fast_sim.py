@@ -273,3 +273,34 @@ def test_long_runs_agree_with_the_exact_math(
     )
     assert sim.agrees(), [(r.wager_id, r.z) for r in sim.pooled]
     assert not sim.interrupted
+
+
+def test_stadium_report_confirms_every_wager_with_exact_errors() -> None:
+    """``simulate stadium-3cp`` reports all 15 wagers; the 12 blind ones with the par sheet's
+    variance, the same at every seat (the lines are shared), pooled with covariance =
+    variance (an exact error) and no correlation row (1 by construction)."""
+    from kiosk.analysis import families
+
+    rules = stadium.load({})
+    games, seats = 3000, 3
+    sim = families.par_family("stadium-3cp").simulate(
+        "stadium-3cp", games, {}, seed=2, seats=seats, mode=None, jobs=1
+    )
+    blind = [spot.id for spot in rules.spots if spot.group == "blind"]
+    assert [r.wager_id for r in sim.pooled] == ["ante_play", "pairs_plus", "six_card_bonus", *blind]
+    pars = stadium_table.simulation_pars(rules)
+    rows = {r.wager_id: r for r in sim.pooled}
+    correlations = {c.wager_id: c for c in sim.correlations}
+    for wager in blind:
+        kind_par = pars["pairs_plus" if wager.startswith("pairs_plus") else "six_card_bonus"]
+        assert pars[wager].variance == kind_par.variance
+        assert pars[wager].house_edge == kind_par.house_edge
+        assert rows[wager].error_basis == "exact"
+        assert rows[wager].std_error == pytest.approx(math.sqrt(kind_par.variance / games))
+        at_seats = {
+            seat[len(sim.pooled) - len(blind) + blind.index(wager)] for seat in sim.per_seat
+        }
+        assert len({r.observed_edge for r in at_seats}) == 1
+        assert next(iter(at_seats)).observed_edge == rows[wager].observed_edge
+        assert wager not in correlations
+    assert sim.agrees()

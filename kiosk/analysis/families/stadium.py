@@ -49,7 +49,7 @@ class StadiumPar:
         except ValueError as exc:
             raise RuleError(str(exc)) from exc
         pars = stadium_table.simulation_pars(rules)
-        correlations = stadium_table.simulation_correlations(rules)
+        correlations = stadium_table.exact_correlations(rules)
         covariances = {w: c * pars[w].variance for w, c in correlations.items()}
         deal = fast_sim.stadium_deal(rules, seats)
         root = fast_sim.new_root() if seed is None else seed
@@ -63,6 +63,7 @@ class StadiumPar:
             pars,
             covariances,
             correlations,
+            frozenset(stadium_table.blind_pars(rules)),  # the lines are every seat's
         )
 
     def table_math(
