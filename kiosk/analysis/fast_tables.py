@@ -296,7 +296,7 @@ class StadiumTables:
         """``poker3.best_five_category`` of 3 cards (``code``: their value3 index) with 3
         others (:meth:`three_key`): rank sets and suit masks by look-up, no sort."""
         other_sets, other_bits = other
-        best = self.unsuited_pairs[other_sets + self.rank_sets[code]]
+        best: npt.NDArray[np.int8] = self.unsuited_pairs[other_sets + self.rank_sets[code]]
         bits = SUIT_BITS[cards].sum(axis=1) + other_bits
         for s in range(4):
             best = np.maximum(best, self.suited[bits >> (RANKS * s) & (1 << RANKS) - 1])
