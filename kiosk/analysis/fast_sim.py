@@ -12,7 +12,8 @@ table look-ups built from the certified scorer and pay tables
 * Turbo ``stadium`` mode: the community, then each seat 6 cards of its own shuffle of the 49
   cards left;
 * Stadium Three Card Poker: one deck, the 9-card array then the dealer's 3 cards; each seat
-  picks 3 of the 9 positions at random.
+  picks 3 of the 9 positions at random.  The 12 blind wagers (Pairs Plus and 6-Card Bonus on
+  each row and column of the array) are settled once a round: every seat's are the same.
 
 Every seat bets one unit on every wager.  The report (:class:`~kiosk.analysis.table_sim.
 TableSimulation`) measures each wager's distance from its exact edge in *exact* standard
@@ -139,8 +140,9 @@ class StadiumDeal:
 
     @property
     def wagers(self) -> tuple[str, ...]:
-        """Wager ids, the rows of :meth:`play`."""
-        return self.tables.wagers
+        """Wager ids, the rows of :meth:`play`: the seat's own wagers, then the 12 blind row
+        and column wagers."""
+        return self.tables.wagers + self.tables.blind
 
     def deal(
         self, gen: np.random.Generator, n: int
@@ -159,11 +161,14 @@ class StadiumDeal:
     def play(self, gen: np.random.Generator, n: int) -> Ints:
         """Nets ``[wager, seat, round]`` of ``n`` rounds."""
         array, dealer, picks = self.deal(gen, n)
-        rows = []
-        for positions in picks:
+        blind = self.tables.settle_lines(array, dealer)  # every seat's: the lines are shared
+        nets = np.empty((len(self.wagers), self.seats, n), dtype=np.int64)
+        own = len(self.tables.wagers)
+        for seat, positions in enumerate(picks):
             hand = np.take_along_axis(array, positions.astype(np.intp), axis=1)
-            rows.append(self.tables.settle(hand, dealer))
-        return np.stack(rows, axis=1)
+            nets[:own, seat] = self.tables.settle(hand, dealer)
+            nets[own:, seat] = blind
+        return nets
 
 
 Deal = TurboDeal | StadiumDeal
@@ -395,8 +400,11 @@ def report(
     pars: Mapping[str, WagerPar],
     covariances: Mapping[str, Fraction],
     correlations: Mapping[str, Fraction],
+    shared: frozenset[str] = frozenset(),
 ) -> TableSimulation:
-    """The :class:`TableSimulation` of a run's sums, errors from the exact variances."""
+    """The :class:`TableSimulation` of a run's sums, errors from the exact variances.
+    ``shared``: wagers every seat of a round holds alike (Stadium's blind lines): their
+    covariance is their variance, and they have no correlation row (it is 1 by construction)."""
     games = run.sums.rounds
     pooled: list[SimulatedWager] = []
     per_seat_rows: list[list[SimulatedWager]] = [[] for _ in range(seats)]
@@ -419,8 +427,9 @@ def report(
             )
         if seats == 1:
             error, basis = seat_error, "exact"
-        elif wager in covariances:
-            mean_var = (variance + (seats - 1) * covariances[wager]) / seats
+        elif wager in covariances or wager in shared:
+            covariance = variance if wager in shared else covariances[wager]
+            mean_var = (variance + (seats - 1) * covariance) / seats
             error, basis = math.sqrt(mean_var / games) if games else math.inf, "exact"
         else:  # covariance <= variance: the error of perfectly correlated seats
             error, basis = seat_error, "bound"
@@ -435,7 +444,7 @@ def report(
                 _sample_error(sums.total, sums.squares, games, scale * seats),
             )
         )
-        if seats > 1:
+        if seats > 1 and wager not in shared:
             observed, jack = correlation_estimate(sums.batches, seats, scale, -exact_edge, variance)
             checked = rare_variance_share(par, games * seats) <= MAX_RARE_SHARE
             observed_corr.append(

@@ -221,6 +221,35 @@ def suited_table() -> npt.NDArray[np.int8]:
     return table
 
 
+#: Multisets of 3 ranks (of 13).
+RANK_SETS = 455
+
+
+@cache
+def rank_set_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
+    """``[a * 2704 + b * 52 + c]`` -> the id (0..454) of the ranks of 3 cards, and
+    ``[id of 3 cards * 455 + id of 3 others]`` -> ``poker3.unsuited_category`` of the 6
+    (via :func:`unsuited_table`): two look-ups instead of sorting 6 ranks."""
+    code = np.arange(DECK**3, dtype=np.int64)
+    ranks = np.sort(np.stack((code // DECK**2, code // DECK % DECK, code % DECK), axis=1) >> 2)
+    keys = (ranks[:, 2] * RANKS + ranks[:, 1]) * RANKS + ranks[:, 0]
+    sets, ids = np.unique(keys, return_inverse=True)
+    digits = np.stack((sets % RANKS, sets // RANKS % RANKS, sets // RANKS**2), axis=1)
+    six = np.sort(
+        np.concatenate(
+            (np.repeat(digits, len(sets), axis=0), np.tile(digits, (len(sets), 1))), axis=1
+        )
+    )
+    index = np.zeros(len(six), dtype=np.int64)
+    for k in range(5, -1, -1):
+        index = index * RANKS + six[:, k]
+    return ids.astype(np.int16), unsuited_table()[index]
+
+
+#: ``[card]`` -> its bit in four 13-bit suit masks (bit ``rank + 13 * suit``).
+SUIT_BITS: Ints = np.array([1 << ((c >> 2) + RANKS * (c & 3)) for c in range(DECK)], np.int64)
+
+
 @dataclass(frozen=True)
 class StadiumTables:
     """Stadium Three Card Poker's pay tables as nets by category (picklable)."""
@@ -232,8 +261,46 @@ class StadiumTables:
     ante_bonus: Ints  # [3-card category] net of the ante bonus
     pairs_plus: Ints  # [3-card category]
     six_card_bonus: Ints  # [5-card category]
+    rank_sets: npt.NDArray[np.int16]  # [value3 index] rank-set id of 3 cards
+    unsuited_pairs: npt.NDArray[np.int8]  # [id * 455 + id] unsuited category of the 6 cards
 
     wagers: tuple[str, ...] = ("ante_play", "pairs_plus", "six_card_bonus")
+    #: The blind row and column wagers (spot ids), the rows of :meth:`settle_lines`.
+    blind: tuple[str, ...] = tuple(
+        f"{wager}_{line}" for wager in ("pairs_plus", "six_card_bonus") for line in stadium.LINES
+    )
+
+    def settle_lines(self, array: npt.NDArray[np.int8], dealer: npt.NDArray[np.int8]) -> Ints:
+        """Nets ``[blind wager, round]`` of the 12 blind wagers: Pairs Plus on the three cards
+        of each row and column of the 9-card array, the 6-Card Bonus on them with the
+        dealer's 3 (the same for every seat of the round)."""
+        a = array.astype(np.intp)
+        dealer_key = self.three_key(dealer.astype(np.intp))
+        pairs_plus, six = [], []
+        for cells in stadium.LINES.values():
+            line = a[:, list(cells)]
+            code = (line[:, 0] * DECK + line[:, 1]) * DECK + line[:, 2]
+            pairs_plus.append(self.pairs_plus[self.value3[code] >> 12])
+            six.append(self.six_card_bonus[self.six_category(line, code, dealer_key)])
+        return np.stack(pairs_plus + six)
+
+    def three_key(self, cards: npt.NDArray[np.intp]) -> tuple[Ints, Ints]:
+        """The rank-set id of each row of 3 cards (times 455) and its suit bits."""
+        code = (cards[:, 0] * DECK + cards[:, 1]) * DECK + cards[:, 2]
+        bits = SUIT_BITS[cards].sum(axis=1)
+        return self.rank_sets[code].astype(np.int64) * RANK_SETS, bits
+
+    def six_category(
+        self, cards: npt.NDArray[np.intp], code: npt.NDArray[np.intp], other: tuple[Ints, Ints]
+    ) -> npt.NDArray[np.int8]:
+        """``poker3.best_five_category`` of 3 cards (``code``: their value3 index) with 3
+        others (:meth:`three_key`): rank sets and suit masks by look-up, no sort."""
+        other_sets, other_bits = other
+        best: npt.NDArray[np.int8] = self.unsuited_pairs[other_sets + self.rank_sets[code]]
+        bits = SUIT_BITS[cards].sum(axis=1) + other_bits
+        for s in range(4):
+            best = np.maximum(best, self.suited[bits >> (RANKS * s) & (1 << RANKS) - 1])
+        return best
 
     def settle(self, hand: npt.NDArray[np.int8], dealer: npt.NDArray[np.int8]) -> Ints:
         """Nets ``[wager, round]`` of a seat's 3 cards against the dealer's 3 (Q-6-4)."""
@@ -250,8 +317,9 @@ class StadiumTables:
             player >= poker3.Q64, showdown * scale + self.ante_bonus[category], -scale
         )
         pairs_plus = self.pairs_plus[category]
-        six = np.concatenate((h, d), axis=1)
-        return np.stack((ante_play, pairs_plus, self.six_card_bonus[self.best_five(six)]))
+        code = (h[:, 0] * DECK + h[:, 1]) * DECK + h[:, 2]
+        six = self.six_category(h, code, self.three_key(d))
+        return np.stack((ante_play, pairs_plus, self.six_card_bonus[six]))
 
     def best_five(self, cards: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
         """``poker3.best_five_category`` of every row of 6 cards."""
@@ -281,4 +349,5 @@ def stadium_tables(rules: stadium.StadiumRules) -> StadiumTables:
         np.array([pay(scale, o) - scale if o else 0 for o in bonus], dtype=np.int64),
         np.array([_net(scale, rules.pairs_plus.odds(c) or None) for c in range(6)], np.int64),
         np.array([_net(scale, rules.six_card_bonus.odds(c) or None) for c in range(10)], np.int64),
+        *rank_set_tables(),
     )

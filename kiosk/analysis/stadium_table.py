@@ -19,6 +19,7 @@ hypergeometric (:data:`OVERLAP`).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from math import comb, lcm
@@ -79,6 +80,25 @@ def wager_pars(rules: stadium.StadiumRules) -> dict[str, WagerPar]:
         "pairs_plus": stadium_par.side_wager_par(rules.pairs_plus),
         "six_card_bonus": stadium_par.side_wager_par(rules.six_card_bonus),
     }
+
+
+def blind_pars(rules: stadium.StadiumRules) -> dict[str, WagerPar]:
+    """The exact par of each of the 12 blind row and column wagers (spot ids): a line's
+    three cards are a uniform random 3 of the deck and the dealer's a uniform 3 of the
+    other 49, so its figures are those of the seat's own Pairs Plus or 6-Card Bonus."""
+    labels = {spot.id: spot.label for spot in rules.spots}
+    out = {}
+    for table in (rules.pairs_plus, rules.six_card_bonus):
+        par = stadium_par.side_wager_par(table)
+        for line in stadium.LINES:
+            spot = f"{table.wager}_{line}"
+            out[spot] = replace(par, wager_id=spot, label=labels[spot])
+    return out
+
+
+def simulation_pars(rules: stadium.StadiumRules) -> dict[str, WagerPar]:
+    """Every wager a seat can bet: :func:`wager_pars` and :func:`blind_pars`."""
+    return {**wager_pars(rules), **blind_pars(rules)}
 
 
 def exact_correlations(rules: stadium.StadiumRules) -> dict[str, Fraction]:

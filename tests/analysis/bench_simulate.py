@@ -7,8 +7,10 @@ the same run (docs/performance.md):
   (:func:`kiosk.analysis.table_sim.simulate_turbo_table` /
   :func:`~kiosk.analysis.table_sim.simulate_stadium_table`), one core;
 
-then the vectorised path (every wager of the game) on one process and on every core, for Turbo
-Football and Stadium Three Card Poker, with the time a billion rounds would take and the load
+then the vectorised path (every wager of the game: for Stadium the seat's ante and play, Pairs
+Plus and 6-Card Bonus and the 12 blind row and column wagers; today's Stadium simulator settles
+the first three only) on one process and on every core, for Turbo Football and Stadium Three
+Card Poker, with the time a billion rounds would take and the load
 average (the machine is shared: ratios, not absolute figures, are what compare).
 
     python tests/analysis/bench_simulate.py [--scale X]     # X = 1: about a minute

@@ -108,28 +108,33 @@ def _stadium_configs() -> list[dict[str, str]]:
 
 @pytest.mark.parametrize("paytables", _stadium_configs())
 def test_stadium_fast_path_settles_as_the_game(paytables: dict[str, str]) -> None:
-    """Same array, positions and dealer -> the same nets as ``StadiumRules.settle``."""
+    """Same array, positions and dealer -> the same nets as ``StadiumRules.settle`` for
+    every wager of the game: the seat's own and the 12 blind row and column wagers."""
     rules = stadium.load(paytables)
     deal = fast_sim.stadium_deal(rules, 3)
     scale = deal.tables.scale
+    blind = [spot.id for spot in rules.spots if spot.group == "blind"]
+    assert deal.wagers == ("ante_play", "pairs_plus", "six_card_bonus", *blind)
+    assert len(blind) == 12
     gen = np.random.Generator(np.random.PCG64(11))
     array, dealer, picks = deal.deal(gen, ROUNDS)
-    for positions in picks:
-        hand = np.take_along_axis(array, positions.astype(np.intp), axis=1)
-        fast = deal.tables.settle(hand, dealer)
+    nets = deal.play(np.random.Generator(np.random.PCG64(11)), ROUNDS)  # the same cards
+    for seat, positions in enumerate(picks):
+        fast = nets[:, seat]
         for i in range(ROUNDS):
             a = tuple(int(x) for x in array[i])
             p = tuple(int(x) for x in positions[i])
             d = tuple(int(x) for x in dealer[i])
-            bet = SeatBet({"ante": scale, "pairs_plus": scale, "six_card_bonus": scale}, p)
+            bet = SeatBet(dict.fromkeys((spot.id for spot in rules.spots), scale), p)
             choice = "play" if q64_play([a[j] for j in p]) else "fold"
             net = {r.spot: r.win for r in rules.settle(bet, a, choice, (), d).results}
             expected = (
                 net["ante"] + net.get("play", 0) + net.get("ante_bonus", 0),
                 net["pairs_plus"],
                 net["six_card_bonus"],
+                *(net[w] for w in blind),
             )
-            assert tuple(int(fast[k, i]) for k in range(3)) == expected, (a, p, d)
+            assert tuple(int(x) for x in fast[:, i]) == expected, (a, p, d)
 
 
 def test_six_card_categories_match_the_reference_on_rare_hands() -> None:
@@ -145,8 +150,14 @@ def test_six_card_categories_match_the_reference_on_rare_hands() -> None:
         [0, 8, 16, 24, 40, 5],  # flush
         [0, 5, 10, 15, 16, 21],  # straight 2-6
     ]
-    got = tables.best_five(np.array(hands, dtype=np.intp))
-    assert [int(x) for x in got] == [poker3.best_five_category(h) for h in hands]
+    cards = np.array(hands, dtype=np.intp)
+    exact = [poker3.best_five_category(h) for h in hands]
+    assert [int(x) for x in tables.best_five(cards)] == exact
+    halves = (cards[:, :3], cards[:, 3:])
+    for first, other in (halves, halves[::-1]):  # 3 + 3 by look-ups, either half first
+        code = (first[:, 0] * 52 + first[:, 1]) * 52 + first[:, 2]
+        got = tables.six_category(first, code, tables.three_key(other))
+        assert [int(x) for x in got] == exact
 
 
 def test_a_seed_gives_the_same_result_whatever_the_jobs() -> None:
@@ -205,7 +216,7 @@ def test_pooled_error_uses_the_exact_covariance_or_the_bound() -> None:
     """Two seats: the pooled error is sqrt((var + cov) / 2 / games) with the exact
     covariance, and the bound sqrt(var / games) without it."""
     rules = stadium.load({})
-    pars = stadium_table.wager_pars(rules)
+    pars = stadium_table.simulation_pars(rules)
     deal = fast_sim.stadium_deal(rules, 2)
     run = fast_sim.run_chunks(deal, 4000, 3, 1)
     cov = {"pairs_plus": Fraction(1, 100)}
@@ -262,3 +273,34 @@ def test_long_runs_agree_with_the_exact_math(
     )
     assert sim.agrees(), [(r.wager_id, r.z) for r in sim.pooled]
     assert not sim.interrupted
+
+
+def test_stadium_report_confirms_every_wager_with_exact_errors() -> None:
+    """``simulate stadium-3cp`` reports all 15 wagers; the 12 blind ones with the par sheet's
+    variance, the same at every seat (the lines are shared), pooled with covariance =
+    variance (an exact error) and no correlation row (1 by construction)."""
+    from kiosk.analysis import families
+
+    rules = stadium.load({})
+    games, seats = 3000, 3
+    sim = families.par_family("stadium-3cp").simulate(
+        "stadium-3cp", games, {}, seed=2, seats=seats, mode=None, jobs=1
+    )
+    blind = [spot.id for spot in rules.spots if spot.group == "blind"]
+    assert [r.wager_id for r in sim.pooled] == ["ante_play", "pairs_plus", "six_card_bonus", *blind]
+    pars = stadium_table.simulation_pars(rules)
+    rows = {r.wager_id: r for r in sim.pooled}
+    correlations = {c.wager_id: c for c in sim.correlations}
+    for wager in blind:
+        kind_par = pars["pairs_plus" if wager.startswith("pairs_plus") else "six_card_bonus"]
+        assert pars[wager].variance == kind_par.variance
+        assert pars[wager].house_edge == kind_par.house_edge
+        assert rows[wager].error_basis == "exact"
+        assert rows[wager].std_error == pytest.approx(math.sqrt(kind_par.variance / games))
+        at_seats = {
+            seat[len(sim.pooled) - len(blind) + blind.index(wager)] for seat in sim.per_seat
+        }
+        assert len({r.observed_edge for r in at_seats}) == 1
+        assert next(iter(at_seats)).observed_edge == rows[wager].observed_edge
+        assert wager not in correlations
+    assert sim.agrees()

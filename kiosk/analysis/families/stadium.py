@@ -38,7 +38,7 @@ class StadiumPar:
         progress: Progress | None = None,
     ) -> TableSimulation:
         """:mod:`kiosk.analysis.fast_sim`: any number of seats on one array, each picking its
-        positions at random."""
+        positions at random and betting every wager, the 12 blind row and column ones too."""
         _check_mode(edition, mode)
         rules = stadium.load(dict(paytables))
         from kiosk.analysis import fast_sim  # numpy: only a simulation needs it
@@ -48,7 +48,7 @@ class StadiumPar:
             fast_sim.check_run(games, seats, jobs)
         except ValueError as exc:
             raise RuleError(str(exc)) from exc
-        pars = stadium_table.wager_pars(rules)
+        pars = stadium_table.simulation_pars(rules)
         correlations = stadium_table.exact_correlations(rules)
         covariances = {w: c * pars[w].variance for w, c in correlations.items()}
         deal = fast_sim.stadium_deal(rules, seats)
@@ -63,6 +63,7 @@ class StadiumPar:
             pars,
             covariances,
             correlations,
+            frozenset(stadium_table.blind_pars(rules)),  # the lines are every seat's
         )
 
     def table_math(
