@@ -150,7 +150,7 @@ class Plan:
             "inside the chroot",
             "attract: turbokiosk run offscreen --dump-screen --exit-after-dump (arm64 and here)",
             f"soak: turbokiosk soak --games {self.games} --seed {self.seed} (arm64 and here)",
-            f"hotpath: kiosk.scoring, {self.rounds} rounds of 1000 hands (arm64 and here)",
+            f"hotpath: kiosk.kernel.scoring, {self.rounds} rounds of 1000 hands (arm64 and here)",
             "mphotpath: the same on MicroPython, scorer as bytecode (arm64 and here)",
             "audit: turbokiosk audit of the soak's journal (arm64 and here)",
         ]
@@ -210,7 +210,7 @@ def stage_micropython(directory: Path) -> None:
     directory.mkdir(parents=True)
     shutil.copy2(REPO / "tests/micropython/bench_payload.py", directory / "bench_payload.py")
     # no compiler directive in it (tests/scoring/test_isolation.py): it compiles on arm64
-    shutil.copy2(REPO / "kiosk/scoring.py", directory / "scoring.py")
+    shutil.copy2(REPO / "kiosk/kernel/scoring.py", directory / "scoring.py")
 
 
 def positive(text: str) -> int:
@@ -401,7 +401,7 @@ def in_chroot(root: Path, apt_cache: Path, command: str, *, timeout: float = 360
 
 def stage_kit(root: Path, work: Path, bundle: Path, public_key: Path) -> None:
     """The technician's kit in /srv/kit of the root, as deploy/README.md lays it out."""
-    from kiosk.hostlink import pki
+    from kiosk.terminal.hostlink import pki
 
     kit = root / "srv/kit"
     shutil.copytree(KIT, kit / "deploy", ignore=shutil.ignore_patterns("__pycache__"))

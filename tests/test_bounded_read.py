@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.bounded_read import InputFileError, read_bounded, read_bounded_text
+from kiosk.kernel.bounded_read import InputFileError, read_bounded, read_bounded_text
 
 
 def test_a_small_regular_file_is_read(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk import cards
+from kiosk.kernel import cards
 
 
 def test_card_codes_follow_rank_times_four_plus_suit():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from kiosk.progress import Progress, duration
+from kiosk.kernel.progress import Progress, duration
 
 
 class Clock:

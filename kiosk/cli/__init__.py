@@ -4,8 +4,8 @@ Each sub-command lives in its own module, which provides ``add_arguments(parser)
 ``run(args) -> int``.  Modules are imported only when their command runs, so a technician's
 ``turbokiosk meters`` never pays for importing Kivy.
 
-Errors follow one contract (:mod:`kiosk.cli.guard`, decision 0011): one line on standard error
-and a non-zero exit status, never a traceback.
+Errors follow one contract (:mod:`kiosk.terminal.cli.guard`, decision 0011): one line on standard
+error and a non-zero exit status, never a traceback.
 """
 
 from __future__ import annotations
@@ -21,29 +21,53 @@ from kiosk import __version__
 
 # command name -> (module providing add_arguments/run, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "par-sheet": ("kiosk.cli.par_sheet", "exact par sheet of an edition"),
-    "simulate": ("kiosk.cli.simulate", "simulate games to confirm the par sheet"),
-    "rng": ("kiosk.cli.rng", "RNG evidence: raw output dump, dealt decks, self-tests"),
-    "play": ("kiosk.cli.play", "play the full game in a terminal (text)"),
-    "meters": ("kiosk.cli.meters", "the terminal's lifetime and period meters"),
-    "recall": ("kiosk.cli.recall", "the last games, card by card"),
-    "events": ("kiosk.cli.events", "the event log, newest first"),
-    "audit": ("kiosk.cli.audit", "verify the journal and the meters (exit 0 iff ok)"),
-    "soak": ("kiosk.cli.soak", "robot play with invariant checks after every game"),
-    "sim": ("kiosk.cli.sim", "simulated bill validator, printer and shuffler on a serial port"),
-    "bridge": ("kiosk.cli.bridge", "a real bill validator or printer behind the device link"),
-    "devices": ("kiosk.cli.devices", "pair a bill validator or printer with this terminal"),
-    "run": ("kiosk.cli.run", "the touchscreen kiosk (simulated devices by default)"),
-    "screenshots": ("kiosk.cli.screenshots", "screenshots of every screen at both sizes"),
-    "service": ("kiosk.cli.service", "service menu for attendants, technicians and operators"),
-    "host": ("kiosk.cli.host", "the accounting host: CA, certificates, serve, records, commands"),
-    "software": ("kiosk.cli.software", "software signature, manifest and seeded HMAC"),
-    "signer": ("kiosk.cli.signer", "the terminal's signer: key, anchor, Unix socket server"),
-    "table": ("kiosk.cli.table", "the table controller: serve a multi-seat table, its recall"),
-    "lab-package": ("kiosk.cli.lab_package", "the test laboratory's submission bundle"),
-    "sas": ("kiosk.cli.sas", "SAS 6.02: the host tool that polls a gaming machine"),
-    "dealer": ("kiosk.cli.dealer", "the Dealer Terminal of a table (Kivy touchscreen)"),
-    "seat": ("kiosk.cli.seat", "a terminal seated at a table, played headless (tests, soak)"),
+    "par-sheet": ("kiosk.tools.cli.par_sheet", "exact par sheet of an edition"),
+    "simulate": ("kiosk.tools.cli.simulate", "simulate games to confirm the par sheet"),
+    "rng": ("kiosk.terminal.cli.rng", "RNG evidence: raw output dump, dealt decks, self-tests"),
+    "play": ("kiosk.terminal.cli.play", "play the full game in a terminal (text)"),
+    "meters": ("kiosk.terminal.cli.meters", "the terminal's lifetime and period meters"),
+    "recall": ("kiosk.terminal.cli.recall", "the last games, card by card"),
+    "events": ("kiosk.terminal.cli.events", "the event log, newest first"),
+    "audit": ("kiosk.terminal.cli.audit", "verify the journal and the meters (exit 0 iff ok)"),
+    "soak": ("kiosk.tools.cli.soak", "robot play with invariant checks after every game"),
+    "sim": (
+        "kiosk.tools.cli.sim",
+        "simulated bill validator, printer and shuffler on a serial port",
+    ),
+    "bridge": (
+        "kiosk.terminal.cli.bridge",
+        "a real bill validator or printer behind the device link",
+    ),
+    "devices": (
+        "kiosk.terminal.cli.devices",
+        "pair a bill validator or printer with this terminal",
+    ),
+    "run": ("kiosk.terminal.cli.run", "the touchscreen kiosk (simulated devices by default)"),
+    "screenshots": ("kiosk.tools.cli.screenshots", "screenshots of every screen at both sizes"),
+    "service": (
+        "kiosk.terminal.cli.service",
+        "service menu for attendants, technicians and operators",
+    ),
+    "host": (
+        "kiosk.host.cli.host",
+        "the accounting host: CA, certificates, serve, records, commands",
+    ),
+    "software": ("kiosk.terminal.cli.software", "software signature, manifest and seeded HMAC"),
+    "signer": (
+        "kiosk.terminal.cli.signer",
+        "the terminal's signer: key, anchor, Unix socket server",
+    ),
+    "table": (
+        "kiosk.table.cli.table",
+        "the table controller: serve a multi-seat table, its recall",
+    ),
+    "lab-package": ("kiosk.tools.cli.lab_package", "the test laboratory's submission bundle"),
+    "sas": ("kiosk.host.cli.sas", "SAS 6.02: the host tool that polls a gaming machine"),
+    "dealer": ("kiosk.table.cli.dealer", "the Dealer Terminal of a table (Kivy touchscreen)"),
+    "seat": (
+        "kiosk.terminal.cli.seat",
+        "a terminal seated at a table, played headless (tests, soak)",
+    ),
 }
 
 
@@ -61,7 +85,7 @@ def _load(name: str) -> CommandModule:
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     """The top-level parser (its errors one line); only the sub-command named is imported."""
-    from kiosk.cli.guard import OneLineParser
+    from kiosk.terminal.cli.guard import OneLineParser
 
     parser = OneLineParser(prog="turbokiosk", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"turbokiosk {__version__}")
@@ -76,7 +100,7 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``turbokiosk`` console script: :func:`_main` under the error contract."""
-    from kiosk.cli.guard import run_guarded
+    from kiosk.terminal.cli.guard import run_guarded
 
     return run_guarded("turbokiosk", lambda: _main(argv))
 
@@ -86,7 +110,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(args_list).parse_args(args_list)
     if getattr(args, "signer", None) is not None:  # --signer PATH: the signer program's socket
-        from kiosk.signer.client import configure
+        from kiosk.terminal.signer.client import configure
 
         configure(args.signer)
     try:

@@ -1,4 +1,1 @@
-"""The reference accounting host: gRPC server, its records (SQLite/PostgreSQL), bounds, stores.
-
-The terminal's side of the link is :mod:`kiosk.hostlink`.
-"""
+"""The host deployable: the reference accounting host, the floor dashboard and the SAS host tool."""

@@ -4,8 +4,8 @@ the same run (docs/performance.md):
 * the **bare loop**: one wager in plain Python, ``random.sample`` of 9 cards and nine table
   look-ups per round (the floor any per-round Python simulator stands on), one core;
 * **today's simulator**: the reference path through the game's own ``settle``
-  (:func:`kiosk.analysis.table_sim.simulate_turbo_table` /
-  :func:`~kiosk.analysis.table_sim.simulate_stadium_table`), one core;
+  (:func:`kiosk.kernel.analysis.table_sim.simulate_turbo_table` /
+  :func:`~kiosk.kernel.analysis.table_sim.simulate_stadium_table`), one core;
 
 then the vectorised path (every wager of the game: for Stadium the seat's ante and play, Pairs
 Plus and 6-Card Bonus and the 12 blind row and column wagers; today's Stadium simulator settles
@@ -27,11 +27,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kiosk.analysis import fast_sim, stadium_table
-from kiosk.analysis.table_math import TABLE
-from kiosk.analysis.table_sim import simulate_stadium_table, simulate_turbo_table
-from kiosk.games import stadium, turbo
-from kiosk.scoring import ICONS_BY_RANK
+from kiosk.kernel.analysis import fast_sim, stadium_table
+from kiosk.kernel.analysis.table_math import TABLE
+from kiosk.kernel.analysis.table_sim import simulate_stadium_table, simulate_turbo_table
+from kiosk.kernel.games import stadium, turbo
+from kiosk.kernel.scoring import ICONS_BY_RANK
 
 BILLION = 1_000_000_000
 

@@ -8,15 +8,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from kiosk import scoring
-from kiosk.analysis import fast_sim, stadium_table, turbo_par
-from kiosk.analysis.fast_sim import RunSums
-from kiosk.analysis.table_math import STADIUM, TABLE
-from kiosk.games import nine_card_bonus, stadium, turbo
-from kiosk.games.base import SeatBet
-from kiosk.games.paytable import table_names
-from kiosk.games.stadium_advice import q64_play
-from kiosk.games.stadium_paytables import DEFAULTS, WAGERS, kind
+from kiosk.kernel import scoring
+from kiosk.kernel.analysis import fast_sim, stadium_table, turbo_par
+from kiosk.kernel.analysis.fast_sim import RunSums
+from kiosk.kernel.analysis.table_math import STADIUM, TABLE
+from kiosk.kernel.games import nine_card_bonus, stadium, turbo
+from kiosk.kernel.games.base import SeatBet
+from kiosk.kernel.games.paytable import table_names
+from kiosk.kernel.games.stadium_advice import q64_play
+from kiosk.kernel.games.stadium_paytables import DEFAULTS, WAGERS, kind
 
 ROUNDS = 150
 
@@ -139,7 +139,7 @@ def test_stadium_fast_path_settles_as_the_game(paytables: dict[str, str]) -> Non
 
 def test_six_card_categories_match_the_reference_on_rare_hands() -> None:
     """Flushes, straight flushes, quads and full houses of 6 cards."""
-    from kiosk.games import poker3
+    from kiosk.kernel.games import poker3
 
     tables = fast_sim.stadium_deal(stadium.load({}), 1).tables
     hands = [
@@ -241,10 +241,10 @@ def test_the_terminal_does_not_need_numpy() -> None:
 
     code = (
         "import sys\n"
-        "from kiosk.analysis import families\n"
+        "from kiosk.kernel.analysis import families\n"
         "for e in families.edition_ids():\n"
         "    families.par_family(e).edge_plan\n"
-        "import kiosk.service.functions.house_edge\n"
+        "import kiosk.terminal.service.functions.house_edge\n"
         "assert 'numpy' not in sys.modules, 'numpy imported'\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -266,7 +266,7 @@ def test_long_runs_agree_with_the_exact_math(
     edition: str, mode: str | None, seats: int, games: int
 ) -> None:
     """Long vectorised runs, every seat and correlation checked (tox -e slow)."""
-    from kiosk.analysis import families
+    from kiosk.kernel.analysis import families
 
     sim = families.par_family(edition).simulate(
         edition, games, {}, seed=1414, seats=seats, mode=mode
@@ -279,7 +279,7 @@ def test_stadium_report_confirms_every_wager_with_exact_errors() -> None:
     """``simulate stadium-3cp`` reports all 15 wagers; the 12 blind ones with the par sheet's
     variance, the same at every seat (the lines are shared), pooled with covariance =
     variance (an exact error) and no correlation row (1 by construction)."""
-    from kiosk.analysis import families
+    from kiosk.kernel.analysis import families
 
     rules = stadium.load({})
     games, seats = 3000, 3

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from kiosk import cli
-from kiosk.analysis import fast_sim, turbo_par
-from kiosk.cli import simulate as cli_simulate
-from kiosk.games import nine_card_bonus
-from kiosk.progress import Progress
+from kiosk.kernel.analysis import fast_sim, turbo_par
+from kiosk.kernel.games import nine_card_bonus
+from kiosk.kernel.progress import Progress
+from kiosk.tools.cli import simulate as cli_simulate
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

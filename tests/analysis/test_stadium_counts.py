@@ -6,9 +6,13 @@ from math import comb
 
 import pytest
 
-from kiosk.analysis.stadium_counts import ante_play_counts, best_five_counts, three_card_counts
-from kiosk.games import poker3
-from kiosk.games.stadium_advice import q64_play
+from kiosk.kernel.analysis.stadium_counts import (
+    ante_play_counts,
+    best_five_counts,
+    three_card_counts,
+)
+from kiosk.kernel.games import poker3
+from kiosk.kernel.games.stadium_advice import q64_play
 from tests.helpers.brute_force import brute_force_ante_play
 
 # Published distributions of the best five cards (e.g. Wikipedia, "Poker probability").

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.analysis import stadium_par
-from kiosk.analysis.stadium_counts import best_five_counts
-from kiosk.games.paytable import PACKAGED_DIR
-from kiosk.games.stadium_paytables import load_table
+from kiosk.kernel.analysis import stadium_par
+from kiosk.kernel.analysis.stadium_counts import best_five_counts
+from kiosk.kernel.games.paytable import PACKAGED_DIR
+from kiosk.kernel.games.stadium_paytables import load_table
 
 MATH = Path(__file__).resolve().parents[2] / "docs" / "math.md"
 SHIPPED = sorted((p.parent.name, p.stem) for p in (PACKAGED_DIR / "stadium").glob("*/*.toml"))

@@ -9,11 +9,11 @@ from math import comb
 import pytest
 
 from kiosk import cli
-from kiosk.analysis import stadium_par, stadium_sim
-from kiosk.games import stadium
-from kiosk.games.base import SeatBet
-from kiosk.games.paytable import PACKAGED_DIR, PaytableError
-from kiosk.games.stadium_paytables import load_table
+from kiosk.kernel.analysis import stadium_par, stadium_sim
+from kiosk.kernel.games import stadium
+from kiosk.kernel.games.base import SeatBet
+from kiosk.kernel.games.paytable import PACKAGED_DIR, PaytableError
+from kiosk.kernel.games.stadium_paytables import load_table
 
 SHIPPED = sorted((p.parent.name, p.stem) for p in (PACKAGED_DIR / "stadium").glob("*/*.toml"))
 

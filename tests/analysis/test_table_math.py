@@ -1,5 +1,5 @@
-"""The exact per-seat math of a table (kiosk.analysis.table_math, stadium_table) and the deal
-of many seats (kiosk.analysis.table_sim.deal_turbo / deal_stadium)."""
+"""The exact per-seat math of a table (kiosk.kernel.analysis.table_math, stadium_table) and the deal
+of many seats (kiosk.kernel.analysis.table_sim.deal_turbo / deal_stadium)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from math import comb
 
 import pytest
 
-from kiosk.analysis import stadium_par, stadium_table, table_math
-from kiosk.analysis.table_sim import deal_stadium, deal_turbo
-from kiosk.analysis.turbo_par import rules_par_sheet
-from kiosk.games import stadium, turbo
+from kiosk.kernel.analysis import stadium_par, stadium_table, table_math
+from kiosk.kernel.analysis.table_sim import deal_stadium, deal_turbo
+from kiosk.kernel.analysis.turbo_par import rules_par_sheet
+from kiosk.kernel.games import stadium, turbo
 from rng import Deck
 
 

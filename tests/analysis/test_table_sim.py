@@ -1,4 +1,4 @@
-"""Table simulations (kiosk.analysis.table_sim) and the commands that show the per-seat math:
+"""Table simulations (kiosk.kernel.analysis.table_sim) and the commands that show the per-seat math:
 ``turbokiosk par-sheet --seats/--mode`` and ``turbokiosk simulate --seats/--mode``."""
 
 from __future__ import annotations
@@ -9,9 +9,13 @@ import random
 import pytest
 
 from kiosk import cli
-from kiosk.analysis import stadium_table, table_sim
-from kiosk.analysis.table_sim import family_bound, simulate_stadium_table, simulate_turbo_table
-from kiosk.games import stadium, turbo
+from kiosk.kernel.analysis import stadium_table, table_sim
+from kiosk.kernel.analysis.table_sim import (
+    family_bound,
+    simulate_stadium_table,
+    simulate_turbo_table,
+)
+from kiosk.kernel.games import stadium, turbo
 
 
 def _assert_agrees(sim: table_sim.TableSimulation) -> None:

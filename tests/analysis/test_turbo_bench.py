@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.analysis import turbo_par
-from kiosk.games import icon_odds, nine_card_bonus, turbo_edition
+from kiosk.kernel.analysis import turbo_par
+from kiosk.kernel.games import icon_odds, nine_card_bonus, turbo_edition
 from tests.helpers.brute_force import brute_mandatory
 
 pytestmark = pytest.mark.bench

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from kiosk import cli
-from kiosk.cli import par_sheet as cli_par_sheet
+from kiosk.tools.cli import par_sheet as cli_par_sheet
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -75,7 +75,7 @@ def test_par_sheet_errors(capsys, argv, message):
 
 
 def test_stadium_is_dispatched_to_its_own_module():
-    from kiosk.analysis import stadium_par
+    from kiosk.kernel.analysis import stadium_par
 
     assert cli_par_sheet.par_sheet_function("stadium-3cp") is stadium_par.par_sheet
     assert "stadium-3cp" in cli_par_sheet.edition_ids()
@@ -110,7 +110,7 @@ def test_simulate_from_the_csprng(capsys):
 def test_simulate_exits_1_on_disagreement(capsys, monkeypatch):
     import dataclasses
 
-    from kiosk.analysis import fast_sim, simulate
+    from kiosk.kernel.analysis import fast_sim, simulate
 
     real = fast_sim.report
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.analysis import turbo_par
-from kiosk.games import nine_card_bonus, turbo
+from kiosk.kernel.analysis import turbo_par
+from kiosk.kernel.games import nine_card_bonus, turbo
 
 MATH = Path(__file__).resolve().parents[2] / "docs" / "math.md"
 

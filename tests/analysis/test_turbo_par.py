@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk import cards
-from kiosk.analysis import turbo_par
-from kiosk.analysis.model import OutcomeLine, ParSheet, WagerPar
-from kiosk.games import icon_odds, nine_card_bonus, turbo
-from kiosk.games.base import SeatBet
+from kiosk.kernel import cards
+from kiosk.kernel.analysis import turbo_par
+from kiosk.kernel.analysis.model import OutcomeLine, ParSheet, WagerPar
+from kiosk.kernel.games import icon_odds, nine_card_bonus, turbo
+from kiosk.kernel.games.base import SeatBet
 from tests.helpers.brute_force import SEED_ICONS, brute_mandatory
 
 ALL_HANDS = comb(52, 9)

@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from kiosk.analysis import simulate
-from kiosk.games import turbo
+from kiosk.kernel.analysis import simulate
+from kiosk.kernel.games import turbo
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.serial_wiring import SerialPorts
-from kiosk.cli import run as cli_run
-from kiosk.devices.pairing import DEVICES, key_path, new_pairing
-from kiosk.hostlink import pki
+from kiosk.terminal.app.serial_wiring import SerialPorts
+from kiosk.terminal.cli import run as cli_run
+from kiosk.terminal.devices.pairing import DEVICES, key_path, new_pairing
+from kiosk.terminal.hostlink import pki
 
 
 def parse(*words: str) -> argparse.Namespace:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.peripherals import start_simulated_peripherals
-from kiosk.hostlink import pki
+from kiosk.terminal.app.peripherals import start_simulated_peripherals
+from kiosk.terminal.hostlink import pki
 from tests.helpers.cli_process import turbokiosk
 from tests.helpers.host_process import host_process
 

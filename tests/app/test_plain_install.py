@@ -36,15 +36,15 @@ TEST_ONLY = (
 )
 #: developer tools in the packages that need the test extra by design
 #: modules not imported here: a developer's tool, and the lab package's charts, which need the
-#: optional ``lab`` extra (matplotlib; ``lab-package --no-pdf`` and the rest of kiosk.app.lab
+#: optional ``lab`` extra (matplotlib; ``lab-package --no-pdf`` and the rest of kiosk.tools.lab
 #: work without it, and without it ``lab-package`` says so in one line), and the simulator's
 #: array path, which needs the optional ``sim`` extra (numpy; without it ``simulate`` and
 #: ``lab-package`` say so in one line, decision 0043)
 DEVELOPER_TOOLS = (
     "proto.generate",
-    "kiosk.app.lab.charts",
-    "kiosk.analysis.fast_sim",
-    "kiosk.analysis.fast_tables",
+    "kiosk.tools.lab.charts",
+    "kiosk.kernel.analysis.fast_sim",
+    "kiosk.kernel.analysis.fast_tables",
 )
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "KIVY_NO_ARGS": "1"}
 
@@ -62,7 +62,7 @@ IMPORT_EVERYTHING = (
     BLOCKED
     + f"""
 import importlib, pkgutil
-from ui import env
+from ui.terminal import env
 env.prepare(headless=True)
 for package in ("kiosk", "ui", "rng", "proto"):
     root = importlib.import_module(package)

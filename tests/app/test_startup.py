@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.devices.pairing import key_path, new_pairing
+from kiosk.terminal.devices.pairing import key_path, new_pairing
 from tests.helpers.cli_process import turbokiosk
-from ui.display import DisplayError, choose_video_driver
+from ui.terminal.display import DisplayError, choose_video_driver
 
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}
 

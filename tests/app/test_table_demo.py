@@ -1,4 +1,4 @@
-"""``deploy/tox -e table`` (``python -m kiosk.app.table_demo``): a controller with robot seats
+"""``deploy/tox -e table`` (``python -m kiosk.tools.table_demo``): a controller with robot seats
 and one kiosk window seated at it, as processes, offscreen; Ctrl-C stops all in order.  Slow
 (a controller, a kiosk and a few robots, about 10 s each)."""
 
@@ -30,7 +30,7 @@ def _env() -> dict[str, str]:
 
 def _demo(root: Path, *kiosk: str) -> list[str]:
     return [
-        *[sys.executable, "-m", "kiosk.app.table_demo", "--dir", str(root)],
+        *[sys.executable, "-m", "kiosk.tools.table_demo", "--dir", str(root)],
         *["--robots", "2", "--auto-deal", "0.5", "--", *kiosk],
     ]
 

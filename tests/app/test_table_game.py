@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.seated import SeatingError, select_table_game
-from kiosk.app.tour import tour_terminal
-from kiosk.terminal.config import EditionConfig, TerminalConfig
+from kiosk.terminal.app.seated import SeatingError, select_table_game
+from kiosk.terminal.core.config import EditionConfig, TerminalConfig
+from kiosk.tools.tour import tour_terminal
 
 
 def test_the_tables_game_is_selected_and_one_not_offered_is_refused(tmp_path: Path) -> None:

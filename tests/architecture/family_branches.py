@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("kiosk", "ui")
 #: where family knowledge belongs: the games layer and every layer's per-family modules
-EXEMPT_DIRS = (Path("kiosk/games"),)
+EXEMPT_DIRS = (Path("kiosk/kernel/games"),)
 EXEMPT_PART = "families"
 FAMILY_CLASSES = frozenset({"TurboRules", "StadiumRules"})
 FAMILY_NAMES = frozenset({"turbo", "stadium"})
@@ -102,8 +102,8 @@ def _branches(tree: ast.AST) -> Iterator[tuple[ast.AST, str]]:
         elif isinstance(node, ast.MatchValue) and _is_family_literal(node.value):
             yield node, "match on a family or edition name"
         elif isinstance(node, ast.ImportFrom) and node.module in (
-            "kiosk.games.turbo",
-            "kiosk.games.stadium",
+            "kiosk.kernel.games.turbo",
+            "kiosk.kernel.games.stadium",
         ):
             names = {a.name for a in node.names} & FAMILY_CLASSES
             if names:

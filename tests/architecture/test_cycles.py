@@ -46,27 +46,31 @@ def copy_product(destination: Path) -> Path:
 def test_a_cycle_through_a_function_level_import_is_caught(tmp_path: Path) -> None:
     root = copy_product(tmp_path)
     # the money text importing the screen that uses it, inside a function
-    path = root / "kiosk" / "presentation" / "money.py"
+    path = root / "kiosk" / "terminal" / "presentation" / "money.py"
     text = path.read_text(encoding="utf-8")
     path.write_text(
-        text + "\n\ndef _late() -> None:\n    from kiosk.presentation import chips  # noqa\n",
+        text
+        + "\n\ndef _late() -> None:\n    from kiosk.terminal.presentation import chips  # noqa\n",
         encoding="utf-8",
     )
     found = new_cycles(root)
-    assert "kiosk.presentation.chips" in found and "kiosk.presentation.money:" in found, found
+    assert (
+        "kiosk.terminal.presentation.chips" in found
+        and "kiosk.terminal.presentation.money:" in found
+    ), found
 
 
 def test_a_cycle_through_type_checking_is_caught(tmp_path: Path) -> None:
     root = copy_product(tmp_path)
-    (root / "kiosk" / "signer" / "loop.py").write_text(
+    (root / "kiosk" / "terminal" / "signer" / "loop.py").write_text(
         "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
-        "    from kiosk.store.faults import describe  # noqa\n",
+        "    from kiosk.terminal.store.faults import describe  # noqa\n",
         encoding="utf-8",
     )
-    (root / "kiosk" / "store" / "faults.py").write_text(
-        (ROOT / "kiosk" / "store" / "faults.py").read_text(encoding="utf-8")
-        + "\nfrom kiosk.signer import loop  # noqa\n",
+    (root / "kiosk" / "terminal" / "store" / "faults.py").write_text(
+        (ROOT / "kiosk" / "terminal" / "store" / "faults.py").read_text(encoding="utf-8")
+        + "\nfrom kiosk.terminal.signer import loop  # noqa\n",
         encoding="utf-8",
     )
-    assert package_cycles(root) == [("kiosk.signer", "kiosk.store")]
-    assert "kiosk.signer.loop:4 -> kiosk.store.faults" in new_cycles(root)
+    assert package_cycles(root) == [("kiosk.terminal.signer", "kiosk.terminal.store")]
+    assert "kiosk.terminal.signer.loop:4 -> kiosk.terminal.store.faults" in new_cycles(root)

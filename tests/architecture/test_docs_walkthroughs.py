@@ -1,8 +1,9 @@
 """docs/README.md cannot drift from the code: every ``file:function`` or ``file::Class.method``
 it names exists (the file, and the name defined in it), every page it links exists, every page of
 docs/ is in its index, and every ``Class.method`` its sequence diagrams draw is one of the steps
-checked.  References are resolved as written, as a path (``kiosk/table/core.py``) or as a dotted
-module (``kiosk.table.core``), so a page rewritten when files move is checked where they went."""
+checked.  References are resolved as written, as a path (``kiosk/table/core/core.py``) or as a
+dotted module (``kiosk.table.core.core``), so a page rewritten when files move is checked where they
+went."""
 
 from __future__ import annotations
 

@@ -54,45 +54,45 @@ def test_every_import_contract_is_kept() -> None:
     [
         # presentation reaching up into the text UI (the money formatting of before)
         (
-            "kiosk/presentation/money.py",
-            "from kiosk.textui import show",
+            "kiosk/terminal/presentation/money.py",
+            "from kiosk.terminal.textui import show",
             "layers",
-            "kiosk.presentation.money -> kiosk.textui.show",
+            "kiosk.terminal.presentation.money -> kiosk.terminal.textui.show",
         ),
         # the signer reaching back into the store (one-way since decision 0050)
         (
-            "kiosk/signer/framing.py",
-            "from kiosk.store import faults",
+            "kiosk/terminal/signer/framing.py",
+            "from kiosk.terminal.store import faults",
             "layers",
-            "kiosk.signer.framing -> kiosk.store.faults",
+            "kiosk.terminal.signer.framing -> kiosk.terminal.store.faults",
         ),
         # a lower layer reaching for the composition root
         (
-            "kiosk/textui/session.py",
+            "kiosk/terminal/textui/session.py",
             "from kiosk.app import wiring",
             "layers",
-            "kiosk.textui.session -> kiosk.app.wiring",
+            "kiosk.terminal.textui.session -> kiosk.terminal.app.wiring",
         ),
         # the host link depending on the runtime class instead of its protocol
         (
-            "kiosk/hostlink/link.py",
-            "from kiosk.runtime import terminal",
+            "kiosk/terminal/hostlink/link.py",
+            "from kiosk.terminal.runtime import terminal",
             "layers",
-            "kiosk.hostlink.link -> kiosk.runtime.terminal",
+            "kiosk.terminal.hostlink.link -> kiosk.terminal.runtime.terminal",
         ),
         # the terminal's link reaching into the reference host's database
         (
-            "kiosk/hostlink/client.py",
-            "from kiosk.host import db",
+            "kiosk/terminal/hostlink/client.py",
+            "from kiosk.host.accounting import db",
             "terminal-not-host",
-            "kiosk.hostlink.client -> kiosk.host.db",
+            "kiosk.terminal.hostlink.client -> kiosk.host.accounting.db",
         ),
         # Kivy below the ui layer
         (
-            "kiosk/presentation/table.py",
+            "kiosk/terminal/presentation/table.py",
             "import kivy",
             "no-kivy-below-ui",
-            "kiosk.presentation.table -> kivy",
+            "kiosk.terminal.presentation.table -> kivy",
         ),
     ],
 )

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import errors
-from kiosk.games.table_phase import TablePhase
-from kiosk.presentation.dealer import PHASE_TITLES
-from kiosk.presentation.table_status import phase_word
-from kiosk.seat import status as seat_status
-from kiosk.service.shell import command_of
-from kiosk.table import core
-from kiosk.terminal import commands as c
-from kiosk.web.commands import checked
+from kiosk.host.web.commands import checked
+from kiosk.kernel import errors
+from kiosk.kernel.games.table_phase import TablePhase
+from kiosk.table.core import core
+from kiosk.table.presentation.dealer import PHASE_TITLES
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.presentation.table_status import phase_word
+from kiosk.terminal.seat import status as seat_status
+from kiosk.terminal.service.shell import command_of
 
 ROOT = Path(__file__).resolve().parents[2]
 PHASE_VALUES = {"idle", "betting", "bets_closed", "deciding", "dealing", "settled"}
@@ -33,13 +33,16 @@ def _classes() -> list[tuple[str, ast.ClassDef]]:
 
 def test_command_and_usage_errors_are_defined_once() -> None:
     where = {name: [p for p, n in _classes() if n.name == name] for name in errors.__all__}
-    assert where == {"CommandError": ["kiosk/errors.py"], "UsageError": ["kiosk/errors.py"]}
+    assert where == {
+        "CommandError": ["kiosk/kernel/errors.py"],
+        "UsageError": ["kiosk/kernel/errors.py"],
+    }
 
 
 #: enums that share some of the phases' words but are not the table's phase
 NOT_PHASES = {
-    "kiosk/table/dealer_records.py:SeatState",  # one seat in the round (dealer.proto)
-    "kiosk/presentation/table_bar.py:TableStep",  # the bar's step: a phase, the link or a pause
+    "kiosk/table/core/dealer_records.py:SeatState",  # one seat in the round (dealer.proto)
+    "kiosk/terminal/presentation/table_bar.py:TableStep",  # the bar's step: a phase, the link or a pause
 }
 
 
@@ -56,7 +59,7 @@ def test_one_table_phase_enum() -> None:
         }
         if len(values & PHASE_VALUES) >= 3:
             spelled.append(f"{path}:{node.name}")
-    assert sorted(set(spelled) - NOT_PHASES) == ["kiosk/games/table_phase.py:TablePhase"]
+    assert sorted(set(spelled) - NOT_PHASES) == ["kiosk/kernel/games/table_phase.py:TablePhase"]
 
 
 def test_every_layer_uses_the_one_vocabulary() -> None:

@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.peripherals import SimulatedPeripherals, start_simulated_peripherals
-from kiosk.app.serial_wiring import SerialSetup
-from kiosk.app.wiring import build_terminal
+from kiosk.terminal.app.peripherals import SimulatedPeripherals, start_simulated_peripherals
+from kiosk.terminal.app.serial_wiring import SerialSetup
+from kiosk.terminal.app.wiring import build_terminal
 
 TICK = os.sysconf("SC_CLK_TCK")
 

@@ -13,11 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.app.serial_wiring import SerialPorts, SerialSetup
-from kiosk.app.wiring import build_terminal
-from kiosk.devices.pairing import key_path
-from kiosk.terminal.commands import IllegalCommandError
-from kiosk.terminal.state import Phase
+from kiosk.terminal.app.serial_wiring import SerialPorts, SerialSetup
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core.commands import IllegalCommandError
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.devices.pairing import key_path
 
 
 def main(data_dir: Path, peripherals: Path, seed: int) -> int:

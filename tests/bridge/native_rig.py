@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from kiosk.bridge.native import NativeEvent, NativeValidator
+from kiosk.terminal.bridge.native import NativeEvent, NativeValidator
 
 
 class Device(Protocol):

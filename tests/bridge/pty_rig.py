@@ -13,9 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from kiosk.bridge.cashbox import CashboxRecord
-from kiosk.bridge.native import Condition, NativeEvent, NativeValidator
-from kiosk.bridge.sim.script import ScriptStep
+from kiosk.terminal.bridge.cashbox import CashboxRecord
+from kiosk.terminal.bridge.native import Condition, NativeEvent, NativeValidator
+from kiosk.terminal.bridge.sim.script import ScriptStep
 
 
 class PtyRig:

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.peripherals import SimulatedPeripherals, start_simulated_peripherals
-from kiosk.app.serial_wiring import SerialSetup
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.app.peripherals import SimulatedPeripherals, start_simulated_peripherals
+from kiosk.terminal.app.serial_wiring import SerialSetup
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.core.config import TerminalConfig
 
 #: generous, for a loaded machine; what the tests prove is the condition, never a time
 CONDITION_SECONDS = 60.0

@@ -18,16 +18,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.bridge.id003.device import Id003Device
-from kiosk.bridge.id003.host import Id003Validator
-from kiosk.bridge.validator import BridgeValidator
-from kiosk.devices.inprocess import InProcessPrinter
-from kiosk.devices.validator_driver import ValidatorDriver
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.port import sqlite_journal
-from kiosk.terminal import events as e
+from kiosk.terminal.bridge.id003.device import Id003Device
+from kiosk.terminal.bridge.id003.host import Id003Validator
+from kiosk.terminal.bridge.validator import BridgeValidator
+from kiosk.terminal.core import events as e
+from kiosk.terminal.devices.inprocess import InProcessPrinter
+from kiosk.terminal.devices.validator_driver import ValidatorDriver
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.port import sqlite_journal
 from rng import Csprng
 from tests.helpers.device_link import Clock, FakeHost, Wire, terminal_restarted
 

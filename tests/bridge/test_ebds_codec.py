@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.bridge.ebds.codes import MsgType
-from kiosk.bridge.ebds.frame import Decoder, Message, checksum, encode
-from kiosk.bridge.ebds.host import Status, parse_reply
+from kiosk.terminal.bridge.ebds.codes import MsgType
+from kiosk.terminal.bridge.ebds.frame import Decoder, Message, checksum, encode
+from kiosk.terminal.bridge.ebds.host import Status, parse_reply
 
 # No freely published EBDS specification text with an example frame could be found; this
 # omnibus command (all seven denominations, escrow mode, ACK 0) is what public host code sends,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.bridge.cashbox import CashboxRecord
-from kiosk.bridge.ebds.host import EbdsValidator
-from kiosk.bridge.native import (
+from kiosk.terminal.bridge.cashbox import CashboxRecord
+from kiosk.terminal.bridge.ebds.host import EbdsValidator
+from kiosk.terminal.bridge.native import (
     Identified,
     ItemRejected,
     ItemReturned,
@@ -16,7 +16,7 @@ from kiosk.bridge.native import (
     RejectCause,
     TicketEscrowed,
 )
-from kiosk.bridge.sim.ebds import run_simulator
+from kiosk.terminal.bridge.sim.ebds import run_simulator
 from tests.bridge.pty_rig import pty_rig
 
 

@@ -6,12 +6,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.bridge.ebds import escrow
-from kiosk.bridge.ebds.codes import S0, S1
-from kiosk.bridge.ebds.device import EbdsDevice
-from kiosk.bridge.ebds.frame import Message, encode
-from kiosk.bridge.ebds.host import EbdsValidator
-from kiosk.bridge.native import Identified, ItemReturned, ItemStacked, LinkChanged, NoteEscrowed
+from kiosk.terminal.bridge.ebds import escrow
+from kiosk.terminal.bridge.ebds.codes import S0, S1
+from kiosk.terminal.bridge.ebds.device import EbdsDevice
+from kiosk.terminal.bridge.ebds.frame import Message, encode
+from kiosk.terminal.bridge.ebds.host import EbdsValidator
+from kiosk.terminal.bridge.native import (
+    Identified,
+    ItemReturned,
+    ItemStacked,
+    LinkChanged,
+    NoteEscrowed,
+)
 from tests.bridge.native_rig import Rig
 
 S, T, A = escrow.State, escrow.Token, escrow.Action

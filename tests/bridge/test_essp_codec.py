@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.bridge.essp.crypto import (
+from kiosk.terminal.bridge.essp.crypto import (
     CryptoError,
     PacketCipher,
     aes_key,
     is_prime,
     random_prime,
 )
-from kiosk.bridge.essp.frame import Decoder, Packet, crc16, encode
+from kiosk.terminal.bridge.essp.frame import Decoder, Packet, crc16, encode
 
 # ITL's SSP manual gives SYNC to address 0 with the sequence flag set as 7F 80 01 11 65 82
 # (CRC 0x8265, sent low byte first); the docs.rs "ssp" crate checks the same CRC.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.bridge.cashbox import CashboxRecord
-from kiosk.bridge.essp.host import EsspValidator
-from kiosk.bridge.native import (
+from kiosk.terminal.bridge.cashbox import CashboxRecord
+from kiosk.terminal.bridge.essp.host import EsspValidator
+from kiosk.terminal.bridge.native import (
     Identified,
     ItemRejected,
     ItemReturned,
@@ -16,7 +16,7 @@ from kiosk.bridge.native import (
     RejectCause,
     TicketEscrowed,
 )
-from kiosk.bridge.sim.essp import run_simulator
+from kiosk.terminal.bridge.sim.essp import run_simulator
 from tests.bridge.pty_rig import pty_rig
 
 

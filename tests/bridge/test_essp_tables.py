@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.bridge.essp import escrow
-from kiosk.bridge.essp.device import EsspDevice
-from kiosk.bridge.essp.frame import Decoder, Packet, encode
-from kiosk.bridge.essp.host import EsspValidator, Phase
-from kiosk.bridge.native import ItemReturned, ItemStacked, LinkChanged, NoteEscrowed
+from kiosk.terminal.bridge.essp import escrow
+from kiosk.terminal.bridge.essp.device import EsspDevice
+from kiosk.terminal.bridge.essp.frame import Decoder, Packet, encode
+from kiosk.terminal.bridge.essp.host import EsspValidator, Phase
+from kiosk.terminal.bridge.native import ItemReturned, ItemStacked, LinkChanged, NoteEscrowed
 from tests.bridge.native_rig import Rig
 
 S, T, A = escrow.State, escrow.Token, escrow.Action

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.bridge.id003 import codes as k
-from kiosk.bridge.id003.codec import Decoder, Frame, crc16_kermit, encode
+from kiosk.terminal.bridge.id003 import codes as k
+from kiosk.terminal.bridge.id003.codec import Decoder, Frame, crc16_kermit, encode
 
 #: frames as printed in public descriptions of ID-003 (docs/devices.md, "Sources")
 PUBLISHED = [

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.bridge.id003 import codes as k
-from kiosk.bridge.id003.codec import Decoder, Frame, encode
-from kiosk.bridge.id003.device import Id003Device
-from kiosk.bridge.id003.host import Id003Validator
-from kiosk.bridge.native import (
+from kiosk.terminal.bridge.id003 import codes as k
+from kiosk.terminal.bridge.id003.codec import Decoder, Frame, encode
+from kiosk.terminal.bridge.id003.device import Id003Device
+from kiosk.terminal.bridge.id003.host import Id003Validator
+from kiosk.terminal.bridge.native import (
     Condition,
     Identified,
     ItemRejected,

@@ -25,17 +25,17 @@ from typing import Any
 
 import pytest
 
-from kiosk.app.peripherals import (
+from kiosk.terminal.app.peripherals import (
     SimulatedPeripherals,
     spawn_bridge,
     spawn_native_simulator,
     start_simulated_peripherals,
     wait_ready,
 )
-from kiosk.devices.sim.program import control
-from kiosk.store.journal import Journal
-from kiosk.store.reader import read_transaction
-from kiosk.terminal import events as e
+from kiosk.terminal.core import events as e
+from kiosk.terminal.devices.sim.program import control
+from kiosk.terminal.store.journal import Journal
+from kiosk.terminal.store.reader import read_transaction
 
 READY_SECONDS = 60.0
 NOTES = (100, 500, 1000, 2000, 5000)

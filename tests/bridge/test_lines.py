@@ -9,9 +9,9 @@ import termios
 import pytest
 import serial
 
-from kiosk.bridge.id003.host import SETTINGS
-from kiosk.bridge.line import DeviceLine
-from kiosk.devices.serial_port import LineClosedError, SerialLine
+from kiosk.terminal.bridge.id003.host import SETTINGS
+from kiosk.terminal.bridge.line import DeviceLine
+from kiosk.terminal.devices.serial_port import LineClosedError, SerialLine
 
 
 def refuse(*args: object, **kwargs: object) -> None:

@@ -1,4 +1,5 @@
-"""``turbokiosk sim essp|ebds`` (kiosk.cli.sim_native): bad input, one line; a run serves a host."""
+"""``turbokiosk sim essp|ebds`` (kiosk.tools.cli.sim_native): bad input, one line; a run serves a
+host."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.bridge.cashbox import CashboxRecord
-from kiosk.bridge.ebds.host import EbdsValidator
-from kiosk.bridge.essp.host import EsspValidator
-from kiosk.bridge.native import ItemStacked, NativeValidator, NoteEscrowed
-from kiosk.cli.sim_native import main
+from kiosk.terminal.bridge.cashbox import CashboxRecord
+from kiosk.terminal.bridge.ebds.host import EbdsValidator
+from kiosk.terminal.bridge.essp.host import EsspValidator
+from kiosk.terminal.bridge.native import ItemStacked, NativeValidator, NoteEscrowed
+from kiosk.tools.cli.sim_native import main
 from tests.bridge.pty_rig import PtyRig
 
 
@@ -59,7 +60,7 @@ def test_a_run_serves_a_host_on_its_pty(
     link, record = tmp_path / "port", tmp_path / "box.json"
     proc = subprocess.Popen(
         [
-            *(sys.executable, "-m", "kiosk.cli.sim_native", protocol, "--port", str(link)),
+            *(sys.executable, "-m", "kiosk.tools.cli.sim_native", protocol, "--port", str(link)),
             *("--create-pty", "--record", str(record), "--script", "1500 note 1000"),
         ],
         stdout=subprocess.PIPE,

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.bridge.tcl.codec import COMMAND, RESPONSE, Decoder, Message, clean, encode
-from kiosk.bridge.tcl.device import TclPrinterDevice
-from kiosk.bridge.tcl.host import (
+from kiosk.terminal.bridge.tcl.codec import COMMAND, RESPONSE, Decoder, Message, clean, encode
+from kiosk.terminal.bridge.tcl.device import TclPrinterDevice
+from kiosk.terminal.bridge.tcl.host import (
     JOB_TABLE,
     JobFailed,
     JobPrinted,
@@ -22,7 +22,7 @@ from kiosk.bridge.tcl.host import (
     TclPrinter,
     judge,
 )
-from kiosk.bridge.tcl.status import TclStatus, encode_status, parse_status
+from kiosk.terminal.bridge.tcl.status import TclStatus, encode_status, parse_status
 
 
 def test_published_message_shapes() -> None:

@@ -11,9 +11,9 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kiosk.devices.voucher import printed_text
-from kiosk.terminal import events as e
-from kiosk.terminal.state import Phase
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.devices.voucher import printed_text
 from tests.bridge.rig import BridgeRig
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kiosk.bridge.ebds import wire as ebds_wire
-from kiosk.bridge.essp import wire as ssp_wire
+from kiosk.terminal.bridge.ebds import wire as ebds_wire
+from kiosk.terminal.bridge.essp import wire as ssp_wire
 from tests.micropython.bridge_codec_checks import run_checks
 
 

@@ -51,15 +51,15 @@ from selenium.webdriver.support.expected_conditions import staleness_of  # noqa:
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from kiosk.cli import main  # noqa: E402
-from kiosk.host.db import SqliteHostDb  # noqa: E402
-from kiosk.hostlink import pki  # noqa: E402
-from kiosk.hostlink.client import HostClient  # noqa: E402
-from kiosk.hostlink.ports import HostUnavailableError  # noqa: E402
-from kiosk.hostlink.wiring import HostEndpoint  # noqa: E402
-from kiosk.store.journal import Journal  # noqa: E402
-from kiosk.terminal import commands as c  # noqa: E402
-from kiosk.terminal import events as e  # noqa: E402
-from kiosk.terminal.state import Phase  # noqa: E402
+from kiosk.host.accounting.db import SqliteHostDb  # noqa: E402
+from kiosk.terminal.core import commands as c  # noqa: E402
+from kiosk.terminal.core import events as e  # noqa: E402
+from kiosk.terminal.core.state import Phase  # noqa: E402
+from kiosk.terminal.hostlink import pki  # noqa: E402
+from kiosk.terminal.hostlink.client import HostClient  # noqa: E402
+from kiosk.terminal.hostlink.ports import HostUnavailableError  # noqa: E402
+from kiosk.terminal.hostlink.wiring import HostEndpoint  # noqa: E402
+from kiosk.terminal.store.journal import Journal  # noqa: E402
 from tests.helpers.host_checks import enroll  # noqa: E402
 from tests.helpers.host_rig import TerminalRig  # noqa: E402
 from tests.helpers.web_records import game  # noqa: E402

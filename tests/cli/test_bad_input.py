@@ -382,7 +382,7 @@ def test_run_refuses_bad_values_before_starting(tmp_path: Path) -> None:
 
 
 FAULT = (
-    "import sys; from kiosk.cli.guard import run_guarded; "
+    "import sys; from kiosk.terminal.cli.guard import run_guarded; "
     "sys.exit(run_guarded('turbokiosk', lambda: {}['missing']))"
 )
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import build_terminal
-from kiosk.robot import Robot
-from kiosk.store.journal import Journal
-from kiosk.store.reader import created_at, current_state, open_readonly
-from kiosk.textui.records import meters_text, period_meters_since, run_on_store
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.robot import Robot
+from kiosk.terminal.store.journal import Journal
+from kiosk.terminal.store.reader import created_at, current_state, open_readonly
+from kiosk.terminal.textui.records import meters_text, period_meters_since, run_on_store
 
 pytestmark = pytest.mark.bench
 GAMES = 400

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from kiosk.cli import main
-from kiosk.paths import DATA_DIR_ENV
+from kiosk.kernel.paths import DATA_DIR_ENV
 from tests.helpers.cli_process import turbokiosk
 
 CARD = r"[2-9TJQKA][shdc]"

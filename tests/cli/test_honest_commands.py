@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.cli.guard import EXIT_LOCKED
-from kiosk.cli.rng import MAX_DEAL_GAMES, MAX_DUMP_BYTES
-from kiosk.store.journal import DB_NAME
+from kiosk.terminal.cli.guard import EXIT_LOCKED
+from kiosk.terminal.cli.rng import MAX_DEAL_GAMES, MAX_DUMP_BYTES
+from kiosk.terminal.store.journal import DB_NAME
 from tests.helpers.cli_process import REPO, turbokiosk
 
 READERS = ("meters", "recall", "events")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kiosk.store.journal import Journal
-from kiosk.terminal.state import Phase, RoundState
-from kiosk.textui.show import round_lines
+from kiosk.terminal.core.state import Phase, RoundState
+from kiosk.terminal.store.journal import Journal
+from kiosk.terminal.textui.show import round_lines
 from rng import RngFailure
 from tests.helpers.play_session import Player
 

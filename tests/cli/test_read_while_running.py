@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import build_terminal
 from kiosk.cli import main
-from kiosk.robot import Robot
-from kiosk.store.audit import audit
-from kiosk.store.reader import current_state, open_readonly
-from kiosk.terminal import commands as c
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.robot import Robot
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.reader import current_state, open_readonly
 from tests.helpers.cli_process import turbokiosk
 
 

@@ -7,15 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.paths import DATA_DIR_ENV, default_data_dir
-from kiosk.presentation.money import dollars, parse_dollars, signed_dollars
-from kiosk.store.journal import JournalRow
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.meters import Meters
-from kiosk.terminal.state import TerminalState
-from kiosk.textui.records import event_details, events_json, is_money, meters_json, meters_text
-from kiosk.textui.show import array_lines, odds_text
+from kiosk.kernel.paths import DATA_DIR_ENV, default_data_dir
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.meters import Meters
+from kiosk.terminal.core.state import TerminalState
+from kiosk.terminal.presentation.money import dollars, parse_dollars, signed_dollars
+from kiosk.terminal.store.journal import JournalRow
+from kiosk.terminal.textui.records import (
+    event_details,
+    events_json,
+    is_money,
+    meters_json,
+    meters_text,
+)
+from kiosk.terminal.textui.show import array_lines, odds_text
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,6 @@ when first imported, so the environment is prepared before anything imports it).
 
 from __future__ import annotations
 
-from ui import env
+from ui.terminal import env
 
 env.prepare((1280, 800), headless=True, maxfps=0)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ui import env
+from ui.terminal import env
 
 
 def labels(app: Any) -> Iterator[Any]:
@@ -36,7 +36,7 @@ def labels(app: Any) -> Iterator[Any]:
 def read(app: Any, screen: str) -> list[Any]:
     """Every visible label of the current page, measured as drawn now."""
     from tests.helpers.legibility import measure
-    from ui.dealer import theme
+    from ui.table import theme
 
     return measure(list(labels(app)), screen, theme.MIN_CAP_PX * float(app.u))
 
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     size = env.parse_size(args[0])
     env.prepare(size, headless=True, maxfps=0)
-    from kiosk.app.dealer_screenshots import Stand, _visit_manual, visit
+    from kiosk.tools.dealer_screenshots import Stand, _visit_manual, visit
     from tests.helpers.legibility import summary
 
     readings: list[Any] = []

@@ -8,17 +8,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.hostlink import pki
-from kiosk.table.core import CardSource
-from kiosk.table.dealer_access import DealerAccess, DealerRole
-from kiosk.table.dealer_link import DealerLink
-from kiosk.table.dealer_records import TableSnapshot
-from kiosk.table.robot import RobotSeat
-from kiosk.table.shuffler_feed import ShufflerFeed
+from kiosk.table.core.core import CardSource
+from kiosk.table.core.dealer_access import DealerAccess, DealerRole
+from kiosk.table.core.dealer_link import DealerLink
+from kiosk.table.core.dealer_records import TableSnapshot
+from kiosk.table.core.robot import RobotSeat
+from kiosk.table.core.shuffler_feed import ShufflerFeed
+from kiosk.terminal.hostlink import pki
 from tests.helpers.dealer_rig import FAST_KDF, robot_table
-from ui.dealer.app import DealerApp
-from ui.dealer.driver import DealerDriver
-from ui.driver import DriverError
+from ui.table.app import DealerApp
+from ui.table.driver import DealerDriver
+from ui.terminal.driver import DriverError
 
 
 class DealerTable:

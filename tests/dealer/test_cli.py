@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.hostlink import pki
+from kiosk.terminal.hostlink import pki
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from kiosk.cards import card, cards
-from kiosk.presentation.dealer import dealer_view, recall_views
-from kiosk.presentation.dealer_entry import PackEntry
-from kiosk.table.dealer_records import (
+from kiosk.kernel.cards import card, cards
+from kiosk.table.core.dealer_records import (
     DealStep,
     RecallLine,
     Role,
@@ -18,6 +16,8 @@ from kiosk.table.dealer_records import (
     TableSnapshot,
     Tilt,
 )
+from kiosk.table.presentation.dealer import dealer_view, recall_views
+from kiosk.table.presentation.dealer_entry import PackEntry
 
 NOW = 1_000_000
 
@@ -181,7 +181,7 @@ def test_turbo_layout_is_the_community_cards(edition: str) -> None:
 
 
 def test_physical_cards_confirm_once_every_pack_is_laid() -> None:
-    from kiosk.table.dealer_records import LaidPack
+    from kiosk.table.core.dealer_records import LaidPack
 
     packs = (
         LaidPack(1, "array 1-3", cards("Qh 9s 4d")),

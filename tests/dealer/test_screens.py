@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.dealer_screenshots import SIZES
+from kiosk.tools.dealer_screenshots import SIZES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +48,7 @@ def test_every_dealer_screen_is_legible(size: str) -> None:
 def test_dealer_screenshots_are_the_committed_ones(tmp_path: Path) -> None:
     """Taken again, every picture equals the one in docs/screenshots (nothing moved)."""
     subprocess.run(
-        [sys.executable, "-m", "kiosk.app.dealer_screenshots", str(tmp_path)],
+        [sys.executable, "-m", "kiosk.tools.dealer_screenshots", str(tmp_path)],
         capture_output=True,
         env=_env(),
         cwd=ROOT,

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from kiosk.cards import card
-from kiosk.hostlink import pki
-from kiosk.table import events as e
-from kiosk.table.core import CardSource
-from kiosk.table.dealer_access import DealerRole
-from kiosk.table.dealer_records import TableSnapshot
+from kiosk.kernel.cards import card
+from kiosk.table.core import events as e
+from kiosk.table.core.core import CardSource
+from kiosk.table.core.dealer_access import DealerRole
+from kiosk.table.core.dealer_records import TableSnapshot
+from kiosk.terminal.hostlink import pki
 from tests.dealer.table import DealerTable
 from tests.helpers.dealer_rig import NAMES, SEATS, START
 
@@ -140,7 +140,7 @@ def test_manual_cards_a_refused_card_and_a_supervisor_void(make: object) -> None
 
 
 def _enter(d: object, name: str) -> None:
-    from kiosk.cards import RANKS, SUITS
+    from kiosk.kernel.cards import RANKS, SUITS
 
     d.tap(f"rank:{RANKS.index(name[0])}")  # type: ignore[attr-defined]
     d.tap(f"suit:{SUITS.index(name[1])}")  # type: ignore[attr-defined]
@@ -167,8 +167,8 @@ def test_a_dealer_pin_lockout_on_the_terminal(make: object) -> None:
 @pytest.fixture
 def shuffler(tmp_path: Path) -> Iterator[tuple[dict[str, str], bytes]]:
     """The shuffler simulator as a real program on its own pseudo-terminal."""
-    from kiosk.app.peripherals import spawn_simulator, wait_ready
-    from kiosk.devices.pairing import key_path, load_pairing_key
+    from kiosk.terminal.app.peripherals import spawn_simulator, wait_ready
+    from kiosk.terminal.devices.pairing import key_path, load_pairing_key
 
     proc, ready = spawn_simulator("shuffler", tmp_path / "periph", extra=("--seed", "11"))
     try:
@@ -183,8 +183,8 @@ def shuffler(tmp_path: Path) -> Iterator[tuple[dict[str, str], bytes]]:
 def test_shuffler_packs_a_tilt_and_the_supervisors_reread_and_void(
     make: Any, shuffler: tuple[dict[str, str], bytes]
 ) -> None:
-    from kiosk.devices.sim.program import control
-    from kiosk.table.shuffler_feed import ShufflerFeed
+    from kiosk.table.core.shuffler_feed import ShufflerFeed
+    from kiosk.terminal.devices.sim.program import control
 
     info, key = shuffler
     t: DealerTable = make(CardSource.SHUFFLER, feed=ShufflerFeed(info["port"], key))

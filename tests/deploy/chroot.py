@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.hostlink import pki
+from kiosk.terminal.hostlink import pki
 from tests.deploy.kit import KIT, in_namespace, load, need_root, need_tool
 
 REPO = KIT.parent

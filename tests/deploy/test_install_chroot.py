@@ -29,8 +29,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from kiosk.app.peripherals import start_simulated_peripherals
 from kiosk.cli import COMMANDS
+from kiosk.terminal.app.peripherals import start_simulated_peripherals
 from tests.deploy.chroot import REPO, TERMINAL, VERSION, Chroot, build_bundle, release
 from tests.deploy.kit import SAMPLE, settings
 from tests.helpers.cli_process import turbokiosk

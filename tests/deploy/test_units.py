@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.cli.run import add_arguments
+from kiosk.terminal.cli.run import add_arguments
 from tests.deploy.kit import KIT, SAMPLE, in_namespace, need_root, need_tool, settings
 
 pytestmark = pytest.mark.deploy
@@ -269,7 +269,7 @@ def test_bridge_command_line_is_one_the_bridge_accepts() -> None:
     """The bridge unit's ExecStart, with each device's configuration, parses with ``turbokiosk
     bridge``'s options: the device by its udev name, the link where the kiosk is told to look,
     the key and the journal where install.sh and the unit put them."""
-    from kiosk.cli.bridge import add_arguments as bridge_arguments
+    from kiosk.terminal.cli.bridge import add_arguments as bridge_arguments
 
     command = shlex.split(one(BRIDGE, "Service", "ExecStart"))
     assert command[:2] == [STUB, "bridge"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.watchdog import PINGS_PER_PERIOD, notify, ping_interval
+from kiosk.terminal.app.watchdog import PINGS_PER_PERIOD, notify, ping_interval
 
 pytestmark = pytest.mark.deploy
 

@@ -9,9 +9,9 @@ import zlib
 import pytest
 from cobs import cobs
 
-from kiosk.devices.framing import FrameDecoder, encode_frame
-from kiosk.devices.link import Delivered, Link, LinkConfig
-from kiosk.devices.seal import LinkSeal, Opened, Role
+from kiosk.terminal.devices.framing import FrameDecoder, encode_frame
+from kiosk.terminal.devices.link import Delivered, Link, LinkConfig
+from kiosk.terminal.devices.seal import LinkSeal, Opened, Role
 from proto.turbokiosk.v1.device_pb2 import LinkPacket
 
 pytestmark = pytest.mark.bench

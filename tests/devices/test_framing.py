@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.devices.framing import (
+from kiosk.terminal.devices.framing import (
     MAX_PAYLOAD,
     FrameDecoder,
     FrameError,

@@ -11,8 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.devices.link import Delivered, Link, LinkConfig, LinkDown, LinkUp, seq_add, seq_after
-from kiosk.devices.seal import Role
+from kiosk.terminal.devices.link import (
+    Delivered,
+    Link,
+    LinkConfig,
+    LinkDown,
+    LinkUp,
+    seq_add,
+    seq_after,
+)
+from kiosk.terminal.devices.seal import Role
 
 CONFIG = LinkConfig(retransmit_ms=100, heartbeat_ms=150, link_timeout_ms=600, window=4)
 KEY = bytes(range(32))

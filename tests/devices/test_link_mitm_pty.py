@@ -26,13 +26,13 @@ from typing import Any
 import pytest
 from cobs import cobs
 
-from kiosk.app.peripherals import spawn_simulator, wait_ready
-from kiosk.app.serial_wiring import SerialPorts, SerialSetup
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.devices.framing import CRC_BYTES, encode_frame
-from kiosk.devices.pairing import load_pairing_key
-from kiosk.devices.seal import HEADER_BYTES, LinkSeal, Opened, Role
-from kiosk.devices.sim.program import control
+from kiosk.terminal.app.peripherals import spawn_simulator, wait_ready
+from kiosk.terminal.app.serial_wiring import SerialPorts, SerialSetup
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.devices.framing import CRC_BYTES, encode_frame
+from kiosk.terminal.devices.pairing import load_pairing_key
+from kiosk.terminal.devices.seal import HEADER_BYTES, LinkSeal, Opened, Role
+from kiosk.terminal.devices.sim.program import control
 from proto.turbokiosk.v1.device_pb2 import EscrowItem, LinkPacket, ValidatorEvent
 
 FIVE = EscrowItem(note_value=500).SerializeToString()  # 08 f4 03

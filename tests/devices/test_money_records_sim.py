@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.devices.ports import Voucher
-from kiosk.devices.printer_driver import print_command
-from kiosk.devices.sim.printer import PrinterMachine
-from kiosk.devices.sim.validator import ValidatorMachine
+from kiosk.terminal.devices.ports import Voucher
+from kiosk.terminal.devices.printer_driver import print_command
+from kiosk.terminal.devices.sim.printer import PrinterMachine
+from kiosk.terminal.devices.sim.validator import ValidatorMachine
 from proto.turbokiosk.v1.device_pb2 import (
     Tally,
     ValidatorBaseline,

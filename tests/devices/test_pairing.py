@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.devices.pairing import (
+from kiosk.terminal.devices.pairing import (
     PairingKeyError,
     fingerprint,
     load_pairing_key,

@@ -18,16 +18,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from kiosk.devices.inprocess import InProcessBillValidator
-from kiosk.devices.printer_driver import PrinterDriver
-from kiosk.devices.sim.printer import PrinterMachine
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.port import sqlite_journal
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.state import Phase
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.devices.inprocess import InProcessBillValidator
+from kiosk.terminal.devices.printer_driver import PrinterDriver
+from kiosk.terminal.devices.sim.printer import PrinterMachine
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.port import sqlite_journal
 from rng import Csprng
 from tests.helpers.device_link import Clock, Wire, terminal_restarted
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from kiosk.devices.printer_driver import PrinterDriver, print_command
-from kiosk.devices.sim.printer import PrinterMachine
-from kiosk.devices.voucher import printed_text
+from kiosk.terminal.devices.printer_driver import PrinterDriver, print_command
+from kiosk.terminal.devices.sim.printer import PrinterMachine
+from kiosk.terminal.devices.voucher import printed_text
 from proto.turbokiosk.v1.device_pb2 import PrinterCommand, PrinterEvent
 from tests.helpers.device_link import VOUCHER, Clock, Wire
 

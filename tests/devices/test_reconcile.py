@@ -1,4 +1,5 @@
-"""Reconciliation: the devices' money records against the journal (kiosk/runtime/reconcile.py).
+"""Reconciliation: the devices' money records against the journal
+(kiosk/terminal/runtime/reconcile.py).
 
 With the in-process devices (the same queries as the serial ones, answered at once): a baseline
 is journaled at the first power-up; notes and vouchers keep the two sides equal; a cash box
@@ -16,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from kiosk.devices import inprocess
-from kiosk.devices.money_record import Figure, FigureBaseline, MoneyRecord, Tally
-from kiosk.runtime import reconcile
-from kiosk.store.journal import Journal
-from kiosk.terminal import events as e
-from kiosk.terminal.meters import METER_MODULUS, Meters
-from kiosk.terminal.records import Tilt
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.meters import METER_MODULUS, Meters
+from kiosk.terminal.core.records import Tilt
+from kiosk.terminal.devices import inprocess
+from kiosk.terminal.devices.money_record import Figure, FigureBaseline, MoneyRecord, Tally
+from kiosk.terminal.runtime import reconcile
+from kiosk.terminal.store.journal import Journal
 from tests.helpers.terminal_rig import Rig
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from cobs import cobs
 
-from kiosk.devices.framing import encode_frame
-from kiosk.devices.link import Delivered, Link, LinkConfig, Tampered
-from kiosk.devices.seal import HEADER_BYTES, LinkSeal, Opened, Refusal, Role
+from kiosk.terminal.devices.framing import encode_frame
+from kiosk.terminal.devices.link import Delivered, Link, LinkConfig, Tampered
+from kiosk.terminal.devices.seal import HEADER_BYTES, LinkSeal, Opened, Refusal, Role
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))

@@ -14,10 +14,10 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.records import Tilt
-from kiosk.terminal.state import Phase
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.records import Tilt
+from kiosk.terminal.core.state import Phase
 from tests.helpers.serial_rig import Rig
 
 

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kiosk.app.peripherals import spawn_simulator, wait_ready
+from kiosk.terminal.app.peripherals import spawn_simulator, wait_ready
 
 
 def ctl(address: str, *words: str) -> subprocess.CompletedProcess[str]:

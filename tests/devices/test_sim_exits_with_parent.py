@@ -10,7 +10,7 @@ import time
 PARENT = """
 import json, sys, time
 from pathlib import Path
-from kiosk.app.peripherals import start_simulated_peripherals
+from kiosk.terminal.app.peripherals import start_simulated_peripherals
 sims = start_simulated_peripherals(Path(sys.argv[1]))
 print(json.dumps([p.pid for p in sims.processes.values()]), flush=True)
 time.sleep(600)

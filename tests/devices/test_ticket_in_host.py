@@ -15,12 +15,12 @@ from pathlib import Path
 import zxingcpp
 from PIL import Image
 
-from kiosk.app.embedded_host import start_embedded_host
-from kiosk.app.peripherals import start_simulated_peripherals
-from kiosk.app.serial_wiring import SerialSetup
-from kiosk.app.wiring import build_terminal
-from kiosk.terminal import events as e
-from kiosk.terminal.state import Phase
+from kiosk.host.embedded import start_embedded_host
+from kiosk.terminal.app.peripherals import start_simulated_peripherals
+from kiosk.terminal.app.serial_wiring import SerialSetup
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Phase
 
 
 def test_voucher_out_and_back_in_through_the_host(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.terminal import events as e
+from kiosk.terminal.core import events as e
 from tests.helpers.validator_system import ACTIONS, System
 
 sessions = st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**6)), max_size=60)

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.devices.sim.validator import ValidatorMachine
-from kiosk.devices.validator_driver import ValidatorDriver
-from kiosk.terminal import commands as c
-from kiosk.terminal.config import NOTE_VALUES
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.config import NOTE_VALUES
+from kiosk.terminal.devices.sim.validator import ValidatorMachine
+from kiosk.terminal.devices.validator_driver import ValidatorDriver
 from tests.helpers.device_link import Clock, Wire, state_dir
 from tests.helpers.validator_system import ACTIONS, System
 

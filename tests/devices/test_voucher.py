@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from kiosk.devices.ports import Voucher
-from kiosk.devices.voucher import (
+from kiosk.terminal.devices.ports import Voucher
+from kiosk.terminal.devices.voucher import (
     amount_in_figures,
     amount_in_words,
     grouped_number,

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import registry
-from kiosk.games.base import RuleError
-from kiosk.presentation.families import table_family
-from kiosk.terminal.config import EditionConfig, TerminalConfig
-from kiosk.terminal.state import RoundState
-from kiosk.textui.families import text_family
-from kiosk.textui.rules import rules_lines
-from kiosk.textui.session import PlaySession
-from kiosk.textui.show import round_lines
+from kiosk.kernel.games import registry
+from kiosk.kernel.games.base import RuleError
+from kiosk.terminal.core.config import EditionConfig, TerminalConfig
+from kiosk.terminal.core.state import RoundState
+from kiosk.terminal.presentation.families import table_family
+from kiosk.terminal.textui.families import text_family
+from kiosk.terminal.textui.rules import rules_lines
+from kiosk.terminal.textui.session import PlaySession
+from kiosk.terminal.textui.show import round_lines
 from tests.families import high_card
 from tests.helpers.presentation_table import Table
 
@@ -108,8 +108,8 @@ def test_the_text_terminal_plays_and_recalls_the_third_family(table: Table) -> N
 
 def test_without_parts_of_its_own_a_family_is_shown_plainly(table: Table) -> None:
     """Only the games layer knows the family: every layer falls back to its plain part."""
-    from kiosk.presentation import families as table_families
-    from kiosk.textui import families as text_families
+    from kiosk.terminal.presentation import families as table_families
+    from kiosk.terminal.textui import families as text_families
 
     table_families.unregister(high_card.FAMILY_ID)
     text_families.unregister(high_card.FAMILY_ID)

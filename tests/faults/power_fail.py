@@ -16,10 +16,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.app.wiring import build_terminal
-from kiosk.store.audit import audit
-from kiosk.store.journal import DB_NAME, Journal
-from kiosk.terminal import events as ev
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import events as ev
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.journal import DB_NAME, Journal
 
 
 @dataclass

@@ -55,10 +55,10 @@ def _append(log: Path, record: dict[str, Any]) -> None:
 
 def worker(data_dir: Path, log: Path, seed: int, kill_at: int) -> None:
     """Power up, play, and die between the signature and the commit of the kill_at-th deal."""
-    from kiosk.app.wiring import build_terminal
-    from kiosk.robot import Robot
-    from kiosk.runtime.terminal import TerminalRuntime
-    from kiosk.store import critmem
+    from kiosk.terminal.app.wiring import build_terminal
+    from kiosk.terminal.robot import Robot
+    from kiosk.terminal.runtime.terminal import TerminalRuntime
+    from kiosk.terminal.store import critmem
 
     dealing: list[tuple[int, int]] = []
     draw: Callable[..., tuple[int, ...]] = TerminalRuntime._draw
@@ -154,8 +154,8 @@ def run_sealed_campaign(root: Path, kills: int, seed: int) -> SealedCampaign:
 
 
 def _compare(data_dir: Path, log: Path, campaign: SealedCampaign) -> SealedCampaign:
-    from kiosk.store.journal import Journal
-    from kiosk.terminal import events as ev
+    from kiosk.terminal.core import events as ev
+    from kiosk.terminal.store.journal import Journal
 
     first: dict[tuple[int, int], list[int]] = {}
     for line in log.read_text().splitlines():

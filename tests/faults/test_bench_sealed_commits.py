@@ -27,12 +27,12 @@ from typing import Any
 
 import pytest
 
-from kiosk.signer.client import SocketSigner
-from kiosk.signer.state import SLOT_SIZE
-from kiosk.store.journal import Journal
-from kiosk.terminal import commands as c
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.state import Phase
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.signer.client import SocketSigner
+from kiosk.terminal.signer.state import SLOT_SIZE
+from kiosk.terminal.store.journal import Journal
 from tests.helpers.terminal_rig import Rig
 
 pytestmark = pytest.mark.bench

@@ -15,19 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.simulator import DeviceSimulator
-from kiosk.app.wiring import InProcessDeviceSet, Terminal
 from kiosk.cli import main
-from kiosk.service.access import PinStore, Role
-from kiosk.service.backends import InProcessTerminal
-from kiosk.service.functions.base import ServiceError
-from kiosk.signer.client import development_dir
-from kiosk.store.audit import audit
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.commands import CommandError, TerminalLockedError
-from kiosk.terminal.tilts import TiltCode
-from kiosk.textui.session import PlaySession
+from kiosk.terminal.app.simulator import DeviceSimulator
+from kiosk.terminal.app.wiring import InProcessDeviceSet, Terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.commands import CommandError, TerminalLockedError
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.service.access import PinStore, Role
+from kiosk.terminal.service.backends import InProcessTerminal
+from kiosk.terminal.service.functions.base import ServiceError
+from kiosk.terminal.signer.client import development_dir
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.textui.session import PlaySession
 from rng import BackgroundCycler
 from tests.helpers.service_rig import CHEAP_KDF, ServiceRig, set_up_pins
 

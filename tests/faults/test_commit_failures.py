@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.journal import Journal, StoreError, canonical
-from kiosk.store.reader import current_state
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.state import Phase, TerminalState
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Phase, TerminalState
+from kiosk.terminal.store.journal import Journal, StoreError, canonical
+from kiosk.terminal.store.reader import current_state
 from tests.helpers.terminal_rig import Rig
 
 
@@ -194,7 +194,7 @@ def test_a_failed_commit_leaves_the_journal_state_and_no_effect(tmp_path: Path, 
 
 def test_the_scratch_copy_is_independent_of_the_state(tmp_path: Path) -> None:
     """Steps computed on the scratch copy never reach the state they were copied from."""
-    from kiosk.runtime.scratch import clone
+    from kiosk.terminal.runtime.scratch import clone
 
     rig = Rig(tmp_path / "terminal")
     rt = rig.runtime

@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
-from kiosk.runtime.deck import SealBrokenError
-from kiosk.runtime.sealed import RoundSealing
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.store.journal import Journal
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.commands import CommandError
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.state import Phase, TerminalState
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.commands import CommandError
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.state import Phase, TerminalState
+from kiosk.terminal.runtime.deck import SealBrokenError
+from kiosk.terminal.runtime.sealed import RoundSealing
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.store.journal import Journal
 from tests.faults.sealed_campaign import run_sealed_campaign, summary
 from tests.helpers.outcome_cut import cut_last_commit
 from tests.helpers.terminal_rig import Rig

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import build_terminal
 from kiosk.cli import main
-from kiosk.hostlink.messages import HostMessageMapper, outbox_message
-from kiosk.signer.client import LocalSigner, development_dir
-from kiosk.store.audit import audit
-from kiosk.store.journal import DB_NAME, OutboxRow
-from kiosk.store.reader import current_state, open_readonly
-from kiosk.terminal import events as ev
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import events as ev
+from kiosk.terminal.hostlink.messages import HostMessageMapper, outbox_message
+from kiosk.terminal.signer.client import LocalSigner, development_dir
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.journal import DB_NAME, OutboxRow
+from kiosk.terminal.store.reader import current_state, open_readonly
 from tests.helpers.store_faults import play
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.reader import current_state, open_readonly
+from kiosk.terminal.store.reader import current_state, open_readonly
 from tests.helpers.cli_process import REPO, turbokiosk
 
 OPERATOR_PIN = "1357"

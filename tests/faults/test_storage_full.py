@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.presentation.overlays import lockup_view
-from kiosk.runtime.terminal import STORAGE_FULL_MARK, STORAGE_RETRY_MS
-from kiosk.store.audit import audit
-from kiosk.store.journal import Journal, StoreError, canonical
-from kiosk.store.reader import current_state
-from kiosk.terminal import commands as c
-from kiosk.terminal.commands import CommandError
-from kiosk.terminal.state import Phase
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.commands import CommandError
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.presentation.overlays import lockup_view
+from kiosk.terminal.runtime.terminal import STORAGE_FULL_MARK, STORAGE_RETRY_MS
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.journal import Journal, StoreError, canonical
+from kiosk.terminal.store.reader import current_state
 from tests.helpers.store_faults import fill, logged, mounted
 from tests.helpers.terminal_rig import Rig
 

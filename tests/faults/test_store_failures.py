@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.audit import audit
+from kiosk.terminal.store.audit import audit
 from tests.helpers.store_faults import (
     corrupt_page,
     money_of,

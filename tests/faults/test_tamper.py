@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import build_terminal
-from kiosk.store.journal import DB_NAME, body_hash, canonical, row_hash
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as ev
-from kiosk.terminal.commands import CommandError
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as ev
+from kiosk.terminal.core.commands import CommandError
+from kiosk.terminal.store.journal import DB_NAME, body_hash, canonical, row_hash
 from tests.helpers.store_faults import play
 
 REPO = Path(__file__).resolve().parents[2]

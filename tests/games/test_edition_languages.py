@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import turbo, turbo_edition
-from kiosk.games.paytable import LANGUAGES, FieldReader, Glossary, PaytableError
-from kiosk.games.turbo_edition import EDITIONS_DIR, Edition
-from kiosk.presentation import i18n
+from kiosk.kernel.games import turbo, turbo_edition
+from kiosk.kernel.games.paytable import LANGUAGES, FieldReader, Glossary, PaytableError
+from kiosk.kernel.games.turbo_edition import EDITIONS_DIR, Edition
+from kiosk.terminal.presentation import i18n
 from tests.helpers.editions import assert_edition_refused, edition_dir, write
 
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.cards import cards
-from kiosk.games import poker3
+from kiosk.kernel.cards import cards
+from kiosk.kernel.games import poker3
 
 hands3 = st.lists(st.integers(0, 51), min_size=3, max_size=3, unique=True)
 hands6 = st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True)

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.cards import cards
-from kiosk.games import poker3, stadium
-from kiosk.games.base import RuleError, SeatBet, pay
-from kiosk.games.stadium_advice import advise, dealer_counts
+from kiosk.kernel.cards import cards
+from kiosk.kernel.games import poker3, stadium
+from kiosk.kernel.games.base import RuleError, SeatBet, pay
+from kiosk.kernel.games.stadium_advice import advise, dealer_counts
 from tests.helpers.brute_force import brute_force_ev_play
 
 RULES = stadium.load({})
@@ -249,7 +249,7 @@ def test_optimal_play_is_the_exact_expectation_over_the_12341_dealer_hands(array
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=3, max_size=12, unique=True), st.integers(0, 40))
 def test_dealer_counts_match_a_pass_over_the_dealer_hands(dead, player_hand_index):
-    from kiosk.games.stadium_advice import _tables
+    from kiosk.kernel.games.stadium_advice import _tables
 
     player_value = _tables().all_values[player_hand_index * 500]
     counts = dealer_counts(dead, player_value)

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from kiosk.analysis import stadium_par
-from kiosk.games import stadium
-from kiosk.games.stadium_advice import _tables
+from kiosk.kernel.analysis import stadium_par
+from kiosk.kernel.games import stadium
+from kiosk.kernel.games.stadium_advice import _tables
 from tests.helpers.brute_force import brute_force_ante_play, brute_force_ev_play
 
 pytestmark = pytest.mark.bench

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import poker3, stadium
-from kiosk.games.paytable import PACKAGED_DIR, PaytableError
-from kiosk.games.stadium_paytables import CATEGORIES, DEFAULTS, WAGERS, load_table
+from kiosk.kernel.games import poker3, stadium
+from kiosk.kernel.games.paytable import PACKAGED_DIR, PaytableError
+from kiosk.kernel.games.stadium_paytables import CATEGORIES, DEFAULTS, WAGERS, load_table
 
 SHIPPED = sorted((p.parent.name, p.stem) for p in (PACKAGED_DIR / "stadium").glob("*/*.toml"))
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import nine_card_bonus, turbo, turbo_edition
-from kiosk.games.paytable import PACKAGED_DIR, PATH_VARIABLE, FieldReader, PaytableError
+from kiosk.kernel.games import nine_card_bonus, turbo, turbo_edition
+from kiosk.kernel.games.paytable import PACKAGED_DIR, PATH_VARIABLE, FieldReader, PaytableError
 from tests.helpers.editions import assert_edition_refused, edition_dir, write
 
 GOOD_BONUS = """\

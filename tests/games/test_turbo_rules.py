@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk import cards
-from kiosk.games import turbo
-from kiosk.games.base import RuleError, SeatBet
+from kiosk.kernel import cards
+from kiosk.kernel.games import turbo
+from kiosk.kernel.games.base import RuleError, SeatBet
 
 # --- the seeds, restated -------------------------------------------------------------------
 

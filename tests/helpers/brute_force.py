@@ -9,8 +9,8 @@ from math import comb
 
 import numpy as np
 
-from kiosk.games import poker3
-from kiosk.games.stadium_advice import q64_play
+from kiosk.kernel.games import poker3
+from kiosk.kernel.games.stadium_advice import q64_play
 
 
 @cache

@@ -7,15 +7,15 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from kiosk.hostlink import pki
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.table.controller import TableController
-from kiosk.table.core import CardSource
-from kiosk.table.dealer_access import DealerAccess
-from kiosk.table.robot import RobotSeat
-from kiosk.table.server import TableServer
-from kiosk.table.shuffler_feed import ShufflerFeed
-from kiosk.terminal.pins import KdfParams
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import CardSource
+from kiosk.table.core.dealer_access import DealerAccess
+from kiosk.table.core.robot import RobotSeat
+from kiosk.table.core.server import TableServer
+from kiosk.table.core.shuffler_feed import ShufflerFeed
+from kiosk.terminal.core.pins import KdfParams
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.runtime.deck import RngDeckFactory
 from rng import Csprng
 from tests.helpers.table import STADIUM, config
 

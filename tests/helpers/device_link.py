@@ -11,9 +11,9 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from kiosk.devices.link import Delivered, LinkDown, LinkEvent, LinkUp
-from kiosk.devices.ports import Voucher
-from kiosk.hostlink.ports import TicketValidation
+from kiosk.terminal.devices.link import Delivered, LinkDown, LinkEvent, LinkUp
+from kiosk.terminal.devices.ports import Voucher
+from kiosk.terminal.hostlink.ports import TicketValidation
 
 
 class Clock:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games import turbo_edition
-from kiosk.games.paytable import PaytableError
+from kiosk.kernel.games import turbo_edition
+from kiosk.kernel.games.paytable import PaytableError
 
 
 def write(path: Path, text: str) -> Path:

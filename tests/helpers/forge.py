@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from kiosk.hostlink import pki
+from kiosk.terminal.hostlink import pki
 
 
 def forge(ca_dir: Path, name: str, role: str | None) -> pki.Credentials:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from kiosk.hostlink.anchor import JournalHead
-from kiosk.robot import Robot
+from kiosk.terminal.hostlink.anchor import JournalHead
+from kiosk.terminal.robot import Robot
 from tests.helpers.host_rig import HostRig, TerminalRig
 
 

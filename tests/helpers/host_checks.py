@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.host.db import HostDb, now_ms, open_db
-from kiosk.hostlink.messages import event_body
-from kiosk.store.journal import Journal
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.state import TerminalState
+from kiosk.host.accounting.db import HostDb, now_ms, open_db
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.state import TerminalState
+from kiosk.terminal.hostlink.messages import event_body
+from kiosk.terminal.store.journal import Journal
 
 _STATE = TerminalState(TerminalConfig())
 
@@ -76,7 +76,7 @@ def _voucher_disagreements(journal: Journal, db: HostDb, terminal_id: str) -> li
 def enroll(records: HostDb | str | Path, names: tuple[str, ...]) -> None:
     """Enrol ``names`` in a host's registry (its records, or where they are: created there when
     missing), as ``turbokiosk host terminals enroll`` does."""
-    from kiosk.host import registry
+    from kiosk.host.accounting import registry
 
     db = open_db(records) if isinstance(records, str | Path) else records
     try:

@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.host.db import HostDb, SqliteHostDb, now_ms
-from kiosk.host.server import HostServer, HostSettings
-from kiosk.hostlink import pki
-from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
-from kiosk.hostlink.link import HostLink
-from kiosk.hostlink.wiring import HostEndpoint, HostWiring
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.port import sqlite_journal
-from kiosk.terminal.config import TerminalConfig
+from kiosk.host.accounting.db import HostDb, SqliteHostDb, now_ms
+from kiosk.host.accounting.server import HostServer, HostSettings
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.hostlink.anchor import ANCHOR_WAIT_REASON
+from kiosk.terminal.hostlink.link import HostLink
+from kiosk.terminal.hostlink.wiring import HostEndpoint, HostWiring
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.port import sqlite_journal
 from rng import Csprng
 
 TERMINALS = ("TK-A", "TK-B")
@@ -148,7 +148,7 @@ class TerminalRig:
 def records_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], HostDb]:
     """Opens the host's records on the back end the fixture is parametrised with
     (``sqlite`` or ``postgresql``: a new database on the test PostgreSQL server)."""
-    from kiosk.host.db import PostgresHostDb
+    from kiosk.host.accounting.db import PostgresHostDb
 
     if request.param == "sqlite":
         return lambda: SqliteHostDb(tmp_path / "host.sqlite3")

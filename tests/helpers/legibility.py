@@ -35,8 +35,8 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.stencilview import StencilView
 from kivy.uix.widget import Widget
 
-from ui import capture
-from ui.widgets.overlays import Cover, NoticeToast
+from ui.terminal import capture
+from ui.terminal.widgets.overlays import Cover, NoticeToast
 
 #: the least capital height, in pixels at 800x480 (3 mm on a 7-inch 133 ppi panel)
 MIN_CAP_PX = 16.0
@@ -311,13 +311,13 @@ def summary(readings: list[Reading]) -> dict[str, float | int]:
 
 
 def walk(kiosk: Any, size: tuple[int, int], language: str) -> list[Reading]:
-    """Every screen of the scripted visit (:func:`kiosk.app.tour.visit`: attract, menu, betting, the
-    decision, results, help, history, lockups, the voucher, the reminder) at ``size`` in
+    """Every screen of the scripted visit (:func:`kiosk.tools.tour.visit`: attract, menu, betting,
+    the decision, results, help, history, lockups, the voucher, the reminder) at ``size`` in
     ``language`` (the visit itself switches language once, for two screens), and the Stadium
     rows-and-columns tab after its result; the readings of them all."""
     from kivy.core.window import Window
 
-    from kiosk.app.tour import visit
+    from kiosk.tools.tour import visit
 
     d = kiosk.driver
     kiosk.app.session.clock = kiosk.tour.player_clock  # the visit moves the session clock on
@@ -351,12 +351,12 @@ def walk(kiosk: Any, size: tuple[int, int], language: str) -> list[Reading]:
             scroller.scroll_y = 1
             d.frames(2)
 
-    import ui.app
+    import ui.terminal.app
 
-    shown = ui.app.VOUCHER_SHOWN_SECONDS
-    ui.app.VOUCHER_SHOWN_SECONDS = 3600.0  # measuring takes longer than the voucher stays
+    shown = ui.terminal.app.VOUCHER_SHOWN_SECONDS
+    ui.terminal.app.VOUCHER_SHOWN_SECONDS = 3600.0  # measuring takes longer than the voucher stays
     try:
         visit(d, kiosk.tour, shot)
     finally:
-        ui.app.VOUCHER_SHOWN_SECONDS = shown
+        ui.terminal.app.VOUCHER_SHOWN_SECONDS = shown
     return readings

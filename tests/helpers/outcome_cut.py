@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kiosk.store.journal import DB_NAME
-from kiosk.terminal import events as ev
+from kiosk.terminal.core import events as ev
+from kiosk.terminal.store.journal import DB_NAME
 
 
 def cut_last_commit(data_dir: Path) -> int:

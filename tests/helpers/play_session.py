@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.app.wiring import InProcessDeviceSet, Terminal
-from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.port import sqlite_journal
-from kiosk.textui.session import PlaySession
+from kiosk.terminal.app.wiring import InProcessDeviceSet, Terminal
+from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.port import sqlite_journal
+from kiosk.terminal.textui.session import PlaySession
 from rng import BackgroundCycler, Csprng
 from tests.helpers.terminal_rig import FakeClock, ScriptedDeck
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.app.tour import TOUR_CONFIG, TourTerminal, tour_terminal
-from kiosk.presentation.session import PlayerSession
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.presentation.session import PlayerSession
+from kiosk.tools.tour import TOUR_CONFIG, TourTerminal, tour_terminal
 from tests.helpers.terminal_rig import FakeClock
 
 

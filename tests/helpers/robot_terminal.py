@@ -23,15 +23,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.hostlink import pki
-from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
-from kiosk.hostlink.ports import HostUnavailableError
-from kiosk.hostlink.wiring import HostEndpoint
-from kiosk.robot import Robot
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.hostlink.anchor import ANCHOR_WAIT_REASON
+from kiosk.terminal.hostlink.ports import HostUnavailableError
+from kiosk.terminal.hostlink.wiring import HostEndpoint
+from kiosk.terminal.robot import Robot
 
 
 class Wallet:

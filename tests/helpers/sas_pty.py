@@ -6,7 +6,7 @@ import os
 import select
 import time
 
-from kiosk.sas import wire
+from kiosk.terminal.sas import wire
 
 
 def read_reply(master: int, command: int | None, timeout: float = 1.0) -> bytes:

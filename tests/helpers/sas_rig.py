@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.app.wiring import Terminal
-from kiosk.sas import wire
-from kiosk.sas.crc import with_crc
-from kiosk.sas.link import SasLink
-from kiosk.sas.machine import Reply
-from kiosk.textui.session import PlaySession
+from kiosk.terminal.app.wiring import Terminal
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.crc import with_crc
+from kiosk.terminal.sas.link import SasLink
+from kiosk.terminal.sas.machine import Reply
+from kiosk.terminal.textui.session import PlaySession
 
 ADDRESS = 3
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.scoring import count_icons, score_turbo
+from kiosk.kernel.scoring import count_icons, score_turbo
 from tests.micropython.bench_payload import empty, make_hands, naive_count_icons
 
 HANDS = make_hands()

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import Terminal
-from kiosk.cards import cards
-from kiosk.hostlink import pki
-from kiosk.seat.client import SeatClient
-from kiosk.seat.runtime import SeatRuntime
-from kiosk.table.controller import TableController
-from kiosk.table.core import TableConfig
-from kiosk.table.server import TableServer
-from kiosk.terminal import commands as c
+from kiosk.kernel.cards import cards
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import TableConfig
+from kiosk.table.core.server import TableServer
+from kiosk.terminal.app.wiring import Terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.seat.client import SeatClient
+from kiosk.terminal.seat.runtime import SeatRuntime
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.hostlink import pki
-from kiosk.store.journal import Journal
-from kiosk.store.reader import current_state, read_transaction
-from kiosk.table import events as te
-from kiosk.table.core import DealMode, TableConfig, TableCore
-from kiosk.table.journal import TableJournal
-from kiosk.table.meters import SeatMeters, table_meters
-from kiosk.terminal import events as e
+from kiosk.table.core import events as te
+from kiosk.table.core.core import DealMode, TableConfig, TableCore
+from kiosk.table.core.journal import TableJournal
+from kiosk.table.core.meters import SeatMeters, table_meters
+from kiosk.terminal.core import events as e
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.store.journal import Journal
+from kiosk.terminal.store.reader import current_state, read_transaction
 from tests.helpers.table_cli import env, turbokiosk
 
 

@@ -8,15 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.peripherals import (
+from kiosk.terminal.app.peripherals import (
     SimulatedPeripherals,
     spawn_simulator,
     start_simulated_peripherals,
     wait_ready,
 )
-from kiosk.app.serial_wiring import SerialSetup
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.app.serial_wiring import SerialSetup
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.core.config import TerminalConfig
 
 #: how long a condition may take to hold: generous, for a loaded machine (a simulator process
 #: starting, a link noticing a dead peer); what the tests prove is the condition, never a time

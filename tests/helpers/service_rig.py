@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.service.access import KdfParams, PinStore, Role
-from kiosk.service.backends import InProcessTerminal
-from kiosk.service.session import ServiceSession
-from kiosk.terminal import commands as c
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.pins import hashed
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.pins import hashed
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.service.access import KdfParams, PinStore, Role
+from kiosk.terminal.service.backends import InProcessTerminal
+from kiosk.terminal.service.session import ServiceSession
 from tests.helpers.terminal_rig import Rig
 
 CHEAP_KDF = KdfParams(n=16, r=1, p=1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.signer.records import Anchor, Head
+from kiosk.terminal.signer.records import Anchor, Head
 
 
 def anchor(seq: int) -> Anchor:

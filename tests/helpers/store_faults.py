@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import build_terminal
-from kiosk.robot import Robot
-from kiosk.store.journal import DB_NAME
-from kiosk.terminal import events as ev
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import events as ev
+from kiosk.terminal.robot import Robot
+from kiosk.terminal.store.journal import DB_NAME
 from tests.helpers.cli_process import turbokiosk
 
 __all__ = ["turbokiosk"]
@@ -47,7 +47,7 @@ def played_store(data_dir: Path, games: int = 30, seed: int = 7) -> dict[str, in
 
 def money_of(data_dir: Path, terminal: object | None = None) -> dict[str, int]:
     """What the devices hold: the cash box and the vouchers printed (cents)."""
-    from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
+    from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
 
     validator = InProcessBillValidator(data_dir / "devices")
     printer = InProcessPrinter(data_dir / "devices")

@@ -10,16 +10,16 @@ from collections.abc import Iterator
 
 import grpc
 
-from kiosk.games.base import SeatBet
-from kiosk.games.registry import load_game
-from kiosk.hostlink import pki
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table import events as te
-from kiosk.table.controller import TableController
-from kiosk.table.core import DealMode, TableConfig
-from kiosk.table.events import Bet
+from kiosk.kernel.games.base import SeatBet
+from kiosk.kernel.games.registry import load_game
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core import events as te
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import DealMode, TableConfig
+from kiosk.table.core.events import Bet
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.runtime.deck import RngDeckFactory
 from proto.turbokiosk.v1 import table_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2_grpc
 from rng import Csprng

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk import cards
-from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.port import sqlite_journal
-from kiosk.terminal.config import TerminalConfig
+from kiosk.kernel import cards
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.port import sqlite_journal
 from rng import Csprng
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.devices.inprocess import InProcessPrinter
-from kiosk.devices.sim.validator import ValidatorMachine
-from kiosk.devices.validator_driver import ValidatorDriver
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.port import sqlite_journal
-from kiosk.terminal import events as e
+from kiosk.terminal.core import events as e
+from kiosk.terminal.devices.inprocess import InProcessPrinter
+from kiosk.terminal.devices.sim.validator import ValidatorMachine
+from kiosk.terminal.devices.validator_driver import ValidatorDriver
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.port import sqlite_journal
 from rng import Csprng
 from tests.helpers.device_link import Clock, FakeHost, Wire, terminal_restarted
 

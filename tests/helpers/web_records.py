@@ -1,6 +1,6 @@
 """A host's records with something of everything the dashboard shows, made through the host's
-own database API (:class:`kiosk.host.db.HostDb`): games, meters, vouchers and their audit,
-a RAM clear, meters going backwards, a double redemption, a quarantined number, a silent
+own database API (:class:`kiosk.host.accounting.db.HostDb`): games, meters, vouchers and their
+audit, a RAM clear, meters going backwards, a double redemption, a quarantined number, a silent
 terminal."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from kiosk.host.db import HostDb, HostDbError, Message
-from kiosk.hostlink.anchor import JournalHead
+from kiosk.host.accounting.db import HostDb, HostDbError, Message
+from kiosk.terminal.hostlink.anchor import JournalHead
 
 HOUR = 3_600_000
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import grpc
 
-from kiosk.hostlink import pki
-from kiosk.hostlink.channel import HOST_SERVER_KEEPALIVE
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.hostlink.channel import HOST_SERVER_KEEPALIVE
 
 SERVICE = "turbokiosk.bench.Echo"
 ECHO = f"/{SERVICE}/Echo"

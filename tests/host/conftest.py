@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.hostlink.wiring import HostEndpoint
-from kiosk.terminal.config import TerminalConfig
+from kiosk.host.accounting.db import HostDb, SqliteHostDb
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.hostlink.wiring import HostEndpoint
 from tests.helpers.host_rig import HostRig, Pki, TerminalRig, records_factory
 
 
@@ -44,7 +44,7 @@ def make_terminal(tmp_path: Path) -> Iterator[Callable[..., TerminalRig]]:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def host_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[HostDb]:
     """The host's records on each back end."""
-    from kiosk.host.db import PostgresHostDb
+    from kiosk.host.accounting.db import PostgresHostDb
 
     if request.param == "sqlite":
         db: HostDb = SqliteHostDb(tmp_path / "host.sqlite3")

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.host.db import HostDb
-from kiosk.hostlink import pki
+from kiosk.host.accounting.db import HostDb
+from kiosk.terminal.hostlink import pki
 
 PREFIX = "TK-F"
 

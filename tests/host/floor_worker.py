@@ -39,9 +39,9 @@ from typing import Any
 
 import grpc
 
-from kiosk.hostlink import pki
-from kiosk.hostlink.channel import HOST_CLIENT_KEEPALIVE
-from kiosk.hostlink.pki import SERVER_NAME
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.hostlink.channel import HOST_CLIENT_KEEPALIVE
+from kiosk.terminal.hostlink.pki import SERVER_NAME
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 from tests.host.aio_echo_server import ECHO, HOLD
 

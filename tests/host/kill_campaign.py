@@ -19,12 +19,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.host.db import SqliteHostDb
-from kiosk.host.records import TerminalAlarm, VoucherAuditEntry
-from kiosk.hostlink import pki
-from kiosk.store.journal import Journal
-from kiosk.store.reader import current_state
-from kiosk.terminal import events as e
+from kiosk.host.accounting.db import SqliteHostDb
+from kiosk.host.accounting.records import TerminalAlarm, VoucherAuditEntry
+from kiosk.terminal.core import events as e
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.store.journal import Journal
+from kiosk.terminal.store.reader import current_state
 from tests.helpers.host_checks import disagreements, enroll
 
 TERMINAL = "TK-A"

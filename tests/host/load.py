@@ -22,8 +22,8 @@ from typing import Any
 
 import grpc
 
-from kiosk.hostlink import pki
-from kiosk.hostlink.pki import SERVER_NAME
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.hostlink.pki import SERVER_NAME
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
 ECHO = "/turbokiosk.bench.Echo/Echo"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 
-from kiosk.hostlink.anchor import JournalHead, anchor_problem
-from kiosk.signer.client import development_dir
+from kiosk.terminal.hostlink.anchor import JournalHead, anchor_problem
+from kiosk.terminal.signer.client import development_dir
 from tests.helpers.host_anchor import acknowledged, own, play
 from tests.helpers.host_rig import HostRig, TerminalRig
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import integrity
-from kiosk.app.embedded_host import start_embedded_host
-from kiosk.app.wiring import build_terminal
 from kiosk.cli import main
-from kiosk.host.db import Message, SqliteHostDb
+from kiosk.host.accounting.db import Message, SqliteHostDb
+from kiosk.host.embedded import start_embedded_host
+from kiosk.kernel import integrity
+from kiosk.terminal.app.wiring import build_terminal
 
 T0 = 1_800_000_000_000
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.hostlink import pki
+from kiosk.terminal.hostlink import pki
 from tests.helpers.host_rig import Pki
 
 

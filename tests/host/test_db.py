@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from kiosk.host.db import HostDb, HostDbError, Message
+from kiosk.host.accounting.db import HostDb, HostDbError, Message
 
 T0 = 1_800_000_000_000
 

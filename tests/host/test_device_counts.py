@@ -10,13 +10,13 @@ from typing import Any
 import grpc
 import pytest
 
-from kiosk.host.db import HostDb, Message, Report
-from kiosk.host.rate_limit import RateLimiter, RateLimitError, RateLimits
-from kiosk.host.server import HostSettings
-from kiosk.hostlink.anchor import JournalHead
-from kiosk.hostlink.link import REFUSED_REASON, pushback_ms
-from kiosk.robot import Robot
-from kiosk.terminal import events as e
+from kiosk.host.accounting.db import HostDb, Message, Report
+from kiosk.host.accounting.rate_limit import RateLimiter, RateLimitError, RateLimits
+from kiosk.host.accounting.server import HostSettings
+from kiosk.terminal.core import events as e
+from kiosk.terminal.hostlink.anchor import JournalHead
+from kiosk.terminal.hostlink.link import REFUSED_REASON, pushback_ms
+from kiosk.terminal.robot import Robot
 from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
 MakeTerminal = Callable[..., TerminalRig]
@@ -159,7 +159,7 @@ class _SlowHost(HostRig):
 
 @pytest.fixture
 def slow_host(tmp_path: Path, pki_set: Pki) -> Iterator[HostRig]:
-    from kiosk.host.db import SqliteHostDb
+    from kiosk.host.accounting.db import SqliteHostDb
 
     rig = _SlowHost(pki_set, lambda: SqliteHostDb(tmp_path / "host.sqlite3"))
     yield rig

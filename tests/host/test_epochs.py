@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.hostlink.anchor import JournalHead
-from kiosk.hostlink.client import HostClient
+from kiosk.host.accounting.db import HostDb, SqliteHostDb
+from kiosk.terminal.hostlink.anchor import JournalHead
+from kiosk.terminal.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
 from tests.helpers.host_rig import HostRig, Pki
 
@@ -156,8 +156,8 @@ def test_a_head_behind_the_anchor_is_an_alarm_and_does_not_move_it(
 
 
 def test_an_outbox_ram_cleared_message_reaches_the_wire_with_its_hash() -> None:
-    from kiosk.hostlink.messages import outbox_message, received
-    from kiosk.store.journal import OutboxRow
+    from kiosk.terminal.hostlink.messages import outbox_message, received
+    from kiosk.terminal.store.journal import OutboxRow
 
     body = {
         "previous_epoch": EPOCH_1,
@@ -175,7 +175,7 @@ def test_an_outbox_ram_cleared_message_reaches_the_wire_with_its_hash() -> None:
 
 
 def test_a_terminal_upgraded_to_send_heads_is_not_an_epoch_alarm(host_on: HostRig) -> None:
-    from kiosk.host.db import Message
+    from kiosk.host.accounting.db import Message
 
     db = _db(host_on)
     snapshot = {"reason": "event", "meters": {"bills_in": 5000}}

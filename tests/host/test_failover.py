@@ -19,10 +19,10 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from kiosk.host.db import HostDb
-from kiosk.hostlink.pki import SERVER_NAME
-from kiosk.hostlink.wiring import HostEndpoint
-from kiosk.robot import Robot
+from kiosk.host.accounting.db import HostDb
+from kiosk.terminal.hostlink.pki import SERVER_NAME
+from kiosk.terminal.hostlink.wiring import HostEndpoint
+from kiosk.terminal.robot import Robot
 from proto.turbokiosk.v1 import host_pb2
 from tests.helpers.host_checks import disagreements, enroll
 from tests.helpers.host_rig import HostRig, Pki, TerminalRig, records_factory
@@ -100,11 +100,11 @@ def test_a_terminal_fails_over_to_the_second_host_and_nothing_is_lost_or_doubled
 def test_the_host_logs_its_throughput_and_queue_depth(
     tmp_path: Path, pki_set: Pki, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from kiosk.host.db import SqliteHostDb
-    from kiosk.host.server import HostServer
-    from kiosk.hostlink.client import HostClient
+    from kiosk.host.accounting.db import SqliteHostDb
+    from kiosk.host.accounting.server import HostServer
+    from kiosk.terminal.hostlink.client import HostClient
 
-    caplog.set_level(logging.INFO, logger="kiosk.host.progress")
+    caplog.set_level(logging.INFO, logger="kiosk.host.accounting.progress")
     enroll(tmp_path / "host.sqlite3", ("TK-B",))
     server = HostServer(
         SqliteHostDb(tmp_path / "host.sqlite3"),

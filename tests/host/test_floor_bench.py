@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
+from kiosk.host.accounting.db import HostDb, PostgresHostDb, SqliteHostDb
 from tests.helpers.host_checks import enroll_pki
 from tests.helpers.postgres import PostgresServer, binaries
 from tests.host import floor, load

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-from kiosk.host.db import HostDb, Message, Report
-from kiosk.host.group_commit import GroupCommitter
-from kiosk.hostlink.anchor import JournalHead
+from kiosk.host.accounting.db import HostDb, Message, Report
+from kiosk.host.accounting.group_commit import GroupCommitter
+from kiosk.terminal.hostlink.anchor import JournalHead
 
 
 def _report(terminal: str, first: int, n: int) -> Report:

@@ -1,5 +1,5 @@
-"""The set-wise group path (:mod:`kiosk.host.group_record`) records exactly what one statement at
-a time would: the same groups recorded by ``record_reports`` and report by report by
+"""The set-wise group path (:mod:`kiosk.host.accounting.group_record`) records exactly what one
+statement at a time would: the same groups recorded by ``record_reports`` and report by report by
 ``record_report`` leave the same rows and give the same answers, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.host.db import HostDb, Message, PostgresHostDb, Report, SqliteHostDb
-from kiosk.hostlink.anchor import JournalHead
+from kiosk.host.accounting.db import HostDb, Message, PostgresHostDb, Report, SqliteHostDb
+from kiosk.terminal.hostlink.anchor import JournalHead
 
 E1, E2 = 1_790_000_000_000, 1_790_000_900_000
 AT = 1_800_000_000_000

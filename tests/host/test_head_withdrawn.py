@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kiosk.host.db import HostDb
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
+from kiosk.host.accounting.db import HostDb
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
 from tests.helpers.host_rig import HostRig, TerminalRig
 from tests.helpers.outcome_cut import cut_last_commit
 

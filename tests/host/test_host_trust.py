@@ -10,11 +10,11 @@ import grpc
 import pytest
 
 from kiosk.cli import main
-from kiosk.host.bounds import MAX_BATCH, Limits
-from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.host.records import VoucherAuditEntry
-from kiosk.host.server import HostServer, HostSettings
-from kiosk.hostlink.client import HostClient
+from kiosk.host.accounting.bounds import MAX_BATCH, Limits
+from kiosk.host.accounting.db import HostDb, SqliteHostDb
+from kiosk.host.accounting.records import VoucherAuditEntry
+from kiosk.host.accounting.server import HostServer, HostSettings
+from kiosk.terminal.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
 from tests.helpers.host_checks import enroll
 from tests.helpers.host_rig import ENROLLED, HostRig, Pki, TerminalRig, records_factory
@@ -287,7 +287,7 @@ def test_the_database_holds_the_voucher_rules_itself(rig: TrustRig) -> None:
 def test_a_terminal_whose_reports_are_refused_stops_play_until_they_are_accepted(
     tmp_path: Path, pki_set: Pki, make_terminal: Callable[..., TerminalRig]
 ) -> None:
-    from kiosk.hostlink.link import REFUSED_REASON
+    from kiosk.terminal.hostlink.link import REFUSED_REASON
 
     strict = TrustRig(pki_set, lambda: SqliteHostDb(tmp_path / "host.sqlite3"))
     strict.limits = Limits(largest_bill=100)  # no note above $1 is believed
@@ -311,7 +311,7 @@ def test_a_terminal_whose_reports_are_refused_stops_play_until_they_are_accepted
 
 
 def test_a_small_message_with_an_oversized_hash_is_refused() -> None:
-    from kiosk.host.bounds import BoundsError, check_message
+    from kiosk.host.accounting.bounds import BoundsError, check_message
 
     msg = host_pb2.TerminalMessage(message_id="TK-A:2:1:0", journal_seq=1, at_ms=1)
     clear = msg.ram_cleared

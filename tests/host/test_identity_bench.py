@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.host.registry import Registry
-from kiosk.hostlink import identity, pki
+from kiosk.host.accounting.registry import Registry
+from kiosk.terminal.hostlink import identity, pki
 
 CALLS = 200_000
 

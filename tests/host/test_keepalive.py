@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.hostlink.channel import HOST_CLIENT_KEEPALIVE, HOST_SERVER_KEEPALIVE, KEEPALIVE
+from kiosk.terminal.hostlink.channel import HOST_CLIENT_KEEPALIVE, HOST_SERVER_KEEPALIVE, KEEPALIVE
 
 
 def test_the_host_never_tells_a_terminal_off_for_pinging() -> None:

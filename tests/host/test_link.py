@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import integrity
-from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
-from kiosk.hostlink.client import HostClient
-from kiosk.hostlink.link import HOST_DISABLED_REASON, LINK_LOST_REASON
-from kiosk.hostlink.messages import outbox_message
-from kiosk.robot import Robot
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import EditionConfig, TerminalConfig
-from kiosk.terminal.state import Phase
+from kiosk.kernel import integrity
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import EditionConfig, TerminalConfig
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.hostlink.anchor import ANCHOR_WAIT_REASON
+from kiosk.terminal.hostlink.client import HostClient
+from kiosk.terminal.hostlink.link import HOST_DISABLED_REASON, LINK_LOST_REASON
+from kiosk.terminal.hostlink.messages import outbox_message
+from kiosk.terminal.robot import Robot
 from tests.helpers.host_checks import disagreements
 from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
@@ -159,7 +159,7 @@ def test_a_host_disable_outlives_a_link_loss(host: HostRig, make_terminal: MakeT
 
 
 def _independent_hmac(seed: bytes) -> bytes:
-    """HMAC per docs/host.md, written without kiosk.integrity."""
+    """HMAC per docs/host.md, written without kiosk.kernel.integrity."""
     import importlib.util
 
     files = []

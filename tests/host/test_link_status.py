@@ -6,8 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from kiosk.service.backends import InProcessTerminal
-from kiosk.service.functions.diagnostics import devices
+from kiosk.terminal.service.backends import InProcessTerminal
+from kiosk.terminal.service.functions.diagnostics import devices
 from tests.helpers.host_rig import HostRig, TerminalRig
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
+from kiosk.host.accounting.db import HostDb, PostgresHostDb, SqliteHostDb
 from tests.helpers.host_checks import enroll_pki
 from tests.helpers.postgres import PostgresServer, binaries
 from tests.host import load

@@ -1,7 +1,7 @@
 """Each edition's pay limits, exact from its pay tables, for every game family (sans-IO).
 
-The host's check (:func:`kiosk.host.plausibility.game_problem`) must pass every game the rules
-can settle, with every pay table an operator may choose, and refuse one cent more than the
+The host's check (:func:`kiosk.host.accounting.plausibility.game_problem`) must pass every game the
+rules can settle, with every pay table an operator may choose, and refuse one cent more than the
 best any table pays on a spot.
 """
 
@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from kiosk.games import nine_card_bonus, registry, stadium_paytables, turbo
-from kiosk.games.base import SeatBet, pay
-from kiosk.games.paytable import PATH_VARIABLE, table_names
-from kiosk.games.turbo_edition import load_edition
-from kiosk.host.db import Message
-from kiosk.host.plausibility import PayBook, game_problem, screen
+from kiosk.host.accounting.db import Message
+from kiosk.host.accounting.plausibility import PayBook, game_problem, screen
+from kiosk.kernel.games import nine_card_bonus, registry, stadium_paytables, turbo
+from kiosk.kernel.games.base import SeatBet, pay
+from kiosk.kernel.games.paytable import PATH_VARIABLE, table_names
+from kiosk.kernel.games.turbo_edition import load_edition
 
 BOOK = PayBook()
 STAKES = (1, 3, 5, 7, 100, 2_500)  # odd stakes: the breakage of 3:2 and the like
@@ -173,8 +173,8 @@ def test_the_screen_costs_little_beside_decoding_the_batch(benchmark: Any) -> No
     values), measured in the same run: the ratio is printed and kept in extra_info."""
     import time as clock
 
-    from kiosk.host.rate_limit import RateLimiter, RateLimits
-    from kiosk.hostlink import messages as wire
+    from kiosk.host.accounting.rate_limit import RateLimiter, RateLimits
+    from kiosk.terminal.hostlink import messages as wire
     from tests.host.load import batch
 
     request = batch("TK-A", 0, 216)  # the link's largest batch: two games to each note

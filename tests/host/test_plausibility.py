@@ -19,11 +19,11 @@ import grpc
 import pytest
 
 from kiosk.cli import main
-from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.host.records import TerminalAlarm
-from kiosk.hostlink.client import HostClient
-from kiosk.web.floor import Floor
-from kiosk.web.sql import Connection
+from kiosk.host.accounting.db import HostDb, SqliteHostDb
+from kiosk.host.accounting.records import TerminalAlarm
+from kiosk.host.web.floor import Floor
+from kiosk.host.web.sql import Connection
+from kiosk.terminal.hostlink.client import HostClient
 from proto.turbokiosk.v1 import host_pb2
 from tests.helpers.host_rig import HostRig, Pki, records_factory
 

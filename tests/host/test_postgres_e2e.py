@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from kiosk import integrity
-from kiosk.hostlink.wiring import HostEndpoint
-from kiosk.robot import Robot
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.state import Phase
+from kiosk.kernel import integrity
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.hostlink.wiring import HostEndpoint
+from kiosk.terminal.robot import Robot
 from tests.helpers.host_checks import journal_reports
 from tests.helpers.host_process import host_process
 from tests.helpers.host_rig import Pki, TerminalRig

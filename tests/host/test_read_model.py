@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from kiosk.host import db as host_db_module
-from kiosk.host.db import HostDb, PostgresHostDb, SqliteHostDb
-from kiosk.host.records import (
+from kiosk.host.accounting import db as host_db_module
+from kiosk.host.accounting.db import HostDb, PostgresHostDb, SqliteHostDb
+from kiosk.host.accounting.records import (
     CommandRecord,
     CommandState,
     EventRecord,
@@ -23,8 +23,8 @@ from kiosk.host.records import (
     VoucherRecord,
     VoucherState,
 )
-from kiosk.web.floor import Floor
-from kiosk.web.sql import Connection
+from kiosk.host.web.floor import Floor
+from kiosk.host.web.sql import Connection
 from tests.helpers.web_records import populate
 
 

@@ -17,13 +17,20 @@ from typing import Any
 import pytest
 
 from kiosk.cli import main
-from kiosk.host.db import HostDb, HostDbError, Message, PostgresHostDb, SqliteHostDb, now_ms
-from kiosk.host.records import VoucherAuditEntry
-from kiosk.hostlink.client import HostClient
-from kiosk.hostlink.ports import HostUnavailableError
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.state import Phase
+from kiosk.host.accounting.db import (
+    HostDb,
+    HostDbError,
+    Message,
+    PostgresHostDb,
+    SqliteHostDb,
+    now_ms,
+)
+from kiosk.host.accounting.records import VoucherAuditEntry
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.hostlink.client import HostClient
+from kiosk.terminal.hostlink.ports import HostUnavailableError
 from tests.helpers.host_checks import disagreements
 from tests.helpers.host_rig import HostRig, Pki, TerminalRig
 
@@ -150,7 +157,7 @@ def test_a_late_report_after_a_redemption_elsewhere_is_a_double_redemption_alarm
     host_db.release_voucher(number, "alice", "terminal dead", LATER)
     assert host_db.validate_ticket("TK-B", number, LATER).accepted
     host_db.finish_ticket("TK-B", number, stacked=True, at=LATER)
-    with caplog.at_level(logging.ERROR, logger="kiosk.host.db"):
+    with caplog.at_level(logging.ERROR, logger="kiosk.host.accounting.db"):
         with pytest.raises(HostDbError, match="already redeemed at TK-B; recorded as a double"):
             host_db.finish_ticket("TK-A", number, stacked=True, at=LATER + MINUTE)
         host_db.record("TK-A", [_redeemed_event("TK-A", 7, number)], LATER + MINUTE)

@@ -16,8 +16,8 @@ import grpc
 import pytest
 from cryptography import x509
 
-from kiosk.host.db import HostDb, SqliteHostDb, now_ms
-from kiosk.hostlink import pki
+from kiosk.host.accounting.db import HostDb, SqliteHostDb, now_ms
+from kiosk.terminal.hostlink import pki
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 from tests.helpers.cli_process import turbokiosk
 from tests.helpers.host_rig import HostRig, Pki, TerminalRig
@@ -187,7 +187,7 @@ def test_terminals_known_before_the_registry_are_enrolled_on_upgrade(host_db: Ho
 
 
 def _reopen(db: HostDb) -> HostDb:
-    from kiosk.host.db import PostgresHostDb
+    from kiosk.host.accounting.db import PostgresHostDb
 
     if isinstance(db, SqliteHostDb):
         return SqliteHostDb(db.path)
@@ -244,8 +244,8 @@ def test_a_terminal_refuses_a_host_with_the_table_controllers_certificate(
     pki_set: Pki, tmp_path: Path
 ) -> None:
     """The table machine's key is no host to a terminal: it checks ``turbokiosk-host``."""
-    from kiosk.host.server import HostServer
-    from kiosk.hostlink.client import HostClient
+    from kiosk.host.accounting.server import HostServer
+    from kiosk.terminal.hostlink.client import HostClient
 
     pki.issue_cert(pki_set.ca_dir, "table-T1", tmp_path)
     fake = HostServer(

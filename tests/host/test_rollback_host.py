@@ -19,14 +19,14 @@ from collections.abc import Callable
 import pytest
 
 from kiosk.cli import main
-from kiosk.host.db import SqliteHostDb
-from kiosk.host.records import CommandRecord
-from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
-from kiosk.signer.client import development_dir
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.commands import CommandError, TerminalLockedError
-from kiosk.terminal.tilts import TiltCode
+from kiosk.host.accounting.db import SqliteHostDb
+from kiosk.host.accounting.records import CommandRecord
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.commands import CommandError, TerminalLockedError
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.hostlink.anchor import ANCHOR_WAIT_REASON
+from kiosk.terminal.signer.client import development_dir
 from tests.helpers.host_anchor import acknowledged, own, play
 from tests.helpers.host_rig import HostRig, TerminalRig
 

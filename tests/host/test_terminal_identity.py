@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from kiosk.app.kiosk import configured_terminal_id
-from kiosk.app.wiring import build_terminal
-from kiosk.runtime.terminal import IDENTITY_TILT
-from kiosk.terminal import commands as c
-from kiosk.terminal.config import TerminalConfig, to_dict
-from kiosk.terminal.state import Lockup
+from kiosk.terminal.app.kiosk import configured_terminal_id
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.config import TerminalConfig, to_dict
+from kiosk.terminal.core.state import Lockup
+from kiosk.terminal.runtime.terminal import IDENTITY_TILT
 from tests.helpers.host_rig import HostRig, TerminalRig
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from kiosk.hostlink import pki
-from kiosk.hostlink.client import HostClient
-from kiosk.hostlink.ports import HostUnavailableError
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.hostlink.client import HostClient
+from kiosk.terminal.hostlink.ports import HostUnavailableError
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 from tests.helpers.host_rig import HostRig, Pki
 

@@ -16,9 +16,9 @@ import httpx2
 import pytest
 
 from kiosk.cli import main
-from kiosk.hostlink.wiring import HostEndpoint
-from kiosk.web.accounts import Accounts
-from kiosk.web.sql import Connection
+from kiosk.host.web.accounts import Accounts
+from kiosk.host.web.sql import Connection
+from kiosk.terminal.hostlink.wiring import HostEndpoint
 from tests.helpers.host_checks import enroll
 from tests.helpers.host_rig import Pki, TerminalRig
 

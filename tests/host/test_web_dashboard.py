@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from kiosk.host.db import HostDb, SqliteHostDb
-from kiosk.web import live
-from kiosk.web.accounts import MAX_FAILURES, Accounts, Kdf
-from kiosk.web.app import DashboardConfig, SecurityHeaders, build_app
-from kiosk.web.floor import Floor
-from kiosk.web.sql import Connection
+from kiosk.host.accounting.db import HostDb, SqliteHostDb
+from kiosk.host.web import live
+from kiosk.host.web.accounts import MAX_FAILURES, Accounts, Kdf
+from kiosk.host.web.app import DashboardConfig, SecurityHeaders, build_app
+from kiosk.host.web.floor import Floor
+from kiosk.host.web.sql import Connection
 from tests.helpers.web_records import double_redemption, populate, printed_voucher
 
 FAST_KDF = Kdf(n=2**10)  # the production cost (2**15) is tested by the command-line test
@@ -326,7 +326,7 @@ def test_the_floor_connection_writes_nothing(app: SecurityHeaders) -> None:
 
 
 def test_the_floor_queries_on_postgresql(request: pytest.FixtureRequest) -> None:
-    from kiosk.host.db import PostgresHostDb
+    from kiosk.host.accounting.db import PostgresHostDb
 
     server = request.getfixturevalue("postgres_server")
     dsn = server.new_database()
@@ -356,7 +356,7 @@ def test_the_floor_queries_on_postgresql(request: pytest.FixtureRequest) -> None
 
 
 def test_a_chart_draws_each_hour_on_round_ticks_through_zero() -> None:
-    from kiosk.web.charts import Bar, axis, bar_chart
+    from kiosk.host.web.charts import Bar, axis, bar_chart
 
     assert axis([21150, -6100, 400]) == (-10000, 30000, 10000)
     assert axis([]) == (0, 50, 50)
@@ -369,7 +369,7 @@ def test_a_chart_draws_each_hour_on_round_ticks_through_zero() -> None:
 
 
 def test_money_meters_are_told_from_counts() -> None:
-    from kiosk.web.floor import is_money, meter_order
+    from kiosk.host.web.floor import is_money, meter_order
 
     money = ["coin_in", "tickets_out", "wager_in.ante", "wager_out.bet a", "game.stadium.p.out"]
     counts = ["bills_in.100", "bills_in_count", "game.stadium.p.played", "door_opens"]

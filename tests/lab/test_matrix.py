@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.lab import matrix
+from kiosk.tools.lab import matrix
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +37,7 @@ def test_the_page_is_the_source_rendered(name):
     standard = matrix.load(matrix.compliance_dir(ROOT) / name)
     page = matrix.page_path(ROOT, standard)
     assert page.read_text(encoding="utf-8") == matrix.render(standard), (
-        f"{page.name} is stale: run python -m kiosk.app.lab.matrix"
+        f"{page.name} is stale: run python -m kiosk.tools.lab.matrix"
     )
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import integrity
-from kiosk.app.lab import bundle, evidence
 from kiosk.cli import main
-from kiosk.service.functions.config import FIELDS
+from kiosk.kernel import integrity
+from kiosk.terminal.service.functions.config import FIELDS
+from kiosk.tools.lab import bundle, evidence
 
 EDITION = "icon-v2"
 OPTIONS = bundle.BundleOptions((EDITION,), games=1000, rng_runs=evidence.RngRuns(300, 3000))
@@ -182,6 +182,6 @@ def test_the_simulations_tell_their_rounds_and_use_exact_errors(built: Path) -> 
 
 def test_the_default_confirmation_is_ten_million_games() -> None:
     assert bundle.BundleOptions((EDITION,)).games == 10_000_000
-    from kiosk.cli import lab_package
+    from kiosk.tools.cli import lab_package
 
     assert lab_package.DEFAULT_GAMES == 10_000_000

@@ -1,9 +1,9 @@
 """Known-answer checks of the SSP and EBDS wire codecs, runnable under MicroPython and CPython.
 
 Plain asserts, no imports: ``run_checks(ssp, ebds)`` takes the modules under test, so the same
-cases run against ``kiosk/bridge/essp/wire.py`` and ``kiosk/bridge/ebds/wire.py`` under CPython
-(tests/bridge/test_wire_checks.py) and under the MicroPython unix port, from source and from
-``mpy-cross`` bytecode (tests/micropython/run_bridge_codecs.py).
+cases run against ``kiosk/terminal/bridge/essp/wire.py`` and ``kiosk/terminal/bridge/ebds/wire.py``
+under CPython (tests/bridge/test_wire_checks.py) and under the MicroPython unix port, from source
+and from ``mpy-cross`` bytecode (tests/micropython/run_bridge_codecs.py).
 """
 
 TYPE_CHECKING = False

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCORING = ROOT / "kiosk" / "scoring.py"
+SCORING = ROOT / "kiosk" / "kernel" / "scoring.py"
 HERE = ROOT / "tests" / "micropython"
 TIMEOUT_S = 600
 

@@ -1,7 +1,7 @@
 """Run the SSP and EBDS wire codecs' checks under the real MicroPython unix port.
 
-``kiosk/bridge/essp/wire.py`` and ``kiosk/bridge/ebds/wire.py`` are staged alone (as
-``ssp_wire.py`` and ``ebds_wire.py``) with tests/micropython/bridge_codec_checks.py, run from
+``kiosk/terminal/bridge/essp/wire.py`` and ``kiosk/terminal/bridge/ebds/wire.py`` are staged alone
+(as ``ssp_wire.py`` and ``ebds_wire.py``) with tests/micropython/bridge_codec_checks.py, run from
 source, then compiled by plain ``mpy-cross`` (bytecode, what every port runs) and run again.
 
 Run: ``python tests/micropython/run_bridge_codecs.py`` (tox -e micropython).  Exits non-zero on
@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.micropython.mp_tools import HERE, ROOT, compile_mpy, run_micropython, stage
 
-SSP = ROOT / "kiosk" / "bridge" / "essp" / "wire.py"
-EBDS = ROOT / "kiosk" / "bridge" / "ebds" / "wire.py"
+SSP = ROOT / "kiosk" / "terminal" / "bridge" / "essp" / "wire.py"
+EBDS = ROOT / "kiosk" / "terminal" / "bridge" / "ebds" / "wire.py"
 CHECKS = HERE / "bridge_codec_checks.py"
 RUN = (
     "import ssp_wire, ebds_wire, bridge_codec_checks\n"

@@ -1,6 +1,6 @@
 """Run the hot path's checks under the real MicroPython unix port, from source and from .mpy.
 
-1. ``kiosk/scoring.py`` as source (bytecode), with tests/micropython/scoring_checks.py.
+1. ``kiosk/kernel/scoring.py`` as source (bytecode), with tests/micropython/scoring_checks.py.
 2. ``scoring.mpy`` compiled by ``mpy-cross -X emit=native -march=host`` (machine code for this
    machine), alone with the checks.
 3. ``scoring.mpy`` compiled by plain ``mpy-cross`` (bytecode: what a port without a native

@@ -1,8 +1,8 @@
 """Known-answer checks of the icon-scoring hot path, runnable under MicroPython and CPython.
 
 Plain asserts, no imports: ``run_checks(scoring)`` takes the module under test, so the same
-cases run against ``kiosk/scoring.py`` under CPython (tests/scoring/), and under the MicroPython
-unix port against both the source and the ``mpy-cross``-compiled ``scoring.mpy``
+cases run against ``kiosk/kernel/scoring.py`` under CPython (tests/scoring/), and under the
+MicroPython unix port against both the source and the ``mpy-cross``-compiled ``scoring.mpy``
 (tests/micropython/run_on_micropython.py).  Expected values are worked out by hand in the
 comments; the 3-card distribution is pinned from the combinatorial count in
 tests/scoring/test_distributions.py.

@@ -5,7 +5,7 @@ at the top of site-packages and ``micropython-unix-stubs`` installs the unix por
 (``micropython.pyi``, ``time.pyi``, ...) next to it.  mypy does not find either by itself, so
 this script assembles them into one custom typeshed in a temporary directory (the port's modules
 become "standard library" modules there, listed in ``VERSIONS``) and runs
-``mypy --strict --custom-typeshed-dir`` on copies of ``kiosk/scoring.py`` and of the
+``mypy --strict --custom-typeshed-dir`` on copies of ``kiosk/kernel/scoring.py`` and of the
 MicroPython-side test files, alone in a directory: nothing else of the project, nor
 site-packages, is importable, so a module MicroPython lacks fails the check.
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKED = (
-    ROOT / "kiosk" / "scoring.py",
+    ROOT / "kiosk" / "kernel" / "scoring.py",
     ROOT / "tests" / "micropython" / "scoring_checks.py",
     ROOT / "tests" / "micropython" / "bench_payload.py",
 )

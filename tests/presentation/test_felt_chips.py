@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.presentation.chips import chips
-from kiosk.presentation.felt import MAX_STACK, chip_stack
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.presentation.chips import chips
+from kiosk.terminal.presentation.felt import MAX_STACK, chip_stack
 
 RACK = chips(TerminalConfig())  # 25c grey, $1 white, $5 red, $25 green, $100 black
 

@@ -8,15 +8,15 @@ from fractions import Fraction
 
 import pytest
 
-from kiosk import cards
-from kiosk.games import poker3
-from kiosk.games.registry import load_game
-from kiosk.games.stadium import StadiumRules
-from kiosk.games.turbo import TurboRules, edition_ids
-from kiosk.presentation.families.stadium_help import HANDS3, HANDS5
-from kiosk.presentation.help import help_page
-from kiosk.presentation.help_pictures import help_pictures
-from kiosk.terminal.config import TerminalConfig
+from kiosk.kernel import cards
+from kiosk.kernel.games import poker3
+from kiosk.kernel.games.registry import load_game
+from kiosk.kernel.games.stadium import StadiumRules
+from kiosk.kernel.games.turbo import TurboRules, edition_ids
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.presentation.families.stadium_help import HANDS3, HANDS5
+from kiosk.terminal.presentation.help import help_page
+from kiosk.terminal.presentation.help_pictures import help_pictures
 
 LANGUAGES = ("en", "es")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.devices.inprocess import InProcessPrinter
-from kiosk.hostlink.anchor import ANCHOR_WAIT_REASON
-from kiosk.presentation.overlays import TILT_REASONS, lockup_view
-from kiosk.terminal import commands as c
-from kiosk.terminal.tilts import TiltCode
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.devices.inprocess import InProcessPrinter
+from kiosk.terminal.hostlink.anchor import ANCHOR_WAIT_REASON
+from kiosk.terminal.presentation.overlays import TILT_REASONS, lockup_view
 from tests.helpers.presentation_table import Table
 
 #: every tilt code the terminal, its devices and its watchers raise; and one it does not know

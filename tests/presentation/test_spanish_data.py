@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
-from kiosk.games import nine_card_bonus, poker3
-from kiosk.games.registry import edition_ids, load_game
-from kiosk.games.turbo import TurboRules
-from kiosk.presentation.help import HelpPage, help_page
-from kiosk.presentation.words import GameWords, translations
-from kiosk.terminal.config import TerminalConfig
+from kiosk.kernel.games import nine_card_bonus, poker3
+from kiosk.kernel.games.registry import edition_ids, load_game
+from kiosk.kernel.games.turbo import TurboRules
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.presentation.help import HelpPage, help_page
+from kiosk.terminal.presentation.words import GameWords, translations
+from kiosk.tools.tour import STADIUM_CARDS, TURBO_CARDS
 from tests.helpers.presentation_table import Table
 
 
@@ -186,7 +186,7 @@ def test_a_text_without_a_translation_stays_english() -> None:
 
 
 def stadium_outcomes() -> set[str]:
-    """Every outcome text Stadium settles with (kiosk.games.stadium)."""
+    """Every outcome text Stadium settles with (kiosk.kernel.games.stadium)."""
     hands = {*poker3.CATEGORY3_NAMES, *poker3.CATEGORY5_NAMES}
     fixed = {"Fold", "Win", "Lose", "Tie: push", "Dealer does not qualify"}
     fixed |= {"Dealer does not qualify: push"}

@@ -1,5 +1,5 @@
 """The table bar of a seat (decision 0023): the dealer's steps in words, the countdown, seats in,
-the lost link; built from the seat runtime's status records (kiosk.seat.status)."""
+the lost link; built from the seat runtime's status records (kiosk.terminal.seat.status)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from kiosk.presentation.i18n import LANGUAGES, text
-from kiosk.presentation.table_bar import (
+from kiosk.terminal.presentation.i18n import LANGUAGES, text
+from kiosk.terminal.presentation.table_bar import (
     CountdownWindow,
     LinkWatch,
     TableStep,
@@ -17,8 +17,8 @@ from kiosk.presentation.table_bar import (
     step_of,
     table_bar,
 )
-from kiosk.presentation.table_status import TableStatus, table_status
-from kiosk.seat.status import Connection, SeatStatus, TablePhase
+from kiosk.terminal.presentation.table_status import TableStatus, table_status
+from kiosk.terminal.seat.status import Connection, SeatStatus, TablePhase
 from tests.helpers.presentation_table import Table
 
 
@@ -161,7 +161,7 @@ def test_outside_the_betting_window_no_chip_spot_or_deal(table: Table) -> None:
 
 def test_the_decision_counts_down_the_tables_window(table: Table) -> None:
     """The Play or Fold prompt shows the table's seconds, not the terminal's own timer."""
-    from kiosk.app.tour import STADIUM_CARDS
+    from kiosk.tools.tour import STADIUM_CARDS
 
     table.note(2000)
     s = table.session
@@ -268,7 +268,7 @@ def test_a_laid_pack_is_shown_with_its_place_in_both_languages() -> None:
 
 
 def test_a_pause_in_the_decision_window_holds_the_offers_seconds(table: Table) -> None:
-    from kiosk.app.tour import STADIUM_CARDS
+    from kiosk.tools.tour import STADIUM_CARDS
 
     table.note(2000)
     s = table.session

@@ -6,11 +6,11 @@ import string
 
 import pytest
 
-from kiosk.app.tour import STADIUM_CARDS
-from kiosk.presentation import i18n
-from kiosk.presentation.overlays import interleaved_2_of_5, validation_text
-from kiosk.presentation.recall import recall_view
-from kiosk.presentation.session import clock_text
+from kiosk.terminal.presentation import i18n
+from kiosk.terminal.presentation.overlays import interleaved_2_of_5, validation_text
+from kiosk.terminal.presentation.recall import recall_view
+from kiosk.terminal.presentation.session import clock_text
+from kiosk.tools.tour import STADIUM_CARDS
 from tests.helpers.presentation_table import Table
 
 
@@ -92,7 +92,7 @@ def test_session_reminder(table: Table) -> None:
 
 
 def test_memory_is_measured_and_trimmed() -> None:
-    from ui import memory
+    from ui.terminal import memory
 
     assert memory.resident_mb() > 10  # this test process, in MiB
     assert memory.trim()  # glibc (Debian, Raspberry Pi OS): free heap pages go back

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
-from kiosk.games.registry import load_game
-from kiosk.presentation.chips import chip_text, chip_values
-from kiosk.presentation.help import help_page
-from kiosk.presentation.table import allowed
-from kiosk.terminal import commands as c
-from kiosk.terminal.config import TerminalConfig
+from kiosk.kernel.games.registry import load_game
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.presentation.chips import chip_text, chip_values
+from kiosk.terminal.presentation.help import help_page
+from kiosk.terminal.presentation.table import allowed
+from kiosk.tools.tour import STADIUM_CARDS, TURBO_CARDS
 from tests.helpers.presentation_table import Table
 
 

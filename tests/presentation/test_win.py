@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from kiosk.presentation.win import TIERS, rolled, tier, win_view
+from kiosk.terminal.presentation.win import TIERS, rolled, tier, win_view
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.cli import host as cli
-from kiosk.host import server
-from kiosk.hostlink.command_kinds import HostCommandKind, oneof_fields
+from kiosk.host.accounting import server
+from kiosk.host.cli import host as cli
+from kiosk.terminal.hostlink.command_kinds import HostCommandKind, oneof_fields
 from proto.turbokiosk.v1 import host_pb2
 
 

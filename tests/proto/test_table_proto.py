@@ -3,7 +3,7 @@ of a round the controller journals has a message a seat can receive."""
 
 from __future__ import annotations
 
-from kiosk.table import events as e
+from kiosk.table.core import events as e
 from proto.turbokiosk.v1 import table_pb2
 
 KEY = ("table_id", "game_number", "seat")
@@ -70,7 +70,7 @@ def test_a_wager_report_round_trips() -> None:
 
 def test_the_seat_folds_every_step_body_the_controller_sends() -> None:
     """A body the seat does not fold is ignored with a note: the seat would miss the step."""
-    from kiosk.seat.machine import STEP_FOLDS
+    from kiosk.terminal.seat.machine import STEP_FOLDS
 
     bodies = {f.name for f in table_pb2.SeatResponse.DESCRIPTOR.oneofs_by_name["body"].fields}
     assert set(STEP_FOLDS) == bodies

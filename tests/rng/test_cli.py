@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from kiosk.cli import main
-from kiosk.cli import rng as rng_cli
+from kiosk.terminal.cli import rng as rng_cli
 from rng.generator import Csprng
 from tests.helpers.rng_seeds import shake_reader
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import build_terminal
-from kiosk.sas.link import SasSettings
-from kiosk.textui.session import PlaySession
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.sas.link import SasSettings
+from kiosk.terminal.textui.session import PlaySession
 from tests.helpers.sas_rig import ADDRESS, SasRig
 
 

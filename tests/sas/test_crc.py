@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from kiosk.sas.crc import TEST_VECTORS, crc16, crc_bytes, crc_ok, with_crc
+from kiosk.terminal.sas.crc import TEST_VECTORS, crc16, crc_bytes, crc_ok, with_crc
 
 
 def _bitwise(data: bytes, register: int = 0) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from kiosk.sas import wire
-from kiosk.sas.crc import with_crc
-from kiosk.sas.framing import (
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.crc import with_crc
+from kiosk.terminal.sas.framing import (
     Dropped,
     DropReason,
     GeneralPoll,

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.sas.wire import ExceptionCode as X
-from kiosk.store.reader import open_readonly
-from kiosk.terminal import events as e
+from kiosk.terminal.core import events as e
+from kiosk.terminal.sas.wire import ExceptionCode as X
+from kiosk.terminal.store.reader import open_readonly
 
 REPO = Path(__file__).resolve().parents[2]
 

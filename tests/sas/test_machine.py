@@ -10,13 +10,13 @@ import threading
 import time
 from pathlib import Path
 
-from kiosk.games.registry import edition_ids
-from kiosk.sas import wire
-from kiosk.sas.crc import with_crc
-from kiosk.sas.signature import BackgroundSignatures, rom_signature
-from kiosk.sas.wire import ExceptionCode as X
-from kiosk.sas.wire import LongPoll as P
-from kiosk.sas.wire import from_bcd, to_bcd
+from kiosk.kernel.games.registry import edition_ids
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.crc import with_crc
+from kiosk.terminal.sas.signature import BackgroundSignatures, rom_signature
+from kiosk.terminal.sas.wire import ExceptionCode as X
+from kiosk.terminal.sas.wire import LongPoll as P
+from kiosk.terminal.sas.wire import from_bcd, to_bcd
 from tests.helpers.sas_rig import ADDRESS, SasRig
 
 
@@ -316,7 +316,7 @@ def test_implied_acknowledgement_of_an_exception(rig: SasRig) -> None:
 
 
 def test_service_menu_shows_the_link_and_sets_the_address(rig: SasRig) -> None:
-    from kiosk.sas import status
+    from kiosk.terminal.sas import status
 
     data_dir = rig.terminal.runtime.data_dir
     assert status.read_status(data_dir)["address"] is None  # the settings' address, not kept

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import build_terminal
-from kiosk.sas import wire
-from kiosk.sas.framing import WakeupMode
-from kiosk.sas.link import SasSettings
-from kiosk.sas.transport import PortError, open_port
-from kiosk.textui.session import PlaySession
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.framing import WakeupMode
+from kiosk.terminal.sas.link import SasSettings
+from kiosk.terminal.sas.transport import PortError, open_port
+from kiosk.terminal.textui.session import PlaySession
 from tests.helpers.sas_pty import read_reply
 
 

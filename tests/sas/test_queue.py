@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.sas.queue import ExceptionQueue, NewException, QueueError, RowEffects
-from kiosk.sas.wire import ExceptionCode as X
+from kiosk.terminal.sas.queue import ExceptionQueue, NewException, QueueError, RowEffects
+from kiosk.terminal.sas.wire import ExceptionCode as X
 
 
 def _drain(queue: ExceptionQueue, rte: bool = False) -> list[int]:

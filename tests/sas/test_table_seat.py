@@ -9,13 +9,13 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from kiosk.app.wiring import build_terminal
-from kiosk.sas import wire
-from kiosk.sas.link import SasSettings
-from kiosk.seat.status import Connection
-from kiosk.table.server import TableServer
-from kiosk.terminal import commands as c
-from kiosk.terminal.state import Phase
+from kiosk.table.core.server import TableServer
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.link import SasSettings
+from kiosk.terminal.seat.status import Connection
 from tests.helpers.sas_pty import read_reply
 from tests.helpers.seat_faults import pki_dir, place, seat_on, table, until
 

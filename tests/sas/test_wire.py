@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.sas import wire
-from kiosk.sas.crc import with_crc
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.crc import with_crc
 
 
 def test_bcd_round_trip_and_errors() -> None:

@@ -1,7 +1,7 @@
 """Naive reference scorer for the tests: card names and the written rules, nothing shared.
 
-Independent of ``kiosk.scoring`` (no tables, no bit masks): each card is turned into its name
-with ``kiosk.cards.name`` and scored from its rank letter, and the longest run is found by
+Independent of ``kiosk.kernel.scoring`` (no tables, no bit masks): each card is turned into its name
+with ``kiosk.kernel.cards.name`` and scored from its rank letter, and the longest run is found by
 walking the ranks in the order A 2 3 ... K A.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kiosk.cards import SUITS, name
+from kiosk.kernel.cards import SUITS, name
 
 # The ace appears at both ends: low (A-2-3) and high (Q-K-A).
 RUN_ORDER = "A23456789TJQKA"

@@ -13,7 +13,7 @@ from math import comb
 
 import pytest
 
-from kiosk.scoring import count_icons, score_turbo
+from kiosk.kernel.scoring import count_icons, score_turbo
 from tests.micropython.scoring_checks import THREE_CARD_ICON_COUNTS
 
 SUITS = range(4)

@@ -1,13 +1,13 @@
-"""kiosk/scoring.py stays isolated: no run-time imports, no compiler directives."""
+"""kiosk/kernel/scoring.py stays isolated: no run-time imports, no compiler directives."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-import kiosk.scoring
+import kiosk.kernel.scoring
 
-SOURCE = Path(kiosk.scoring.__file__).read_text(encoding="utf-8")
+SOURCE = Path(kiosk.kernel.scoring.__file__).read_text(encoding="utf-8")
 TREE = ast.parse(SOURCE)
 
 

@@ -1,4 +1,4 @@
-"""kiosk.scoring against known answers and against the naive reference scorer."""
+"""kiosk.kernel.scoring against known answers and against the naive reference scorer."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk import scoring
-from kiosk.cards import cards as parse_cards
-from kiosk.scoring import count_icons, score_turbo
+from kiosk.kernel import scoring
+from kiosk.kernel.cards import cards as parse_cards
+from kiosk.kernel.scoring import count_icons, score_turbo
 from tests.micropython.scoring_checks import KNOWN_ANSWERS, codes, run_checks
 from tests.scoring.reference import longest_run, reference_score
 

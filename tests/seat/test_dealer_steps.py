@@ -1,6 +1,6 @@
 """A seat at a dealer-run table, end to end: a real table server with the Dealer Terminal's API
 (gRPC, mutual TLS, ``manual`` cards), a real dealer stream signed in with its PIN, and a real
-terminal (its SQLite journal) seated through :class:`~kiosk.seat.runtime.SeatRuntime`.
+terminal (its SQLite journal) seated through :class:`~kiosk.terminal.seat.runtime.SeatRuntime`.
 
 The dealer pauses the table in the betting window: the seat's countdown holds and it takes no
 bet; the dealer resumes: the seat takes the controller's new deadline and bets.  Each pack the
@@ -17,24 +17,24 @@ from typing import Any
 
 import pytest
 
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.cards import cards
-from kiosk.hostlink import pki
-from kiosk.presentation.table_bar import TableStep, table_bar
-from kiosk.presentation.table_status import table_status
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.seat.client import SeatClient
-from kiosk.seat.runtime import SeatNotReadyError, SeatRuntime
-from kiosk.seat.status import Connection
-from kiosk.table.controller import TableController
-from kiosk.table.core import CardSource, TableConfig
-from kiosk.table.dealer_access import DealerAccess
-from kiosk.table.dealer_link import DealerLink
-from kiosk.table.server import TableServer
-from kiosk.terminal import commands as c
-from kiosk.terminal.pins import KdfParams
-from kiosk.terminal.state import Phase
-from kiosk.terminal.tilts import TiltCode
+from kiosk.kernel.cards import cards
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import CardSource, TableConfig
+from kiosk.table.core.dealer_access import DealerAccess
+from kiosk.table.core.dealer_link import DealerLink
+from kiosk.table.core.server import TableServer
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.pins import KdfParams
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.presentation.table_bar import TableStep, table_bar
+from kiosk.terminal.presentation.table_status import table_status
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.seat.client import SeatClient
+from kiosk.terminal.seat.runtime import SeatNotReadyError, SeatRuntime
+from kiosk.terminal.seat.status import Connection
 from proto.turbokiosk.v1 import dealer_pb2 as dpb
 from rng import Csprng
 

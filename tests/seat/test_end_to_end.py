@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.table.journal import TableJournal
-from kiosk.table.meters import table_meters
+from kiosk.table.core.journal import TableJournal
+from kiosk.table.core.meters import table_meters
 from tests.helpers.seat_table import Table, reconcile
 
 ROUNDS = 2

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.seat.runtime import SeatNotReadyError, SeatRuntime
-from kiosk.seat.status import Connection
-from kiosk.table import commands as tc
-from kiosk.table.server import TableServer
-from kiosk.terminal import commands as c
-from kiosk.terminal.state import Phase
-from kiosk.terminal.tilts import TiltCode
+from kiosk.table.core import commands as tc
+from kiosk.table.core.server import TableServer
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.seat.runtime import SeatNotReadyError, SeatRuntime
+from kiosk.terminal.seat.status import Connection
 from tests.helpers.seat_faults import ARRAY, pki_dir, place, seat_on, table, until
 
 __all__ = ["pki_dir", "table"]  # the fixtures (tests/helpers/seat_faults.py), used by name
@@ -137,7 +137,7 @@ def test_a_seat_that_loses_the_controller_disables_new_bets_and_says_why(
 def test_the_players_screen_session_bets_and_decides_through_the_seat(
     table: Callable[..., TableServer], terminal: Terminal, pki_dir: Path
 ) -> None:
-    from kiosk.presentation.session import PlayerSession
+    from kiosk.terminal.presentation.session import PlayerSession
 
     server = table()
     seat = seat_on(terminal, server, pki_dir)

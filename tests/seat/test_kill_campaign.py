@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.journal import Journal
-from kiosk.store.reader import read_transaction
-from kiosk.table import events as te
-from kiosk.table.journal import TableJournal
-from kiosk.terminal import events as e
+from kiosk.table.core import events as te
+from kiosk.table.core.journal import TableJournal
+from kiosk.terminal.core import events as e
+from kiosk.terminal.store.journal import Journal
+from kiosk.terminal.store.reader import read_transaction
 from tests.helpers.seat_table import Table, reconcile
 
 

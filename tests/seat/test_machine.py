@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.seat.machine import (
+from kiosk.terminal.seat.machine import (
     PutCards,
     RecordDecision,
     ResultMismatch,
@@ -15,7 +15,7 @@ from kiosk.seat.machine import (
     TerminalRound,
     WrongTableError,
 )
-from kiosk.seat.status import Connection, TablePhase
+from kiosk.terminal.seat.status import Connection, TablePhase
 from proto.turbokiosk.v1 import table_pb2 as pb
 
 GAME = 7

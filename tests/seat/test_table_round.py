@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.cards import cards
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.commands import IllegalCommandError, InvalidArgumentError
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.core import TerminalCore
-from kiosk.terminal.state import Phase, TerminalState
+from kiosk.kernel.cards import cards
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.commands import IllegalCommandError, InvalidArgumentError
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.core import TerminalCore
+from kiosk.terminal.core.state import Phase, TerminalState
 
 
 def run(core: TerminalCore, command: c.Command) -> list[e.Event]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.presentation.table_status import table_status
-from kiosk.seat.status import Connection, SeatStatus, TablePhase
-from kiosk.textui.table_lines import table_line
+from kiosk.terminal.presentation.table_status import table_status
+from kiosk.terminal.seat.status import Connection, SeatStatus, TablePhase
+from kiosk.terminal.textui.table_lines import table_line
 
 
 @dataclass

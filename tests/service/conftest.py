@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.service.functions.house_edge import HouseEdges, wager_tables
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.service.functions.house_edge import HouseEdges, wager_tables
 from tests.helpers.service_rig import ServiceRig
 
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.service.access import (
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.pins import hashed
+from kiosk.terminal.service.access import (
     FACTORY_PINS,
     PRODUCTION_KDF,
     AccessDeniedError,
@@ -20,9 +22,7 @@ from kiosk.service.access import (
     PinStore,
     Role,
 )
-from kiosk.service.backends import InProcessTerminal
-from kiosk.terminal import commands as c
-from kiosk.terminal.pins import hashed
+from kiosk.terminal.service.backends import InProcessTerminal
 from tests.helpers.service_rig import CHEAP_KDF
 from tests.helpers.terminal_rig import FakeClock, Rig
 

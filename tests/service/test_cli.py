@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.service import audit_log
-from kiosk.store.reader import current_state, open_readonly
+from kiosk.terminal.service import audit_log
+from kiosk.terminal.store.reader import current_state, open_readonly
 from tests.helpers.cli_process import REPO, turbokiosk
 
 HOLD_TERMINAL = """
 import sys
-from kiosk.app.wiring import build_terminal
+from kiosk.terminal.app.wiring import build_terminal
 terminal = build_terminal(sys.argv[1])
 terminal.runtime.power_up()
 print("ready", flush=True)

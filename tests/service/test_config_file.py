@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.service import audit_log
-from kiosk.service.access import Role
-from kiosk.service.functions.base import ServiceError
-from kiosk.service.functions.config_file import (
+from kiosk.terminal.core.config import TerminalConfig, to_dict
+from kiosk.terminal.service import audit_log
+from kiosk.terminal.service.access import Role
+from kiosk.terminal.service.functions.base import ServiceError
+from kiosk.terminal.service.functions.config_file import (
     KEY_NAME,
     SignatureError,
     export_text,
@@ -20,7 +21,6 @@ from kiosk.service.functions.config_file import (
     signing_key,
     verified_config,
 )
-from kiosk.terminal.config import TerminalConfig, to_dict
 from tests.helpers.service_rig import ServiceRig
 
 
@@ -139,7 +139,7 @@ def test_a_signed_file_is_still_validated(srig: ServiceRig, tmp_path: Path) -> N
     config["max_wager"] = 60_000
     body = {"format": "turbokiosk-config", "version": 2, "terminal_id": "TK-0001"}
     body.update(exported_at=1, config=config, config_version=5)
-    from kiosk.service.functions.config_file import _mac
+    from kiosk.terminal.service.functions.config_file import _mac
 
     signed = {
         **body,

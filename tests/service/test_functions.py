@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
-from kiosk import integrity
-from kiosk.analysis.turbo_par import par_sheet
-from kiosk.service.access import Role
-from kiosk.service.functions.base import ServiceError
-from kiosk.service.functions.config import parse_field, with_edition, with_paytable
-from kiosk.service.functions.house_edge import HouseEdges
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import ConfigError, TerminalConfig, to_dict
-from kiosk.terminal.state import Lockup, Phase
+from kiosk.kernel import integrity
+from kiosk.kernel.analysis.turbo_par import par_sheet
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import ConfigError, TerminalConfig, to_dict
+from kiosk.terminal.core.state import Lockup, Phase
+from kiosk.terminal.service.access import Role
+from kiosk.terminal.service.functions.base import ServiceError
+from kiosk.terminal.service.functions.config import parse_field, with_edition, with_paytable
+from kiosk.terminal.service.functions.house_edge import HouseEdges
 from tests.helpers.service_rig import ServiceRig
 
 
@@ -262,7 +262,7 @@ def test_house_edges_are_the_par_sheets_and_cached(tmp_path: Path) -> None:
 
 
 def _independent_hmac(seed: bytes) -> str:
-    """The seeded check as docs/service.md states it, without kiosk.integrity."""
+    """The seeded check as docs/service.md states it, without kiosk.kernel.integrity."""
     files = []
     for package in ("kiosk", "rng", "ui", "proto"):
         spec = importlib.util.find_spec(package)
@@ -282,7 +282,9 @@ def test_software_authentication(srig: ServiceRig) -> None:
     outcome = session.call("software", {"full": True})
     made = integrity.manifest()
     assert outcome.data["digest"] == made.digest == hashlib.sha256(made.text().encode()).hexdigest()
-    entry = next(e for e in outcome.data["entries"] if e["path"] == "kiosk/service/session.py")
+    entry = next(
+        e for e in outcome.data["entries"] if e["path"] == "kiosk/terminal/service/session.py"
+    )
     data = Path(integrity.package_dirs()["kiosk"], "service/session.py").read_bytes()
     assert entry["sha256"] == hashlib.sha256(data).hexdigest() and entry["size"] == len(data)
     seed = "5eed" * 8
@@ -327,7 +329,7 @@ def test_device_status_counters(srig: ServiceRig) -> None:
 
 
 def test_touch_and_display_tests(srig: ServiceRig) -> None:
-    from kiosk.service.functions.diagnostics import TouchTest
+    from kiosk.terminal.service.functions.diagnostics import TouchTest
 
     test = TouchTest(columns=2, rows=2)
     for x, y in ((0.1, 0.1), (0.9, 0.1), (0.1, 0.9)):

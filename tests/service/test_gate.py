@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-import kiosk.service.functions as functions_package
-from kiosk.service import audit_log
-from kiosk.service.access import AccessDeniedError, Role
-from kiosk.service.backends import ReadOnlyTerminal
-from kiosk.service.functions import FUNCTIONS
-from kiosk.service.functions.base import ServiceError
-from kiosk.service.session import ServiceSession
-from kiosk.store.journal import IntegrityError
-from kiosk.terminal import commands as c
+import kiosk.terminal.service.functions as functions_package
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.service import audit_log
+from kiosk.terminal.service.access import AccessDeniedError, Role
+from kiosk.terminal.service.backends import ReadOnlyTerminal
+from kiosk.terminal.service.functions import FUNCTIONS
+from kiosk.terminal.service.functions.base import ServiceError
+from kiosk.terminal.service.session import ServiceSession
+from kiosk.terminal.store.journal import IntegrityError
 from tests.helpers.service_rig import PINS, ServiceRig
 
 
@@ -49,7 +49,7 @@ def prepare(rig: ServiceRig, name: str, tmp: Path) -> None:
     """Put the terminal in a state where ``name`` has something to do."""
     rt = rig.runtime
     if name.startswith("sas"):  # a terminal with a SAS link keeps its store beside the journal
-        from kiosk.sas.queue import ExceptionQueue
+        from kiosk.terminal.sas.queue import ExceptionQueue
 
         ExceptionQueue(rig.data_dir).close()
     if name == "handpay_reset" and rt.state.handpay is None:
@@ -60,7 +60,7 @@ def prepare(rig: ServiceRig, name: str, tmp: Path) -> None:
     elif name == "clear_tilt":
         rt.execute(c.RaiseTilt("printer_fault", "printer jammed", needs_attendant=True))
     elif name == "config_import":
-        from kiosk.service.functions.config_file import export_text, signing_key
+        from kiosk.terminal.service.functions.config_file import export_text, signing_key
 
         config = rt.state.config.with_changes(venue=f"Imported {rig.audit_count()}")
         (tmp / "in.json").write_text(export_text(config, signing_key(rig.data_dir / "service"), 1))

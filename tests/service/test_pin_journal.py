@@ -9,22 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.service.access import FACTORY_PINS, AccessDeniedError, PinStore, Role
-from kiosk.service.backends import InProcessTerminal, ReadOnlyError, ReadOnlyTerminal
-from kiosk.store.audit import audit
-from kiosk.store.journal import Journal, body_hash, canonical
-from kiosk.store.lock import TerminalLock
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.pins import (
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.pins import (
     FACTORY_PIN_TEXT,
     PRODUCTION_KDF,
     factory_records,
     hashed,
     matches,
 )
-from kiosk.terminal.state import TerminalState
+from kiosk.terminal.core.state import TerminalState
+from kiosk.terminal.service.access import FACTORY_PINS, AccessDeniedError, PinStore, Role
+from kiosk.terminal.service.backends import InProcessTerminal, ReadOnlyError, ReadOnlyTerminal
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.journal import Journal, body_hash, canonical
+from kiosk.terminal.store.lock import TerminalLock
 from tests.helpers.service_rig import CHEAP_KDF, PINS, set_up_pins
 from tests.helpers.terminal_rig import Rig
 
@@ -127,7 +127,7 @@ def test_a_snapshot_with_the_lockout_lifted_fails_the_audit(rig: Rig) -> None:
 
 
 def _config(rig: Rig) -> dict[str, object]:
-    from kiosk.terminal.config import to_dict
+    from kiosk.terminal.core.config import to_dict
 
     return to_dict(rig.runtime.state.config)
 

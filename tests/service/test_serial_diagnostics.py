@@ -17,13 +17,13 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from kiosk.devices.voucher import printed_text
-from kiosk.service import audit_log
-from kiosk.service.access import PinStore, Role
-from kiosk.service.backends import InProcessTerminal
-from kiosk.service.session import ServiceSession
-from kiosk.terminal import events as e
-from kiosk.terminal.config import NOTE_VALUES, TerminalConfig
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import NOTE_VALUES, TerminalConfig
+from kiosk.terminal.devices.voucher import printed_text
+from kiosk.terminal.service import audit_log
+from kiosk.terminal.service.access import PinStore, Role
+from kiosk.terminal.service.backends import InProcessTerminal
+from kiosk.terminal.service.session import ServiceSession
 from tests.helpers.serial_rig import Rig
 from tests.helpers.service_rig import CHEAP_KDF, PINS, set_up_pins
 

@@ -1,5 +1,5 @@
 """Headless screenshots of every service page, reached by touches
-(``kiosk.app.service_screenshots``).
+(``kiosk.tools.service_screenshots``).
 
 Slow (about two minutes of software-rendered frames): ``tox -e slow``.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.service.functions.diagnostics import DISPLAY_PATTERNS
+from kiosk.terminal.service.functions.diagnostics import DISPLAY_PATTERNS
 from tests.helpers.cli_process import REPO
 
 PAGES = (
@@ -62,7 +62,7 @@ PAGES = (
 @pytest.mark.slow
 def test_every_service_page_is_drawn(tmp_path: Path) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "kiosk.app.service_screenshots", str(tmp_path)],
+        [sys.executable, "-m", "kiosk.tools.service_screenshots", str(tmp_path)],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.service.access import Role
-from kiosk.service.functions.base import ServiceError
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.service.access import Role
+from kiosk.terminal.service.functions.base import ServiceError
 from tests.helpers.service_rig import ServiceRig
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.signer.records import Anchor
-from kiosk.signer.state import (
+from kiosk.terminal.signer.records import Anchor
+from kiosk.terminal.signer.state import (
     ANCHOR_NAME,
     SLOT_SIZE,
     SignerStateError,
@@ -57,7 +57,7 @@ def test_writers_in_turn_from_two_processes_never_overwrite_the_newest(tmp_path:
     other = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[2]);"
         "from tests.helpers.signer_anchor import anchor;"
-        "from kiosk.signer.state import save_anchor;"
+        "from kiosk.terminal.signer.state import save_anchor;"
         "save_anchor(Path(sys.argv[1]), anchor(3))"
     )
     repo = str(Path(__file__).resolve().parents[2])

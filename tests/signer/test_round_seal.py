@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from kiosk.signer.core import SignerCore, head_to, seal_to
-from kiosk.signer.records import Anchor, Head, RoundSeal
-from kiosk.signer.state import (
+from kiosk.terminal.signer.core import SignerCore, head_to, seal_to
+from kiosk.terminal.signer.records import Anchor, Head, RoundSeal
+from kiosk.terminal.signer.state import (
     ANCHOR_NAME,
     OLD_MAGIC,
     OLD_SLOT_SIZE,

@@ -13,8 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.signer.client import SignerRefusedError, SocketSigner
-from kiosk.signer.records import GENESIS_HASH, Head, head_message, snapshot_message, verifies
+from kiosk.terminal.signer.client import SignerRefusedError, SocketSigner
+from kiosk.terminal.signer.records import (
+    GENESIS_HASH,
+    Head,
+    head_message,
+    snapshot_message,
+    verifies,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -137,7 +143,7 @@ def test_a_signature_of_another_key_is_refused(
     """A store signed by another signer (a replaced key) does not verify with this one."""
     other = tmp_path / "other"
     assert turbokiosk("signer", "init", "--state-dir", str(other)).returncode == 0
-    from kiosk.signer.client import LocalSigner
+    from kiosk.terminal.signer.client import LocalSigner
 
     forger = LocalSigner(other)
     forger.start_epoch(0, "x")

@@ -6,12 +6,12 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from kiosk.app.wiring import build_terminal
-from kiosk.signer.client import development_dir
-from kiosk.store.audit import audit
-from kiosk.store.journal import DB_NAME
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as ev
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as ev
+from kiosk.terminal.signer.client import development_dir
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.journal import DB_NAME
 
 
 def previous_release_store(data_dir: Path) -> int:

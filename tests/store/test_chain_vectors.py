@@ -1,4 +1,4 @@
-"""The chained-journal primitive (:mod:`kiosk.chain`) against vectors as data: known rows of
+"""The chained-journal primitive (:mod:`kiosk.kernel.chain`) against vectors as data: known rows of
 each journal and the chain hashes the released code wrote for them
 (``data/chain_vectors.json``, computed by the code before the primitive; the terminal's first
 rows are those of the stored previous-release journal).  Both journals read them unchanged."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.chain import (
+from kiosk.kernel.chain import (
     GENESIS,
     ORIGIN,
     TABLE,
@@ -22,8 +22,8 @@ from kiosk.chain import (
     ChainHead,
     MissingRowError,
 )
-from kiosk.store.journal import IntegrityError, Journal, row_hash
-from kiosk.table.journal import JournalChainError, TableJournal, chain
+from kiosk.table.core.journal import JournalChainError, TableJournal, chain
+from kiosk.terminal.store.journal import IntegrityError, Journal, row_hash
 
 VECTORS: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "chain_vectors.json").read_text(encoding="utf-8")

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.games.base import WagerResult
-from kiosk.store.journal import body_hash, canonical, digest, row_hash
-from kiosk.terminal import events as e
-from kiosk.terminal.events import canonical_record
-from kiosk.terminal.records import SeatResult
+from kiosk.kernel.games.base import WagerResult
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.events import canonical_record
+from kiosk.terminal.core.records import SeatResult
+from kiosk.terminal.store.journal import body_hash, canonical, digest, row_hash
 
 JSON = st.recursive(
     st.none()

@@ -4,8 +4,8 @@ import sqlite3
 
 import pytest
 
-from kiosk.store.journal import IntegrityError, Journal, Projections, StoreError
-from kiosk.terminal import events as e
+from kiosk.terminal.core import events as e
+from kiosk.terminal.store.journal import IntegrityError, Journal, Projections, StoreError
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.journal import IntegrityError, Journal, Projections
-from kiosk.store.memory import MemoryJournal
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.state import TerminalState
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.state import TerminalState
+from kiosk.terminal.store.journal import IntegrityError, Journal, Projections
+from kiosk.terminal.store.memory import MemoryJournal
 
 AT = 1_800_000_000_000
 STEPS: list[list[e.Event]] = [

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.audit import audit
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.store.audit import audit
 from tests.helpers.terminal_rig import Rig
 
 NUMBER = "4" * 18

@@ -13,9 +13,9 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from kiosk.store.audit import audit
-from kiosk.terminal import events as e
-from kiosk.terminal.state import TerminalState
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import TerminalState
+from kiosk.terminal.store.audit import audit
 from tests.helpers.terminal_rig import Rig
 
 DATA = Path(__file__).parent / "data" / "previous-release"

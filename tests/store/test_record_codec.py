@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.games.base import DecisionOffer, SeatBet, WagerResult
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.records import (
+from kiosk.kernel.games.base import DecisionOffer, SeatBet, WagerResult
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.records import (
     Cashout,
     Handpay,
     LastBet,
@@ -27,7 +27,7 @@ from kiosk.terminal.records import (
     TicketEscrow,
     Tilt,
 )
-from kiosk.terminal.state import Phase, RoundState, TerminalState
+from kiosk.terminal.core.state import Phase, RoundState, TerminalState
 
 CENTS = st.integers(min_value=0, max_value=10**12)
 SEAT = st.integers(min_value=0, max_value=7)

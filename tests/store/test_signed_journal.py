@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from kiosk.signer.core import SignerCore, anchor_from, head_to
-from kiosk.signer.records import Anchor, Head
-from kiosk.store.audit import audit
+from kiosk.terminal.signer.core import SignerCore, anchor_from, head_to
+from kiosk.terminal.signer.records import Anchor, Head
+from kiosk.terminal.store.audit import audit
 from proto.turbokiosk.v1 import signer_pb2 as pb
 from tests.helpers.terminal_rig import Rig
 

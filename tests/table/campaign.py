@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING
 import pytest
 
 from kiosk.cli import main
-from kiosk.table import events as te
-from kiosk.table.journal import TableJournal
+from kiosk.table.core import events as te
+from kiosk.table.core.journal import TableJournal
 from proto.turbokiosk.v1 import table_pb2 as pb
 from tests.helpers.seat_table import Books, Table, reconcile
 from tests.helpers.table_cli import env, turbokiosk
 from tests.table.tamper import TAMPERS, Tamper, backup, replaced_by, replay_a_seat_message, restore
 
 if TYPE_CHECKING:
-    from kiosk.host.server import HostServer
+    from kiosk.host.accounting.server import HostServer
 
 REPLACED = "replaced by an older copy"
 #: the tampers the harness makes while the table runs (not on its journal)
@@ -88,10 +88,10 @@ def serve_refuses(table: Table, tamper: Tamper) -> str:
 
 def controller_refuses(table: Table, tamper: Tamper) -> str:
     """What ``table serve`` does first, in this process: the controller on its signer."""
-    from kiosk.runtime.deck import RngDeckFactory
-    from kiosk.table.controller import TableController
-    from kiosk.table.core import DealMode, TableConfig
-    from kiosk.table.record import TableRecordError, table_signer
+    from kiosk.table.core.controller import TableController
+    from kiosk.table.core.core import DealMode, TableConfig
+    from kiosk.table.core.record import TableRecordError, table_signer
+    from kiosk.terminal.runtime.deck import RngDeckFactory
     from rng import Csprng
 
     cfg = TableConfig("T1", table.edition, mode=DealMode(table.mode))
@@ -131,7 +131,7 @@ def check_refused(
 def replay_wager(table: Table, rand: random.Random) -> bool:
     """A seat's journaled wager report sent again on its own stream: answered with the
     journaled record or refused, never journaled twice."""
-    from kiosk.hostlink import pki
+    from kiosk.terminal.hostlink import pki
     from tests.helpers.table import SeatClient
 
     events = finished_rounds(table)
@@ -174,9 +174,9 @@ def replay_wager(table: Table, rand: random.Random) -> bool:
 
 def floor_host(table: Table) -> HostServer:
     """The casino's accounting host beside the table, on the same CA (its own certificate)."""
-    from kiosk.host.db import SqliteHostDb
-    from kiosk.host.server import HostServer, HostSettings
-    from kiosk.hostlink import pki
+    from kiosk.host.accounting.db import SqliteHostDb
+    from kiosk.host.accounting.server import HostServer, HostSettings
+    from kiosk.terminal.hostlink import pki
 
     pki.ensure_pki(table.pki, ("host",))
     db = SqliteHostDb(table.root / "host.sqlite3")
@@ -190,7 +190,7 @@ def seat_at_the_host(table: Table, host: HostServer, rand: random.Random) -> boo
     (decision 0035)."""
     import grpc
 
-    from kiosk.hostlink import pki
+    from kiosk.terminal.hostlink import pki
     from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
     name = f"seat-{rand.randrange(table.seats)}"

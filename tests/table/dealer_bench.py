@@ -5,7 +5,7 @@
 The table run: a real controller process (``turbokiosk table serve --card-source manual``,
 Stadium) and, in this process, N seat streams (grpc.aio, mutual TLS, each with its own
 ``seat-<n>`` certificate) and one Dealer Terminal stream (``dealer-1``,
-:class:`~kiosk.table.dealer_link.DealerLink`).
+:class:`~kiosk.table.core.dealer_link.DealerLink`).
 Each round the dealer signs in once, presses New Game, closes bets when every seat has bet,
 enters the three array packs, waits for every seat's decision (all seats answer at once), lays
 the dealer's hand and presses **Confirm**; the clock starts just before Confirm is sent and
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.hostlink import pki
-from kiosk.table.dealer_link import DealerLink
+from kiosk.table.core.dealer_link import DealerLink
+from kiosk.terminal.hostlink import pki
 from proto.turbokiosk.v1 import dealer_pb2 as dpb
 from proto.turbokiosk.v1 import table_pb2 as pb
 from tests.table.scale_bench import (

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.table import commands as c
-from kiosk.table.controller import TableController
-from kiosk.table.core import DealMode, Phase
+from kiosk.table.core import commands as c
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import DealMode, Phase
+from kiosk.terminal.runtime.deck import RngDeckFactory
 from rng import Csprng
 from tests.helpers.table import STADIUM, config, stadium_bet, turbo_bet
 

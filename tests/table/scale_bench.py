@@ -41,7 +41,7 @@ from typing import Any
 
 import grpc
 
-from kiosk.hostlink import pki
+from kiosk.terminal.hostlink import pki
 from proto.turbokiosk.v1 import table_pb2 as pb
 from proto.turbokiosk.v1 import table_pb2_grpc
 
@@ -344,10 +344,10 @@ def table_command(seats: int, work: Path, pki_dir: Path, *, unsigned: bool = Fal
 def serve_unsigned(argv: list[str]) -> int:
     """``turbokiosk`` with the table controller's signer taken away (the bench's baseline
     only: ``table serve`` itself always signs)."""
-    import kiosk.table.record
+    import kiosk.table.core.record
     from kiosk.cli import main
 
-    kiosk.table.record.table_signer = lambda *a, **k: None  # type: ignore[assignment]
+    kiosk.table.core.record.table_signer = lambda *a, **k: None  # type: ignore[assignment]
     return main(argv)
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.table import events as te
-from kiosk.table.journal import GENESIS, chain
+from kiosk.table.core import events as te
+from kiosk.table.core.journal import GENESIS, chain
 
 
 @dataclass(frozen=True)

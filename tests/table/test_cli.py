@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.hostlink import pki
+from kiosk.terminal.hostlink import pki
 from proto.turbokiosk.v1 import table_pb2 as pb
 from tests.helpers.table import SeatClient, ante
 from tests.helpers.table_cli import env, turbokiosk

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.faults import StoreError
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.controller import TableController
-from kiosk.table.core import Phase, TableConfig
-from kiosk.table.journal import JournalChainError
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import Phase, TableConfig
+from kiosk.table.core.journal import JournalChainError
+from kiosk.terminal.store.faults import StoreError
 from tests.helpers.table import TURBO, CountingDecks, config, stadium_bet, turbo_bet
 
 

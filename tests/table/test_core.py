@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.games.base import SeatBet
-from kiosk.games.registry import load_game
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.core import COMMAND_PHASES, DealMode, Phase, TableConfigError, TableCore
+from kiosk.kernel.games.base import SeatBet
+from kiosk.kernel.games.registry import load_game
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.core import COMMAND_PHASES, DealMode, Phase, TableConfigError, TableCore
 from tests.helpers.table import STADIUM, TURBO, config, stadium_bet, turbo_bet
 
 ARRAY = (0, 1, 2, 3, 4, 5, 6, 7, 8)

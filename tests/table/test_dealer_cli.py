@@ -54,11 +54,11 @@ def test_serve_deals_the_shuffler_programs_cards_to_robots(tmp_path: Path) -> No
     import subprocess
     import time
 
-    from kiosk.app.peripherals import spawn_simulator, wait_ready
-    from kiosk.devices.pairing import key_path
-    from kiosk.hostlink import pki
-    from kiosk.table import events as e
-    from kiosk.table.journal import TableJournal
+    from kiosk.table.core import events as e
+    from kiosk.table.core.journal import TableJournal
+    from kiosk.terminal.app.peripherals import spawn_simulator, wait_ready
+    from kiosk.terminal.devices.pairing import key_path
+    from kiosk.terminal.hostlink import pki
     from tests.helpers.table_cli import CREDITS, SUMMARY, env, turbokiosk
 
     pki.ensure_pki(tmp_path / "pki", ("table-T1",))

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.games.base import SeatBet
-from kiosk.games.registry import load_game
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.core import CardSource, DealMode, Phase, TableConfigError, TableCore
-from kiosk.table.dealer_access import DealerAccess, DealerRole, LockoutPolicy, PinPolicyError
-from kiosk.terminal.pins import KdfParams
+from kiosk.kernel.games.base import SeatBet
+from kiosk.kernel.games.registry import load_game
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.core import CardSource, DealMode, Phase, TableConfigError, TableCore
+from kiosk.table.core.dealer_access import DealerAccess, DealerRole, LockoutPolicy, PinPolicyError
+from kiosk.terminal.core.pins import KdfParams
 from tests.helpers.table import STADIUM, TURBO, config, stadium_bet, turbo_bet
 
 FAST_KDF = KdfParams(n=2**4, r=1, p=1)
@@ -309,7 +309,7 @@ def test_dealer_pins_lock_out_and_are_journaled() -> None:
 def test_a_controller_restarted_mid_deal_keeps_the_packs_laid(tmp_path: Path) -> None:
     """Packs, a tilt, a pause and the dealer's PINs are journaled: a controller reopened on
     the same SQLite file has them, and the round goes on from the next pack."""
-    from kiosk.table.controller import TableController
+    from kiosk.table.core.controller import TableController
 
     cfg = dataclasses.replace(config(STADIUM), card_source=CardSource.MANUAL)
     path = tmp_path / "table.sqlite3"
@@ -351,7 +351,7 @@ def test_a_controller_restarted_mid_deal_keeps_the_packs_laid(tmp_path: Path) ->
 
 
 def test_the_dealers_view_shows_each_seats_state_and_the_next_pack() -> None:
-    from kiosk.table.dealer_view import table_view
+    from kiosk.table.core.dealer_view import table_view
     from proto.turbokiosk.v1 import dealer_pb2 as pb
 
     core = physical(CardSource.MANUAL)

@@ -23,16 +23,16 @@ from typing import Any
 import grpc
 import pytest
 
-from kiosk.app.peripherals import spawn_simulator, wait_ready
-from kiosk.devices.pairing import key_path, load_pairing_key
-from kiosk.devices.sim.program import control
-from kiosk.hostlink import pki
-from kiosk.table import events as e
-from kiosk.table.core import CardSource
-from kiosk.table.dealer_access import DealerAccess
-from kiosk.table.dealer_link import Answer, DealerLink, DealerLinkError
-from kiosk.table.robot import RobotSeat
-from kiosk.table.shuffler_feed import ShufflerFeed
+from kiosk.table.core import events as e
+from kiosk.table.core.core import CardSource
+from kiosk.table.core.dealer_access import DealerAccess
+from kiosk.table.core.dealer_link import Answer, DealerLink, DealerLinkError
+from kiosk.table.core.robot import RobotSeat
+from kiosk.table.core.shuffler_feed import ShufflerFeed
+from kiosk.terminal.app.peripherals import spawn_simulator, wait_ready
+from kiosk.terminal.devices.pairing import key_path, load_pairing_key
+from kiosk.terminal.devices.sim.program import control
+from kiosk.terminal.hostlink import pki
 from proto.turbokiosk.v1 import dealer_pb2 as pb
 from tests.helpers.dealer_rig import FAST_KDF, NAMES, SEATS, START, robot_table
 

@@ -11,10 +11,10 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.core import CardSource, Phase, TableCore
-from kiosk.table.messages import step_for_seat
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.core import CardSource, Phase, TableCore
+from kiosk.table.core.messages import step_for_seat
 from tests.helpers.table import STADIUM, TURBO, config, stadium_bet, turbo_bet
 
 #: (which, a pack-number offset, random cards): which < 60 lays the next pack in turn (offset

@@ -14,9 +14,9 @@ import subprocess
 from pathlib import Path
 
 from kiosk.cli import main
-from kiosk.hostlink import pki
-from kiosk.table.controller import TableController
-from kiosk.table.journal import TableJournal
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.journal import TableJournal
+from kiosk.terminal.hostlink import pki
 from tests.helpers.table import CountingDecks, config, play
 from tests.helpers.table_cli import env, turbokiosk
 from tests.table.tamper import forge_a_win

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.controller import TableController
-from kiosk.table.core import DealMode, Phase
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import DealMode, Phase
+from kiosk.terminal.runtime.deck import RngDeckFactory
 from rng import Csprng
 from tests.helpers.table import STADIUM, TURBO, check_journal, config
 

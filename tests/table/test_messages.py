@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.core import TableCore
-from kiosk.table.messages import command_of, step_for_seat
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.core import TableCore
+from kiosk.table.core.messages import command_of, step_for_seat
 from proto.turbokiosk.v1 import table_pb2 as pb
 from tests.helpers.table import TURBO, config, stadium_bet, turbo_bet
 

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.controller import TableController
-from kiosk.table.core import DealMode, Phase, TableConfig, TableState
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import DealMode, Phase, TableConfig, TableState
 from tests.helpers.table import (
     STADIUM,
     TURBO,

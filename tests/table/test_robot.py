@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.hostlink import pki
-from kiosk.table import events as e
-from kiosk.table.journal import TableJournal
+from kiosk.table.core import events as e
+from kiosk.table.core.journal import TableJournal
+from kiosk.terminal.hostlink import pki
 from tests.helpers.table_cli import CREDITS, SUMMARY, env, turbokiosk
 
 ROBOTS = 4

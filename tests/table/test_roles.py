@@ -20,12 +20,12 @@ import grpc
 import pytest
 from cryptography import x509
 
-from kiosk.hostlink import pki
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.seat.client import SeatClient as RealSeatClient
-from kiosk.table.controller import TableController
-from kiosk.table.core import TableConfig
-from kiosk.table.server import TableServer
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import TableConfig
+from kiosk.table.core.server import TableServer
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.seat.client import SeatClient as RealSeatClient
 from proto.turbokiosk.v1 import dealer_pb2, dealer_pb2_grpc
 from proto.turbokiosk.v1 import table_pb2 as pb
 from rng import Csprng

@@ -7,14 +7,14 @@ from pathlib import Path
 import grpc
 import pytest
 
-from kiosk.games.base import SeatBet
-from kiosk.games.registry import load_game
-from kiosk.hostlink import pki
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.table import events as e
-from kiosk.table.controller import TableController
-from kiosk.table.core import TableConfig
-from kiosk.table.server import TableServer
+from kiosk.kernel.games.base import SeatBet
+from kiosk.kernel.games.registry import load_game
+from kiosk.table.core import events as e
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import TableConfig
+from kiosk.table.core.server import TableServer
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.runtime.deck import RngDeckFactory
 from proto.turbokiosk.v1 import table_pb2 as pb
 from rng import Csprng
 from tests.helpers.table import STADIUM, SeatClient, ante, wait_for

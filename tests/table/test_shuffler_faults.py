@@ -12,11 +12,11 @@ import dataclasses
 
 import pytest
 
-from kiosk.devices.sim.shuffler import ShufflerMachine
-from kiosk.table import commands as c
-from kiosk.table import events as e
-from kiosk.table.core import CardSource, Phase, TableCore
-from kiosk.table.shuffler_link import Fault, Presented, ShufflerSession
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.core import CardSource, Phase, TableCore
+from kiosk.table.core.shuffler_link import Fault, Presented, ShufflerSession
+from kiosk.terminal.devices.sim.shuffler import ShufflerMachine
 from tests.helpers.table import STADIUM, config, stadium_bet
 
 

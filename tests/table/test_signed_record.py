@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.hostlink import pki
-from kiosk.signer.client import LocalSigner, development_dir
-from kiosk.table import events as te
-from kiosk.table.controller import TableController
-from kiosk.table.reconcile import SeatSide, reconcile_seat, table_rounds
-from kiosk.table.record import TableRecordError, table_signer
+from kiosk.table.core import events as te
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.reconcile import SeatSide, reconcile_seat, table_rounds
+from kiosk.table.core.record import TableRecordError, table_signer
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.signer.client import LocalSigner, development_dir
 from tests.helpers.table import CountingDecks, config, play, stadium_bet
 from tests.table.tamper import TAMPERS, backup, restore
 
@@ -191,10 +191,10 @@ def test_a_signer_lost_while_serving_locks_the_table_with_its_reason(tmp_path: P
     with the reason, and nothing was written (the journal still audits clean)."""
     import time
 
-    from kiosk.signer.client import SocketSigner
-    from kiosk.store.critmem import StoreSigner
-    from kiosk.table.controller import TableLockedError
-    from kiosk.table.server import TableServer
+    from kiosk.table.core.controller import TableLockedError
+    from kiosk.table.core.server import TableServer
+    from kiosk.terminal.signer.client import SocketSigner
+    from kiosk.terminal.store.critmem import StoreSigner
 
     signed_table(tmp_path, games=1)
     ctl = reopen(tmp_path)

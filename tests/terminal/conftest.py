@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.core.config import TerminalConfig
 from tests.helpers.terminal_rig import Rig
 
 

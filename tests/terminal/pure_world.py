@@ -16,15 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.store.journal import Projections
-from kiosk.store.memory import MemoryJournal
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.core import TerminalCore
-from kiosk.terminal.event_sets import ESCROW_ENDINGS, kind_names
-from kiosk.terminal.meters import CORE_METERS
-from kiosk.terminal.state import Phase, TerminalState
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.core import TerminalCore
+from kiosk.terminal.core.event_sets import ESCROW_ENDINGS, kind_names
+from kiosk.terminal.core.meters import CORE_METERS
+from kiosk.terminal.core.state import Phase, TerminalState
+from kiosk.terminal.store.journal import Projections
+from kiosk.terminal.store.memory import MemoryJournal
 
 #: the refusals a command may raise: a bare CommandError is never one of them
 ERROR_KINDS = (

@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from kiosk.store.journal import Journal
-from kiosk.terminal import commands as c
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.state import Phase
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.store.journal import Journal
 
 pytestmark = pytest.mark.bench
 GAMES = 300
@@ -89,7 +89,7 @@ def test_game_cycle_against_bare_commits(make_rig, tmp_path, capsys):
 def test_soak_throughput(make_rig, capsys):
     import random
 
-    from kiosk.robot import Robot
+    from kiosk.terminal.robot import Robot
 
     rig = make_rig()
     robot = Robot(rig.runtime, rig.validator, rig.printer, random.Random(5))

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.core import TerminalCore
-from kiosk.terminal.state import TerminalState
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.core import TerminalCore
+from kiosk.terminal.core.state import TerminalState
 
 NOW = 1_800_000_000_000
 NUMBER = "1" * 18

@@ -1,7 +1,8 @@
 """Property tests of the pure terminal core over random command streams, in memory.
 
 Each example builds a :class:`TerminalCore` (no runtime, no SQLite, no fsync: the store is a
-:class:`~kiosk.store.memory.MemoryJournal`) and plays a random stream of commands on it: notes
+:class:`~kiosk.terminal.store.memory.MemoryJournal`) and plays a random stream of commands on it:
+notes
 and vouchers in (honest and dishonest validator reports), wagers, deals, decisions, cash-outs
 (printed, failed, handpaid), tilts, doors, the host's disable, the service menu with a period
 meter reset, attendant resets and power cycles (the core rebuilt from the journal).  After every
@@ -25,10 +26,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.state import Phase
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.state import Phase
 from tests.terminal.pure_world import World, check_invariants, durable, field_of, replayed
 
 NUMBERS = ("1" * 18, "2" * 18, "12345")  # two vouchers, and a malformed validation number

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.store.journal import row_hash
-from kiosk.terminal import events as e
+from kiosk.terminal.core import events as e
+from kiosk.terminal.store.journal import row_hash
 
 VECTORS = json.loads((Path(__file__).parent / "data" / "event-records-c26bc20.json").read_text())
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kiosk.store import journal
-from kiosk.terminal import event_sets
-from kiosk.terminal import events as e
+from kiosk.terminal.core import event_sets
+from kiosk.terminal.core import events as e
+from kiosk.terminal.store import journal
 
 
 def test_the_event_log_keeps_the_kinds_it_always_kept() -> None:

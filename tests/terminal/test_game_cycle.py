@@ -1,11 +1,11 @@
 """Complete game cycles through the runtime: money in, wagers, cards, decisions, money out."""
 
-from kiosk import cards
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig
-from kiosk.terminal.records import Handpay
-from kiosk.terminal.state import Lockup, Phase
+from kiosk.kernel import cards
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.core.records import Handpay
+from kiosk.terminal.core.state import Lockup, Phase
 
 
 def test_turbo_football_raise_then_win(rig):

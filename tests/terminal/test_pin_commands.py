@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.config import TerminalConfig, to_dict
-from kiosk.terminal.core import TerminalCore
-from kiosk.terminal.pins import factory_records, hash_part
-from kiosk.terminal.state import TerminalState
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig, to_dict
+from kiosk.terminal.core.core import TerminalCore
+from kiosk.terminal.core.pins import factory_records, hash_part
+from kiosk.terminal.core.state import TerminalState
 
 NOW = 1_800_000_000_000
 

@@ -4,12 +4,12 @@ import sqlite3
 
 import pytest
 
-from kiosk.signer.client import LocalSigner, development_dir
-from kiosk.signer.records import Head
-from kiosk.store.audit import audit
-from kiosk.store.journal import body_hash, canonical
-from kiosk.terminal import commands as c
-from kiosk.terminal.state import Lockup, Phase
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.state import Lockup, Phase
+from kiosk.terminal.signer.client import LocalSigner, development_dir
+from kiosk.terminal.signer.records import Head
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.journal import body_hash, canonical
 
 
 def start_stadium(rig):

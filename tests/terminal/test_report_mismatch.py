@@ -7,17 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.devices.sim.validator import ValidatorMachine
-from kiosk.devices.validator_driver import ValidatorDriver
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import REPORT_MISMATCH_TILT, TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.audit import audit
-from kiosk.store.port import sqlite_journal
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.state import Lockup
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Lockup
+from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.terminal.devices.sim.validator import ValidatorMachine
+from kiosk.terminal.devices.validator_driver import ValidatorDriver
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import REPORT_MISMATCH_TILT, TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.audit import audit
+from kiosk.terminal.store.port import sqlite_journal
 from proto.turbokiosk.v1.device_pb2 import ValidatorEvent
 from rng import Csprng
 from tests.helpers.device_link import Clock, Wire

@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiosk.games.base import SeatBet
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
-from kiosk.terminal.core import COMMAND_RULES, TerminalCore
-from kiosk.terminal.meters import METER_MODULUS, Meters, expected_credits
-from kiosk.terminal.records import SeatBetRecord
-from kiosk.terminal.state import Lockup, Phase
+from kiosk.kernel.games.base import SeatBet
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.core import COMMAND_RULES, TerminalCore
+from kiosk.terminal.core.meters import METER_MODULUS, Meters, expected_credits
+from kiosk.terminal.core.records import SeatBetRecord
+from kiosk.terminal.core.state import Lockup, Phase
 
 SAMPLES = {
     c.PowerUp: c.PowerUp("t"),
@@ -203,7 +203,7 @@ def test_stadium_positions_are_three_distinct_and_cleared_with_the_wagers(rig):
 def test_configuration_changes_need_the_service_menu_and_zero_credits(rig):
     rt = rig.runtime
     new = rt.state.config.with_changes(denomination=100, min_wager=100)
-    from kiosk.terminal.config import to_dict
+    from kiosk.terminal.core.config import to_dict
 
     with pytest.raises(c.CommandError, match="service menu"):
         rt.execute(c.ChangeConfig(to_dict(new), "operator"))

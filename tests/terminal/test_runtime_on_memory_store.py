@@ -1,6 +1,6 @@
 """The runtime takes the store it is given: a whole game cycle on the in-memory journal.
 
-The runtime is built with a :class:`~kiosk.store.memory.MemoryJournal` (no SQLite file, no
+The runtime is built with a :class:`~kiosk.terminal.store.memory.MemoryJournal` (no SQLite file, no
 fsync): notes in, a round, a cash-out, then a power cut (a second runtime on the same store)
 that finds every credit, meter and event where the first left them.
 """
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.store.faults import StoreError
-from kiosk.store.memory import MemoryJournal
-from kiosk.terminal import commands as c
-from kiosk.terminal import events as e
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core import events as e
+from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
+from kiosk.terminal.store.faults import StoreError
+from kiosk.terminal.store.memory import MemoryJournal
 from rng import Csprng
 from tests.helpers.rng_seeds import shake_reader
 from tests.terminal.pure_world import field_of

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from kiosk.devices import printer_driver, validator_driver
-from kiosk.devices.driver import DriverBase
-from kiosk.terminal import events as e
-from kiosk.terminal.tilts import TiltCode
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.devices import printer_driver, validator_driver
+from kiosk.terminal.devices.driver import DriverBase
 
 
 def test_a_tilt_code_is_journaled_as_its_text_and_reads_back_equal() -> None:

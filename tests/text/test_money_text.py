@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from kiosk import money_text
-from kiosk.devices.money_record import Figure, FigureBaseline, MoneyRecord, Tally
-from kiosk.presentation import i18n, money
-from kiosk.runtime.reconcile import Disagrees, judge
-from kiosk.terminal.meters import Meters
-from kiosk.terminal.tilts import TiltCode
-from kiosk.web.charts import Bar, bar_chart
+from kiosk.host.web.charts import Bar, bar_chart
+from kiosk.kernel import money_text
+from kiosk.terminal.core.meters import Meters
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.devices.money_record import Figure, FigureBaseline, MoneyRecord, Tally
+from kiosk.terminal.presentation import i18n, money
+from kiosk.terminal.runtime.reconcile import Disagrees, judge
 
 VECTORS: list[dict[str, Any]] = tomllib.loads(
     (Path(__file__).with_name("money_vectors.toml")).read_text(encoding="utf-8")

@@ -1,4 +1,5 @@
-"""Time to text, written once (decision 0045): every reader of a moment uses kiosk.time_text."""
+"""Time to text, written once (decision 0045): every reader of a moment uses
+kiosk.kernel.time_text."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import datetime
 
 import pytest
 
-from kiosk import time_text
+from kiosk.kernel import time_text
 
 MOMENT_MS = 1_764_340_245_000  # 2025-11-28 14:30:45 UTC
 

@@ -1,5 +1,5 @@
 """What the text terminal says for each event outside a round (a characterisation of
-kiosk/textui/narrate.py, recorded before its match statement became a table of sayings);
+kiosk/terminal/textui/narrate.py, recorded before its match statement became a table of sayings);
 rounds are narrated in tests/cli/test_play_session.py."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, cast
 
-from kiosk.terminal import events as e
-from kiosk.terminal.state import TerminalState
-from kiosk.textui.narrate import Narrator
+from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import TerminalState
+from kiosk.terminal.textui.narrate import Narrator
 
 STATE = SimpleNamespace(config=SimpleNamespace(terminal_id="T-7"), credits={0: 12_345, 1: 50})
 

@@ -1,7 +1,7 @@
 """Fixtures: the kiosk app in this process on an offscreen 800x480 window, driven by touches.
 
 Kivy reads its settings when first imported, so this module prepares the environment before
-anything imports Kivy.  The deck is scripted (:mod:`kiosk.app.tour`) so a test names its cards.
+anything imports Kivy.  The deck is scripted (:mod:`kiosk.tools.tour`) so a test names its cards.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
-from ui import env
+from ui.terminal import env
 
 env.prepare((800, 480), headless=True, maxfps=0)
 
-from kiosk.app.kiosk import build_app  # noqa: E402
-from kiosk.app.tour import TOUR_CONFIG, TourTerminal, tour_terminal  # noqa: E402
-from kiosk.terminal.config import TerminalConfig  # noqa: E402
+from kiosk.terminal.app.kiosk import build_app  # noqa: E402
+from kiosk.terminal.core.config import TerminalConfig  # noqa: E402
+from kiosk.tools.tour import TOUR_CONFIG, TourTerminal, tour_terminal  # noqa: E402
 from tests.helpers.ui_kiosk import SPEED  # noqa: E402
-from ui import capture  # noqa: E402
-from ui.driver import Driver  # noqa: E402
+from ui.terminal import capture  # noqa: E402
+from ui.terminal.driver import Driver  # noqa: E402
 
 
 class Kiosk:

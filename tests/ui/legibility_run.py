@@ -1,7 +1,7 @@
 """The legibility readings of the scripted visit in a process of its own, whose window is made
 at the size asked for: Kivy makes its window when first imported, and a window resized later is
 not read back faithfully by software OpenGL at 1920x1080.  No Kivy import before
-:func:`ui.env.prepare`."""
+:func:`ui.terminal.env.prepare`."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ui import env
+from ui.terminal import env
 
 
 class _Visit:
     """A kiosk on a fresh terminal for :func:`main` (what the tests' fixture builds)."""
 
     def __init__(self, data_dir: Path, size: tuple[int, int]) -> None:
-        from kiosk.app.kiosk import build_app
-        from kiosk.app.tour import tour_terminal
-        from ui.driver import Driver
+        from kiosk.terminal.app.kiosk import build_app
+        from kiosk.tools.tour import tour_terminal
+        from ui.terminal.driver import Driver
 
         self.tour = tour_terminal(data_dir)
         self.app = build_app(

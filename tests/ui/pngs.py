@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 def read_rgb(path: Path) -> tuple[int, int, bytes]:
-    """Width, height and RGB rows (top row first) of a PNG written by :mod:`ui.capture`."""
+    """Width, height and RGB rows (top row first) of a PNG written by :mod:`ui.terminal.capture`."""
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width, height = 8, b"", 0, 0

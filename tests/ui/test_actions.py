@@ -7,9 +7,9 @@ import re
 import typing
 from pathlib import Path
 
-from ui import actions
-from ui.actions import PlayerAction, Touch
-from ui.app import _RECORDS, _TOUCHES, KV_DIR
+from ui.terminal import actions
+from ui.terminal.actions import PlayerAction, Touch
+from ui.terminal.app import _RECORDS, _TOUCHES, KV_DIR
 
 UI = Path(actions.__file__).resolve().parent
 

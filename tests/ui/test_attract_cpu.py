@@ -1,5 +1,5 @@
 """Attract mode is nearly still: the invitation blinks and nothing else redraws (issue 13: at
-most 10% of one core at 800x480; ``python -m kiosk.app.bench_attract`` measures the CPU)."""
+most 10% of one core at 800x480; ``python -m kiosk.tools.bench_attract`` measures the CPU)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from kivy.base import EventLoop
 
-from ui.screens.attract import BLINK_SECONDS, PROMPT_DIM
+from ui.terminal.screens.attract import BLINK_SECONDS, PROMPT_DIM
 
 
 def _frames_over(app: Any, seconds: float) -> tuple[int, set[float]]:

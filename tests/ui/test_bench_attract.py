@@ -1,5 +1,5 @@
 """Benchmark (``tox -e bench``): the kiosk's CPU at attract mode against an idle Kivy window
-measured in the same run (``python -m kiosk.app.bench_attract``; docs/performance.md)."""
+measured in the same run (``python -m kiosk.tools.bench_attract``; docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from kiosk.app.bench_attract import GOAL_PERCENT
+from kiosk.tools.bench_attract import GOAL_PERCENT
 from tests.helpers.cli_process import REPO
 
 
 def _attract_bench() -> dict[str, Any]:
     run = subprocess.run(
-        [sys.executable, "-m", "kiosk.app.bench_attract", "--size", "800x480", "--seconds", "10"],
+        [sys.executable, "-m", "kiosk.tools.bench_attract", "--size", "800x480", "--seconds", "10"],
         cwd=REPO,
         env={**os.environ, "SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"},
         capture_output=True,

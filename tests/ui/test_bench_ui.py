@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli_process import REPO
-from ui import capture
+from ui.terminal import capture
 
 ENV = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy"}
 BARE_KIVY = """
@@ -36,7 +36,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 def _ui_bench(size: str) -> dict[str, Any]:
     run = subprocess.run(
-        [sys.executable, "-m", "kiosk.app.bench", "--size", size],
+        [sys.executable, "-m", "kiosk.tools.bench", "--size", size],
         cwd=REPO,
         env=ENV,
         capture_output=True,
@@ -107,9 +107,9 @@ def _pixels(widget: Any) -> bytes:
 def test_card_in_flight_looks_as_it_did_in_a_framebuffer_of_its_own(flip: float) -> None:
     """The memory figure's cards in flight are textures painted by one shared framebuffer: the
     player sees what a card in a framebuffer of its own showed (back up, and face up)."""
-    from kiosk.presentation.faces import face
-    from ui.widgets.card import CardView, GhostCard
-    from ui.widgets.layers import CachedLayer
+    from kiosk.terminal.presentation.faces import face
+    from ui.terminal.widgets.card import CardView, GhostCard
+    from ui.terminal.widgets.layers import CachedLayer
 
     size = (61.3, 87.6)  # fractional, as the table's layout makes them
     margin = max(4.0, size[0] * 0.06)
@@ -135,7 +135,7 @@ def test_labels_keep_only_their_textures() -> None:
     lets them go, and the texture is the same."""
     from kivy.core.text import Label as CoreLabel
 
-    from ui import memory
+    from ui.terminal import memory
 
     def rendered() -> tuple[Any, bytes]:
         label = CoreLabel(text="NO THANKS in 19 s", font_size=40, bold=True)

@@ -11,7 +11,7 @@ from typing import Any
 from kivy.clock import Clock
 from PIL import Image
 
-from kiosk.app.kiosk import _dump_when_settled
+from kiosk.terminal.app.kiosk import _dump_when_settled
 
 #: longer than the dump's 0.1 s polling interval, as every frame is under QEMU
 SLOW_FRAME_SECONDS = 0.15

@@ -11,9 +11,9 @@ import pytest
 from kivy.core.window import Window
 from kivy.uix.widget import Widget
 
-from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
-from kiosk.presentation.felt import chip_stack
-from ui.felt import DecisionSpot, FeltSpot, LineSpot
+from kiosk.terminal.presentation.felt import chip_stack
+from kiosk.tools.tour import STADIUM_CARDS, TURBO_CARDS
+from ui.terminal.felt import DecisionSpot, FeltSpot, LineSpot
 
 #: 48 px at 800x480 (9 mm on the 7-inch panel), scaled with the screen
 TARGET = 48

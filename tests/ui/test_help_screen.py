@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from kiosk.games.turbo import TurboRules
-from kiosk.presentation.help import help_page
+from kiosk.kernel.games.turbo import TurboRules
+from kiosk.terminal.presentation.help import help_page
 from tests.helpers.ui_kiosk import is_card_white
-from ui.screens.help import ExampleStepView, PictureRowView
+from ui.terminal.screens.help import ExampleStepView, PictureRowView
 
 LANGUAGES = ("en", "es")
 

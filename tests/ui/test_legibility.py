@@ -18,7 +18,7 @@ import pytest
 from kivy.uix.label import Label
 
 from tests.helpers import legibility
-from ui.theme import CARD, INK_BLACK, TEXT
+from ui.terminal.theme import CARD, INK_BLACK, TEXT
 
 REPO = Path(__file__).resolve().parents[2]
 

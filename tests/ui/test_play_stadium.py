@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.app.tour import STADIUM_CARDS
-from kiosk.terminal.config import EditionConfig, TerminalConfig
+from kiosk.terminal.core.config import EditionConfig, TerminalConfig
+from kiosk.tools.tour import STADIUM_CARDS
 from tests.helpers.ui_kiosk import is_card_white, is_felt
 
 
 def test_stadium_game_from_note_to_voucher(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 10000)
     d.wait(lambda: d.screen == "menu")
     k.tap("game:stadium-3cp")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.app.tour import TURBO_CARDS
+from kiosk.tools.tour import TURBO_CARDS
 from tests.helpers.ui_kiosk import is_card_white, is_felt
 
 #: community As Ks 9d carries 4 + 4 + 0 = 8 footballs: more than 5, so no Double
@@ -13,7 +13,7 @@ NO_DOUBLE_CARDS = "As Ks 9d 2h 3h 4h 5h 6h 7h"
 
 
 def test_turbo_game_from_note_to_voucher(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     assert d.screen == "attract"
     k.device("note", 2000)
     d.wait(lambda: d.screen == "menu", what="the menu after a note")
@@ -63,7 +63,7 @@ def test_turbo_game_from_note_to_voucher(kiosk: Any) -> None:
 
 
 def test_no_double_prompt_when_the_community_has_too_many_icons(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 2000)
     d.wait(lambda: d.screen == "menu")
     k.tap("game:turbo-football", "chip:100", "spot:first_down")
@@ -84,7 +84,7 @@ def test_no_double_prompt_when_the_community_has_too_many_icons(kiosk: Any) -> N
 
 def test_result_waits_for_the_cards(kiosk: Any) -> None:
     """While the six own cards are still being dealt the win and its credits are not shown."""
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 2000)
     d.wait(lambda: d.screen == "menu")
     k.tap("game:turbo-football", "chip:500", "spot:first_down")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.app.tour import STADIUM_CARDS, TURBO_CARDS
+from kiosk.tools.tour import STADIUM_CARDS, TURBO_CARDS
 from tests.helpers import legibility
-from ui import capture
-from ui.theme import BAR
+from ui.terminal import capture
+from ui.terminal.theme import BAR
 
 
 def _stadium_round(k: Any, positions: tuple[int, ...] = (0, 4, 8)) -> None:
@@ -28,7 +28,7 @@ def _stadium_round(k: Any, positions: tuple[int, ...] = (0, 4, 8)) -> None:
 
 
 def test_stadium_repeat_keeps_the_positions_picked_for_this_round(kiosk: Any) -> None:
-    k, rt = kiosk, kiosk.runtime
+    k, rt = kiosk, kiosk.terminal.runtime
     _stadium_round(k)
     for position in (1, 3, 5):
         k.tap(f"position:{position}")
@@ -51,7 +51,7 @@ def test_new_positions_are_not_ranked_against_the_last_rounds_cards(kiosk: Any) 
 
 
 def test_printer_out_of_paper_cash_out_says_and_does_a_handpay(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 2000)
     k.tap("game:turbo-football")
     k.device("paper")
@@ -97,7 +97,7 @@ def test_lockups_read_in_spanish_and_leave_the_bars_lit(kiosk: Any) -> None:
 
 
 def test_double_is_disabled_when_the_credits_cannot_cover_it(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 500)
     k.tap("game:turbo-football", "chip:500", "spot:first_down")
     k.deal_next(TURBO_CARDS)

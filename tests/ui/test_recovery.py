@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.wiring import build_terminal
-from kiosk.terminal import commands as c
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import commands as c
 from tests.ui.pngs import crop
 
 TABLE = (8, 56, 372, 300)  # the array and the dealer, image coordinates at 800x480
@@ -88,7 +88,7 @@ def test_killed_mid_game_the_kiosk_comes_back_to_the_same_screen(tmp_path: Path)
     second = _start(data_dir, tmp_path / "after.json", exit_after=True)
     after = _wait_for(tmp_path / "after.json", second)
     assert second.wait(30) == 0
-    from kiosk.cards import names
+    from kiosk.kernel.cards import names
 
     assert before["screen"] == after["screen"] == "stadium"
     assert before["phase"] == after["phase"] == "decision"

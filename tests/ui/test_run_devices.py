@@ -1,9 +1,9 @@
 """``turbokiosk run`` works the simulator programs over their serial links by default.
 
 The SIMULATOR panel's actions reach the simulator programs through their control channels
-(:class:`kiosk.app.simulator.SimulatorPrograms`), and the real command, run headless, starts
-both simulators itself: a note inserted through the bill validator simulator's control channel
-becomes credit on the running terminal, and SIGTERM stops the kiosk and its simulators.
+(:class:`kiosk.terminal.app.simulator.SimulatorPrograms`), and the real command, run headless,
+starts both simulators itself: a note inserted through the bill validator simulator's control
+channel becomes credit on the running terminal, and SIGTERM stops the kiosk and its simulators.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 
-from kiosk.app.duties import TerminalDuties
-from kiosk.app.kiosk import PERIPHERALS_FILE
-from kiosk.app.peripherals import start_simulated_peripherals
-from kiosk.app.serial_wiring import SerialSetup
-from kiosk.app.simulator import DeviceSimulator, SimulatorPrograms
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.devices.sim.program import control
-from kiosk.terminal.tilts import TiltCode
+from kiosk.terminal.app.duties import TerminalDuties
+from kiosk.terminal.app.kiosk import PERIPHERALS_FILE
+from kiosk.terminal.app.peripherals import start_simulated_peripherals
+from kiosk.terminal.app.serial_wiring import SerialSetup
+from kiosk.terminal.app.simulator import DeviceSimulator, SimulatorPrograms
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.core.tilts import TiltCode
+from kiosk.terminal.devices.sim.program import control
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.app.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
-from kiosk.presentation.faces import face
-from kiosk.terminal import commands as c
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.presentation.faces import face
+from kiosk.tools.tour import HANDPAY_CARDS, TOUR_CONFIG, TURBO_CARDS
 from tests.helpers.ui_kiosk import is_felt
-from ui.felt import FeltSpot, LineSpot
-from ui.widgets.card import CardRow
+from ui.terminal.felt import FeltSpot, LineSpot
+from ui.terminal.widgets.card import CardRow
 
 
 def test_lockups_cover_the_table_with_their_reason(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 2000)
     k.tap("game:turbo-football")
     assert is_felt(k.region("own:0"))
@@ -36,7 +36,7 @@ def test_lockups_cover_the_table_with_their_reason(kiosk: Any) -> None:
 
 
 def test_handpay_and_critical_memory_error(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 10000)
     k.tap("game:turbo-football", "chip:500", "spot:first_down", "spot:td", "spot:td")
     k.deal_next(HANDPAY_CARDS)  # 26 footballs: Super TD pays 10:1 on $10, above the $100 limit
@@ -83,7 +83,7 @@ def test_touch_targets_are_finger_sized(kiosk: Any) -> None:
 
 
 def test_language_help_and_history(kiosk: Any) -> None:
-    k, d, rt = kiosk, kiosk.driver, kiosk.runtime
+    k, d, rt = kiosk, kiosk.driver, kiosk.terminal.runtime
     k.device("note", 2000)
     k.tap("game:turbo-football", "chip:500", "spot:first_down")
     k.deal_next(TURBO_CARDS)

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from kiosk.app.kiosk import build_app
-from kiosk.app.tour import tour_terminal
+from kiosk.terminal.app.kiosk import build_app
+from kiosk.tools.tour import tour_terminal
 from tests.helpers.cli_process import turbokiosk
-from ui.driver import Driver
-from ui.screens.attract import BLINK_SECONDS
+from ui.terminal.driver import Driver
+from ui.terminal.screens.attract import BLINK_SECONDS
 
 
 def _attract_and_voucher(data_dir: Path) -> tuple[bytes, bytes, str]:

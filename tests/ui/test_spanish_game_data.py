@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.app.tour import STADIUM_CARDS
+from kiosk.tools.tour import STADIUM_CARDS
 
 
 def grid_headers(screen: Any) -> list[str]:

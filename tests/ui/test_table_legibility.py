@@ -1,5 +1,5 @@
 """Legibility of the table screens of a seat (decision 0023, rules of decision 0018): the
-scripted table visit (:func:`kiosk.app.table_tour.visit_table`: both families, every kind of
+scripted table visit (:func:`kiosk.tools.table_tour.visit_table`: both families, every kind of
 step, the lost link, English and Spanish) measured at 800x480.  In the slow run (about 10 s
 a language); at 1920x1080 the table visit is part of ``test_legibility``'s slow visit
 (``tests/ui/legibility_run.py`` seats its kiosk at the scripted table).  The default run reads
@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.kiosk import build_app
-from kiosk.app.table_tour import visit_table
-from kiosk.app.tour import tour_terminal
+from kiosk.terminal.app.kiosk import build_app
+from kiosk.tools.table_tour import visit_table
+from kiosk.tools.tour import tour_terminal
 from tests.helpers import legibility
 from tests.helpers.ui_kiosk import SPEED
-from ui.driver import Driver
+from ui.terminal.driver import Driver
 
 
 @pytest.mark.slow

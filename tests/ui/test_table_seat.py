@@ -3,8 +3,8 @@
 The controller is the real one (``TableController`` on its journal, ``TableServer`` over mutual
 TLS on loopback) in this process, on a clock the test moves on, so the betting and decision
 windows end when the test says (no race with a loaded machine); the kiosk is the real app on a
-real terminal with the seat runtime (:mod:`kiosk.app.seated`), offscreen.  The player bets by
-touch while the table bar shows the window, answers Play or Fold by touch, sees the dealer's
+real terminal with the seat runtime (:mod:`kiosk.terminal.app.seated`), offscreen.  The player bets
+by touch while the table bar shows the window, answers Play or Fold by touch, sees the dealer's
 steps and the result; then the controller stops: the bar turns red, the panel over the table
 says why, and the chips no longer take a touch.  ``tests/app/test_table_demo.py`` runs the
 controller and the kiosk as processes (``deploy/tox -e table``).
@@ -18,22 +18,22 @@ from typing import Any
 
 import pytest
 
-from kiosk.app.kiosk import build_app
-from kiosk.app.screenshots import still_frame
-from kiosk.app.seated import select_table_game
-from kiosk.app.tour import tour_terminal
-from kiosk.clock import wall_clock_ms
-from kiosk.hostlink import pki
-from kiosk.presentation.table_bar import TableStep
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.seat.runtime import SeatRuntime
-from kiosk.table.controller import TableController
-from kiosk.table.core import TableConfig
-from kiosk.table.server import TableServer
+from kiosk.kernel.clock import wall_clock_ms
+from kiosk.table.core.controller import TableController
+from kiosk.table.core.core import TableConfig
+from kiosk.table.core.server import TableServer
+from kiosk.terminal.app.kiosk import build_app
+from kiosk.terminal.app.seated import select_table_game
+from kiosk.terminal.hostlink import pki
+from kiosk.terminal.presentation.table_bar import TableStep
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.seat.runtime import SeatRuntime
+from kiosk.tools.screenshots import still_frame
+from kiosk.tools.tour import tour_terminal
 from rng import Csprng
 from tests.helpers import legibility
 from tests.helpers.ui_kiosk import SPEED
-from ui.driver import Driver
+from ui.terminal.driver import Driver
 
 EDITION = "stadium-3cp"
 

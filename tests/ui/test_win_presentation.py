@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from kivy.clock import Clock
 
-from kiosk.app.tour import TURBO_CARDS
-from kiosk.presentation.win import tier, win_view
+from kiosk.terminal.presentation.win import tier, win_view
+from kiosk.tools.tour import TURBO_CARDS
 
 #: community As Ks 9d: 8 footballs, no Double; 8 in 9 cards: First Down pays 3:2 (community)
 WIN_CARDS = "As Ks 9d 2h 3h 4h 5h 6h 7h"
@@ -55,7 +55,7 @@ def _deal_until_result(k: Any, cards: str) -> None:
 
 
 def test_banner_shows_the_settled_win_rolls_the_meters_and_a_touch_skips(kiosk: Any) -> None:
-    k, d, app, rt = kiosk, kiosk.driver, kiosk.app, kiosk.runtime
+    k, d, app, rt = kiosk, kiosk.driver, kiosk.app, kiosk.terminal.runtime
     clock = StillClock()
     app.win_layer.clock = clock
     _to_table(k)
@@ -108,7 +108,7 @@ def test_banner_shows_the_settled_win_rolls_the_meters_and_a_touch_skips(kiosk: 
 
 
 def test_the_lit_spots_are_the_paying_ones(kiosk: Any) -> None:
-    k, d, app, rt = kiosk, kiosk.driver, kiosk.app, kiosk.runtime
+    k, d, app, rt = kiosk, kiosk.driver, kiosk.app, kiosk.terminal.runtime
     _to_table(k)
     k.tap("chip:100", "spot:first_down", "spot:long_pass", "spot:field_goal", "spot:td")
     k.tap("spot:nine_card_bonus")

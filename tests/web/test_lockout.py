@@ -13,9 +13,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from kiosk.cli import main
-from kiosk.web.accounts import Accounts, Kdf
-from kiosk.web.app import DashboardConfig, SecurityHeaders, build_app
-from kiosk.web.sql import Connection
+from kiosk.host.web.accounts import Accounts, Kdf
+from kiosk.host.web.app import DashboardConfig, SecurityHeaders, build_app
+from kiosk.host.web.sql import Connection
 
 FAST_KDF = Kdf(n=2**10)
 PASSWORD = "correct horse battery"

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
 
-from kiosk.host.db import SqliteHostDb
-from kiosk.web.accounts import Kdf
-from kiosk.web.app import DashboardConfig, SecurityHeaders, build_app
+from kiosk.host.accounting.db import SqliteHostDb
+from kiosk.host.web.accounts import Kdf
+from kiosk.host.web.app import DashboardConfig, SecurityHeaders, build_app
 from tests.helpers.web_records import populate
 
 FAST_KDF = Kdf(n=2**10)
@@ -182,7 +182,7 @@ def _no_traceback(caplog: pytest.LogCaptureFixture) -> None:
     for record in caplog.records:
         assert record.exc_info is None, record.getMessage()
         assert "Traceback" not in record.getMessage(), record.getMessage()
-        assert not (record.name.startswith("kiosk.web") and record.levelno >= logging.ERROR), (
+        assert not (record.name.startswith("kiosk.host.web") and record.levelno >= logging.ERROR), (
             record.getMessage()
         )
 
@@ -277,7 +277,7 @@ def test_a_fault_is_one_line_in_the_log_and_a_plain_500(
     answer = signed_in(rig, "audrey").get("/audit")
     assert (answer.status_code, answer.text) == (500, "internal error")
     assert "content-security-policy" in answer.headers
-    lines = [r.getMessage() for r in caplog.records if r.name == "kiosk.web"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "kiosk.host.web"]
     assert len(lines) == 1 and "\n" not in lines[0], lines
     assert "RuntimeError: the records went away" in lines[0] and "GET /audit" in lines[0]
     assert all(r.exc_info is None for r in caplog.records)

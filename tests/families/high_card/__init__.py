@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from kiosk import cards
-from kiosk.games import registry
-from kiosk.games.base import (
+from kiosk.kernel import cards
+from kiosk.kernel.games import registry
+from kiosk.kernel.games.base import (
     DecisionOffer,
     GameRules,
     RuleError,
@@ -25,13 +25,13 @@ from kiosk.games.base import (
     WagerSpot,
     pay,
 )
-from kiosk.games.family import PaytableChoice
-from kiosk.presentation import families as table_families
-from kiosk.presentation.families import GameWordsLike, TableFamily
-from kiosk.presentation.spots import odds_text
-from kiosk.terminal.state import RoundState
-from kiosk.textui import families as text_families
-from kiosk.textui.families import TextFamily
+from kiosk.kernel.games.family import PaytableChoice
+from kiosk.terminal.core.state import RoundState
+from kiosk.terminal.presentation import families as table_families
+from kiosk.terminal.presentation.families import GameWordsLike, TableFamily
+from kiosk.terminal.presentation.spots import odds_text
+from kiosk.terminal.textui import families as text_families
+from kiosk.terminal.textui.families import TextFamily
 
 FAMILY_ID = "high-card"
 EDITION_ID = "high-card"
@@ -40,7 +40,7 @@ DATA = tomllib.loads((Path(__file__).parent / "pays.toml").read_text())
 
 
 class HighCardRules:
-    """The rules (a :class:`~kiosk.games.base.GameRules`)."""
+    """The rules (a :class:`~kiosk.kernel.games.base.GameRules`)."""
 
     game_id = EDITION_ID
     title = str(DATA["title"])

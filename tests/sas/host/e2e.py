@@ -23,9 +23,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.games.registry import edition_ids
-from kiosk.sas.host import polls as host_polls
-from kiosk.sas.wire import MeterCode as M
+from kiosk.host.sas import polls as host_polls
+from kiosk.kernel.games.registry import edition_ids
+from kiosk.terminal.sas.wire import MeterCode as M
 
 ROOT = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}

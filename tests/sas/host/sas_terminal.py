@@ -2,14 +2,14 @@
 
     python -m tests.sas.host.sas_terminal --data-dir D --sas-port LINK --address N [--serial]
 
-It builds the terminal the way ``turbokiosk run`` does (:func:`kiosk.app.wiring.build_terminal`
-with ``sas=``: its journal, signer, devices and SAS link), powers it up (recovering whatever a
-kill left), starts the SAS link on ``LINK`` and reads commands on standard input, one a line,
-answering each with one line ``ok ...`` or ``error ...`` (JSON after the word).  Between
-commands it pumps the runtime every few milliseconds, so the SAS host's commands (posted to
-the terminal's thread) are carried out while it waits.  ``--serial`` puts the bill validator
-and the printer on their simulators (other processes, sealed serial links): the validator then
-takes tickets.
+It builds the terminal the way ``turbokiosk run`` does
+(:func:`kiosk.terminal.app.wiring.build_terminal` with ``sas=``: its journal, signer, devices and
+SAS link), powers it up (recovering whatever a kill left), starts the SAS link on ``LINK`` and reads
+commands on standard input, one a line, answering each with one line ``ok ...`` or ``error ...``
+(JSON after the word).  Between commands it pumps the runtime every few milliseconds, so the SAS
+host's commands (posted to the terminal's thread) are carried out while it waits.  ``--serial`` puts
+the bill validator and the printer on their simulators (other processes, sealed serial links): the
+validator then takes tickets.
 
 Commands: ``robot GAMES SEED [FAULT_RATE]``, ``play GAMES SEED`` (the robot without its
 cash-outs), ``bill CENTS``, ``ticket NUMBER``, ``cashout``,
@@ -27,14 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.peripherals import SimulatedPeripherals, start_simulated_peripherals
-from kiosk.app.serial_wiring import SerialSetup
-from kiosk.app.wiring import Terminal, build_terminal
-from kiosk.robot import Robot
-from kiosk.sas.link import SasSettings
-from kiosk.terminal import commands as c
-from kiosk.terminal.commands import CommandError
-from kiosk.terminal.state import Phase
+from kiosk.terminal.app.peripherals import SimulatedPeripherals, start_simulated_peripherals
+from kiosk.terminal.app.serial_wiring import SerialSetup
+from kiosk.terminal.app.wiring import Terminal, build_terminal
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.commands import CommandError
+from kiosk.terminal.core.state import Phase
+from kiosk.terminal.robot import Robot
+from kiosk.terminal.sas.link import SasSettings
 
 
 class Driver:

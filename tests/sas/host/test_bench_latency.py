@@ -1,7 +1,7 @@
 """Poll-to-response latency of a terminal's SAS link while it plays, against a bare echo.
 
 Run with ``tox -e bench`` (or ``pytest -m bench --benchmark-enable tests/sas/host``).  The
-host's side is the host tool's own line and probe (:mod:`kiosk.sas.host.timing`): it sends a
+host's side is the host tool's own line and probe (:mod:`kiosk.host.sas.timing`): it sends a
 general poll, waits for the answer, sends the next, ``SAS_BENCH_POLLS`` times (100,000 by
 default), timing the first byte of each answer (what SAS 6.02's 20 ms limit is about) and the
 last.  The baseline is the same loop in the same run against a bare echo in another process on
@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from kiosk.sas import wire
-from kiosk.sas.host.line import HostLine
-from kiosk.sas.host.timing import LatencyStats, probe
+from kiosk.host.sas.line import HostLine
+from kiosk.host.sas.timing import LatencyStats, probe
+from kiosk.terminal.sas import wire
 from tests.sas.host.e2e import ENV, ROOT, TerminalProcess, terminal_meters
 
 POLLS = int(os.environ.get("SAS_BENCH_POLLS", "100000"))

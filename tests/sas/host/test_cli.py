@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.cli.sas_host import console_command
-from kiosk.sas.host.casino import CasinoHost
-from kiosk.sas.host.poller import HostPoller
+from kiosk.host.cli.sas_host import console_command
+from kiosk.host.sas.casino import CasinoHost
+from kiosk.host.sas.poller import HostPoller
 
 
 def _exit_status(argv: list[str]) -> int:

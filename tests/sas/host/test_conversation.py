@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.sas import wire
-from kiosk.sas.framing import WakeupMode
-from kiosk.sas.host import polls
-from kiosk.sas.host.casino import CasinoHost
-from kiosk.sas.host.poller import HostPoller
-from kiosk.sas.host.tickets import TicketDb, TicketState
-from kiosk.sas.link import SasBridge
-from kiosk.sas.machine import SasMachine
-from kiosk.sas.meters import GameEntry, MachineSnapshot
-from kiosk.sas.queue import ExceptionQueue, NewException
-from kiosk.sas.wire import ExceptionCode as X
-from kiosk.sas.wire import LongPoll as Code
+from kiosk.host.sas import polls
+from kiosk.host.sas.casino import CasinoHost
+from kiosk.host.sas.poller import HostPoller
+from kiosk.host.sas.tickets import TicketDb, TicketState
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.framing import WakeupMode
+from kiosk.terminal.sas.link import SasBridge
+from kiosk.terminal.sas.machine import SasMachine
+from kiosk.terminal.sas.meters import GameEntry, MachineSnapshot
+from kiosk.terminal.sas.queue import ExceptionQueue, NewException
+from kiosk.terminal.sas.wire import ExceptionCode as X
+from kiosk.terminal.sas.wire import LongPoll as Code
 
 
 class _Controls:

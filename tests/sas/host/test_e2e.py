@@ -14,10 +14,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kiosk.app.wiring import build_terminal
-from kiosk.sas.host.tickets import TicketDb, TicketState
-from kiosk.sas.link import SasSettings
-from kiosk.sas.wire import ExceptionCode as X
+from kiosk.host.sas.tickets import TicketDb, TicketState
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.sas.link import SasSettings
+from kiosk.terminal.sas.wire import ExceptionCode as X
 from tests.sas.host.e2e import HostTool, expected_sas_meters, terminal_meters
 from tests.sas.host.sas_terminal import Driver
 

@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from kiosk.sas import wire
-from kiosk.sas.crc import with_crc
-from kiosk.sas.events import effects_of
-from kiosk.sas.host.line import HostLine
-from kiosk.sas.host.tickets import TicketDb, TicketState
-from kiosk.sas.wire import ExceptionCode as X
-from kiosk.store.reader import open_readonly
+from kiosk.host.sas.line import HostLine
+from kiosk.host.sas.tickets import TicketDb, TicketState
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.crc import with_crc
+from kiosk.terminal.sas.events import effects_of
+from kiosk.terminal.sas.wire import ExceptionCode as X
+from kiosk.terminal.store.reader import open_readonly
 from tests.sas.host.e2e import (
     HostTool,
     TerminalProcess,

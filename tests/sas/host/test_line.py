@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.sas.host.line import HostLine, LineError, WakeupMode
-from kiosk.sas.host.timing import percentile, probe
+from kiosk.host.sas.line import HostLine, LineError, WakeupMode
+from kiosk.host.sas.timing import percentile, probe
 from tests.helpers.cli_process import REPO as ROOT
 
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from kiosk.sas import wire
-from kiosk.sas.crc import with_crc
-from kiosk.sas.host import polls
-from kiosk.sas.host.poller import (
+from kiosk.host.sas import polls
+from kiosk.host.sas.poller import (
     Acknowledged,
     BadResponse,
     Busy,
@@ -15,7 +13,9 @@ from kiosk.sas.host.poller import (
     NoResponse,
     Response,
 )
-from kiosk.sas.wire import LongPoll as Code
+from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.crc import with_crc
+from kiosk.terminal.sas.wire import LongPoll as Code
 
 
 def _poller() -> HostPoller:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.sas.host.tickets import TicketDb, TicketDbError, TicketState
+from kiosk.host.sas.tickets import TicketDb, TicketDbError, TicketState
 
 
 def _db(path: Path) -> TicketDb:

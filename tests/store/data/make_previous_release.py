@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.devices.inprocess import InProcessBillValidator, InProcessPrinter
-from kiosk.runtime.deck import RngDeckFactory
-from kiosk.runtime.terminal import TerminalRuntime
-from kiosk.runtime.validation import LocalValidationNumbers
-from kiosk.terminal import commands as c
-from kiosk.terminal.config import TerminalConfig
+from kiosk.terminal.core import commands as c
+from kiosk.terminal.core.config import TerminalConfig
+from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
+from kiosk.terminal.runtime.deck import RngDeckFactory
+from kiosk.terminal.runtime.terminal import TerminalRuntime
+from kiosk.terminal.runtime.validation import LocalValidationNumbers
 from rng import Csprng
 
 METERS = (

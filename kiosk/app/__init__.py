@@ -1,1 +1,0 @@
-"""Composition root: builds a terminal from its parts (RNG, journal, devices, host link)."""

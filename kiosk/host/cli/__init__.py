@@ -1,0 +1,1 @@
+"""The host's commands (``turbokiosk host``, ``sas``), one module each."""

@@ -1,0 +1,3 @@
+"""The shared kernel: cards, scoring, game rules and math, and the small helpers every deployable
+uses.
+"""

@@ -1,8 +1,0 @@
-"""The service menu for attendants, technicians and operators, UI-agnostic.
-
-The touchscreen screens (``ui/service``) and ``turbokiosk service`` (SSH) are two faces of the
-same logic: :mod:`~kiosk.service.access` (roles, PINs, lock-out),
-:mod:`~kiosk.service.session` (the one gate every function goes through, writing exactly one
-audit record), :mod:`~kiosk.service.functions` (the functions and the role each needs) and
-:mod:`~kiosk.service.audit_log` (reading and verifying the append-only audit log).
-"""

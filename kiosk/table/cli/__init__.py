@@ -1,0 +1,1 @@
+"""The table's commands (``turbokiosk table``, ``dealer``), one module each."""

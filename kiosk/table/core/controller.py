@@ -1,0 +1,200 @@
+"""The table controller: the core on its journal and its deck (the one authority of a table).
+
+Every step is journaled before it takes effect: :meth:`TableController.execute` asks the core
+for a command's events, appends them to the journal in one transaction, and only then folds
+them into the state (and a server would only then tell the seats).  Cards are drawn when the
+core asks for them (:meth:`~kiosk.table.core.core.TableCore.draws_needed`) and journaled before
+anyone sees them; after a kill, replaying the journal gives back the cards already drawn, so
+they are never drawn again.  A round whose cards cannot be drawn (the RNG failed) is voided and
+every seat's wagers returned, journaled like any step.
+
+With a ``signer`` (the table's own, :mod:`kiosk.table.core.record`), opening verifies the journal
+against it (chain, signed head, recall, anchor) and every later commit's head is signed: a
+journal that fails raises :class:`~kiosk.table.core.record.TableRecordError` and is not served.
+A step that cannot be journaled or signed while serving (a store fault, the signer gone) locks
+the controller: :attr:`TableController.fault` says why and every later step is refused with
+:class:`TableLockedError` (nothing more is written or signed; a server stops on it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from kiosk.table.core import commands as c
+from kiosk.table.core import events as e
+from kiosk.table.core.core import (
+    DEALER_EVENTS,
+    DrawPart,
+    RoundRecord,
+    TableConfig,
+    TableCore,
+    TableState,
+)
+from kiosk.table.core.journal import TableJournal
+from kiosk.table.core.record import power_up_table, verify_table
+from kiosk.terminal.store.faults import StoreError
+from rng import DeckError, DrbgError, RngFailure
+
+if TYPE_CHECKING:
+    from kiosk.terminal.signer.client import Signer
+
+
+class DeckLike(Protocol):
+    """A shuffled deck that deals card codes on demand."""
+
+    def deal(self, n: int) -> tuple[int, ...]: ...
+
+
+#: a fresh shuffle of the full deck without the given cards
+# (kiosk.terminal.runtime.deck.RngDeckFactory)
+DeckFactory = Callable[[frozenset[int]], DeckLike]
+
+
+class TableLockedError(c.TableCommandError):
+    """A step could not be journaled or signed: the controller takes no more (its reason)."""
+
+
+#: why drawing stops a round for good
+_DRAW_FAULTS = (RngFailure, DeckError, DrbgError)
+
+
+@dataclass
+class Recovery:
+    """What opening the journal found."""
+
+    replayed: int = 0
+    resumed_game: int | None = None
+    actions: list[str] = field(default_factory=list)
+
+
+class TableController:
+    """One table: commands in, journaled events out."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        path: Path,
+        deck_factory: DeckFactory,
+        signer: Signer | None = None,
+    ) -> None:
+        """``signer`` None: an unsigned journal (the core's tests; ``table serve`` always
+        signs)."""
+        self.core = TableCore(config)
+        self.journal = TableJournal(path, config.table_id)
+        self.deck_factory = deck_factory
+        self._deck: DeckLike | None = None
+        self._deck_game = 0
+        self.recovery = Recovery()
+        #: why the controller is locked (a step that could not be journaled), or None
+        self.fault: str | None = None
+        try:
+            if signer is None:
+                verified = verify_table(self.journal, None, None, core=self.core, signed=False)
+            else:
+                check = power_up_table(self.journal, signer, self.core)
+                assert check.verified is not None
+                verified = check.verified
+                self.recovery.actions += check.actions
+            self.journal.remember(
+                edition=config.edition,
+                mode=config.mode.value,
+                card_source=config.card_source.value,
+            )
+        except BaseException:
+            self.journal.close()
+            raise
+        self.recovery.replayed = verified.rows
+        if self.state.round is not None:
+            self.recovery.resumed_game = self.state.round.game_number
+
+    @property
+    def state(self) -> TableState:
+        return self.core.state
+
+    def resume(self, now: int) -> list[e.Event]:
+        """After opening: draw what an interrupted round still waits for, then run its timers."""
+        events = self._draw_pending(now)
+        return events + self.execute(c.Tick(), now)
+
+    def execute(
+        self, cmd: c.Command, now: int, audit: e.DealerAudited | None = None
+    ) -> list[e.Event]:
+        """Carry out ``cmd`` at ``now`` (ms): the events, journaled and applied.
+
+        A refusal raises the core's typed error and changes nothing; a duplicate report raises
+        :class:`~kiosk.table.core.commands.DuplicateReportError` (already journaled: acknowledge
+        it). ``audit``: the Dealer Terminal's record of the command, journaled in the same
+        transaction as its events.
+        """
+        events = self.core.handle(cmd, now)
+        if audit is not None:
+            events = [*events, audit]
+        self._commit(events)
+        return events + self._draw_pending(now)
+
+    def record(self, events: list[e.Event]) -> list[e.Event]:
+        """Journal the Dealer Terminal's own events (PIN outcomes, audit records), then apply."""
+        if not all(type(ev) in DEALER_EVENTS for ev in events):
+            raise ValueError("only the dealer's PIN and audit events are recorded directly")
+        self._commit(events)
+        return events
+
+    def _draw_pending(self, now: int) -> list[e.Event]:
+        out: list[e.Event] = []
+        while parts := self.core.draws_needed():
+            try:
+                cards = tuple(self._draw(part) for part in parts)
+            except _DRAW_FAULTS as exc:
+                out += self._void(f"cards cannot be drawn: {exc}", now)
+                break
+            events = self.core.handle(c.CardsDrawn(cards), now)
+            self._commit(events)
+            out += events
+        return out
+
+    def _void(self, reason: str, now: int) -> list[e.Event]:
+        events = self.core.handle(c.VoidRound(reason), now)
+        self._commit(events)
+        return events
+
+    def _draw(self, part: DrawPart) -> tuple[int, ...]:
+        if part.own_shuffle:
+            return self.deck_factory(part.excluded).deal(part.count)
+        rnd = self.state.round
+        assert rnd is not None
+        if self._deck is None or self._deck_game != rnd.game_number:
+            self._deck = self.deck_factory(rnd.dealt())
+            self._deck_game = rnd.game_number
+        return self._deck.deal(part.count)
+
+    def _commit(self, events: list[e.Event]) -> None:
+        if not events:
+            return
+        if self.fault is not None:
+            raise TableLockedError(f"the table is locked: {self.fault}")
+        finished = self._finished(events)
+        try:
+            self.journal.append(events, finished)
+        except StoreError as exc:
+            self.fault = str(exc)
+            raise TableLockedError(f"the table is locked: {exc}") from exc
+        self.core.apply(events)
+
+    def _finished(self, events: list[e.Event]) -> list[RoundRecord]:
+        """The recall records of the rounds these events finish (from a scratch fold)."""
+        games = {ev.game_number for ev in events if isinstance(ev, e.RoundClosed | e.RoundVoided)}
+        if not games:
+            return []
+        scratch = self.core.copy()
+        scratch.apply(events)
+        return [r for r in scratch.state.recall if r.game_number in games]
+
+    def recall(self, game_number: int) -> RoundRecord | None:
+        """The table's recall of a finished round."""
+        return self.journal.recall(game_number)
+
+    def close(self) -> None:
+        self.journal.close()

@@ -1,0 +1,1 @@
+"""The Dealer Terminal's screens as data."""

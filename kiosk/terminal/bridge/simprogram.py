@@ -1,0 +1,170 @@
+"""A native device simulator process (``turbokiosk sim id003``, ``sim tcl-printer``): a
+wire-exact device machine on a serial line, plus the control channel.
+
+The line is an existing port opened with the protocol's settings (``--port PATH``) or a pty the
+simulator creates (``--create-pty``: the other end linked at PATH).  The control channel is the
+simulators' line-based TCP socket (``ok``/``error`` replies); besides the machine's commands:
+``garbage N`` (N random bytes on the line), ``quit``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from kiosk.terminal.bridge.line import DeviceLine
+from kiosk.terminal.bridge.native import SerialSettings
+from kiosk.terminal.devices.serial_port import monotonic_ms
+from kiosk.terminal.devices.sim.program import PtyLine
+
+
+class DeviceMachine(Protocol):
+    """A native device's firmware (sans-IO)."""
+
+    def receive(self, data: bytes, now: int) -> None: ...
+    def take_output(self) -> bytes: ...
+    def tick(self, now: int) -> None: ...
+    def next_deadline(self) -> int | None: ...
+    def control(self, words: list[str], now: int) -> str: ...
+
+
+class NativeSimProgram:
+    """Runs a native device machine on a line until ``quit`` or SIGTERM."""
+
+    def __init__(
+        self,
+        make_machine: Callable[[int], DeviceMachine],
+        *,
+        port: str,
+        create_pty: bool,
+        settings: SerialSettings,
+        control: tuple[str, int] = ("127.0.0.1", 0),
+        ready_file: Path | None = None,
+        exit_with_parent: bool = False,
+    ) -> None:
+        self._parent = os.getppid() if exit_with_parent else None
+        self.machine = make_machine(monotonic_ms())
+        self.line: PtyLine | DeviceLine = (
+            PtyLine(Path(port)) if create_pty else DeviceLine(port, settings)
+        )
+        self.running = True
+        self.sel = selectors.DefaultSelector()
+        self.server = socket.create_server(control)
+        self.server.setblocking(False)
+        self.sel.register(self.server, selectors.EVENT_READ, "accept")
+        self._buffers: dict[socket.socket, bytes] = {}
+        host, cport = self.server.getsockname()[:2]
+        self.ready: dict[str, Any] = {
+            "port": port,
+            "control": f"{host}:{cport}",
+            "pid": os.getpid(),
+        }
+        if ready_file is not None:
+            tmp = ready_file.with_name(ready_file.name + ".tmp")
+            tmp.write_text(json.dumps(self.ready), encoding="utf-8")
+            tmp.replace(ready_file)
+
+    def run(self) -> int:
+        """The event loop."""
+        signal.signal(signal.SIGTERM, lambda *_: self.stop())
+        print(json.dumps(self.ready), flush=True)
+        try:
+            while self.running:
+                self._step()
+        finally:
+            self.close()
+        return 0
+
+    def stop(self) -> None:
+        """Leave the loop at the next turn."""
+        self.running = False
+
+    def close(self) -> None:
+        """Release the line and the sockets."""
+        for sock in list(self._buffers):
+            sock.close()
+        self.server.close()
+        self.sel.close()
+        self.line.close()
+
+    def _step(self) -> None:
+        if self._parent is not None and os.getppid() != self._parent:
+            self.stop()
+            return
+        now = monotonic_ms()
+        self.machine.tick(now)
+        self._flush()
+        deadline = self.machine.next_deadline()
+        timeout = 0.1 if deadline is None else max(0, min(deadline - now, 100)) / 1000
+        fd = self.line.fileno()
+        if fd is not None:
+            self.sel.register(fd, selectors.EVENT_READ, "line")
+        try:
+            ready = self.sel.select(timeout)
+        finally:
+            if fd is not None:
+                self.sel.unregister(fd)
+        for key, _ in ready:
+            if key.data == "line":
+                data = self.line.read()
+                if data:
+                    self.machine.receive(data, monotonic_ms())
+            elif key.data == "accept":
+                self._accept()
+            else:
+                self._client(key.fileobj)  # type: ignore[arg-type]
+        self._flush()
+
+    def _flush(self) -> None:
+        out = self.machine.take_output()
+        if out:
+            self.line.write(out)
+
+    def _accept(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            sock, _ = self.server.accept()
+            sock.setblocking(False)
+            self._buffers[sock] = b""
+            self.sel.register(sock, selectors.EVENT_READ, "client")
+
+    def _client(self, sock: socket.socket) -> None:
+        try:
+            data = sock.recv(4096)
+        except BlockingIOError:
+            return
+        except ConnectionError:
+            data = b""
+        if not data:
+            self.sel.unregister(sock)
+            self._buffers.pop(sock, None)
+            sock.close()
+            return
+        buf = self._buffers[sock] + data
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            reply = self.command(line.decode("utf-8", "replace").split())
+            with contextlib.suppress(OSError):
+                sock.sendall(reply.encode() + b"\n")
+        self._buffers[sock] = buf
+
+    def command(self, words: list[str]) -> str:
+        """One control command; the reply line."""
+        match words:
+            case ["garbage", n] if n.isdigit() and int(n) <= 65536:
+                self.line.write(os.urandom(int(n)))
+                return "ok"
+            case ["quit"]:
+                self.stop()
+                return "ok"
+            case []:
+                return "error empty command"
+        reply = self.machine.control(words, monotonic_ms())
+        self._flush()
+        return reply

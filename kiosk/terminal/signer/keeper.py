@@ -1,0 +1,41 @@
+"""The signer's state directory behind its rules: every changed anchor is durable before the
+answer leaves (used by the socket server and by the in-process development signer alike)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from kiosk.terminal.signer.core import SignerCore
+from kiosk.terminal.signer.state import load_anchor, load_key, save_anchor
+from proto.turbokiosk.v1 import signer_pb2 as pb
+
+
+class Keeper:
+    """A state directory's key and anchor; :meth:`answer` is safe from several threads."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = Path(state_dir)
+        self.core = SignerCore(load_key(self.state_dir), load_anchor(self.state_dir))
+        self._lock = threading.Lock()
+
+    def reload(self) -> None:
+        """Read the anchor again (another process of the same directory may have moved it)."""
+        with self._lock:
+            self.core.anchor = load_anchor(self.state_dir)
+
+    def answer(self, request: pb.SignerRequest) -> pb.SignerResponse:
+        """Apply the rules; a new anchor is written and fsync'd before the answer is given."""
+        with self._lock:
+            before = self.core.anchor
+            outcome = self.core.handle(request)
+            if outcome.anchor is not None and outcome.anchor != before:
+                try:
+                    save_anchor(self.state_dir, outcome.anchor)
+                except OSError as exc:
+                    self.core.anchor = before
+                    return pb.SignerResponse(refused=f"cannot keep the anchor: {exc.strerror}")
+                except ValueError as exc:  # more than a slot holds
+                    self.core.anchor = before
+                    return pb.SignerResponse(refused=f"cannot keep the anchor: {exc}")
+            return outcome.response

@@ -1,0 +1,218 @@
+"""The signer's state directory: the Ed25519 key (0600) and the anchor (fsync'd, renamed).
+
+``DIR/signer.key``   the private key, PKCS#8 PEM, mode 0600, created once and never replaced;
+``DIR/anchor.slots`` the anchor, ``{"epoch", "seq", "chain_hash", "previous"}`` (hashes in hex) and,
+                     once a round is drawn, ``"round"``: the newest round's seal (its cards in
+                     hex, how many were dealt, its decisions; kiosk/terminal/signer/records.py), in
+                     two checksummed slots written in turn, each write fdatasync'd: after a power
+                     cut the newest slot that passes its checksum is the old anchor or the new
+                     one (one fdatasync per signature instead of file, rename and directory).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    load_pem_private_key,
+)
+
+from kiosk.kernel.bounded_read import InputFileError, read_bounded
+from kiosk.kernel.durable import fsync_directory
+from kiosk.terminal.signer.records import GENESIS_HASH, Anchor, Head, RoundSeal
+
+KEY_NAME = "signer.key"
+ANCHOR_NAME = "anchor.slots"
+
+
+class SignerStateError(Exception):
+    """The signer's state directory cannot be used (one line saying why)."""
+
+
+def create_key(state_dir: Path) -> bool:
+    """Create the key if there is none (mode 0600); True when it was created now."""
+    state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = state_dir / KEY_NAME
+    if path.exists():
+        load_key(state_dir)  # an unusable key is reported, never replaced
+        return False
+    pem = Ed25519PrivateKey.generate().private_bytes(
+        Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()
+    )
+    tmp = state_dir / f".{KEY_NAME}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, pem)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.link(tmp, path)  # never over an existing key
+    os.unlink(tmp)
+    fsync_directory(state_dir)
+    return True
+
+
+def load_key(state_dir: Path) -> Ed25519PrivateKey:
+    """The key (SignerStateError when missing or not an Ed25519 key)."""
+    try:
+        pem = read_bounded(state_dir / KEY_NAME, 16 * 1024, what="signer key")
+    except InputFileError as exc:
+        raise SignerStateError(f"{exc} (run 'turbokiosk signer init')") from None
+    try:
+        key = load_pem_private_key(pem, password=None)
+    except ValueError as exc:
+        raise SignerStateError(f"signer key {state_dir / KEY_NAME}: unreadable ({exc})") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise SignerStateError(f"signer key {state_dir / KEY_NAME}: not an Ed25519 key")
+    return key
+
+
+def load_anchor(state_dir: Path) -> Anchor:
+    """The anchor (no file yet: no epoch started); SignerStateError when it is damaged."""
+    path = state_dir / ANCHOR_NAME
+    if not path.exists():
+        return Anchor()
+    try:
+        slots = read_bounded(path, 2 * SLOT_SIZE, what="signer anchor")
+    except InputFileError as exc:
+        raise SignerStateError(f"signer anchor {path}: {exc}") from None
+    best = max(filter(None, _read_slots(slots)), default=None, key=lambda found: found[0])
+    if best is None:
+        raise SignerStateError(f"signer anchor {path} is damaged: no slot passes its checksum")
+    return best[1]
+
+
+def save_anchor(state_dir: Path, anchor: Anchor) -> None:
+    """Make the anchor durable: the slot not holding the newest anchor is overwritten and
+    fdatasync'd (after a power cut mid-write that slot fails its checksum and the other one,
+    the anchor before, is read)."""
+    path = state_dir / ANCHOR_NAME
+    created = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        # the newest generation on disk (another process of the directory may have written)
+        slots = os.pread(fd, 2 * SLOT_SIZE, 0)
+        found = _read_slots(slots)
+        generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
+        if generation % 2 == 0 and slots.startswith(OLD_MAGIC) and not any(found[:2]):
+            generation += 1  # the previous format's slots stay until a slot of this one is in
+        os.pwrite(fd, _slot(generation, anchor), (generation % 2) * SLOT_SIZE)
+        os.fdatasync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        fsync_directory(state_dir)
+
+
+#: ``anchor.slots`` holds two slots of this size; each is ``MAGIC``, the generation (8 bytes,
+#: big-endian), the payload's length (2 bytes), the payload (JSON), zero padding and the
+#: SHA-256 of everything before the padding.  The valid slot of the higher generation wins.
+#: A page each: a round's seal (its cards, opening and decisions) fits with the anchor.
+SLOT_SIZE = 4096
+MAGIC = b"TKANCHR2"
+#: the previous release's slots (512 bytes, no seal): still read; the first write after it goes
+#: to the second slot (past them), so a power cut in that write leaves them to be read
+OLD_SLOT_SIZE = 512
+OLD_MAGIC = b"TKANCHR1"
+
+
+def _read_slots(data: bytes) -> list[tuple[int, Anchor] | None]:
+    """Every slot of a file that passes its checksum (either format), else None for it."""
+    found = [_read_slot(data[i * SLOT_SIZE : (i + 1) * SLOT_SIZE]) for i in range(2)]
+    if data.startswith(OLD_MAGIC) or data[OLD_SLOT_SIZE:].startswith(OLD_MAGIC):
+        size, magic = OLD_SLOT_SIZE, OLD_MAGIC
+        found += [_read_slot(data[i * size : (i + 1) * size], size, magic) for i in range(2)]
+    return found
+
+
+def _slot(generation: int, anchor: Anchor) -> bytes:
+    previous = anchor.previous
+    data = {
+        "epoch": anchor.epoch,
+        "seq": anchor.seq,
+        "chain_hash": anchor.chain_hash.hex(),
+        "previous": None
+        if previous is None
+        else {"seq": previous.seq, "chain_hash": previous.chain_hash.hex()},
+    }
+    if anchor.withdrawn_at:
+        data["withdrawn"] = list(anchor.withdrawn_at)
+    if anchor.seal is not None:
+        seal = anchor.seal
+        data["round"] = {
+            "game": seal.game_number,
+            "cards": bytes(seal.cards).hex(),
+            "dealt": seal.dealt,
+            "decisions": list(seal.decisions),
+            "opening": seal.opening,
+        }
+    payload = json.dumps(data, sort_keys=True).encode()
+    body = MAGIC + generation.to_bytes(8, "big") + len(payload).to_bytes(2, "big") + payload
+    checksum = hashlib.sha256(body).digest()
+    padding = SLOT_SIZE - len(body) - len(checksum)
+    if padding < 0:
+        raise ValueError("an anchor does not fit its slot")
+    return body + b"\x00" * padding + checksum
+
+
+def _read_slot(
+    slot: bytes, size: int = SLOT_SIZE, magic: bytes = MAGIC
+) -> tuple[int, Anchor] | None:
+    """(generation, anchor) of a slot that passes its checksum, else None."""
+    if len(slot) != size or not slot.startswith(magic):
+        return None
+    generation = int.from_bytes(slot[8:16], "big")
+    length = int.from_bytes(slot[16:18], "big")
+    body = slot[: 18 + length]
+    if 18 + length > size - 32 or hashlib.sha256(body).digest() != slot[-32:]:
+        return None
+    try:
+        data = json.loads(body[18:])
+        previous = data["previous"]
+        sealed = data.get("round")
+        anchor = Anchor(
+            int(data["epoch"]),
+            int(data["seq"]),
+            _hash(data["chain_hash"]),
+            None
+            if previous is None
+            else Head(int(data["epoch"]), int(previous["seq"]), _hash(previous["chain_hash"])),
+            None
+            if sealed is None
+            else RoundSeal(
+                int(data["epoch"]),
+                int(sealed["game"]),
+                tuple(bytes.fromhex(str(sealed["cards"]))),
+                int(sealed["dealt"]),
+                tuple(str(d) for d in sealed["decisions"]),
+                str(sealed.get("opening", "")),
+            ),
+            tuple(int(t) for t in data.get("withdrawn", [])),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+    return generation, anchor
+
+
+def _hash(text: object) -> bytes:
+    value = bytes.fromhex(str(text))
+    if len(value) != 32:
+        raise ValueError("a chain hash has 32 bytes")
+    return value
+
+
+__all__ = [
+    "GENESIS_HASH",
+    "SignerStateError",
+    "create_key",
+    "load_anchor",
+    "load_key",
+    "save_anchor",
+]

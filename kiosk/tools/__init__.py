@@ -1,0 +1,2 @@
+"""The tools deployable: the laboratory package, tours, screenshots, benches, demos and
+simulators."""

@@ -1,0 +1,3 @@
+"""The tools' commands (``turbokiosk lab-package``, ``screenshots``, ``par-sheet``, ``simulate``,
+``soak``, ``sim``...), one module each.
+"""

@@ -1,0 +1,368 @@
+"""The service menu on the touchscreen: a full-window layer over the game, its pages, and the
+one :class:`~kiosk.terminal.service.session.ServiceSession` behind them.
+
+The service key (F3 on a development machine, the cabinet's key switch on a terminal) shows the
+layer with the PIN pad; turning it off leaves service mode and hides it.  Every function goes
+through the session's gate, exactly as ``turbokiosk service`` does; the pages only show
+outcomes and gather arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+
+from kiosk.terminal.core.config import to_dict
+from kiosk.terminal.service.access import AccessDeniedError, PinStore, Role
+from kiosk.terminal.service.backends import InProcessTerminal
+from kiosk.terminal.service.functions.base import Outcome, ServiceError
+from kiosk.terminal.service.functions.config import with_edition, with_paytable
+from kiosk.terminal.service.session import ServiceSession
+from ui.terminal.service.pages import (
+    Action,
+    ConfigPage,
+    DisplayTestPage,
+    EntryPage,
+    LoginPage,
+    MenuPage,
+    OutcomePage,
+    TouchTestPage,
+)
+
+KV_FILE = Path(__file__).resolve().parent / "service.kv"
+#: event-log filters offered on the touchscreen: label -> kinds
+EVENT_FILTERS: dict[str, tuple[str, ...]] = {
+    "All": (),
+    "Tilts": ("TiltRaised", "TiltCleared"),
+    "Doors": ("DoorChanged",),
+    "Money": ("BillStacked", "BillReturned", "TicketRedeemed", "VoucherPrinted", "HandpayReset"),
+    "Power": ("PoweredUp", "CriticalMemoryError"),
+    "Service": ("ServiceChanged", "ConfigChanged", "PeriodMetersReset"),
+}
+_loaded = False
+
+
+def load_kv() -> None:
+    """Load the service layouts once per process."""
+    global _loaded
+    if not _loaded:
+        Builder.load_file(str(KV_FILE))
+        _loaded = True
+
+
+class ServiceLayer(FloatLayout):
+    """Every service page, over the whole window while the service key is on."""
+
+    session = ObjectProperty(None)
+    banner = StringProperty("")
+
+    def __init__(self, session: ServiceSession, **kwargs: Any) -> None:
+        load_kv()
+        super().__init__(**kwargs)
+        self.session = session
+        self.pages = self.ids.pages
+        for page in (
+            LoginPage(name="login"),
+            MenuPage(name="menu"),
+            OutcomePage(name="outcome"),
+            EntryPage(name="entry"),
+            ConfigPage(name="config"),
+            TouchTestPage(name="touch"),
+            DisplayTestPage(name="display"),
+        ):
+            page.layer = self
+            self.pages.add_widget(page)
+        self._poll: Any = None
+        self._last_function = ""
+        self._last_args: dict[str, Any] = {}
+
+    # --- key, entry and exit ---------------------------------------------------------------
+
+    def key_on(self) -> None:
+        """The service key was turned on: the PIN pad."""
+        self.session.turn_key(True)
+        self.login()
+
+    def key_off(self) -> None:
+        """The service key was turned off: leave service mode, hide the layer."""
+        self._stop_poll()
+        self.session.turn_key(False)
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+    def login(self, message: str = "") -> None:
+        """The role and PIN page."""
+        self._stop_poll()
+        page = self.pages.get_screen("login")
+        page.start("enter", message)
+        self.pages.current = "login"
+
+    def enter(self, role: Role, pin: str) -> None:
+        """A PIN typed for ``role``."""
+        page = self.pages.get_screen("login")
+        try:
+            must_change = self.session.enter(role, pin)
+        except (AccessDeniedError, ServiceError) as exc:
+            page.start("enter", str(exc), error=True)
+            return
+        if must_change:
+            page.start("new", f"The {role.label} PIN is the factory PIN: choose a new one")
+            return
+        self.menu()
+
+    def change_pin(self, new_pin: str) -> None:
+        """The entered role's new PIN (typed twice on the login page)."""
+        page = self.pages.get_screen("login")
+        try:
+            self.session.call("change_pin", {"new_pin": new_pin})
+        except ServiceError as exc:
+            page.start("new", str(exc), error=True)
+            return
+        self.menu(f"The {self.role_label()} PIN was changed")
+
+    def set_pin(self, role: Role, new_pin: str) -> None:
+        """The operator sets another role's PIN."""
+        self.call("set_pin", {"role": role.label, "new_pin": new_pin})
+
+    def leave(self) -> None:
+        """Exit: the terminal leaves service mode; the PIN pad waits for the next role."""
+        self._stop_poll()
+        self.session.leave()
+        self.login("Service mode left: play resumes")
+
+    def role_label(self) -> str:
+        """The entered role's name, or ""."""
+        return self.session.role.label if self.session.role is not None else ""
+
+    # --- the menu and the functions ------------------------------------------------------------
+
+    def menu(self, message: str = "") -> None:
+        """Every function the entered role may use."""
+        self._stop_poll()
+        page = self.pages.get_screen("menu")
+        page.show(self.session, message)
+        self.pages.current = "menu"
+
+    def open(self, name: str) -> None:
+        """A menu button: the page of function ``name``."""
+        special: dict[str, Callable[[], object]] = {
+            "change_pin": lambda: self._pin_page("new"),
+            "set_pin": lambda: self._pin_page("set"),
+            "touch_test": lambda: self._show_page("touch"),
+            "display_test": lambda: self._show_page("display"),
+            "config_change": self.edit_config,
+            "period_reset": self._confirm_period_reset,
+            "ram_clear": self._ram_clear_reason,
+            "config_import": self._import_latest,
+            "software_hmac": self._seed_entry,
+            "handpay_reset": lambda: self.call("status"),
+            "clear_tilt": lambda: self.call("status"),
+            "bill_test": lambda: self.call("bill_test", {"action": "status"}),
+            "paytables": lambda: self.call("paytables", {"edition": self._editions()[0]}),
+        }
+        if name in special:
+            special[name]()
+        else:
+            self.call(name)
+
+    def call(self, name: str, args: Mapping[str, Any] | None = None) -> Outcome | None:
+        """Run a function through the gate and show its outcome (or the refusal)."""
+        self._stop_poll()
+        given = dict(args or {})
+        try:
+            outcome: Outcome = self.session.call(name, given)
+        except ServiceError as exc:
+            self.show_outcome(
+                Outcome("Refused", (str(exc),), {}, ok=False), [Action("Menu", self.menu)]
+            )
+            return None
+        self._last_function, self._last_args = name, given
+        self.show_outcome(outcome, self._actions(name, outcome))
+        if name == "bill_test" and outcome.data.get("running"):
+            self._poll = Clock.schedule_interval(self._refresh_bill_test, 0.5)
+        return outcome
+
+    def show_outcome(self, outcome: Outcome, actions: list[Action]) -> None:
+        """The outcome page."""
+        page = self.pages.get_screen("outcome")
+        page.show(outcome, actions)
+        self.pages.current = "outcome"
+
+    def _actions(self, name: str, outcome: Outcome) -> list[Action]:
+        data = outcome.data
+        actions: list[Action] = []
+        if name == "status":
+            if data.get("handpay"):
+                actions.append(Action("Reset handpay", lambda: self.call("handpay_reset"), "gold"))
+            for code in list(data.get("tilts") or {})[:3]:
+                actions.append(
+                    Action(
+                        f"Clear {code}",
+                        partial(self.call, "clear_tilt", {"code": code}),
+                        "gold",
+                    )
+                )
+        elif name == "events":
+            for label, kinds in EVENT_FILTERS.items():
+                actions.append(Action(label, partial(self.call, "events", {"kinds": list(kinds)})))
+        elif name == "bill_test":
+            running = data.get("running")
+            action = "stop" if running else "start"
+            actions.append(
+                Action(
+                    "Stop test" if running else "Start test",
+                    lambda: self.call("bill_test", {"action": action}),
+                    "red" if running else "green",
+                )
+            )
+        elif name == "config":
+            actions += [
+                Action("Edit", self.edit_config, "gold"),
+                Action("Export", lambda: self.call("config_export")),
+            ]
+        elif name == "paytables":
+            for edition in self._editions():
+                actions.append(
+                    Action(edition, partial(self.call, "paytables", {"edition": edition}))
+                )
+        elif name == "software":
+            actions.append(Action("Seeded HMAC", self._seed_entry))
+        elif name == "handpay_reset" or name == "clear_tilt":
+            actions.append(Action("Status", lambda: self.call("status")))
+        actions.append(Action("Menu", self.menu))
+        return actions
+
+    def _editions(self) -> list[str]:
+        return [e.edition for e in self.session.terminal.state().config.editions]
+
+    def _refresh_bill_test(self, _dt: float) -> None:
+        validator = self.session.terminal.validator
+        notes = validator.test_notes() if validator is not None else []
+        page = self.pages.get_screen("outcome")
+        page.live_text = f"Notes read so far: {len(notes)}"
+
+    def _stop_poll(self) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+            self._poll = None
+            self.pages.get_screen("outcome").live_text = ""
+
+    # --- pages that gather arguments --------------------------------------------------------------
+
+    def _show_page(self, name: str) -> None:
+        self._stop_poll()
+        self.pages.get_screen(name).start()
+        self.pages.current = name
+
+    def _pin_page(self, mode: str) -> None:
+        page = self.pages.get_screen("login")
+        page.start(mode, "Type the new PIN" if mode == "new" else "Choose the role, then its PIN")
+        self.pages.current = "login"
+
+    def _seed_entry(self) -> None:
+        self.entry(
+            "Seed for the software HMAC (hex digits)",
+            "",
+            lambda text: self.call("software_hmac", {"seed": text}),
+            keys="hex",
+        )
+
+    def entry(
+        self, prompt: str, value: str, done: Callable[[str], Any], keys: str = "digits"
+    ) -> None:
+        """The keypad (or keyboard) page for one value."""
+        page = self.pages.get_screen("entry")
+        page.start(prompt, value, done, keys)
+        self.pages.current = "entry"
+
+    def _confirm_period_reset(self) -> None:
+        self.show_outcome(
+            Outcome(
+                "Period meter reset",
+                ("Clear every period meter? The lifetime meters are never cleared.",),
+            ),
+            [
+                Action("Reset period meters", lambda: self.call("period_reset"), "red"),
+                Action("Menu", self.menu),
+            ],
+        )
+
+    def _ram_clear_reason(self) -> None:
+        self.entry("Reason for the RAM clear", "", self._confirm_ram_clear, keys="text")
+
+    def _confirm_ram_clear(self, reason: str) -> None:
+        self.show_outcome(
+            Outcome(
+                "RAM clear",
+                (
+                    "Start a new store? Meters and credits start again at zero.",
+                    "The old store is kept aside; the host is told.",
+                    f"Reason: {reason}",
+                ),
+            ),
+            [
+                Action(
+                    "RAM clear",
+                    lambda: self.call("ram_clear", {"reason": reason, "confirm": True}),
+                    "red",
+                ),
+                Action("Menu", self.menu),
+            ],
+        )
+
+    def _import_latest(self) -> None:
+        exports = self.session.service_dir / "exports"
+        files = sorted(exports.glob("config-*.json")) if exports.is_dir() else []
+        if not files:
+            self.show_outcome(
+                Outcome(
+                    "Import configuration", ("No exported configuration file found.",), ok=False
+                ),
+                [Action("Menu", self.menu)],
+            )
+            return
+        self.call("config_import", {"path": str(files[-1])})
+
+    # --- configuration ----------------------------------------------------------------------------
+
+    def edit_config(self) -> None:
+        """The settings page, starting from the terminal's configuration."""
+        page = self.pages.get_screen("config")
+        page.start(to_dict(self.session.terminal.state().config))
+        self.pages.current = "config"
+
+    def toggled_edition(self, config: dict[str, Any], edition: str, on: bool) -> dict[str, Any]:
+        """``config`` with ``edition`` enabled or not."""
+        return with_edition(config, edition, on)
+
+    def chosen_paytable(
+        self, config: dict[str, Any], edition: str, wager: str, table: str
+    ) -> dict[str, Any]:
+        """``config`` with ``table`` for ``wager``."""
+        return with_paytable(config, edition, wager, table)
+
+    def save_config(self, changes: dict[str, Any]) -> None:
+        """Send the edited fields as one change."""
+        self.call("config_change", {"changes": changes})
+
+
+def build_layer(terminal: Any, *, via: str = "touchscreen") -> ServiceLayer:
+    """A service layer over a wired terminal (:class:`kiosk.terminal.app.wiring.Terminal`)."""
+    runtime = terminal.runtime
+    link = getattr(terminal, "host_link", None)
+    backend = InProcessTerminal(
+        runtime,
+        validator=terminal.validator,
+        printer=terminal.printer,
+        rng=terminal.rng,
+        host_status=link.status if link is not None else None,
+    )
+    pins = PinStore(backend, clock=runtime.clock)
+    return ServiceLayer(ServiceSession(backend, pins, via=via, clock=runtime.clock))

@@ -1,0 +1,413 @@
+"""The service pages (look in ``service.kv``): PIN pad, menu, outcome, entry, settings, and the
+touchscreen and display tests.  Each page calls back into its :class:`ServiceLayer`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from kiosk.kernel.games.registry import edition_ids
+from kiosk.terminal.core.config import ConfigError
+from kiosk.terminal.service.access import PIN_MAX_DIGITS, Role
+from kiosk.terminal.service.functions.base import Outcome
+from kiosk.terminal.service.functions.config import FIELDS, parse_field, show_field
+from kiosk.terminal.service.functions.diagnostics import DISPLAY_PATTERNS, TouchTest
+from kiosk.terminal.service.functions.house_edge import edition_title, wager_tables
+from ui.terminal.widgets.controls import CasinoButton
+
+
+@dataclass(frozen=True)
+class Action:
+    """A button under an outcome."""
+
+    text: str
+    run: Callable[[], Any]
+    style: str = "felt"
+
+
+class ServicePage(Screen):
+    """Base of every page: knows its layer."""
+
+    layer: Any = None
+
+
+class LoginPage(ServicePage):
+    """Role buttons and a PIN pad; also the PIN change (typed twice) and the operator's set-PIN.
+
+    ``mode``: "enter" (a role's PIN), "new" (the entered role's new PIN), "set" (another
+    role's PIN, by the operator).
+    """
+
+    mode = StringProperty("enter")
+    role = StringProperty("attendant")
+    digits = NumericProperty(0)
+    message = StringProperty("")
+    error = BooleanProperty(False)
+    prompt = StringProperty("")
+
+    def start(self, mode: str, message: str = "", error: bool = False) -> None:
+        """Show the pad in ``mode``."""
+        self.mode, self.message, self.error = mode, message, error
+        self._pin = ""
+        self._first = ""
+        self.digits = 0
+        if mode == "new" and self.layer is not None:
+            self.role = self.layer.role_label() or self.role
+        self.prompt = {"enter": "PIN", "new": "New PIN", "set": "New PIN"}[mode]
+
+    def choose(self, role: str) -> None:
+        """A role button."""
+        if self.mode != "new":
+            self.role = role
+
+    def key(self, text: str) -> None:
+        """A keypad key: a digit, "clear" or "ok"."""
+        if text == "clear":
+            self._pin = ""
+        elif text == "ok":
+            self._submit()
+        elif len(self._pin) < PIN_MAX_DIGITS:
+            self._pin += text
+        self.digits = len(self._pin)
+
+    def _submit(self) -> None:
+        pin, self._pin = self._pin, ""
+        self.digits = 0
+        if self.mode == "enter":
+            self.layer.enter(Role.parse(self.role), pin)
+            return
+        if not self._first:
+            self._first = pin
+            self.prompt = "New PIN again"
+            return
+        first, self._first = self._first, ""
+        self.prompt = "New PIN"
+        if first != pin:
+            self.message, self.error = "The two PINs differ: type the new PIN again", True
+            return
+        if self.mode == "new":
+            self.layer.change_pin(pin)
+        else:
+            self.layer.set_pin(Role.parse(self.role), pin)
+
+    def close(self) -> None:
+        """Back: to the menu when a role is entered, else the key is turned off."""
+        if self.layer.session.role is not None and self.mode != "enter":
+            self.layer.menu()
+        else:
+            self.layer.key_off()
+
+
+class MenuButton(CasinoButton):
+    """A function of the menu."""
+
+    function = StringProperty("")
+
+    def on_release(self) -> None:
+        self.parent_page.layer.open(self.function)
+
+    parent_page: Any = None
+
+
+class MenuPage(ServicePage):
+    """Every function the entered role may use, by group."""
+
+    heading = StringProperty("")
+    message = StringProperty("")
+
+    def show(self, session: Any, message: str = "") -> None:
+        """Buttons for the allowed functions."""
+        state = session.terminal.state()
+        role = session.role.label.capitalize() if session.role else ""
+        where = f"terminal {state.config.terminal_id}"
+        ro = "  (read-only)" if session.terminal.read_only else ""
+        self.heading = f"SERVICE — {role} — {where}{ro}"
+        self.message = message
+        grid = self.ids.grid
+        grid.clear_widgets()
+        for function in session.allowed():
+            button = MenuButton(text=function.title, function=function.name, style="dark")
+            button.font_size = button.font_size * 0.85
+            button.tk_name = f"service:{function.name}"
+            button.parent_page = self
+            grid.add_widget(button)
+
+
+class OutcomePage(ServicePage):
+    """A function's outcome: its title, its lines (fixed width) and the buttons it offers."""
+
+    title = StringProperty("")
+    body = StringProperty("")
+    ok = BooleanProperty(True)
+    live_text = StringProperty("")
+
+    def show(self, outcome: Outcome, actions: list[Action]) -> None:
+        """Lay out ``outcome`` and its actions."""
+        self.title, self.ok = outcome.title, outcome.ok
+        self.body = "\n".join(outcome.lines)
+        self.ids.scroller.scroll_y = 1
+        bar = self.ids.actions
+        bar.clear_widgets()
+        for action in actions:
+            button = CasinoButton(text=action.text, style=action.style)
+            if len(actions) > 4:
+                button.font_size = button.font_size * 0.72
+            button.tk_name = f"action:{action.text}"
+            button.bind(on_release=lambda _b, run=action.run: run())
+            bar.add_widget(button)
+
+
+class EntryPage(ServicePage):
+    """One value typed on a keypad ("digits", "money", "hex") or the keyboard ("text")."""
+
+    prompt = StringProperty("")
+    value = StringProperty("")
+    keys = StringProperty("digits")
+    message = StringProperty("")
+    key_rows = ListProperty([])
+
+    def start(self, prompt: str, value: str, done: Callable[[str], Any], keys: str) -> None:
+        """Ask for a value; ``done(text)`` when OK is touched."""
+        self.prompt, self.value, self.keys, self._done = prompt, value, keys, done
+        self.message = ""
+        rows = [["7", "8", "9"], ["4", "5", "6"], ["1", "2", "3"], ["0", "clear", ""]]
+        if keys == "money":
+            rows[3] = ["0", "clear", "."]
+        if keys == "hex":
+            rows = [
+                ["a", "b", "c", "d", "e", "f"],
+                ["6", "7", "8", "9", "0", "clear"],
+                ["1", "2", "3", "4", "5", "."],
+            ]
+        self.key_rows = rows
+        pad = self.ids.keypad
+        pad.clear_widgets()
+        pad.cols = len(rows[0])
+        for row in rows:
+            for key in row:
+                if not key:
+                    continue
+                label = {"clear": "Clear", ".": "."}.get(key, key)
+                button = CasinoButton(text=label, style="dark" if key == "clear" else "felt")
+                button.tk_name = f"key:{key}"
+                button.font_size = button.font_size * 1.3
+                button.bind(on_release=lambda _b, key=key: self.key(key))
+                pad.add_widget(button)
+
+    def key(self, text: str) -> None:
+        """A key of the pad."""
+        if text == "clear":
+            self.value = ""
+        elif text == "ok":
+            self._done(self.value)
+        else:
+            self.value += text
+
+
+class SettingRow(ButtonBehavior, Widget):
+    """One setting: its label and its value (pending changes marked)."""
+
+    label = StringProperty("")
+    value = StringProperty("")
+    changed = BooleanProperty(False)
+    field = StringProperty("")
+    page: Any = None
+
+    def on_release(self) -> None:
+        self.page.edit(self.field)
+
+
+class ConfigPage(ServicePage):
+    """The settings, editions and pay tables (with house edges), edited then saved as one
+    change."""
+
+    summary = StringProperty("")
+
+    def start(self, config: dict[str, Any]) -> None:
+        """Edit ``config``."""
+        self._original = config
+        self.config = dict(config)
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Rows for every field, then every edition."""
+        rows = self.ids.rows
+        rows.clear_widgets()
+        for spec in FIELDS:
+            value = self.config[spec.name]
+            row = SettingRow(
+                label=spec.label,
+                value=show_field(spec.name, value),
+                changed=value != self._original[spec.name],
+                field=spec.name,
+            )
+            row.page = self
+            rows.add_widget(row)
+        enabled = {e["edition"]: e for e in self.config["editions"]}
+        for edition in edition_ids():
+            on = edition in enabled
+            row = SettingRow(
+                label=edition_title(edition),
+                value="enabled" if on else "off",
+                changed=on != (edition in {e["edition"] for e in self._original["editions"]}),
+                field=f"edition:{edition}",
+            )
+            row.page = self
+            rows.add_widget(row)
+            if not on:
+                continue
+            chosen = enabled[edition]["paytables"]
+            for wt in wager_tables(edition):
+                table = chosen.get(wt.wager, wt.default)
+                row = SettingRow(
+                    label=f"    {wt.label}",
+                    value=table,
+                    field=f"table:{edition}:{wt.wager}",
+                )
+                row.page = self
+                rows.add_widget(row)
+        changes = self.changes()
+        self.summary = f"{len(changes)} change(s) to save" if changes else "No change yet"
+
+    def changes(self) -> dict[str, Any]:
+        """The fields that differ from the terminal's configuration."""
+        return {k: v for k, v in self.config.items() if v != self._original.get(k)}
+
+    def edit(self, field: str) -> None:
+        """A row was touched: toggle an edition, cycle a pay table, or type a value."""
+        layer = self.layer
+        if field.startswith("edition:"):
+            edition = field.split(":", 1)[1]
+            on = edition not in {e["edition"] for e in self.config["editions"]}
+            self.config = layer.toggled_edition(self.config, edition, on)
+            self.rebuild()
+            return
+        if field.startswith("table:"):
+            _, edition, wager = field.split(":")
+            spec = {w.wager: w for w in wager_tables(edition)}[wager]
+            chosen = {e["edition"]: e for e in self.config["editions"]}[edition]["paytables"]
+            current = chosen.get(wager, spec.default)
+            following = spec.tables[(spec.tables.index(current) + 1) % len(spec.tables)]
+            self.config = layer.chosen_paytable(self.config, edition, wager, following)
+            self.rebuild()
+            return
+        kind = next(s.kind for s in FIELDS if s.name == field)
+        if kind == "choice":
+            self.config = {**self.config, field: "es" if self.config[field] == "en" else "en"}
+            self.rebuild()
+            return
+        current = show_field(field, self.config[field]).replace("$", "").replace(",", "")
+        if kind in ("seconds", "days"):
+            current = str(self.config[field])
+        keys = {"money": "money", "notes": "text", "text": "text"}.get(kind, "digits")
+        layer.entry(
+            next(s.label for s in FIELDS if s.name == field),
+            current if kind != "notes" else ", ".join(str(v // 100) for v in self.config[field]),
+            lambda text: self._typed(field, text),
+            keys,
+        )
+
+    def _typed(self, field: str, text: str) -> None:
+        entry = self.layer.pages.get_screen("entry")
+        try:
+            self.config = {**self.config, field: parse_field(field, text)}
+        except ConfigError as exc:
+            entry.message = str(exc)
+            return
+        self.layer.pages.current = "config"
+        self.rebuild()
+
+    def save(self) -> None:
+        """Send the changes (the gate validates them)."""
+        self.layer.save_config(self.changes())
+
+
+class Target(Widget):
+    """A touchscreen-test target; green once touched."""
+
+    hit = BooleanProperty(False)
+
+
+class TouchTestPage(ServicePage):
+    """A grid of targets; the test passes when every one was touched."""
+
+    status = StringProperty("")
+
+    def start(self) -> None:
+        """A fresh grid."""
+        self.test = TouchTest()
+        grid = self.ids.targets
+        grid.cols = self.test.columns
+        grid.clear_widgets()
+        for _ in range(self.test.cells):
+            grid.add_widget(Target())
+        self.status = f"Touch every target: 0 of {self.test.cells}"
+
+    def on_touch_down(self, touch: Any) -> bool:
+        grid = self.ids.targets
+        if grid.collide_point(*touch.pos) and not self.ids.abort.collide_point(*touch.pos):
+            x = (touch.x - grid.x) / grid.width
+            y = 1 - (touch.y - grid.y) / grid.height
+            cell = self.test.touch(min(x, 0.9999), min(max(y, 0), 0.9999))
+            if cell is not None:
+                index = cell[1] * self.test.columns + cell[0]
+                list(reversed(grid.children))[index].hit = True
+            self.status = f"Touch every target: {len(self.test.hit)} of {self.test.cells}"
+            if self.test.passed:
+                self.finish()
+            return True
+        return bool(super().on_touch_down(touch))
+
+    def finish(self) -> None:
+        """Record the result (passed, or as far as it got)."""
+        self.layer.call("touch_test", {"cells": self.test.cells, "hit": len(self.test.hit)})
+
+
+class DisplayTestPage(ServicePage):
+    """The test patterns, full screen, one per touch; then the technician's verdict."""
+
+    pattern = StringProperty("")
+    caption = StringProperty("")
+    colors = ListProperty([])
+    judging = BooleanProperty(False)
+
+    def start(self) -> None:
+        """The first pattern."""
+        self.index = 0
+        self.judging = False
+        self._show()
+
+    def _show(self) -> None:
+        p = DISPLAY_PATTERNS[self.index]
+        self.pattern = p.name
+        self.colors = [list(c) for c in p.colors]
+        self.caption = f"{p.title}: look for {p.look_for}. Touch for the next pattern."
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.judging:
+            return bool(super().on_touch_down(touch))
+        if self.index + 1 < len(DISPLAY_PATTERNS):
+            self.index += 1
+            self._show()
+        else:
+            self.judging = True
+            self.caption = "Every pattern shown: did the display pass?"
+        return True
+
+    def verdict(self, passed: bool) -> None:
+        """Record the verdict."""
+        names = [p.name for p in DISPLAY_PATTERNS]
+        self.layer.call(
+            "display_test", {"patterns": names, "verdict": "pass" if passed else "fail"}
+        )

@@ -1,0 +1,2 @@
+"""The kiosk's widgets (behaviour); their look is in ``ui/terminal/kv/*.kv`` and
+:mod:`ui.terminal.draw`."""
