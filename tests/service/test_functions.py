@@ -285,7 +285,7 @@ def test_software_authentication(srig: ServiceRig) -> None:
     entry = next(
         e for e in outcome.data["entries"] if e["path"] == "kiosk/terminal/service/session.py"
     )
-    data = Path(integrity.package_dirs()["kiosk"], "service/session.py").read_bytes()
+    data = Path(integrity.package_dirs()["kiosk"], "terminal/service/session.py").read_bytes()
     assert entry["sha256"] == hashlib.sha256(data).hexdigest() and entry["size"] == len(data)
     seed = "5eed" * 8
     outcome = session.call("software_hmac", {"seed": seed})
