@@ -15,9 +15,12 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, cast
 
 from kiosk import __version__
+
+if TYPE_CHECKING:  # the protocol lives with the commands; importing it here would load them
+    from kiosk.terminal.cli.args import CommandModule
 
 # command name -> (module providing add_arguments/run, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -71,16 +74,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class CommandModule(Protocol):
-    """What a sub-command module provides."""
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
-
-    def run(self, args: argparse.Namespace) -> int: ...
-
-
 def _load(name: str) -> CommandModule:
-    return cast(CommandModule, importlib.import_module(COMMANDS[name][0]))
+    return cast("CommandModule", importlib.import_module(COMMANDS[name][0]))
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:

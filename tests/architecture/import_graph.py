@@ -20,51 +20,54 @@ from pathlib import Path
 
 ROOTS = ("kiosk", "ui", "rng")
 
-# Bottom-up rank of each package (docs/architecture.md).  Higher may import lower.
+# Bottom-up rank of each package (docs/architecture.md): the kernel, the terminal on it, the
+# table and the host on the terminal, the tools on all of them.  Higher may import lower;
+# siblings of one step (``:`` in pyproject.toml) share a rank.
 RANK: dict[str, float] = {
     "rng": 0,
     "kiosk.(top)": 0,
+    "kiosk.kernel.(base)": 0,
     "kiosk.kernel.cards": 1,
     "kiosk.kernel.scoring": 1,
     "kiosk.kernel.games": 2,
-    "kiosk.terminal.core": 3,
     "kiosk.kernel.analysis": 3,
-    "kiosk.terminal.store": 4,
-    "kiosk.terminal.signer": 3.5,  # below the store: the store signs through it (decision 0050)
-    "kiosk.terminal.devices": 5,
-    "kiosk.terminal.hostlink": 5,
-    "kiosk.terminal.sas": 5,
-    "kiosk.terminal.runtime": 6,
-    "kiosk.host.accounting": 6,
-    "kiosk.table.core": 6,
-    "kiosk.terminal.bridge": 6,
-    "kiosk.terminal.seat": 6.5,  # a terminal seated at a table: above runtime and table, below the screen
-    "kiosk.terminal.presentation": 7,
-    "kiosk.host.web": 7,
+    # the terminal
+    "kiosk.terminal.core": 4,
+    "kiosk.terminal.store": 5,
+    "kiosk.terminal.signer": 4.5,  # below the store: the store signs through it (decision 0050)
+    "kiosk.terminal.devices": 6,
+    "kiosk.terminal.hostlink": 6,
+    "kiosk.terminal.sas": 6,
+    "kiosk.terminal.bridge": 7,
+    "kiosk.terminal.runtime": 7,
+    "kiosk.terminal.seat": 7,
+    "kiosk.terminal.presentation": 8,
     "kiosk.terminal.textui": 8,
     "kiosk.terminal.robot": 8,
-    "kiosk.terminal.service": 9,
-    "ui": 10,
-    "kiosk.app": 11,
-    "kiosk.cli": 12,
+    "kiosk.terminal.service": 8,
+    "kiosk.terminal.app": 9,
+    "kiosk.terminal.cli": 9,
+    "ui.terminal": 9,
+    # the table and the host
+    "kiosk.table.core": 10,
+    "kiosk.table.presentation": 11,
+    "ui.table": 12,
+    "kiosk.table.cli": 13,
+    "kiosk.host.accounting": 10,
+    "kiosk.host.web": 11,
+    "kiosk.host.sas": 11,
+    "kiosk.host.embedded": 11,
+    "kiosk.host.cli": 12,
+    # the tools, and the dispatcher of every command
+    "kiosk.tools": 14,
+    "kiosk.tools.cli": 15,
+    "kiosk.cli": 16,
 }
 
-# Modules of the top-level kiosk package shared by every layer (no upward imports of their own).
-BASE_MODULES = {
-    "kiosk",
-    "kiosk.kernel.bounded_read",
-    "kiosk.kernel.chain",
-    "kiosk.kernel.clock",
-    "kiosk.kernel.errors",
-    "kiosk.kernel.durable",
-    "kiosk.kernel.faults",
-    "kiosk.kernel.integrity",
-    "kiosk.kernel.interrupts",
-    "kiosk.kernel.money_text",
-    "kiosk.kernel.paths",
-    "kiosk.kernel.progress",
-    "kiosk.kernel.time_text",
-}
+#: the deployables' folders: a module's package is its first three name parts there
+DEPLOYABLES = ("kernel", "terminal", "table", "host")
+#: the kernel's ranked parts; every other kernel module is one of its small helpers (rank 0)
+KERNEL_PARTS = {"cards", "scoring", "games", "analysis"}
 
 
 def package_of(module: str) -> str | None:
@@ -72,12 +75,20 @@ def package_of(module: str) -> str | None:
     parts = module.split(".")
     if parts[0] not in ROOTS:
         return None
+    if parts[0] == "ui":
+        return ".".join(parts[:2]) if len(parts) > 1 and parts[1] in ("terminal", "table") else "ui"
     if parts[0] != "kiosk":
         return parts[0]
-    if len(parts) > 1 and (parts[1].startswith("cli") or parts[1] == "__main__"):
+    if len(parts) > 1 and parts[1] in ("cli", "__main__"):
         return "kiosk.cli"
-    if len(parts) == 1 or ".".join(parts[:2]) in BASE_MODULES or parts[1].startswith("__"):
+    if len(parts) == 1 or parts[1].startswith("__"):
         return "kiosk.(top)"
+    if parts[1] == "tools":
+        return "kiosk.tools.cli" if len(parts) > 2 and parts[2] == "cli" else "kiosk.tools"
+    if parts[1] == "kernel" and len(parts) > 2 and parts[2] not in KERNEL_PARTS:
+        return "kiosk.kernel.(base)"
+    if parts[1] in DEPLOYABLES:
+        return ".".join(parts[:3]) if len(parts) > 2 else "kiosk.(top)"
     return f"kiosk.{parts[1]}"
 
 

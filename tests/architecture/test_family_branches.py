@@ -55,7 +55,7 @@ def view(game, edition):
     allowed = tmp_path / "kiosk" / "terminal" / "presentation" / "families"
     allowed.mkdir()
     (allowed / "turbo.py").write_text(source)
-    (tmp_path / "kiosk" / "kernel" / "games").mkdir()
+    (tmp_path / "kiosk" / "kernel" / "games").mkdir(parents=True)
     (tmp_path / "kiosk" / "kernel" / "games" / "turbo.py").write_text(source)
     found = family_branches(tmp_path)
     assert {b.path for b in found} == {"kiosk/terminal/presentation/planted.py"}

@@ -56,36 +56,57 @@ def test_every_import_contract_is_kept() -> None:
         (
             "kiosk/terminal/presentation/money.py",
             "from kiosk.terminal.textui import show",
-            "layers",
+            "terminal-step-order",
             "kiosk.terminal.presentation.money -> kiosk.terminal.textui.show",
         ),
         # the signer reaching back into the store (one-way since decision 0050)
         (
             "kiosk/terminal/signer/framing.py",
             "from kiosk.terminal.store import faults",
-            "layers",
+            "terminal-step-order",
             "kiosk.terminal.signer.framing -> kiosk.terminal.store.faults",
         ),
-        # a lower layer reaching for the composition root
+        # a lower step reaching for the composition root
         (
             "kiosk/terminal/textui/session.py",
-            "from kiosk.app import wiring",
-            "layers",
+            "from kiosk.terminal.app import wiring",
+            "terminal-ladder",
             "kiosk.terminal.textui.session -> kiosk.terminal.app.wiring",
         ),
         # the host link depending on the runtime class instead of its protocol
         (
             "kiosk/terminal/hostlink/link.py",
             "from kiosk.terminal.runtime import terminal",
-            "layers",
+            "terminal-ladder",
             "kiosk.terminal.hostlink.link -> kiosk.terminal.runtime.terminal",
         ),
         # the terminal's link reaching into the reference host's database
         (
             "kiosk/terminal/hostlink/client.py",
             "from kiosk.host.accounting import db",
-            "terminal-not-host",
+            "terminal-alone",
             "kiosk.terminal.hostlink.client -> kiosk.host.accounting.db",
+        ),
+        # the terminal's software carrying a dashboard's dependency
+        (
+            "kiosk/terminal/core/meters.py",
+            "import starlette",
+            "terminal-alone",
+            "kiosk.terminal.core.meters -> starlette",
+        ),
+        # the kernel reaching up into a deployable
+        (
+            "kiosk/kernel/games/base.py",
+            "from kiosk.terminal.core import events",
+            "layers",
+            "kiosk.kernel.games.base -> kiosk.terminal.core.events",
+        ),
+        # the dashboard reaching into the table controller
+        (
+            "kiosk/host/web/floor.py",
+            "from kiosk.table.core import core",
+            "table-host-apart",
+            "kiosk.host.web.floor -> kiosk.table.core.core",
         ),
         # Kivy below the ui layer
         (

@@ -13,7 +13,7 @@ import argparse
 import importlib
 from typing import cast
 
-from kiosk.cli import CommandModule
+from kiosk.terminal.cli.args import CommandModule
 
 #: action -> (module providing add_arguments/run, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {

@@ -34,7 +34,6 @@ import argparse
 import dataclasses
 import json
 import os
-import re
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,6 +42,7 @@ from kiosk.kernel.games.base import RuleError
 from kiosk.table.cli.table_audit import journal_path as journal_path
 from kiosk.terminal.cli.args import check_bindable, float_type, int_type, listen_address
 from kiosk.terminal.cli.guard import EXIT_LOCKED, CommandLineError
+from kiosk.terminal.cli.seat_args import table_id
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.hostlink.identity import IdentityError, Role, check_name, seat_name, table_name
 
@@ -51,13 +51,6 @@ if TYPE_CHECKING:
 
 DEFAULT_LISTEN = "127.0.0.1:50071"
 SECONDS = float_type(0.1, 3600)
-_TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
-
-
-def table_id(text: str) -> str:
-    if not _TABLE_ID.match(text):
-        raise argparse.ArgumentTypeError(f"{text!r}: 1 to 32 letters, digits, '.', '_' or '-'")
-    return text
 
 
 def game_number(text: str) -> int:

@@ -5,13 +5,14 @@ Call :func:`ui.terminal.env.prepare` before :func:`build_app` (Kivy reads its se
 
 from __future__ import annotations
 
+import importlib
 import json
 import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, cast
 
 from kiosk.terminal.app.duties import TerminalDuties
 from kiosk.terminal.app.serial_wiring import SerialPorts
@@ -23,6 +24,42 @@ from kiosk.terminal.hostlink.wiring import HostEndpoint
 from kiosk.terminal.presentation.session import PlayerSession
 from kiosk.terminal.sas.link import SasSettings
 from kiosk.terminal.seat.runtime import TableSeating
+
+#: the demo kiosk's embedded accounting host belongs to the host deployable: it is looked up by
+#: name when ``turbokiosk run`` wants it, so no module of the terminal imports the host
+#: (decision 0044); a terminal installed without the host runs with ``--no-host`` or ``--host``
+EMBEDDED_HOST_MODULE = "kiosk.host.embedded"
+
+
+class EmbeddedHostError(RuntimeError):
+    """This installation has no embedded host (the host deployable is not installed)."""
+
+
+class EmbeddedHost(Protocol):
+    """What the kiosk needs of a running embedded host."""
+
+    @property
+    def endpoint(self) -> HostEndpoint: ...
+
+    def stop(self) -> None: ...
+
+
+def start_embedded_host(data_dir: Path) -> EmbeddedHost:
+    """Start the embedded host for the terminal of ``data_dir``; :class:`EmbeddedHostError` if
+    this installation has none."""
+    try:
+        module = importlib.import_module(EMBEDDED_HOST_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not EMBEDDED_HOST_MODULE.startswith(exc.name):
+            raise
+        raise EmbeddedHostError(
+            "this installation has no embedded accounting host (the host is not installed):"
+            " run with --no-host, or --host ADDR for the casino's host"
+        ) from None
+    return cast(
+        EmbeddedHost, module.start_embedded_host(data_dir, configured_terminal_id(data_dir))
+    )
+
 
 #: Where a running kiosk says how to reach its simulator programs (ports, control channels).
 PERIPHERALS_FILE = "peripherals.json"
@@ -115,8 +152,8 @@ def start_kiosk(
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
     By default the reference accounting host runs inside this process
-    (:mod:`kiosk.host.embedded`) and the terminal reports to it, and the bill validator and
-    printer simulators run as their own programs on pseudo-terminals
+    (:mod:`kiosk.host.embedded`, when the host is installed) and the terminal reports to it,
+    and the bill validator and printer simulators run as their own programs on pseudo-terminals
     (:mod:`kiosk.terminal.app.peripherals`), reached over the serial protobuf links; while the kiosk
     runs, ``<data_dir>/peripherals.json`` gives their ports and control addresses.
     ``devices="inprocess"`` keeps in-process devices instead.  Stops in order: host link,
@@ -144,9 +181,7 @@ def start_kiosk(
         return EXIT_LOCKED
     host = None
     if with_host and remote_host is None:
-        from kiosk.host.embedded import start_embedded_host
-
-        host = start_embedded_host(data_dir, configured_terminal_id(data_dir))
+        host = start_embedded_host(data_dir)
     try:
         endpoint = host.endpoint if host is not None else remote_host
         if hardware is not None:

@@ -15,8 +15,18 @@ import socket
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from kiosk.terminal.cli.guard import CommandLineError
+
+
+class CommandModule(Protocol):
+    """What a sub-command module provides."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
 
 #: The highest TCP port.
 MAX_PORT = 65535

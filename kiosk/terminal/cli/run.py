@@ -154,6 +154,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     interrupt.arm()
     if interrupt.requested:  # Ctrl-C while Kivy loaded: nothing started yet
         return EXIT_INTERRUPTED
+    from kiosk.terminal.app.kiosk import EmbeddedHostError
     from kiosk.terminal.app.seated import SeatingError
 
     try:
@@ -174,6 +175,8 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
         )
     except SeatingError as exc:  # the table's game is not offered on this terminal
         raise CommandLineError(f"--edition: {exc}") from None
+    except EmbeddedHostError as exc:  # a terminal installed without the host deployable
+        raise CommandLineError(str(exc)) from None
 
 
 def check_display() -> str:

@@ -18,11 +18,10 @@ import time
 from pathlib import Path
 
 from kiosk.kernel.paths import add_data_dir_argument, data_dir_of
-from kiosk.table.cli.table import table_id
 from kiosk.terminal.app.wiring import build_terminal
 from kiosk.terminal.cli.args import check_data_dir, int_type
 from kiosk.terminal.cli.guard import CommandLineError
-from kiosk.terminal.cli.seat_args import table_address
+from kiosk.terminal.cli.seat_args import table_address, table_id
 from kiosk.terminal.core import commands as c
 from kiosk.terminal.core.commands import CommandError
 from kiosk.terminal.core.config import ConfigError

@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
-from kiosk.table.cli.table import table_id
 from kiosk.terminal.cli.args import int_type
 from kiosk.terminal.cli.guard import CommandLineError
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.runtime.terminal import TerminalRuntime
 from kiosk.terminal.seat.client import SeatClient
 from kiosk.terminal.seat.runtime import SeatRuntime, TableSeating
+
+_TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
+
+
+def table_id(text: str) -> str:
+    """A table's id (``--table-id``, the seat's and the controller's): 1 to 32 characters."""
+    if not _TABLE_ID.match(text):
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 to 32 letters, digits, '.', '_' or '-'")
+    return text
 
 
 def table_address(text: str) -> str:
