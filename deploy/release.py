@@ -4,12 +4,17 @@
     release.py keygen --out DIR            # release-key.pem (secret, 0600) + release-key.pub.pem
     release.py build --key KEY.pem [--project DIR] [--out DIR]   # turbokiosk-VERSION.tkb
 
-``build`` makes the project's wheel and every dependency's wheel with ``pip wheel`` (so run it
+``build`` makes the terminal's wheel and every dependency's wheel with ``pip wheel`` (so run it
 with Python 3.11 on the terminals' platform: a Raspberry Pi OS bookworm arm64 machine or
 container, since a few dependencies ship no arm64 wheels and are built here), writes
 ``manifest.json`` (version and each wheel's SHA-256), signs those exact bytes and packs
 ``manifest.json``, ``manifest.sig`` and ``wheels/`` into one tar file.  The terminal installs it
 offline; ``deploy/verify_bundle.py`` checks it first.
+
+The bundle is the terminal's software alone (decision 0044): the wheel is built from a copy of
+the project without the other deployables' folders (the table, the host, the tools), with the
+terminal's dependencies only (no extra), and a wheel carrying another deployable's file, or a
+dependency only they need, is refused.
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -36,6 +43,20 @@ from cryptography.hazmat.primitives.serialization import (
 
 FORMAT = 1
 SUFFIX = ".tkb"
+#: the other deployables' folders, not the terminal's software (the same list as
+#: kiosk/kernel/integrity.py NOT_TERMINAL, which software authentication leaves out)
+NOT_TERMINAL = ("kiosk/table/", "kiosk/host/", "kiosk/tools/", "ui/table/")
+#: the distributions only the host and the tools need (pyproject.toml extras host and lab)
+NOT_TERMINAL_DEPENDENCIES = (
+    "grpcio_health_checking",
+    "psycopg",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+    "python_multipart",
+    "matplotlib",
+    "pypdfium2",
+)
 
 
 def keygen(out: Path) -> tuple[Path, Path]:
@@ -62,13 +83,45 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     return key
 
 
+def terminal_source(project: Path, dest: Path) -> Path:
+    """A copy of ``project`` in ``dest`` without the other deployables' folders, tests and docs:
+    what the terminal's wheel is built from."""
+    skip = shutil.ignore_patterns(
+        ".*", "build", "dist", "*.egg-info", "__pycache__", "tests", "docs"
+    )
+    copy = dest / "terminal-source"
+    shutil.copytree(project, copy, ignore=skip)
+    for folder in NOT_TERMINAL:
+        shutil.rmtree(copy / folder, ignore_errors=True)
+    return copy
+
+
+def check_terminal_wheels(wheels: list[Path]) -> None:
+    """Refuse (ValueError) a bundle that carries more than the terminal: a turbokiosk wheel
+    with another deployable's file, or a dependency only the host or the tools need."""
+    for wheel in wheels:
+        distribution = wheel.name.split("-")[0].lower()
+        if distribution in NOT_TERMINAL_DEPENDENCIES:
+            raise ValueError(
+                f"{wheel.name}: a dependency of the host or the tools, not the terminal"
+            )
+        if distribution != "turbokiosk":
+            continue
+        with zipfile.ZipFile(wheel) as archive:
+            extra = [name for name in archive.namelist() if name.startswith(NOT_TERMINAL)]
+        if extra:
+            raise ValueError(f"{wheel.name}: not the terminal's software: {extra[0]} ...")
+
+
 def build_wheels(project: Path, dest: Path, *, dependencies: bool = True) -> Path:
-    """The project's wheel and (unless not ``dependencies``) its dependencies' wheels in
-    ``dest``; the project's wheel."""
+    """The terminal's wheel and (unless not ``dependencies``) its dependencies' wheels in
+    ``dest``; the terminal's wheel."""
     command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check"]
     if not dependencies:
         command.append("--no-deps")
-    subprocess.run([*command, "--wheel-dir", str(dest), str(project)], check=True)
+    with tempfile.TemporaryDirectory() as staging:
+        source = terminal_source(project, Path(staging))
+        subprocess.run([*command, "--wheel-dir", str(dest), str(source)], check=True)
     own = sorted(dest.glob("turbokiosk-*.whl"))
     if len(own) != 1:
         raise RuntimeError(f"expected one turbokiosk wheel in {dest}, found {own}")
@@ -127,7 +180,12 @@ def main(argv: list[str] | None = None) -> int:
         own = sorted(source.glob("turbokiosk-*.whl"))
         if len(own) != 1:
             parser.error(f"expected one turbokiosk wheel in {source}")
-        print(bundle(key, version_of(own[0]), sorted(source.glob("*.whl")), args.out))
+        wheels = sorted(source.glob("*.whl"))
+        try:
+            check_terminal_wheels(wheels)
+        except ValueError as exc:
+            parser.error(str(exc))
+        print(bundle(key, version_of(own[0]), wheels, args.out))
     return 0
 
 

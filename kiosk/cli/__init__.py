@@ -74,8 +74,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: the extra that installs each deployable's commands (a plain install is the terminal)
+EXTRAS = {"kiosk.table.": "table", "kiosk.host.": "host", "kiosk.tools.": "lab"}
+
+
 def _load(name: str) -> CommandModule:
-    return cast("CommandModule", importlib.import_module(COMMANDS[name][0]))
+    """The command's module; one line naming the extra when its deployable is not installed."""
+    module = COMMANDS[name][0]
+    try:
+        return cast("CommandModule", importlib.import_module(module))
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not module.startswith(exc.name):
+            raise
+        from kiosk.terminal.cli.guard import CommandLineError
+
+        extra = next((e for prefix, e in EXTRAS.items() if module.startswith(prefix)), None)
+        hint = f" (pip install turbokiosk[{extra}])" if extra else ""
+        raise CommandLineError(f"{name}: not installed on this machine{hint}") from None
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:

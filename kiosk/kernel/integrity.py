@@ -1,8 +1,10 @@
 """Software authentication: what is installed, file by file, and a keyed check of all of it.
 
-The *program files* are every file under the installed packages ``kiosk``, ``rng``, ``ui`` and
-``proto`` (sources, layouts, edition and pay-table data, schemas), except the interpreter's
-caches (``__pycache__`` directories, ``.pyc``/``.pyo`` files).  Each is named by its path
+The *program files* are the terminal's: every file under the installed packages ``kiosk``,
+``rng``, ``ui`` and ``proto`` (sources, layouts, edition and pay-table data, schemas), except the
+other deployables' folders (``kiosk/table``, ``kiosk/host``, ``kiosk/tools``, ``ui/table``:
+decision 0044, what a laboratory certifies is the terminal alone) and the interpreter's caches
+(``__pycache__`` directories, ``.pyc``/``.pyo`` files).  Each is named by its path
 relative to the directory holding its package, with ``/`` separators
 (``kiosk/terminal/cli/run.py``), and files are taken in the order of those names (Python's ``str``
 order, i.e. by code point).
@@ -26,6 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGES = ("kiosk", "rng", "ui", "proto")
+#: the other deployables' folders: not the terminal's software (deploy/release.py leaves them
+#: out of the terminal's wheel too)
+NOT_TERMINAL = ("kiosk/table/", "kiosk/host/", "kiosk/tools/", "ui/table/")
 _SKIPPED_DIRS = frozenset({"__pycache__"})
 _SKIPPED_SUFFIXES = frozenset({".pyc", ".pyo"})
 _CHUNK = 1 << 16
@@ -82,7 +87,9 @@ def program_files(packages: Iterable[str] = PACKAGES) -> list[tuple[str, Path]]:
                 continue
             if _SKIPPED_DIRS.intersection(relative.parts):
                 continue
-            files.append((f"{name}/{relative.as_posix()}", path))
+            file_name = f"{name}/{relative.as_posix()}"
+            if not file_name.startswith(NOT_TERMINAL):
+                files.append((file_name, path))
     files.sort(key=lambda item: item[0])
     return files
 

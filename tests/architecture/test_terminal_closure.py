@@ -99,3 +99,33 @@ def test_the_embedded_host_is_found_by_name() -> None:
     it): the name is a real module of the host deployable."""
     assert EMBEDDED_HOST_MODULE.startswith("kiosk.host.")
     assert importlib.util.find_spec(EMBEDDED_HOST_MODULE) is not None
+
+
+BLOCK_HOST = """
+import importlib.abc, sys
+class Gone(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "kiosk.host" or name.startswith("kiosk.host."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, Gone())
+from kiosk.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_command_of_a_deployable_not_installed_says_which_extra() -> None:
+    """On a terminal installed alone, ``turbokiosk host`` is one line naming the extra."""
+    result = subprocess.run(
+        [sys.executable, "-c", BLOCK_HOST, "host", "events"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "turbokiosk: host: not installed on this machine (pip install turbokiosk[host])"
+    ]

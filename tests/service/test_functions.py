@@ -269,8 +269,11 @@ def _independent_hmac(seed: bytes) -> str:
         assert spec is not None and spec.submodule_search_locations
         root = Path(next(iter(spec.submodule_search_locations)))
         for path in root.rglob("*"):
+            name = f"{package}/{path.relative_to(root).as_posix()}"
+            if name.startswith(("kiosk/table/", "kiosk/host/", "kiosk/tools/", "ui/table/")):
+                continue  # the other deployables: not the terminal's software (decision 0044)
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                files.append((f"{package}/{path.relative_to(root).as_posix()}", path.read_bytes()))
+                files.append((name, path.read_bytes()))
     mac = hmac.new(seed, digestmod=hashlib.sha256)
     for name, data in sorted(files):
         mac.update(name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
