@@ -42,7 +42,8 @@ def test_command_and_usage_errors_are_defined_once() -> None:
 #: enums that share some of the phases' words but are not the table's phase
 NOT_PHASES = {
     "kiosk/table/core/dealer_records.py:SeatState",  # one seat in the round (dealer.proto)
-    "kiosk/terminal/presentation/table_bar.py:TableStep",  # the bar's step: a phase, the link or a pause
+    # the bar's step: a phase, the link or a pause
+    "kiosk/terminal/presentation/table_bar.py:TableStep",
 }
 
 
