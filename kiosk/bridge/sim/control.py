@@ -2,9 +2,10 @@
 
 The simulators' line-based TCP protocol (``ok``/``error`` replies): ``insert CENTS`` and
 ``ticket BARCODE`` put an item at the bezel, any script action (``jam``, ``full``, ...) is done
-at once, ``status`` answers the cash box (and whether the device accepts notes) as JSON, ``quit`` stops the simulator.  Each command
-becomes a :class:`~kiosk.bridge.sim.script.ScriptStep` on the runner's queue, so the runner's
-thread alone touches the device.
+at once, ``status`` answers the cash box (and whether the device accepts notes) as JSON,
+``quit`` stops the simulator.  Each command becomes a
+:class:`~kiosk.bridge.sim.script.ScriptStep` on the runner's queue, so the runner's thread alone
+touches the device.
 """
 
 from __future__ import annotations
