@@ -28,6 +28,7 @@ class BridgeRig:
         config: TerminalConfig | None = None,
     ) -> None:
         self.base = base
+        self.protocol = validator
         self.sims: SimulatedPeripherals = start_simulated_peripherals(
             base, timeout=CONDITION_SECONDS, validator=validator, printer=printer
         )
@@ -44,6 +45,8 @@ class BridgeRig:
         if driver.status is None or not driver.status.enabled or self.runtime.state.tilts:
             return False
         device = self.device_status()
+        if self.protocol != "id003":  # eSSP, EBDS: the device accepts, the bridge hears it
+            return bool(device["enabled"] and self.bridge_status()["device_up"])
         if device["phase"] != "idle" or device["inhibited"]:
             return False
         return bool(self.bridge_status()["device_status"] == 0x11)  # the bridge saw it idle too

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def turbokiosk(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -44,6 +46,18 @@ def test_the_kiosk_refuses_an_unknown_device_protocol_before_anything(tmp_path: 
     result = turbokiosk("run", "--data-dir", str(data), env={"TURBOKIOSK_VALIDATOR": "ccnet"})
     assert result.returncode == 2
     assert result.stderr.strip() == (
-        "turbokiosk: $TURBOKIOSK_VALIDATOR='ccnet': expected one of sim, id003"
+        "turbokiosk: $TURBOKIOSK_VALIDATOR='ccnet': expected one of sim, id003, essp, ebds"
     )
     assert not data.exists()
+
+
+@pytest.mark.parametrize("protocol", ["essp", "ebds"])
+def test_the_bridge_takes_the_essp_and_ebds_protocols(protocol: str) -> None:
+    result = turbokiosk("bridge", "validator", "--help")
+    assert protocol in result.stdout
+
+
+def test_turbokiosk_sim_runs_essp_and_ebds_with_one_line_for_bad_input() -> None:
+    result = turbokiosk("sim", "ebds", "--port", "/nonexistent/port")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "no such port" in result.stderr

@@ -142,10 +142,12 @@ def pair_simulator(directory: Path, device: str) -> Path:
 #: what ``$TURBOKIOSK_VALIDATOR`` / ``$TURBOKIOSK_PRINTER`` may name: the protobuf simulator
 #: (default) or a native protocol's simulator behind a bridge process
 VALIDATOR_ENV, PRINTER_ENV = "TURBOKIOSK_VALIDATOR", "TURBOKIOSK_PRINTER"
-NATIVE_VALIDATORS = ("id003",)
+NATIVE_VALIDATORS = ("id003", "essp", "ebds")
 NATIVE_PRINTERS = ("tcl",)
 #: protocol -> its simulator (``turbokiosk sim NAME``)
-SIMULATORS = {"id003": "id003", "tcl": "tcl-printer"}
+SIMULATORS = {"id003": "id003", "essp": "essp", "ebds": "ebds", "tcl": "tcl-printer"}
+#: simulators that take a script and a cash-box record rather than a state directory
+SCRIPTED = ("essp", "ebds")
 
 
 def spawn_bridged(
@@ -169,15 +171,18 @@ def spawn_bridged(
 def spawn_native_simulator(
     protocol: str, directory: Path, *, extra: tuple[str, ...] = ()
 ) -> tuple[subprocess.Popen[bytes], Path]:
-    """``turbokiosk sim id003|tcl-printer`` on its own pty under ``directory``."""
+    """``turbokiosk sim id003|essp|ebds|tcl-printer`` on its own pty under ``directory``."""
     simulator = SIMULATORS[protocol]
     ready = directory / f"{simulator}.ready.json"
     ready.unlink(missing_ok=True)
     port = directory / f"{simulator}.tty"
+    state: list[str] = ["--state-dir", str(directory / simulator)]
+    if simulator in SCRIPTED:
+        state = ["--record", str(directory / f"{simulator}-cashbox.json"), "--control", ":0"]
     proc = _spawn(
         directory / f"{simulator}.log",
         ["sim", simulator, "--port", str(port), "--create-pty"],
-        ["--state-dir", str(directory / simulator), "--ready-file", str(ready), *extra],
+        [*state, "--ready-file", str(ready), *extra],
     )
     return proc, ready
 

@@ -8,6 +8,8 @@
                             [--pairing-key FILE] [--seed N]
     turbokiosk sim id003 --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
     turbokiosk sim tcl-printer --port PATH [--create-pty] [--state-dir DIR] [--control ADDR]
+    turbokiosk sim essp|ebds --port PATH [--create-pty] [--script STEPS] [--record FILE]
+                             [--duration-ms N]
     turbokiosk sim ctl ADDR COMMAND [ARG...]
 
 A simulator seals its link with its pairing key (default ``<state dir>/pairing.key``, written
@@ -190,6 +192,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     tcl.add_argument(
         "--print-ms", type=int_type(0, 60_000), default=800, help="time to print a voucher"
     )
+    from kiosk.tools.cli.sim_native import add_native_simulators
+
+    add_native_simulators(sub)  # essp, ebds: scripted (kiosk.tools.cli.sim_native)
     ctl = sub.add_parser("ctl", help="send one control command to a running simulator")
     ctl.add_argument("address", help="the simulator's control address HOST:PORT")
     ctl.add_argument("words", nargs="+", help="the command, e.g. insert 2000")
@@ -205,6 +210,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(reply)
         return 0 if reply.startswith("ok") else 1
+    from kiosk.tools.cli import sim_native
+
+    if args.sim_command in sim_native.NATIVE:
+        return sim_native.run_native(args)
     from kiosk.terminal.cli.args import check_data_dir
 
     check_data_dir(args.state_dir, write=True, option="--state-dir")  # before anything is made

@@ -76,6 +76,10 @@ TABLE: dict[tuple[State, Token], tuple[State, Action]] = {
     **{(s, T.REJECTED): (S.IDLE, A.REJECTED) for s in _BEFORE},
 }
 
+#: what the host reports of an item it never saw, in the first replies after its link came up
+#: (e.g. the bridge restarted while the acceptor was stacking)
+UNSEEN_ITEM: dict[Token, Action] = {T.STACKED: A.STACKED, T.RETURNED: A.RETURNED}
+
 
 def step(state: State, tok: Token) -> tuple[State, Action]:
     """The transition for ``tok`` in ``state`` (unchanged and no action when none is listed)."""

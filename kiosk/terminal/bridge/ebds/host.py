@@ -36,6 +36,7 @@ from kiosk.terminal.bridge.native import (
     LinkChanged,
     NativeEvent,
     NoteEscrowed,
+    PathClear,
     RejectCause,
     SerialSettings,
     TicketEscrowed,
@@ -104,6 +105,8 @@ class EbdsValidator:
         self.state = escrow.State.IDLE
         self._condition: Condition | None = None
         self._identified: tuple[int, int] | None = None
+        self._path_clear = False  # PathClear reported since the link came up and the path idled
+        self._path_unknown = True  # since the link came up, no item followed and no PathClear
         self.dropped_replies = 0
 
     # NativeValidator
@@ -175,6 +178,8 @@ class EbdsValidator:
     def _on_status(self, st: Status) -> None:
         if not self._link_up:
             self._link_up = True
+            self._path_clear = False  # the first idle reply reports PathClear
+            self._path_unknown = self.state is escrow.State.IDLE
             self._events.append(LinkChanged(up=True))
         if self._identified != (st.model, st.revision) or st.s2 & S2.POWER_UP:
             self._identified = (st.model, st.revision)
@@ -187,14 +192,33 @@ class EbdsValidator:
                 self._events.append(ItemReturned())
             self.state = escrow.State.IDLE
             self._decision = 0
-        for tok in escrow.tokens(st.s0, st.s1):
+        toks = escrow.tokens(st.s0, st.s1)
+        for tok in toks:
             self._advance(tok, st)
         if self.state is not escrow.State.ESCROW:
             self._decision = 0
+        self._report_path(toks)
         self._update_condition(st)
 
+    def _report_path(self, toks: list[escrow.Token]) -> None:
+        """PathClear at the first reply that says the acceptor idles (and nothing else of an
+        item) while the host follows none: after the link came up, and again after each item."""
+        idle = toks == [escrow.Token.IDLING] and self.state is escrow.State.IDLE
+        if not idle:
+            self._path_clear = False
+        elif not self._path_clear:
+            self._path_clear, self._path_unknown = True, False
+            self._events.append(PathClear())
+
     def _advance(self, tok: escrow.Token, st: Status) -> None:
+        was = self.state
         self.state, action = escrow.step(self.state, tok)
+        if self.state is not escrow.State.IDLE:
+            self._path_unknown = False
+        elif self._path_unknown and was is escrow.State.IDLE and action is escrow.Action.NONE:
+            # an item this host never saw (it started while one was in the path): where it
+            # went is still news to a bridge that journaled it
+            action = escrow.UNSEEN_ITEM.get(tok, action)
         if action is escrow.Action.ESCROWED:
             if st.barcode:
                 self._events.append(TicketEscrowed(st.barcode))

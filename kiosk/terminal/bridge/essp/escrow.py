@@ -97,6 +97,15 @@ TABLE: dict[tuple[State, Token], tuple[State, Action]] = {
     **{(s, T.RESET): (S.IDLE, A.NONE) for s in (*_BEFORE, S.REJECTING, S.CREDITED)},
 }
 
+#: what the host reports of an item it never saw, at the first polls after its link came up
+#: (e.g. the bridge restarted, and its first POLL accepted the note the device held)
+UNSEEN_ITEM: dict[Token, Action] = {
+    T.CREDIT: A.STACKED,
+    T.TICKET_STACKED: A.STACKED,
+    T.CLEARED_CASHBOX: A.STACKED,
+    T.CLEARED_FRONT: A.RETURNED,
+}
+
 
 def step(state: State, tok: Token) -> tuple[State, Action]:
     """The transition for ``tok`` in ``state`` (unchanged and no action when none is listed)."""

@@ -48,6 +48,7 @@ from kiosk.terminal.bridge.native import (
     LinkChanged,
     NativeEvent,
     NoteEscrowed,
+    PathClear,
     SerialSettings,
     TicketEscrowed,
 )
@@ -168,6 +169,8 @@ class EsspValidator:
         self._condition: Condition | None = None
         self._restart_at = 0
         self._hold_refused = False  # the device holds nothing (e.g. a jam took the item): poll
+        self._path_clear = False  # PathClear reported since the link came up and the path idled
+        self._path_unknown = True  # since the link came up, no item followed and no PathClear
         self.dropped_replies = 0
 
     # NativeValidator
@@ -355,6 +358,8 @@ class EsspValidator:
     def _ready(self) -> None:
         self.phase = Phase.READY
         self._applied = None
+        self._path_clear = False  # the first poll with nothing in the path reports PathClear
+        self._path_unknown = self.state is escrow.State.IDLE
         self._next_poll = 0
         held = self.state in (escrow.State.NOTE_ESCROW, escrow.State.TICKET_ESCROW)
         if held and self._decision == "return":  # its REJECT was lost with the link
@@ -365,6 +370,7 @@ class EsspValidator:
 
     def _on_poll(self, body: bytes) -> None:
         seen: set[int] = set()
+        moved = False  # an event about an item in the path
         i = 0
         while i < len(body):
             code = body[i]
@@ -375,13 +381,32 @@ class EsspValidator:
                 self._applied = None  # the device forgot its settings: send them again
             tok = escrow.token(code, channel)
             if tok is not None:
+                moved = True
                 self._advance(tok, channel)
             if code not in _KNOWN_EVENTS:
+                moved = True  # unreadable: not a proof that the path is clear
                 break  # an event we cannot size: the rest of the reply is unreadable
+        self._report_path(moved)
         self._update_condition(seen)
 
+    def _report_path(self, moved: bool) -> None:
+        """PathClear at the first poll that says nothing of an item while the host follows
+        none (after the link came up, and again after each item)."""
+        if moved or self.state is not escrow.State.IDLE:
+            self._path_clear = False
+        elif not self._path_clear:
+            self._path_clear, self._path_unknown = True, False
+            self._events.append(PathClear())
+
     def _advance(self, tok: escrow.Token, channel: int) -> None:
+        was = self.state
         self.state, action = escrow.step(self.state, tok)
+        if self.state is not escrow.State.IDLE:
+            self._path_unknown = False
+        elif self._path_unknown and was is escrow.State.IDLE and action is escrow.Action.NONE:
+            # an item this host never saw (it started while one was in the path): where it
+            # went is still news to a bridge that journaled it
+            action = escrow.UNSEEN_ITEM.get(tok, action)
         if action is escrow.Action.NOTE_ESCROWED:
             cents = self._setup.channel_cents if self._setup else ()
             value = cents[channel - 1] if 0 < channel <= len(cents) else 0
