@@ -177,7 +177,12 @@ def _independent_hmac(seed: bytes) -> bytes:
                     ".pyo",
                 )
             ):
-                files.append((f"{package}/{path.relative_to(root).as_posix()}", path.read_bytes()))
+                name = f"{package}/{path.relative_to(root).as_posix()}"
+                # the terminal's files alone: not the table's, host's or tools' (decision 0044)
+                if not name.startswith(
+                    ("kiosk/table/", "kiosk/host/", "kiosk/tools/", "ui/table/")
+                ):
+                    files.append((name, path.read_bytes()))
     mac = hmac.new(seed, digestmod=hashlib.sha256)
     for name, data in sorted(files):
         mac.update(name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
