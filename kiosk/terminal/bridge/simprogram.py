@@ -10,18 +10,17 @@ simulators' line-based TCP socket (``ok``/``error`` replies); besides the machin
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import selectors
-import signal
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from kiosk.terminal.bridge.line import DeviceLine
 from kiosk.terminal.bridge.native import SerialSettings
 from kiosk.terminal.devices.serial_port import monotonic_ms
+from kiosk.terminal.devices.sim.process import SimProcess
 from kiosk.terminal.devices.sim.program import PtyLine
 
 
@@ -35,7 +34,7 @@ class DeviceMachine(Protocol):
     def control(self, words: list[str], now: int) -> str: ...
 
 
-class NativeSimProgram:
+class NativeSimProgram(SimProcess):
     """Runs a native device machine on a line until ``quit`` or SIGTERM."""
 
     def __init__(
@@ -49,55 +48,13 @@ class NativeSimProgram:
         ready_file: Path | None = None,
         exit_with_parent: bool = False,
     ) -> None:
-        self._parent = os.getppid() if exit_with_parent else None
         self.machine = make_machine(monotonic_ms())
         self.line: PtyLine | DeviceLine = (
             PtyLine(Path(port)) if create_pty else DeviceLine(port, settings)
         )
-        self.running = True
-        self.sel = selectors.DefaultSelector()
-        self.server = socket.create_server(control)
-        self.server.setblocking(False)
-        self.sel.register(self.server, selectors.EVENT_READ, "accept")
-        self._buffers: dict[socket.socket, bytes] = {}
-        host, cport = self.server.getsockname()[:2]
-        self.ready: dict[str, Any] = {
-            "port": port,
-            "control": f"{host}:{cport}",
-            "pid": os.getpid(),
-        }
-        if ready_file is not None:
-            tmp = ready_file.with_name(ready_file.name + ".tmp")
-            tmp.write_text(json.dumps(self.ready), encoding="utf-8")
-            tmp.replace(ready_file)
-
-    def run(self) -> int:
-        """The event loop."""
-        signal.signal(signal.SIGTERM, lambda *_: self.stop())
-        print(json.dumps(self.ready), flush=True)
-        try:
-            while self.running:
-                self._step()
-        finally:
-            self.close()
-        return 0
-
-    def stop(self) -> None:
-        """Leave the loop at the next turn."""
-        self.running = False
-
-    def close(self) -> None:
-        """Release the line and the sockets."""
-        for sock in list(self._buffers):
-            sock.close()
-        self.server.close()
-        self.sel.close()
-        self.line.close()
+        self.open_control(port, control, ready_file, exit_with_parent)
 
     def _step(self) -> None:
-        if self._parent is not None and os.getppid() != self._parent:
-            self.stop()
-            return
         now = monotonic_ms()
         self.machine.tick(now)
         self._flush()

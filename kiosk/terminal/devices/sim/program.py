@@ -24,13 +24,12 @@ import json
 import os
 import pty
 import selectors
-import signal
 import socket
 import tty
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from cobs import cobs
 
@@ -43,6 +42,7 @@ from kiosk.terminal.devices.serial_port import (
     monotonic_ms,
     new_session,
 )
+from kiosk.terminal.devices.sim.process import SimProcess
 
 
 class Machine(Protocol):
@@ -134,7 +134,7 @@ class PortLine:
         self.line.close()
 
 
-class SimProgram:
+class SimProgram(SimProcess):
     """Runs a machine on a line until ``quit`` or SIGTERM."""
 
     def __init__(
@@ -149,8 +149,6 @@ class SimProgram:
         config: LinkConfig | None = None,
         exit_with_parent: bool = False,
     ) -> None:
-        # a parent that dies (even by SIGKILL) leaves the child to init: its ppid changes
-        self._parent = os.getppid() if exit_with_parent else None
         now = monotonic_ms()
         self.machine = make_machine(now)
         self.link = Link(new_session(), now, config, key=key, role=Role.DEVICE)
@@ -158,51 +156,9 @@ class SimProgram:
         self.line: PtyLine | PortLine = PtyLine(Path(port)) if create_pty else PortLine(port)
         self.port = port
         self.connected = True  # the "cable"
-        self.running = True
-        self.sel = selectors.DefaultSelector()
-        self.server = socket.create_server(control)
-        self.server.setblocking(False)
-        self.sel.register(self.server, selectors.EVENT_READ, "accept")
-        self._buffers: dict[socket.socket, bytes] = {}
-        host, cport = self.server.getsockname()[:2]
-        self.control_address = f"{host}:{cport}"
-        self.ready: dict[str, Any] = {
-            "port": port,
-            "control": self.control_address,
-            "pid": os.getpid(),
-        }
-        if ready_file is not None:
-            tmp = ready_file.with_name(ready_file.name + ".tmp")
-            tmp.write_text(json.dumps(self.ready), encoding="utf-8")
-            tmp.replace(ready_file)
-
-    def run(self) -> int:
-        """The event loop."""
-        signal.signal(signal.SIGTERM, lambda *_: self.stop())
-        print(json.dumps(self.ready), flush=True)
-        try:
-            while self.running:
-                self._step()
-        finally:
-            self.close()
-        return 0
-
-    def stop(self) -> None:
-        """Leave the loop at the next turn."""
-        self.running = False
-
-    def close(self) -> None:
-        """Release the line and the sockets."""
-        for sock in list(self._buffers):
-            sock.close()
-        self.server.close()
-        self.sel.close()
-        self.line.close()
+        self.open_control(port, control, ready_file, exit_with_parent)
 
     def _step(self) -> None:
-        if self._parent is not None and os.getppid() != self._parent:
-            self.stop()
-            return
         now = monotonic_ms()
         self.machine.tick(now)
         self.link.tick(now)
