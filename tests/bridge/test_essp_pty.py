@@ -73,24 +73,3 @@ def test_key_exchange_then_encrypted_traffic_for_every_case(tmp_path: Path) -> N
         == CashboxRecord(notes=(2000,), tickets=("001234567890123456",))
         or CashboxRecord.from_json(record.read_text()) == CashboxRecord()
     )
-
-
-def test_a_note_jammed_in_escrow_goes_where_the_technician_clears_it(tmp_path: Path) -> None:
-    host = EsspValidator(poll_interval_ms=50, reply_timeout_ms=300)
-    with pty_rig(host, run_simulator, tmp_path / "box.json") as rig:
-        rig.until(LinkChanged)
-        host.enable((1000,), tickets=False)
-        rig.condition(enabled=True)
-        rig.act("note", "1000")
-        rig.until(NoteEscrowed)
-        rig.act("jam")
-        rig.condition(jammed=True)
-        rig.act("clear-jam-box")
-        assert isinstance(rig.until(ItemStacked), ItemStacked)
-        rig.act("note", "1000")
-        rig.until(NoteEscrowed)
-        rig.act("jam")
-        rig.condition(jammed=True)
-        rig.act("clear-jam")  # out through the front
-        assert isinstance(rig.until(ItemReturned), ItemReturned)
-    assert CashboxRecord.from_json((tmp_path / "box.json").read_text()).notes == (1000,)
