@@ -10,6 +10,7 @@ import pytest
 
 from kiosk import cli
 from kiosk.kernel.analysis import fast_sim, turbo_par
+from kiosk.kernel.analysis.table_sim import family_bound
 from kiosk.kernel.games import nine_card_bonus
 from kiosk.kernel.progress import Progress
 from kiosk.tools.cli import simulate as cli_simulate
@@ -52,7 +53,7 @@ def test_standard_errors_are_the_par_sheets(capsys: pytest.CaptureFixture[str]) 
     variance = turbo_par.par_sheet("turbo-football").wagers[nine_card_bonus.KIND].variance
     assert row["std_error"] == pytest.approx(math.sqrt(variance / 20000), rel=1e-12)
     assert row["error_basis"] == "exact"
-    assert row["bound"] == 3.0
+    assert row["bound"] == data["bound"] == family_bound(data["checks"])  # 5 wagers, 1 seat
     assert row["z"] == pytest.approx(
         (row["observed_edge"] - row["exact_edge_float"]) / row["std_error"]
     )
@@ -73,8 +74,10 @@ def test_text_report_says_the_bound_and_the_basis(capsys: pytest.CaptureFixture[
         "1",
     )
     assert code in (0, 1)
-    assert "(|z| <= 3.00, exact error)" in out  # Pairs Plus: exact covariance
-    assert "(|z| <= 3.00, bound error)" in out  # ante and play: covariance <= variance
+    bound = f"{family_bound(15 + 1 + 2 * 15):.2f}"  # pooled, a correlation, 2 seats x 15
+    assert "46 checks (pooled wagers, checked correlations, every seat's wagers)" in out
+    assert f"(|z| <= {bound}, exact error)" in out  # Pairs Plus: exact covariance
+    assert f"(|z| <= {bound}, bound error)" in out  # ante and play: covariance <= variance
 
 
 class _CtrlCOnSecondChunk(Progress):

@@ -20,7 +20,12 @@ TableSimulation`) measures each wager's distance from its exact edge in *exact* 
 errors: the par sheet's variance (per seat), with the exact covariance of two seats for the
 pooled row where it is known, else the bound ``covariance <= variance`` (conservative); see
 docs/math.md.  A correlation is estimated with the exact mean and variance (only the cross
-moment is observed) and its standard error is a jackknife over batches of rounds.
+moment, the mean of two seats' product, is observed), so its standard error is the exact
+``sqrt(Var(X1 X2) / rounds) / variance`` where the exact law of two seats is known (``exact``
+with two seats; with more, the mean over the pairs of a round has at most that variance:
+``bound``).  A jackknife over batches of rounds is shown beside it, and is the error of a
+correlation without an exact value (which is reported, not checked).  All the pooled checks
+together keep one check's false-alarm rate (:func:`~kiosk.kernel.analysis.table_sim.family_bound`).
 """
 
 from __future__ import annotations
@@ -401,10 +406,13 @@ def report(
     covariances: Mapping[str, Fraction],
     correlations: Mapping[str, Fraction],
     shared: frozenset[str] = frozenset(),
+    product_variances: Mapping[str, Fraction] | None = None,
 ) -> TableSimulation:
     """The :class:`TableSimulation` of a run's sums, errors from the exact variances.
     ``shared``: wagers every seat of a round holds alike (Stadium's blind lines): their
-    covariance is their variance, and they have no correlation row (it is 1 by construction)."""
+    covariance is their variance, and they have no correlation row (it is 1 by construction).
+    ``product_variances``: ``Var(X1 X2)`` of two seats, for the exact error of a correlation."""
+    products = product_variances or {}
     games = run.sums.rounds
     pooled: list[SimulatedWager] = []
     per_seat_rows: list[list[SimulatedWager]] = [[] for _ in range(seats)]
@@ -447,8 +455,14 @@ def report(
         if seats > 1 and wager not in shared:
             observed, jack = correlation_estimate(sums.batches, seats, scale, -exact_edge, variance)
             checked = rare_variance_share(par, games * seats) <= MAX_RARE_SHARE
+            error, basis = jack, "jackknife"
+            if wager in products and wager in correlations and variance:
+                error = math.sqrt(products[wager] / games) / float(variance)
+                basis = "exact" if seats == 2 else "bound"
             observed_corr.append(
-                ObservedCorrelation(wager, observed, jack, correlations.get(wager), checked)
+                ObservedCorrelation(
+                    wager, observed, error, correlations.get(wager), checked, basis, jack
+                )
             )
     return TableSimulation(
         edition,

@@ -44,10 +44,39 @@ CORRELATION_SEATS = 8
 def pairs_plus_covariance(table: StadiumPaytable) -> tuple[Fraction, dict[int, Fraction]]:
     """The exact covariance of two seats' Pairs Plus results (per unit), and the covariance
     given each overlap ``k`` of their positions (``k = 3``: the same cards, the variance)."""
-    hands = list(combinations(range(DECK_SIZE), 3))
+    x, scale = _pairs_plus_values(table)
+    total = sum(x)
+    mean = Fraction(total, len(x) * scale)
+    cross = _overlap_cross(x)
+    given = {k: cross[k] / scale**2 - mean * mean for k in range(4)}
+    covariance = sum((OVERLAP[k] * given[k] for k in range(4)), Fraction(0))
+    return covariance, given
+
+
+def pairs_plus_product_variance(table: StadiumPaytable) -> Fraction:
+    """``Var(X1 X2)`` of two seats' Pairs Plus results (seats picking at random): the exact
+    variance of one round's product, whose mean a simulation observes to estimate the
+    correlation."""
+    x, scale = _pairs_plus_values(table)
+    cross = _overlap_cross(x)
+    squares = _overlap_cross([v * v for v in x])
+    product_mean = sum((OVERLAP[k] * cross[k] for k in range(4)), Fraction(0)) / scale**2
+    product_second = sum((OVERLAP[k] * squares[k] for k in range(4)), Fraction(0)) / scale**4
+    return product_second - product_mean * product_mean
+
+
+def _pairs_plus_values(table: StadiumPaytable) -> tuple[list[int], int]:
+    """Every 3-card hand's Pairs Plus net, scaled to integers, and the scale."""
+    hands = combinations(range(DECK_SIZE), 3)
     nets = [table.odds(poker3.category3(poker3.value3(h))) or Fraction(-1) for h in hands]
     scale = lcm(*(n.denominator for n in nets))
-    x = [int(n * scale) for n in nets]
+    return [int(n * scale) for n in nets], scale
+
+
+def _overlap_cross(x: list[int]) -> dict[int, Fraction]:
+    """``k`` -> the mean of ``x(h) x(h')`` over ordered pairs of 3-card hands (in
+    :func:`itertools.combinations` order, as ``x``) sharing exactly ``k`` cards."""
+    hands = list(combinations(range(DECK_SIZE), 3))
     total = sum(x)
     by_card = [0] * DECK_SIZE
     by_pair: dict[tuple[int, int], int] = {}
@@ -64,13 +93,10 @@ def pairs_plus_covariance(table: StadiumPaytable) -> tuple[Fraction, dict[int, F
         q0 = total - q1 - q2 - q3
         for k, q in enumerate((q0, q1, q2, q3)):
             cross[k] += value * q
-    mean = Fraction(total, len(hands) * scale)
-    given: dict[int, Fraction] = {}
-    for k in range(4):
-        partners = comb(3, k) * comb(DECK_SIZE - 3, 3 - k)
-        given[k] = Fraction(cross[k], len(hands) * partners * scale * scale) - mean * mean
-    covariance = sum((OVERLAP[k] * given[k] for k in range(4)), Fraction(0))
-    return covariance, given
+    return {
+        k: Fraction(cross[k], len(hands) * comb(3, k) * comb(DECK_SIZE - 3, 3 - k))
+        for k in range(4)
+    }
 
 
 def wager_pars(rules: stadium.StadiumRules) -> dict[str, WagerPar]:
@@ -105,6 +131,11 @@ def exact_correlations(rules: stadium.StadiumRules) -> dict[str, Fraction]:
     """The correlations between two seats known exactly: Pairs Plus."""
     covariance, _ = pairs_plus_covariance(rules.pairs_plus)
     return {"pairs_plus": covariance / stadium_par.side_wager_par(rules.pairs_plus).variance}
+
+
+def exact_product_variances(rules: stadium.StadiumRules) -> dict[str, Fraction]:
+    """``Var(X1 X2)`` of two seats where it is known exactly: Pairs Plus."""
+    return {"pairs_plus": pairs_plus_product_variance(rules.pairs_plus)}
 
 
 def stadium_table_math(

@@ -59,11 +59,20 @@ class SeatPairLaw:
     seat2_mean: Fraction
     variance: Fraction  # of one seat's result
     covariance: Fraction  # between the two seats' results
+    #: ``E[X1^2 X2^2]``: the second moment of the two seats' product
+    product_second_moment: Fraction = Fraction(0)
 
     @property
     def correlation(self) -> Fraction:
         """Covariance over variance: both seats have the same variance."""
         return self.covariance / self.variance if self.variance else Fraction(0)
+
+    @property
+    def product_variance(self) -> Fraction:
+        """``Var(X1 X2)``: the variance of one round's product of the two seats' results, whose
+        mean a simulation observes to estimate the correlation (its exact standard error)."""
+        product_mean = self.covariance + self.seat1_mean * self.seat2_mean
+        return self.product_second_moment - product_mean * product_mean
 
 
 def net_functions(rules: turbo.TurboRules) -> dict[str, NetFunction]:
@@ -143,34 +152,40 @@ def seat_pair_law(net: NetFunction, mode: str) -> SeatPairLaw:
     def scaled(v: Fraction) -> int:
         return int(v * scale)
 
-    first = second_moment = cross = second_seat = 0
+    first = second_moment = cross = cross_squares = second_seat = 0
     for c_ways, rest, seats in cells:
         given = {s: scaled(v) for s, _, v in seats}
         sum1 = sum(w * given[s] for s, w, _ in seats)
+        sum2 = sum(w * given[s] ** 2 for s, w, _ in seats)
         first += c_ways * sum1
-        second_moment += c_ways * sum(w * given[s] ** 2 for s, w, _ in seats)
+        second_moment += c_ways * sum2
         if mode == STADIUM:
             cross += c_ways * sum1 * sum1
+            cross_squares += c_ways * sum2 * sum2
             continue
         for s1, w1, _ in seats:
             left = _rest(rest, s1)
-            inner = sum(
-                icon_odds.ways(s2, left) * given[s2]
-                for s2 in icon_odds.compositions(icon_odds.SEAT_CARDS, left)
-            )
+            inner = inner_squares = 0
+            for s2 in icon_odds.compositions(icon_odds.SEAT_CARDS, left):
+                ways = icon_odds.ways(s2, left)
+                inner += ways * given[s2]
+                inner_squares += ways * given[s2] ** 2
             weight = c_ways * w1
             cross += weight * given[s1] * inner
+            cross_squares += weight * given[s1] ** 2 * inner_squares
             second_seat += weight * inner
     deals = _COMMUNITY_SETS * _SEAT_SETS
     mean1 = Fraction(first, deals * scale)
     if mode == STADIUM:
         mean2 = mean1  # the same law, drawn again from the same 49 cards
-        both = Fraction(cross, _COMMUNITY_SETS * _SEAT_SETS * _SEAT_SETS * scale * scale)
+        pairs = _COMMUNITY_SETS * _SEAT_SETS * _SEAT_SETS
     else:
         mean2 = Fraction(second_seat, deals * _SECOND_SEAT_SETS * scale)
-        both = Fraction(cross, deals * _SECOND_SEAT_SETS * scale * scale)
+        pairs = deals * _SECOND_SEAT_SETS
+    both = Fraction(cross, pairs * scale**2)
+    product_second = Fraction(cross_squares, pairs * scale**4)
     variance = Fraction(second_moment, deals * scale * scale) - mean1 * mean1
-    return SeatPairLaw(mean1, mean2, variance, both - mean1 * mean2)
+    return SeatPairLaw(mean1, mean2, variance, both - mean1 * mean2, product_second)
 
 
 @dataclass(frozen=True)
@@ -341,4 +356,9 @@ def check_turbo_seats(seats: int, mode: str) -> None:
 
 def exact_covariances(rules: turbo.TurboRules, mode: str) -> Mapping[str, Fraction]:
     """Wager id -> exact covariance between two seats' results (the wagers it is known for)."""
-    return {w: seat_pair_law(net, mode).covariance for w, net in net_functions(rules).items()}
+    return {w: law.covariance for w, law in seat_pair_laws(rules, mode).items()}
+
+
+def seat_pair_laws(rules: turbo.TurboRules, mode: str) -> Mapping[str, SeatPairLaw]:
+    """Wager id -> the exact law of two seats (the wagers it is known for)."""
+    return {w: seat_pair_law(net, mode) for w, net in net_functions(rules).items()}

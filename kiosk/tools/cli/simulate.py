@@ -33,7 +33,7 @@ from typing import Any
 
 from kiosk.kernel.analysis.families import par_family
 from kiosk.kernel.analysis.model import fraction_json
-from kiosk.kernel.analysis.simulate import WITHIN, SimulatedWager
+from kiosk.kernel.analysis.simulate import SimulatedWager
 from kiosk.kernel.analysis.table_math import MODES
 from kiosk.kernel.analysis.table_sim import MAX_SIM_SEATS, TableSimulation
 from kiosk.kernel.games.base import RuleError
@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=int_type(0),
         metavar="N",
-        help="reproducible run (Mersenne Twister; not a casino RNG)",
+        help="reproducible run (numpy PCG64 chunks; not a casino RNG)",
     )
     seeding.add_argument(
         "--seed-from-os",
@@ -180,13 +180,16 @@ def _text(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> str:
         "  standard errors from the par sheet's exact variances (exact: with the exact"
         " covariance of two seats; bound: covariance <= variance, the largest error);"
         " z = (observed - exact) / standard error",
+        f"  {sim.checks} checks (pooled wagers, checked correlations, every seat's wagers) keep"
+        f" one check's false-alarm rate at 3 standard errors (0.27%) together: each within"
+        f" {sim.bound:.2f}",
         f"  {'wager (all seats)':<22} {'exact edge':>11} {'observed':>11} {'std error':>10}"
         f" {'z':>7}",
     ]
-    out += [_row_text(row.wager_id, row, WITHIN) for row in sim.pooled]
+    out += [_row_text(row.wager_id, row, sim.bound) for row in sim.pooled]
     if sim.seats > 1:
-        bound = sim.seat_bound
-        out.append(f"  at every seat (bound {bound:.2f} standard errors for {sim.seats} seats):")
+        bound = sim.bound
+        out.append(f"  at every seat (within {bound:.2f} standard errors, the family bound):")
         for i, row in enumerate(sim.pooled):
             seat_rows = [seat[i] for seat in sim.per_seat]
             worst = max(range(sim.seats), key=lambda s: abs(seat_rows[s].z))
@@ -200,7 +203,8 @@ def _text(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> str:
             )
         out.append(
             f"  {'correlation of 2 seats':<22} {'exact':>11} {'observed':>11} {'std error':>10}"
-            f" {'z':>7}"
+            f" {'z':>7}  (error: exact = Var(X1 X2) of two seats' exact law; bound = that"
+            " variance bounds the mean over more pairs; jackknife = the sample's, not checked)"
         )
         for c in sim.correlations:
             exact = "n/a" if c.exact is None else f"{float(c.exact):.6f}"
@@ -210,14 +214,15 @@ def _text(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> str:
             elif not c.checked:
                 state = "not checked: awards rarer than the run carry its variance"
             else:
-                state = "ok" if c.agrees() else "OUTSIDE"
+                verdict = "ok" if c.agrees(sim.bound) else "OUTSIDE"
+                state = f"{verdict} (|z| <= {sim.bound:.2f}, {c.error_basis} error)"
             out.append(
                 f"  {c.wager_id:<22} {exact:>11} {c.observed:>11.6f} {c.std_error:>10.6f}"
                 f" {z:>7}  {state}"
             )
     out.append(
-        "all wagers agree with the exact par sheet (within 3 standard errors pooled, within the"
-        " bound at every seat) and every checked correlation with its exact value"
+        "all wagers agree with the exact par sheet, pooled and at every seat, and every checked"
+        " correlation with its exact value, within the family bound"
         if ok
         else "DISAGREEMENT: a wager or a correlation is outside its bound"
     )
@@ -239,7 +244,7 @@ def _row_json(row: SimulatedWager, bound: float) -> dict[str, Any]:
 
 
 def _json(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> dict[str, Any]:
-    bound = sim.seat_bound
+    bound = sim.bound
     return {
         "edition": args.edition,
         "games": sim.games,
@@ -250,7 +255,9 @@ def _json(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> dict[str,
         "seed": _seed(args),
         "seed_drawn_from_os": args.seed is None,
         "ok": ok,
-        "wagers": {row.wager_id: _row_json(row, WITHIN) for row in sim.pooled},
+        "bound": sim.bound,
+        "checks": sim.checks,
+        "wagers": {row.wager_id: _row_json(row, sim.bound) for row in sim.pooled},
         "seat_bound": bound,
         "per_seat": [
             {row.wager_id: _row_json(row, bound) for row in seat} for seat in sim.per_seat
@@ -262,8 +269,11 @@ def _json(args: argparse.Namespace, sim: TableSimulation, ok: bool) -> dict[str,
                 "observed": c.observed,
                 "std_error": c.std_error,
                 "z": c.z,
+                "error_basis": c.error_basis,
+                "sample_std_error": c.sample_std_error,
+                "bound": sim.bound,
                 "checked": c.checked and c.exact is not None,
-                "agrees": c.agrees(),
+                "agrees": c.agrees(sim.bound),
             }
             for c in sim.correlations
         },

@@ -124,7 +124,9 @@ def simulation(
         "edition": edition,
         "games": games,
         "seed": seed,
-        "within_3_standard_errors": run.agrees(),
+        "agrees": run.agrees(),
+        "bound_standard_errors": run.bound,
+        "checks": run.checks,
         "wagers": [
             {
                 "wager": w.wager_id,

@@ -52,7 +52,8 @@ class TurboPar:
         root = fast_sim.new_root() if seed is None else seed
         run = fast_sim.run_chunks(deal, games, root, jobs, progress)
         sheet = turbo_par.rules_par_sheet(rules).wagers
-        covariances = table_math.exact_covariances(rules, deal.mode)
+        laws = table_math.seat_pair_laws(rules, deal.mode)
+        covariances = {w: law.covariance for w, law in laws.items()}
         correlations = {w: cov / sheet[w].variance for w, cov in covariances.items()}
         return fast_sim.report(
             rules.edition.id,
@@ -63,6 +64,7 @@ class TurboPar:
             sheet,
             covariances,
             correlations,
+            product_variances={w: law.product_variance for w, law in laws.items()},
         )
 
     def table_math(
