@@ -40,6 +40,13 @@ LONGEST = (
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Long campaigns draw progress past the capture (tests/helpers/campaign_progress.py)."""
+    from tests.helpers import campaign_progress
+
+    campaign_progress.attach(config.pluginmanager.getplugin("capturemanager"))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under xdist, the :data:`LONGEST` tests first (a stable sort: the rest keep their order)."""
     if not _worker:  # xdist's workers collect; the controller hands out their items in order

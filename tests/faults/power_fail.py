@@ -20,6 +20,7 @@ from kiosk.terminal.app.wiring import build_terminal
 from kiosk.terminal.core import events as ev
 from kiosk.terminal.store.audit import audit
 from kiosk.terminal.store.journal import DB_NAME, Journal
+from tests.helpers.campaign_progress import campaign_progress
 
 
 @dataclass
@@ -134,6 +135,7 @@ def run_campaign(root: Path, kills: int, seed: int, kills_per_dir: int = 100) ->
     campaign = KillCampaign()
     data_dir = root / "t0"
     last_games = 0
+    progress = campaign_progress("power-fail kill campaign", kills, "kills")
     for n in range(kills):
         if n and n % kills_per_dir == 0:
             data_dir = root / f"t{n // kills_per_dir}"
@@ -157,6 +159,8 @@ def run_campaign(root: Path, kills: int, seed: int, kills_per_dir: int = 100) ->
         if not (ready is not None and ready.is_set()) and b"ready:" not in out:
             campaign.killed_before_ready += 1
         last_games = check_after_recovery(data_dir, campaign, last_games)
+        progress.update(campaign.kills)
+    progress.close()
     return campaign
 
 

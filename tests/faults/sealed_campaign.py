@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.helpers.campaign_progress import campaign_progress
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -133,6 +135,7 @@ def run_sealed_campaign(root: Path, kills: int, seed: int) -> SealedCampaign:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("TURBOKIOSK_SIGNER", None)
     campaign = SealedCampaign()
+    progress = campaign_progress("sealed kill campaign", kills, "kills")
     for n in range(kills + 1):  # the last run is not killed: it ends the round in play
         kill_at = rand.randint(1, 4) if n < kills else 0
         args = [str(data_dir), str(log), str(rand.randrange(2**31)), str(kill_at)]
@@ -150,6 +153,8 @@ def run_sealed_campaign(root: Path, kills: int, seed: int) -> SealedCampaign:
             break
         assert proc.returncode == -signal.SIGKILL, proc.stderr[-2000:]
         campaign.kills += 1
+        progress.update(campaign.kills)
+    progress.close()
     return _compare(data_dir, log, campaign)
 
 

@@ -25,6 +25,7 @@ from kiosk.terminal.core import events as e
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.store.journal import Journal
 from kiosk.terminal.store.reader import current_state
+from tests.helpers.campaign_progress import campaign_progress
 from tests.helpers.host_checks import disagreements, enroll
 
 TERMINAL = "TK-A"
@@ -151,8 +152,10 @@ class Campaign:
         start = time.monotonic()
         self.start_host()
         self.start_terminal()
+        progress = campaign_progress("host kill campaign", 2 * kills_each, "kills")
         try:
             while result.host_kills < kills_each or result.terminal_kills < kills_each:
+                progress.update(result.host_kills + result.terminal_kills)
                 time.sleep(self.rand.uniform(*pause))
                 self._check_alive()
                 kill_host = result.terminal_kills >= kills_each or (
@@ -175,6 +178,7 @@ class Campaign:
             if drain.returncode != 0 or b"drained" not in drain.stdout.splitlines()[-1:]:
                 result.problems.append(f"drain failed: {drain.stdout!r} {drain.stderr[-2000:]!r}")
         finally:
+            progress.close()
             self._kill(self.terminal)
             self._kill(self.host)
         result.seconds = time.monotonic() - start

@@ -22,6 +22,7 @@ from kiosk.table.core.journal import TableJournal
 from kiosk.terminal.core import events as e
 from kiosk.terminal.store.journal import Journal
 from kiosk.terminal.store.reader import read_transaction
+from tests.helpers.campaign_progress import campaign_progress
 from tests.helpers.seat_table import Table, reconcile
 
 
@@ -73,8 +74,10 @@ def test_controller_and_seat_kills_lose_and_double_nothing(edition: str, tmp_pat
     seats = {n: table.seat(n, seed=n) for n in range(table.seats)}
     done = Counter[str]()
     started = time.monotonic()
+    progress = campaign_progress(f"table kill campaign {edition}", 2 * kills, "kills")
     try:
         while done["controller"] < kills or done["seat"] < kills:
+            progress.update(done.total())
             time.sleep(rand.uniform(0.5, 3.5))  # long enough that rounds get played between kills
             if done["seat"] >= kills or (done["controller"] < kills and rand.random() < 0.5):
                 _kill(controller)
@@ -96,6 +99,7 @@ def test_controller_and_seat_kills_lose_and_double_nothing(edition: str, tmp_pat
             _, err = process.communicate(timeout=300)
             assert process.returncode == 0 and "Traceback" not in err, err
     finally:
+        progress.close()
         for process in [controller, *seats.values()]:
             if process.poll() is None:
                 process.kill()

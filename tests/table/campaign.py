@@ -24,6 +24,7 @@ from kiosk.cli import main
 from kiosk.table.core import events as te
 from kiosk.table.core.journal import TableJournal
 from proto.turbokiosk.v1 import table_pb2 as pb
+from tests.helpers.campaign_progress import campaign_progress
 from tests.helpers.seat_table import Books, Table, reconcile
 from tests.helpers.table_cli import env, turbokiosk
 from tests.table.tamper import TAMPERS, Tamper, backup, replaced_by, replay_a_seat_message, restore
@@ -278,7 +279,9 @@ def run_campaign(
     host = floor_host(table)
     try:
         names = [t.name for t in TAMPERS] + [REPLACED, *RUNTIME]
+        progress = campaign_progress("table tamper campaign", rounds, "rounds")
         while report.rounds < rounds or len(report.detected) < len(names):
+            progress.update(min(report.rounds, rounds))
             time.sleep(rand.uniform(*pause))
             if not table.journal_path.exists():
                 continue
@@ -304,6 +307,7 @@ def run_campaign(
             report.rounds = sum(
                 isinstance(ev, te.RoundClosed | te.RoundVoided) for ev in finished_rounds(table)
             )
+        progress.close()
         # the end: each seat finishes what it has in play and one more round, then stops
         for n, process in procs.items():
             stop(process)
