@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import Any
+from typing import Any, TextIO, cast
 
 from kiosk.kernel.progress import Progress
 
@@ -47,4 +47,4 @@ class _Uncaptured(io.TextIOBase):
 
 def campaign_progress(label: str, total: int | None, unit: str, *, every: float = 5.0) -> Progress:
     """A :class:`Progress` of ``total`` ``unit`` for a campaign, past pytest's capture."""
-    return Progress(label, total, unit, stream=_Uncaptured(), every=every)
+    return Progress(label, total, unit, stream=cast(TextIO, _Uncaptured()), every=every)

@@ -110,7 +110,6 @@ class TableSimulation:
         at 3 standard errors (0.27%)."""
         return family_bound(self.checks)
 
-
     def agrees(self) -> bool:
         """Every pooled wager, checked correlation and wager at every seat within
         :attr:`bound`."""
