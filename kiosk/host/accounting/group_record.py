@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kiosk.host.accounting import stores
+from kiosk.host.accounting.floor_alarms import FLOOR_ALARM_KINDS
 from kiosk.terminal.hostlink.anchor import JournalHead
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 SLOW_KINDS = frozenset(
     {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared", "refused"}
     | {"head_withdrawn"}  # an alarm on the floor
+    | FLOOR_ALARM_KINDS  # a door, a tilt, a handpay: an alarm for the attendant
 )
 
 
