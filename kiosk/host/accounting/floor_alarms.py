@@ -69,7 +69,8 @@ def floor_alarm(tx: Tx, terminal_id: str, m: Message) -> tuple[str, dict[str, ob
     if m.kind == "tilt":
         if not body.get("raised"):
             return None
-        return "tilt", {"code": str(body.get("code", "")), "reason": body.get("reason", ""), **where}
+        tilt = {"code": str(body.get("code", "")), "reason": str(body.get("reason", ""))}
+        return "tilt", {**tilt, **where}
     if m.kind == "handpay_locked":
         money = {"value_cents": int(body.get("value_cents", 0)), "seat": body.get("seat", 0)}
         return "handpay", {"handpay": str(body.get("kind", "")), **money, **where}
