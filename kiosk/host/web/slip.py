@@ -25,7 +25,7 @@ def _latin(text: str) -> str:
 
 def handpay_slip_pdf(handpay: Handpay, printed_by: str, printed_ms: int) -> bytes:
     """The slip of ``handpay``, printed by ``printed_by`` at ``printed_ms``."""
-    pdf = FPDF(format="A5")
+    pdf = FPDF(format=(148, 210))  # A5, in millimetres
     pdf.set_creation_date(datetime.fromtimestamp(printed_ms / 1000, tz=UTC))
     pdf.set_title(f"Handpay {handpay.terminal_id} {dollars(handpay.value_cents)}")
     pdf.set_author("TurboKiosk host")
