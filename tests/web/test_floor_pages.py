@@ -133,7 +133,7 @@ def test_an_operator_acknowledges_an_alarm_audited(app: SecurityHeaders) -> None
     c = sign_in(app, "olive")
     floor = c.get("/").text
     key = re.search(r'data-key="(t:\d+)"[^>]*>Acknowledge', floor)
-    door = [k for k in re.findall(r'class="alarm alarm door_open" data-key="([^"]+)"', floor)]
+    door = list(re.findall(r'class="alarm alarm door_open" data-key="([^"]+)"', floor))
     assert key is not None and len(door) == 1
     before = open_count(floor, "TK-C")
     answer = c.post(

@@ -52,11 +52,11 @@ from kiosk.host.web.commands import (
 )
 from kiosk.host.web.floor import (
     HOUR_MS,
+    LIFETIME_COLUMNS,
     OFFLINE_AFTER_SECONDS,
     PERIODS,
     VOUCHER_STATES,
     Floor,
-    LIFETIME_COLUMNS,
     is_money,
     meter_order,
     now_ms,
