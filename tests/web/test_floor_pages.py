@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from kiosk.host.accounting.db import SqliteHostDb
+from kiosk.host.accounting.db import HostDb, PostgresHostDb, SqliteHostDb
 from kiosk.host.web.accounts import Kdf
 from kiosk.host.web.app import DashboardConfig, SecurityHeaders, build_app
 from tests.helpers.web_records import attendant_events, populate
@@ -21,19 +21,38 @@ from tests.helpers.web_records import attendant_events, populate
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[SecurityHeaders]:
-    db = SqliteHostDb(tmp_path / "host.sqlite3")
+def make_app(request: pytest.FixtureRequest, tmp_path: Path, back_end: str) -> SecurityHeaders:
+    """The dashboard on a floor of :func:`populate` with TK-C's doors, tilt and handpays."""
+    if back_end == "sqlite":
+        target = str(tmp_path / "host.sqlite3")
+        db: HostDb = SqliteHostDb(target)
+    else:
+        target = request.getfixturevalue("postgres_server").new_database()
+        db = PostgresHostDb(target)
     made = populate(db)
     db.hello("TK-C", "1.4.0", "sig-c", made.now)
     attendant_events(db, "TK-C", made.now)
     db.close()
-    config = DashboardConfig(db=str(tmp_path / "host.sqlite3"), kdf=Kdf(n=2**10))
+    config = DashboardConfig(db=target, kdf=Kdf(n=2**10))
     app = build_app(config)
     app.dashboard.accounts.add_user("olive", "operator", PASSWORD)
     app.dashboard.accounts.add_user("audrey", "auditor", PASSWORD)
-    yield app
-    app.dashboard.close()
+    return app
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SecurityHeaders]:
+    made = make_app(request, tmp_path, "sqlite")
+    yield made
+    made.dashboard.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app_on(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SecurityHeaders]:
+    """The same on each back end (the alarm queries and their acknowledgements)."""
+    made = make_app(request, tmp_path, request.param)
+    yield made
+    made.dashboard.close()
 
 
 def csrf_of(html: str) -> str:
@@ -68,9 +87,9 @@ def open_count(html: str, terminal: str) -> int:
 
 
 def test_a_door_opened_outside_service_is_on_the_floor_and_the_terminal_page(
-    app: SecurityHeaders,
+    app_on: SecurityHeaders,
 ) -> None:
-    c = sign_in(app, "olive")
+    c = sign_in(app_on, "olive")
     floor = c.get("/").text
     listed = re.findall(r'<li class="alarm [^"]*" data-key="([^"]+)"', floor)
     assert "main door opened outside service" in visible(floor)
@@ -129,7 +148,8 @@ def test_the_casino_win_is_coin_in_less_what_was_paid(app: SecurityHeaders) -> N
     assert "Casino win per hour (coin-in less paid)" in charts
 
 
-def test_an_operator_acknowledges_an_alarm_audited(app: SecurityHeaders) -> None:
+def test_an_operator_acknowledges_an_alarm_audited(app_on: SecurityHeaders) -> None:
+    app = app_on
     c = sign_in(app, "olive")
     floor = c.get("/").text
     key = re.search(r'data-key="(t:\d+)"[^>]*>Acknowledge', floor)
