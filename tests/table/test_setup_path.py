@@ -26,7 +26,6 @@ import pytest
 
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.hostlink.identity import SERVER_NAMES, Role
-from kiosk.terminal.hostlink.tls_log import HandshakeLog
 from tests.helpers.table_cli import REPO
 
 OFFSCREEN = {"SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "KIVY_NO_ARGS": "1"}
@@ -161,6 +160,8 @@ def test_a_foreign_certificate_is_one_line_however_often_it_tries(
 
 
 def test_the_filter_says_one_line_an_interval_and_passes_the_rest() -> None:
+    from kiosk.terminal.hostlink.tls_log import HandshakeLog
+
     now = [0.0]
     log = HandshakeLog("table T1", interval=60, clock=lambda: now[0])
     failed = (
