@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from kiosk.host.accounting.reports import Message, Tx
 
-#: event kinds that raise a floor alarm
-FLOOR_ALARM_KINDS = frozenset({"door", "tilt", "handpay_locked"})
 #: the events a terminal's floor page lists (and the partial index covers)
 NOTICE_KINDS = (
     "door",
@@ -42,6 +40,16 @@ FLOOR_ALARMS_SCHEMA = f"""
 CREATE INDEX IF NOT EXISTS events_notices ON events (terminal_id, journal_seq)
     WHERE {NOTICES_SQL};
 """
+
+
+def may_raise(m: Message) -> bool:
+    """Whether recording ``m`` may raise a floor alarm (a door opened, a tilt raised, a
+    handpay): such a report takes the group commit's one-statement path."""
+    if m.kind == "door":
+        return bool(m.body.get("open"))
+    if m.kind == "tilt":
+        return bool(m.body.get("raised"))
+    return m.kind == "handpay_locked"
 
 
 def in_service(tx: Tx, terminal_id: str, m: Message) -> bool:

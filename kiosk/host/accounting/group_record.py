@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kiosk.host.accounting import stores
-from kiosk.host.accounting.floor_alarms import FLOOR_ALARM_KINDS
+from kiosk.host.accounting.floor_alarms import may_raise
 from kiosk.terminal.hostlink.anchor import JournalHead
 
 if TYPE_CHECKING:
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 SLOW_KINDS = frozenset(
     {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared", "refused"}
     | {"head_withdrawn"}  # an alarm on the floor
-    | FLOOR_ALARM_KINDS  # a door, a tilt, a handpay: an alarm for the attendant
 )
 
 
@@ -144,7 +143,10 @@ def _candidates(reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[t
             r.head is not None
             and r.terminal_id not in slow
             and per_terminal[r.terminal_id] == 1
-            and all(ids[m.message_id] == 1 and m.kind not in SLOW_KINDS for m in r.messages)
+            and all(
+                ids[m.message_id] == 1 and m.kind not in SLOW_KINDS and not may_raise(m)
+                for m in r.messages
+            )
             and sum(1 for m in r.messages if m.kind == "meters") <= 1
         )
 
