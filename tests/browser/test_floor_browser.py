@@ -209,8 +209,12 @@ def shoot(driver: WebDriver, name: str) -> None:
     where = os.environ.get("TURBOKIOSK_WEB_SCREENSHOTS")
     if where:
         Path(where).mkdir(parents=True, exist_ok=True)
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(1440, max(900, min(int(height) + 40, 2400)))
+        height = int(driver.execute_script("return document.documentElement.scrollHeight"))
+        driver.set_window_size(1440, max(900, min(height + 40, 2400)))
+        time.sleep(0.2)
+        inner = int(driver.execute_script("return window.innerHeight"))
+        if inner < height:  # the window's frame takes some of its height: the whole page
+            driver.set_window_size(1440, min(height + 40 + (height + 40 - inner), 2600))
         time.sleep(0.3)
         driver.save_screenshot(str(Path(where) / f"{name}.png"))
         driver.set_window_size(1440, 900)
@@ -314,7 +318,7 @@ def test_a_voucher_redeemed_twice_raises_an_alarm_live(floor: FloorRig, browser:
             lambda d: any(printed in li.text for li in d.find_elements(By.CSS_SELECTOR, item)),
         )
         assert browser.execute_script("return window.notReloaded") is True
-        assert int(text(browser, "#alarm-badge")) >= 1
+        wait(browser, lambda d: int(text(d, "#alarm-badge") or 0) >= 1)  # the open alarms
         shoot(browser, "04-floor-double-redemption")
         browser.get(f"{floor.url}/alarms")
         assert printed in text(browser, "#alarm-list")
@@ -452,12 +456,12 @@ def test_a_door_a_handpay_and_a_voucher_on_the_operators_pages(
     try:
         rig.pump_until(lambda: rig.link.connected)
         number = _cash_out(rig, 5000)  # a voucher printed
-        rig.runtime.execute(c.SetDoor(door="main", open=True))  # nobody in the service menu
         rig.printer.paper = False  # the next cash-out cannot print: a handpay
         rig.validator.insert(2000)
         rig.pump_until(lambda: rig.runtime.state.credits[0] == 2000)
         rig.runtime.cash_out()
         rig.pump_until(lambda: rig.runtime.state.handpay is not None)
+        rig.runtime.execute(c.SetDoor(door="main", open=True))  # nobody in the service menu
         rig.pump_until(rig.outbox_empty)
     finally:
         rig.close()

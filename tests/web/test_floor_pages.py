@@ -25,7 +25,7 @@ def make_app(request: pytest.FixtureRequest, tmp_path: Path, back_end: str) -> S
     """The dashboard on a floor of :func:`populate` with TK-C's doors, tilt and handpays."""
     if back_end == "sqlite":
         target = str(tmp_path / "host.sqlite3")
-        db: HostDb = SqliteHostDb(target)
+        db: HostDb = SqliteHostDb(Path(target))
     else:
         target = request.getfixturevalue("postgres_server").new_database()
         db = PostgresHostDb(target)
@@ -153,7 +153,7 @@ def test_an_operator_acknowledges_an_alarm_audited(app_on: SecurityHeaders) -> N
     c = sign_in(app, "olive")
     floor = c.get("/").text
     key = re.search(r'data-key="(t:\d+)"[^>]*>Acknowledge', floor)
-    door = list(re.findall(r'class="alarm alarm door_open" data-key="([^"]+)"', floor))
+    door = list(re.findall(r'class="alarm sev-alarm door_open" data-key="([^"]+)"', floor))
     assert key is not None and len(door) == 1
     before = open_count(floor, "TK-C")
     answer = c.post(

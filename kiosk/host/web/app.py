@@ -61,7 +61,7 @@ from kiosk.host.web.floor import (
     meter_order,
     now_ms,
 )
-from kiosk.host.web.meter_names import meter_name
+from kiosk.host.web.meter_names import edition_title, meter_name
 from kiosk.host.web.safety import BodyTooLargeError, bounded, logged_fault
 from kiosk.host.web.sql import Connection
 from kiosk.kernel.errors import CommandError
@@ -134,6 +134,7 @@ class Dashboard:
         env.filters["percent"] = lambda v: "-" if v is None else f"{v:.2f}%"
         env.filters["ticket"] = ticket_number
         env.filters["meter"] = meter_name
+        env.filters["edition"] = edition_title
         env.globals["command_title"] = command_title
         env.globals["periods"] = PERIODS
         env.tests["money_meter"] = is_money

@@ -59,7 +59,7 @@ def handpay_slip_pdf(handpay: Handpay, printed_by: str, printed_ms: int) -> byte
         pdf.set_font("Helvetica", "B", 11)
         pdf.cell(32, 7, label)
         pdf.set_font("Helvetica", "", 11)
-        pdf.multi_cell(0, 7, _latin(value), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 7, _latin(value), new_x="LMARGIN", new_y="NEXT", align="L")
     pdf.ln(8)
     for who in ("Attendant", "Witness (supervisor)", "Player"):
         pdf.ln(10)

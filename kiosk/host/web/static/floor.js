@@ -77,6 +77,7 @@ function onFloor(data) {
   setText(document.getElementById("n-offline"), String(data.offline));
   setText(document.getElementById("n-disabled"), String(data.disabled));
   setText(document.getElementById("n-alarms"), String(data.alarms));
+  setText(document.getElementById("alarm-badge"), String(data.alarms));
   setText(document.getElementById("open-alarms"), String(data.alarms));
   const table = document.getElementById("terminals");
   if (!table) return;
@@ -88,7 +89,6 @@ function onFloor(data) {
   }
 }
 
-let unseen = 0;
 
 function ticket(number) {  // as the ticket prints it: 12-3456-7890-1234-5678
   if (!/^[0-9]{18}$/.test(number)) return number;
@@ -121,13 +121,11 @@ function ackForm(key) {  // the Acknowledge button of an alarm added live
 
 function onAlarm(a) {
   const list = document.getElementById("alarm-list");
-  unseen += 1;
-  setText(document.getElementById("alarm-badge"), String(unseen));
   if (!list || list.querySelector('li[data-key="' + CSS.escape(a.key) + '"]')) return;
   const none = list.querySelector("li.none");
   if (none) none.remove();
   const li = document.createElement("li");
-  li.className = "alarm new " + a.severity + " " + a.kind;
+  li.className = "alarm new sev-" + a.severity + " " + a.kind;
   li.dataset.key = a.key;
   const parts = [
     ["at", when(a.at_ms)],
