@@ -105,3 +105,47 @@ def populate(db: HostDb) -> Floor:
         coin_in=500 + 200 + 1000 + 300 + 700,
         win=0 + 600 + 250 + 900 + 0,
     )
+
+
+def attendant_events(db: HostDb, terminal: str, now: int) -> None:
+    """What an attendant goes to at ``terminal`` (issue 26): power, a main door opened outside
+    service, a technician's door inside it, paper out, a jackpot handpay paid and one waiting,
+    and a meter snapshot with notes, games and wager spots."""
+
+    def event(seq: int, kind: str, body: dict[str, object]) -> Message:
+        return Message(f"{terminal}:1:{100 + seq}:0", 100 + seq, now - 60_000 + seq, kind, body)
+
+    tilt = {"code": "paper_out", "raised": True, "reason": "printer out of paper"}
+    db.record(
+        terminal,
+        [
+            event(1, "power_up", {"software_version": "1.4.0", "recovered": False}),
+            event(2, "door", {"door": "main", "open": True}),
+            event(3, "door", {"door": "main", "open": False}),
+            event(4, "service", {"active": True, "role": "technician"}),
+            event(5, "door", {"door": "logic", "open": True}),
+            event(6, "door", {"door": "logic", "open": False}),
+            event(7, "service", {"active": False, "role": ""}),
+            event(8, "tilt", {**tilt, "needs_attendant": False, "by": ""}),
+            event(9, "handpay_locked", {"seat": 0, "value_cents": 125_000, "kind": "jackpot"}),
+            event(
+                10,
+                "handpay_reset",
+                {"seat": 0, "value_cents": 125_000, "kind": "jackpot", "by": "attendant 7"},
+            ),
+            event(
+                11, "handpay_locked", {"seat": 0, "value_cents": 4_000, "kind": "cancelled_credits"}
+            ),
+        ],
+        now,
+    )
+    values = {
+        "coin_in": 2000,
+        "coin_out": 1750,
+        "bills_in": 20000,
+        "bills_in.10000": 2,
+        "game.icon-v2.default.in": 1500,
+        "wager_in.first_down": 500,
+        "door_opens": 2,
+    }
+    db.record(terminal, [meters(terminal, 200, now, values)], now)

@@ -106,7 +106,7 @@ def test_a_game_paying_more_than_its_pay_tables_allow_is_kept_out_of_the_meters(
     # the floor's figures count the fair game only, and its alarms show the other
     floor = _floor(rig)
     (figures,) = floor.games_by_terminal(0, 10**15)
-    assert (figures.games, figures.coin_in, figures.win) == (1, 100, 250)
+    assert (figures.games, figures.coin_in, figures.paid) == (1, 100, 250)
     assert any(a.kind == "implausible_game" for a in floor.alarms())
     # a resend is a duplicate: no second record, no second alarm
     assert client.report([wild]).duplicates == 1

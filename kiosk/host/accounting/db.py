@@ -41,6 +41,7 @@ from typing import Any, Protocol
 from kiosk.host.accounting import constraints, device_counts, registry, stores
 from kiosk.host.accounting.bounds import Limits
 from kiosk.host.accounting.device_counts import DEVICE_COUNTS_SCHEMA
+from kiosk.host.accounting.floor_alarms import FLOOR_ALARMS_SCHEMA, floor_alarm
 from kiosk.host.accounting.group_record import ContendedError, record_setwise
 from kiosk.host.accounting.plausibility import REFUSED
 from kiosk.host.accounting.records import (
@@ -129,6 +130,7 @@ CREATE INDEX IF NOT EXISTS voucher_audit_by_number
     + STORES_SCHEMA
     + DEVICE_COUNTS_SCHEMA
     + REGISTRY_SCHEMA
+    + FLOOR_ALARMS_SCHEMA
 )
 
 #: the voucher states as stored (the enum's words)
@@ -471,6 +473,8 @@ class HostDb(ABC):
                 stores.terminal_alarm(tx, terminal_id, m.body["alarm"], at, detail)
             elif m.kind == "head_withdrawn":
                 stores.terminal_alarm(tx, terminal_id, m.kind, at, dict(m.body))
+            elif (raised := floor_alarm(tx, terminal_id, m)) is not None:
+                stores.terminal_alarm(tx, terminal_id, raised[0], m.at_ms, raised[1])
             elif m.kind == "enable":
                 tx.execute(
                     "UPDATE terminals SET enabled = ?, disable_reason = ? WHERE terminal_id = ?",

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kiosk.host.accounting import stores
+from kiosk.host.accounting.floor_alarms import may_raise
 from kiosk.terminal.hostlink.anchor import JournalHead
 
 if TYPE_CHECKING:
@@ -142,7 +143,10 @@ def _candidates(reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[t
             r.head is not None
             and r.terminal_id not in slow
             and per_terminal[r.terminal_id] == 1
-            and all(ids[m.message_id] == 1 and m.kind not in SLOW_KINDS for m in r.messages)
+            and all(
+                ids[m.message_id] == 1 and m.kind not in SLOW_KINDS and not may_raise(m)
+                for m in r.messages
+            )
             and sum(1 for m in r.messages if m.kind == "meters") <= 1
         )
 

@@ -73,6 +73,10 @@ TERMINAL_ALARM_KINDS = {
     "report_rate": "alarm",
     "identity_refused": "alarm",  # an unknown, retired or wrong-role identity (registry.py)
     "head_withdrawn": "alarm",  # the terminal's signer held a head its store did not
+    # the floor's own (kiosk/host/accounting/floor_alarms.py): what an attendant goes to
+    "door_open": "alarm",  # a cabinet door opened while no one was in the service menu
+    "tilt": "exception",  # a tilt raised (paper out, a jam, a link...): play stopped
+    "handpay": "exception",  # an attendant must pay by hand
 }
 
 

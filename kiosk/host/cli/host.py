@@ -474,6 +474,7 @@ def _check_credentials(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from kiosk.host.accounting.server import HostServer, HostSettings
+    from kiosk.terminal.hostlink.tls_log import HandshakeLog
 
     pki.refuse_ca_key((pki_dir(args), host_dir(args)), ca_dir(args))
     limits = Limits(
@@ -511,6 +512,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)  # before the line that tells the world it is up
     signal.signal(signal.SIGINT, stop)
+    HandshakeLog("host").install()  # a refused handshake: one line, not one per attempt
     web = host_web.start_beside(args, web, db_target(args))
     print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
     if web is not None:

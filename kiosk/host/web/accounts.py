@@ -65,6 +65,10 @@ CREATE TABLE IF NOT EXISTS web_audit (
     terminal_id TEXT NOT NULL,
     detail TEXT NOT NULL,
     address TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS web_alarm_acks (
+    alarm_key TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    at_ms BIGINT NOT NULL);
 """
     + LOCKOUT_SCHEMA
 )
@@ -420,6 +424,22 @@ class Accounts:
             " address) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (at, username[:64], action, outcome, terminal_id, detail[:2000], address[:64]),
         )
+
+    def acknowledge(
+        self, key: str, username: str, terminal_id: str, text: str, address: str
+    ) -> bool:
+        """Record that ``username`` acknowledged the alarm ``key``, audited in the same
+        transaction; False (and nothing written) when it was acknowledged already."""
+        at = now_ms()
+        with self.conn.transaction() as tx:
+            added = tx.execute(
+                "INSERT INTO web_alarm_acks VALUES (?, ?, ?) ON CONFLICT (alarm_key) DO NOTHING",
+                (key, username, at),
+            )
+            if added:
+                detail = f"{key}: {text}"
+                self._audit(tx, at, username, "alarm_ack", "ok", terminal_id, detail, address)
+        return bool(added)
 
     def audit(self, last: int = 200) -> list[AuditEntry]:
         """The dashboard's audit, newest first."""

@@ -1,7 +1,9 @@
 """The floor dashboard as a Starlette application (decision 0029).
 
-Pages: the floor (terminals on and offline, live), meters by terminal, game and period, the
-hourly charts, vouchers with their audit, alarms (live), the dashboard's own audit; CSV exports
+Pages: the floor (terminals on and offline, live, and the open alarms), a terminal's page (its
+doors, tilts, handpays, power; meters by name; vouchers), meters by terminal, game and period,
+the hourly charts, vouchers (searched by number) with their audit, handpays with a printable
+slip (PDF), alarms (live; an operator acknowledges them), the dashboard's own audit; CSV exports
 of each; commands (enable, disable, message) with a confirmation step.  Every page needs a
 signed-in user (:mod:`kiosk.host.web.accounts`); every ``POST`` needs the session's CSRF token;
 commands need the operator role.  The live feed is Server-Sent Events (:mod:`kiosk.host.web.live`).
@@ -41,9 +43,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kiosk.host.web import live
 from kiosk.host.web.accounts import Accounts, Kdf, Session
 from kiosk.host.web.charts import Bar, bar_chart, hour_label
-from kiosk.host.web.commands import ACTIONS, CommandQueue, HostRecordsQueue, checked
+from kiosk.host.web.commands import (
+    ACTIONS,
+    CommandQueue,
+    HostRecordsQueue,
+    checked,
+    command_title,
+)
 from kiosk.host.web.floor import (
     HOUR_MS,
+    LIFETIME_COLUMNS,
     OFFLINE_AFTER_SECONDS,
     PERIODS,
     VOUCHER_STATES,
@@ -52,11 +61,13 @@ from kiosk.host.web.floor import (
     meter_order,
     now_ms,
 )
+from kiosk.host.web.meter_names import edition_title, meter_name
 from kiosk.host.web.safety import BodyTooLargeError, bounded, logged_fault
 from kiosk.host.web.sql import Connection
 from kiosk.kernel.errors import CommandError
 from kiosk.kernel.money_text import dollars
 from kiosk.kernel.time_text import clock_time, local_stamp
+from kiosk.terminal.devices.voucher import grouped_number
 
 HERE = Path(__file__).parent
 SESSION_COOKIE = "tk_session"
@@ -66,6 +77,8 @@ MAX_FORM_BYTES = 16_384
 MAX_ROW_ID = 2**63 - 1
 #: vouchers listed on the page, newest first (every one is in the CSV)
 VOUCHERS_SHOWN = 50
+#: what a voucher search may hold besides digits (as printed: 12-3456-7890-1234-5678)
+NUMBER_SEPARATORS = str.maketrans("", "", "- .")
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
@@ -119,6 +132,10 @@ class Dashboard:
         env.filters["clock"] = clock_time
         env.filters["dollars"] = dollars
         env.filters["percent"] = lambda v: "-" if v is None else f"{v:.2f}%"
+        env.filters["ticket"] = ticket_number
+        env.filters["meter"] = meter_name
+        env.filters["edition"] = edition_title
+        env.globals["command_title"] = command_title
         env.globals["periods"] = PERIODS
         env.tests["money_meter"] = is_money
 
@@ -168,6 +185,11 @@ class Dashboard:
     def page(self, request: Request, name: str, session: Session | None, **data: Any) -> Response:
         context = {"session": session, "now_ms": now_ms(), "path": request.url.path, **data}
         return self.templates.TemplateResponse(request, name, context)
+
+
+def ticket_number(number: str) -> str:
+    """A validation number as the ticket prints it (``12-3456-7890-1234-5678``)."""
+    return grouped_number(number) if len(number) == 18 and number.isdigit() else number
 
 
 def _address(request: Request) -> str:
@@ -228,6 +250,10 @@ def build_app(config: DashboardConfig) -> SecurityHeaders:
             route("/charts", charts_page),
             route("/vouchers", vouchers_page),
             route("/alarms", alarms_page),
+            route("/alarms/ack", alarm_ack, ("POST",)),
+            route("/terminals/{terminal}", terminal_page),
+            route("/handpays", handpays_page),
+            route("/handpays/{message_id}/slip.pdf", handpay_slip),
             route("/audit", audit_page),
             route("/terminals/{terminal}/command", command_form),
             route("/terminals/{terminal}/command", command_post, ("POST",)),
@@ -336,13 +362,15 @@ async def floor_page(dash: Dashboard, request: Request) -> Response:
     def read() -> dict[str, Any]:
         return {
             "terminals": dash.floor.terminals(at),
-            "alarms": dash.floor.alarms(at, last=20),
+            "alarms": dash.floor.open_alarms(at),
             "cursor": live.AlarmCursor(*dash.floor.alarm_cursor()).text(),
             "states": dash.floor.voucher_states(),
         }
 
     data = await run_in_threadpool(read)
-    return dash.page(request, "floor.html", session, actions=ACTIONS, **data)
+    return dash.page(
+        request, "floor.html", session, actions=ACTIONS, back="/", open_only=True, **data
+    )
 
 
 async def meters_page(dash: Dashboard, request: Request) -> Response:
@@ -351,10 +379,9 @@ async def meters_page(dash: Dashboard, request: Request) -> Response:
 
     def read() -> dict[str, Any]:
         snapshots = dash.floor.latest_meters()
-        names = meter_order({name for s in snapshots for name in s.meters})
         return {
             "snapshots": snapshots,
-            "names": names,
+            "columns": [meter_name(n) for n in LIFETIME_COLUMNS],
             "games": dash.floor.games_by_terminal(since, until),
         }
 
@@ -370,8 +397,14 @@ async def charts_page(dash: Dashboard, request: Request) -> Response:
     rows = await run_in_threadpool(dash.floor.games_by_hour, since, at + 1)
     charts = [
         bar_chart("Coin-in per hour", [Bar(hour_label(r.hour_ms), r.coin_in) for r in rows], "in"),
-        bar_chart("Win per hour", [Bar(hour_label(r.hour_ms), r.win) for r in rows], "win"),
-        bar_chart("Hold per hour", [Bar(hour_label(r.hour_ms), r.hold) for r in rows], "hold"),
+        bar_chart(
+            "Paid to players per hour", [Bar(hour_label(r.hour_ms), r.paid) for r in rows], "paid"
+        ),
+        bar_chart(
+            "Casino win per hour (coin-in less paid)",
+            [Bar(hour_label(r.hour_ms), r.win) for r in rows],
+            "win",
+        ),
     ]
     return dash.page(request, "charts.html", session, charts=charts, rows=rows, hours=hours)
 
@@ -381,16 +414,33 @@ async def vouchers_page(dash: Dashboard, request: Request) -> Response:
     state = request.query_params.get("state") or None
     if state is not None and state not in VOUCHER_STATES:
         raise HTTPException(400, f"state: one of {', '.join(VOUCHER_STATES)}")
+    number = request.query_params.get("number", "").strip()
+    digits = number.translate(NUMBER_SEPARATORS)
+    error = ""
+    if number and not (digits.isascii() and digits.isdigit() and 4 <= len(digits) <= 18):
+        error = "a validation number: 4 to 18 digits, with or without the dashes of the ticket"
 
     def read() -> dict[str, Any]:
+        searched = bool(number) and not error
+        found = dash.floor.voucher_search(digits, VOUCHERS_SHOWN) if searched else None
         return {
             "vouchers": dash.floor.vouchers(state, last=VOUCHERS_SHOWN),
+            "found": found,
             "audit": dash.floor.voucher_audit(),
             "states": dash.floor.voucher_states(),
         }
 
     data = await run_in_threadpool(read)
-    return dash.page(request, "vouchers.html", session, state=state, shown=VOUCHERS_SHOWN, **data)
+    return dash.page(
+        request,
+        "vouchers.html",
+        session,
+        state=state,
+        shown=VOUCHERS_SHOWN,
+        number=number,
+        error=error,
+        **data,
+    )
 
 
 async def alarms_page(dash: Dashboard, request: Request) -> Response:
@@ -399,11 +449,112 @@ async def alarms_page(dash: Dashboard, request: Request) -> Response:
     def read() -> dict[str, Any]:
         return {
             "alarms": dash.floor.alarms(),
+            "open": len(dash.floor.open_alarms()),
             "cursor": live.AlarmCursor(*dash.floor.alarm_cursor()).text(),
         }
 
     data = await run_in_threadpool(read)
-    return dash.page(request, "alarms.html", session, **data)
+    return dash.page(request, "alarms.html", session, back="/alarms", **data)
+
+
+def _back(text: str) -> str:
+    """Where an acknowledgement returns: the floor, the alarms or a terminal's page."""
+    if text in ("/", "/alarms"):
+        return text
+    if text.startswith("/terminals/") and text[11:].replace("-", "").isalnum():
+        return text
+    return "/alarms"
+
+
+async def alarm_ack(dash: Dashboard, request: Request) -> Response:
+    session = await dash.session(request)
+    form = await dash.form(request, session)
+    key = str(form.get("key", ""))
+    if not session.user.may_command:
+        await run_in_threadpool(
+            dash.accounts.log,
+            session.user.username,
+            "alarm_ack",
+            "refused",
+            "",
+            f"{key[:40]}: role {session.user.role} may not acknowledge alarms",
+            _address(request),
+        )
+        raise HTTPException(403, f"the {session.user.role} role does not acknowledge alarms")
+    alarm = await run_in_threadpool(dash.floor.alarm, key)
+    if alarm is None:
+        raise HTTPException(404, "no such alarm")
+    await run_in_threadpool(
+        dash.accounts.acknowledge,
+        alarm.key,
+        session.user.username,
+        alarm.terminal_id,
+        f"{alarm.kind} {alarm.text}",
+        _address(request),
+    )
+    return RedirectResponse(_back(str(form.get("back", ""))), status_code=303)
+
+
+async def terminal_page(dash: Dashboard, request: Request) -> Response:
+    session = await dash.session(request)
+    terminal_id = request.path_params["terminal"]
+    at = now_ms()
+
+    def read() -> dict[str, Any] | None:
+        status = dash.floor.terminal(terminal_id, at)
+        if status is None:
+            return None
+        snapshot = dash.floor.meters_of(terminal_id)
+        names = meter_order(set(snapshot.meters)) if snapshot is not None else []
+        return {
+            "t": status,
+            "alarms": [a for a in dash.floor.open_alarms(at) if a.terminal_id == terminal_id],
+            "notices": dash.floor.notices(terminal_id),
+            "snapshot": snapshot,
+            "meters": [(meter_name(n), snapshot.value(n)) for n in names] if snapshot else [],
+            "vouchers": dash.floor.vouchers_of(terminal_id),
+            "handpays": dash.floor.handpays(terminal_id, last=20),
+        }
+
+    data = await run_in_threadpool(read)
+    if data is None:
+        raise HTTPException(404, "no such terminal")
+    back = f"/terminals/{terminal_id}"
+    return dash.page(
+        request, "terminal.html", session, actions=ACTIONS, back=back, open_only=True, **data
+    )
+
+
+async def handpays_page(dash: Dashboard, request: Request) -> Response:
+    session = await dash.session(request)
+    handpays = await run_in_threadpool(dash.floor.handpays)
+    return dash.page(request, "handpays.html", session, handpays=handpays)
+
+
+async def handpay_slip(dash: Dashboard, request: Request) -> Response:
+    from kiosk.host.web.slip import handpay_slip_pdf
+
+    session = await dash.session(request)
+    message_id = str(request.path_params["message_id"])
+    handpay = await run_in_threadpool(dash.floor.handpay, message_id[:200])
+    if handpay is None:
+        raise HTTPException(404, "no such handpay")
+    pdf = await run_in_threadpool(handpay_slip_pdf, handpay, session.user.username, now_ms())
+    await run_in_threadpool(
+        dash.accounts.log,
+        session.user.username,
+        "handpay_slip",
+        "ok",
+        handpay.terminal_id,
+        f"{handpay.message_id}: {handpay.what} {dollars(handpay.value_cents)}",
+        _address(request),
+    )
+    name = f"handpay-{handpay.terminal_id}-{handpay.journal_seq}.pdf"
+    return Response(
+        pdf,
+        media_type="application/pdf",
+        headers={"content-disposition": f'inline; filename="{name}"'},
+    )
 
 
 async def audit_page(dash: Dashboard, request: Request) -> Response:
@@ -562,6 +713,10 @@ def _csv_cell(value: object) -> object:
     return value
 
 
+def _percent(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
 def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -605,9 +760,9 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
         )
     if name == "meters":
         return _csv(
-            ["terminal_id", "journal_seq", "at_ms", "meter", "value"],
+            ["terminal_id", "journal_seq", "at_ms", "meter", "name", "value"],
             (
-                [s.terminal_id, s.journal_seq, s.at_ms, meter, value]
+                [s.terminal_id, s.journal_seq, s.at_ms, meter, meter_name(meter).name, value]
                 for s in floor.latest_meters()
                 for meter, value in sorted(s.meters.items())
             ),
@@ -622,11 +777,22 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
                 "until_ms",
                 "games",
                 "coin_in_cents",
+                "paid_cents",
                 "win_cents",
-                "hold_cents",
+                "hold_percent",
             ],
             (
-                [g.terminal_id, g.edition, since, until, g.games, g.coin_in, g.win, g.hold]
+                [
+                    g.terminal_id,
+                    g.edition,
+                    since,
+                    until,
+                    g.games,
+                    g.coin_in,
+                    g.paid,
+                    g.win,
+                    _percent(g.hold_percent),
+                ]
                 for g in floor.games_by_terminal(since, until)
             ),
         )
@@ -635,8 +801,11 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
         at = now_ms()
         rows = floor.games_by_hour((at // HOUR_MS - hours + 1) * HOUR_MS, at + 1)
         return _csv(
-            ["hour_start_ms", "games", "coin_in_cents", "win_cents", "hold_cents"],
-            ([r.hour_ms, r.games, r.coin_in, r.win, r.hold] for r in rows),
+            ["hour_start_ms", "games", "coin_in_cents", "paid_cents", "win_cents", "hold_percent"],
+            (
+                [r.hour_ms, r.games, r.coin_in, r.paid, r.win, _percent(r.hold_percent)]
+                for r in rows
+            ),
         )
     if name == "vouchers":
         return _csv(
@@ -692,10 +861,58 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
         )
     if name == "alarms":
         return _csv(
-            ["key", "kind", "severity", "terminal_id", "at_ms", "voucher", "detail"],
+            [
+                "key",
+                "kind",
+                "severity",
+                "terminal_id",
+                "at_ms",
+                "voucher",
+                "detail",
+                "acknowledged_by",
+                "acknowledged_ms",
+            ],
             (
-                [a.key, a.kind, a.severity, a.terminal_id, a.at_ms, a.subject, a.text]
+                [
+                    a.key,
+                    a.kind,
+                    a.severity,
+                    a.terminal_id,
+                    a.at_ms,
+                    a.subject,
+                    a.text,
+                    a.acked_by,
+                    a.acked_ms,
+                ]
                 for a in floor.alarms(last=1_000_000)
+            ),
+        )
+    if name == "handpays":
+        return _csv(
+            [
+                "message_id",
+                "terminal_id",
+                "journal_seq",
+                "at_ms",
+                "seat",
+                "value_cents",
+                "kind",
+                "paid_ms",
+                "paid_by",
+            ],
+            (
+                [
+                    h.message_id,
+                    h.terminal_id,
+                    h.journal_seq,
+                    h.at_ms,
+                    h.seat,
+                    h.value_cents,
+                    h.kind,
+                    h.paid_ms,
+                    h.paid_by,
+                ]
+                for h in floor.handpays(last=1_000_000)
             ),
         )
     if name == "audit":
@@ -727,7 +944,17 @@ def _export_rows(dash: Dashboard, name: str, request: Request) -> str:
     raise HTTPException(404, "no such export")
 
 
-EXPORTS = ("terminals", "meters", "games", "hours", "vouchers", "voucher-audit", "alarms", "audit")
+EXPORTS = (
+    "terminals",
+    "meters",
+    "games",
+    "hours",
+    "vouchers",
+    "voucher-audit",
+    "alarms",
+    "handpays",
+    "audit",
+)
 
 
 async def export(dash: Dashboard, request: Request) -> Response:

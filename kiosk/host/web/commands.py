@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kiosk.host.accounting.db import HostDb, open_db
+from kiosk.host.accounting.records import CommandRecord
 from kiosk.host.accounting.server import host_command
 from kiosk.host.web.floor import now_ms
 from kiosk.kernel.errors import CommandError
@@ -54,6 +55,21 @@ class CommandRequest:
     def describe(self) -> str:
         """``disable TK-0001: count room`` (for the audit and the pages)."""
         return f"{self.action} {self.terminal_id}" + (f": {self.text}" if self.text else "")
+
+
+def command_title(record: CommandRecord) -> str:
+    """What a queued command does, in the operator's words: ``Disable TK-0001: count room``,
+    ``Enable TK-0001``, ``Message to TK-0001``, ``Software authentication of TK-0001``."""
+    body, terminal = record.body, record.terminal_id
+    if record.kind == HostCommandKind.SET_ENABLED:
+        verb = "Enable" if body.get("enabled") else "Disable"
+        reason = str(body.get("reason", ""))
+        return f"{verb} {terminal}" + (f": {reason}" if reason else "")
+    if record.kind == HostCommandKind.PLAYER_MESSAGE:
+        return f"Message to {terminal}: {body.get('text', '')}"
+    if record.kind == HostCommandKind.AUTHENTICATE_SOFTWARE:
+        return f"Software authentication of {terminal}"
+    return f"{record.kind.replace('_', ' ').capitalize()} for {terminal}"
 
 
 def checked(terminal_id: str, action: str, text: str, known: list[str]) -> CommandRequest:

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.host.web.floor import Alarm, Floor, now_ms
+from kiosk.host.web.floor import OPEN_SHOWN, Alarm, Floor, now_ms
 
 
 @dataclass
@@ -57,6 +57,7 @@ def floor_event(floor: Floor, at: int) -> dict[str, Any]:
     online = sum(t.online for t in terminals)
     return {
         "now_ms": at,
+        "alarms": min(sum(floor.open_counts(at).values()), OPEN_SHOWN),
         "online": online,
         "offline": len(terminals) - online,
         "disabled": sum(not t.enabled for t in terminals),

@@ -45,6 +45,7 @@ from kiosk.terminal.cli.guard import EXIT_LOCKED, CommandLineError
 from kiosk.terminal.cli.seat_args import table_id
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.hostlink.identity import IdentityError, Role, check_name, seat_name, table_name
+from kiosk.terminal.hostlink.tls_log import HandshakeLog
 
 if TYPE_CHECKING:
     from kiosk.table.core.shuffler_feed import ShufflerFeed
@@ -221,6 +222,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    HandshakeLog(f"table {args.table_id}").install()  # a refused handshake: one line
     print(f"table {args.table_id}: serving on {server.address}", flush=True)
     server.server.wait_for_termination()
     for robot in robots:

@@ -24,6 +24,7 @@ from kiosk.terminal.hostlink.wiring import HostEndpoint
 from kiosk.terminal.presentation.session import PlayerSession
 from kiosk.terminal.sas.link import SasSettings
 from kiosk.terminal.seat.runtime import TableSeating
+from kiosk.terminal.seat.status import Connection
 
 #: the demo kiosk's embedded accounting host belongs to the host deployable: it is looked up by
 #: name when ``turbokiosk run`` wants it, so no module of the terminal imports the host
@@ -356,14 +357,17 @@ LINK_WAIT_SECONDS = 20.0
 
 
 def link_status(terminal: Terminal) -> dict[str, bool | None]:
-    """Whether each link is up: the device links (in-process devices always are) and the
-    host link (None without a host)."""
+    """Whether each link is up: the device links (in-process devices always are), the
+    host link (None without a host) and, seated at a table, the seat's link to its controller."""
     host = terminal.host_link
-    return {
+    links: dict[str, bool | None] = {
         "bill_validator": bool(getattr(terminal.validator, "link_up", True)),
         "printer": bool(getattr(terminal.printer, "link_up", True)),
         "host": host.connected if host is not None else None,
     }
+    if terminal.seat is not None:
+        links["table"] = terminal.seat.status().connection is Connection.SEATED
+    return links
 
 
 def _down_links_have_said_why(terminal: Terminal) -> bool:

@@ -43,7 +43,10 @@ function newRow(table, t) {
     td.className = name + (name === "events" || name === "alarms" ? " num" : "");
     tr.appendChild(td);
   }
-  tr.firstChild.textContent = t.terminal_id;
+  const link = document.createElement("a");
+  link.href = "/terminals/" + encodeURIComponent(t.terminal_id);
+  link.textContent = t.terminal_id;
+  tr.firstChild.appendChild(link);
   if (table.dataset.actions) {  // an operator's table: the command links
     const td = document.createElement("td");
     td.className = "cmds";
@@ -73,6 +76,9 @@ function onFloor(data) {
   setText(document.getElementById("n-online"), String(data.online));
   setText(document.getElementById("n-offline"), String(data.offline));
   setText(document.getElementById("n-disabled"), String(data.disabled));
+  setText(document.getElementById("n-alarms"), String(data.alarms));
+  setText(document.getElementById("alarm-badge"), String(data.alarms));
+  setText(document.getElementById("open-alarms"), String(data.alarms));
   const table = document.getElementById("terminals");
   if (!table) return;
   const body = table.tBodies[0];
@@ -83,32 +89,60 @@ function onFloor(data) {
   }
 }
 
-let unseen = 0;
+
+function ticket(number) {  // as the ticket prints it: 12-3456-7890-1234-5678
+  if (!/^[0-9]{18}$/.test(number)) return number;
+  return [number.slice(0, 2), number.slice(2, 6), number.slice(6, 10), number.slice(10, 14),
+    number.slice(14)].join("-");
+}
+
+function ackForm(key) {  // the Acknowledge button of an alarm added live
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = "/alarms/ack";
+  form.className = "ack";
+  const csrf = document.querySelector('input[name="csrf"]');
+  for (const [name, value] of [["csrf", csrf ? csrf.value : ""], ["key", key],
+    ["back", window.location.pathname]]) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  }
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.className = "ack-button";
+  button.dataset.key = key;
+  button.textContent = "Acknowledge";
+  form.appendChild(button);
+  return form;
+}
 
 function onAlarm(a) {
   const list = document.getElementById("alarm-list");
-  unseen += 1;
-  setText(document.getElementById("alarm-badge"), String(unseen));
   if (!list || list.querySelector('li[data-key="' + CSS.escape(a.key) + '"]')) return;
   const none = list.querySelector("li.none");
   if (none) none.remove();
   const li = document.createElement("li");
-  li.className = "alarm new " + a.severity + " " + a.kind;
+  li.className = "alarm new sev-" + a.severity + " " + a.kind;
   li.dataset.key = a.key;
   const parts = [
     ["at", when(a.at_ms)],
     ["kind", a.kind.replace(/_/g, " ")],
     ["terminal", a.terminal_id],
   ];
-  if (a.subject) parts.push(["voucher", "voucher " + a.subject]);
+  if (a.subject) parts.push(["voucher", "voucher " + ticket(a.subject)]);
   parts.push(["text", a.text]);
   for (const [name, text] of parts) {
-    const span = document.createElement("span");
+    const span = document.createElement(name === "terminal" ? "a" : "span");
     span.className = name;
     span.textContent = text;
+    if (name === "terminal") span.href = "/terminals/" + encodeURIComponent(text);
     li.appendChild(span);
     li.appendChild(document.createTextNode(" "));
   }
+  if (list.dataset.operator) li.appendChild(ackForm(a.key));
   list.insertBefore(li, list.firstChild);
 }
 
