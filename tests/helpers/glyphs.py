@@ -50,9 +50,9 @@ def python_strings() -> Iterator[tuple[str, str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skip = _docstrings(tree)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if id(node) not in skip and node.value.strip():
-                    yield f"{path.relative_to(REPO)}:{node.lineno}", node.value
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and id(node) not in skip and text.strip():
+                yield f"{path.relative_to(REPO)}:{node.lineno}", text
 
 
 def kv_strings() -> Iterator[tuple[str, str]]:
