@@ -28,9 +28,9 @@ import grpc
 from kiosk.table.core.dealer_records import (
     DealStep,
     LaidPack,
-    RecallLine,
     RecalledSeatLine,
     RecalledWager,
+    RecallLine,
     Role,
     SeatLine,
     SeatState,

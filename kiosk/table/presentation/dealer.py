@@ -14,8 +14,8 @@ from kiosk.kernel.games.registry import load_game
 from kiosk.kernel.games.table_phase import IN_ROUND, TablePhase
 from kiosk.table.core.dealer_records import (
     PACK_SIZE,
-    RecallLine,
     RecalledSeatLine,
+    RecallLine,
     Role,
     SeatLine,
     SeatState,

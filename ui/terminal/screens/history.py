@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.graphics import Color, Rectangle
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -30,6 +31,11 @@ class HistoryZoom(ModalView):
         super().__init__(size_hint=(0.96, 0.94), auto_dismiss=True, **kwargs)
         self.background_color = (*BAR[:3], 0.92)
         box = BoxLayout(orientation="vertical", padding=u * 10, spacing=u * 6)
+        with box.canvas.before:  # opaque: the page's lines do not show through the cards
+            Color(*BAR)
+            ground = Rectangle(pos=box.pos, size=box.size)
+        box.bind(pos=lambda w, p: setattr(ground, "pos", p))
+        box.bind(size=lambda w, s: setattr(ground, "size", s))
         rows = recall_rows(game, t)
         for caption, row, base in rows:
             if caption:
@@ -44,6 +50,7 @@ class HistoryZoom(ModalView):
                 card.face = card_face
                 card.bind(on_release=lambda *_: self.dismiss())
             box.add_widget(line)
+        box.add_widget(HeaderLabel(text=t["history_zoom_close"], size_hint_y=None, height=u * 27))
         self.add_widget(box)
 
     def on_touch_down(self, touch: object) -> bool:
