@@ -190,11 +190,12 @@ class OutcomePage(ServicePage):
             header, rows = table
             grid = GridLayout(cols=len(header), size_hint_y=None, spacing=(12, 2))
             grid.bind(minimum_height=grid.setter("height"))
-            for n, cell in enumerate(header):
-                grid.add_widget(TableCell(text=cell, head=True, number=n > 0 and len(header) > 2))
-            for row in rows:
+            figures = len(header) > 2  # name, then figures: the name column twice as wide
+            for row, head in [(header, True), *((r, False) for r in rows)]:
                 for n, cell in enumerate(row):
-                    grid.add_widget(TableCell(text=cell, number=n > 0 and len(header) > 2))
+                    widget = TableCell(text=cell, head=head, number=figures and n > 0)
+                    widget.size_hint_x = 2 if figures and n == 0 else 1
+                    grid.add_widget(widget)
             box.add_widget(grid)
         else:
             for line in outcome.lines:
