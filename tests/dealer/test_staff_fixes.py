@@ -14,7 +14,6 @@ import pytest
 from kiosk.table.core import events as e
 from kiosk.table.core.core import CardSource
 from kiosk.table.core.dealer_access import DealerRole
-from kiosk.table.presentation.dealer import PAUSE_REASONS, SUIT_KEYS
 from kiosk.terminal.hostlink import pki
 from tests.dealer.table import DealerTable
 from tests.helpers.dealer_rig import NAMES, SEATS
@@ -41,7 +40,7 @@ def test_a_virtual_round_paused_with_a_reason_and_recalled_seat_by_seat(
     d.tap("dt:pause")
     assert d.page == "pause"
     assert d.app.pages["pause"].reason == ""
-    reason = PAUSE_REASONS[1]
+    reason = "Break"
     d.tap(f"pause_reason:{reason}")
     d.tap("pause:confirm")
     assert d.page == "round"
@@ -78,5 +77,7 @@ def test_a_virtual_round_paused_with_a_reason_and_recalled_seat_by_seat(
 
 
 def test_suit_keys_are_symbols_in_their_colours() -> None:
+    from kiosk.table.presentation.dealer import SUIT_KEYS
+
     assert [k[0] for k in SUIT_KEYS] == ["♠", "♥", "♦", "♣"]
     assert [k[2] for k in SUIT_KEYS] == ["black", "red", "red", "black"]

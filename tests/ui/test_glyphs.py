@@ -12,13 +12,12 @@ from kivy.core.text import Label as CoreLabel
 
 from kiosk.terminal.presentation.i18n import CATALOGUES
 from tests.helpers import glyphs
-from ui.terminal import fonts
-
-FACES = (fonts.REGULAR, fonts.BOLD)
 
 
-@pytest.mark.parametrize("face", FACES, ids=lambda p: p.name)
-def test_every_text_of_both_languages_has_its_glyphs(face: object) -> None:
+@pytest.mark.parametrize("bold", [False, True], ids=["regular", "bold"])
+def test_every_text_of_both_languages_has_its_glyphs(bold: bool) -> None:
+    """Against the font every label uses: the one Kivy resolves for its default name."""
+    face = LabelBase._fonts[DEFAULT_FONT][2 if bold else 0]
     cmap = set(TTFont(face).getBestCmap())
     texts = list(glyphs.every_text())
     assert len(texts) > 3000  # the gathering found the screens' texts
@@ -40,6 +39,8 @@ def test_the_gathering_finds_what_roboto_lacks() -> None:
 
 def test_the_screens_use_the_shipped_typeface() -> None:
     """Kivy's default font (every label, every text drawn in a picture) is the shipped one."""
+    from ui.terminal import fonts
+
     assert DEFAULT_FONT == fonts.NAME
     assert LabelBase._fonts[DEFAULT_FONT][0] == str(fonts.REGULAR)
     assert LabelBase._fonts[DEFAULT_FONT][2] == str(fonts.BOLD)
@@ -72,7 +73,11 @@ def test_the_typeface_keeps_robotos_metrics() -> None:
     """Every glyph Roboto has is Roboto's, at its width: nothing laid out moved."""
     import kivy
 
-    for face, name in zip(FACES, ("Roboto-Regular.ttf", "Roboto-Bold.ttf"), strict=True):
+    from ui.terminal import fonts
+
+    for face, name in zip(
+        (fonts.REGULAR, fonts.BOLD), ("Roboto-Regular.ttf", "Roboto-Bold.ttf"), strict=True
+    ):
         ours, roboto = TTFont(face), TTFont(f"{kivy.__path__[0]}/data/fonts/{name}")
         ours_cmap, roboto_cmap = ours.getBestCmap(), roboto.getBestCmap()
         for code, glyph in roboto_cmap.items():
@@ -80,6 +85,8 @@ def test_the_typeface_keeps_robotos_metrics() -> None:
 
 
 def test_the_licences_and_sources_ship_with_it() -> None:
+    from ui.terminal import fonts
+
     text = (fonts.HERE / "LICENSE").read_text(encoding="utf-8")
     for needed in ("Apache License", "Version 2.0", "Bitstream", "DejaVu Sans 2.37", "Roboto"):
         assert needed in text

@@ -15,7 +15,7 @@ from kivy.core.text import DEFAULT_FONT
 from kiosk.tools.tour import STADIUM_CARDS, TURBO_CARDS
 from tests.helpers import legibility
 from ui.terminal.draw import cardface, chipface
-from ui.terminal.theme import CARD, CHIP, SLOT, SLOT_CHOSEN
+from ui.terminal.theme import CARD, CHIP, CHIP_INLAY, CREAM, SLOT, SLOT_CHOSEN
 from ui.terminal.widgets.card import CardView, _painter
 from ui.terminal.widgets.chip import ChipButton
 
@@ -63,9 +63,9 @@ def _check_cards(k: Any, where: str) -> int:
     cap = legibility.cap_ratio(DEFAULT_FONT, True, False)
     for card in cards:
         w, h = card.size
-        assert cardface.index_size(w, h) * cap >= LEAST * u, (where, card.tk_name, w, h)
-        drawn = index_height(card)
+        drawn = index_height(card)  # on the framebuffer, then the size the drawing code uses
         assert drawn >= LEAST * u - 1, (where, card.tk_name, card.face, (w, h), drawn)
+        assert cardface.index_size(w, h) * cap >= LEAST * u, (where, card.tk_name, w, h)
     return len(cards)
 
 
@@ -130,6 +130,8 @@ def test_stadium_positions_and_the_dealers_hand(kiosk: Any) -> None:
 
 @pytest.mark.parametrize("colour", sorted(CHIP))
 def test_every_chip_value_reads_at_4_5_to_1(colour: str) -> None:
-    ink = np.array(chipface.value_colour(colour)[:3])
-    body = np.array(chipface.body_colour(colour)[:3])
+    """The value is drawn in the inserts' colour (cream unless the theme says) on the body."""
+    ink = np.array(CHIP_INLAY.get(colour, CREAM)[:3])
+    body = np.array(CHIP[colour][:3])
     assert legibility.contrast_ratio(ink, body) >= 4.5
+    assert chipface.value_colour(colour) == CHIP_INLAY.get(colour, CREAM)  # what is drawn

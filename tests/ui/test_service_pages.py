@@ -44,7 +44,7 @@ def _labels(layer: Any) -> list[Label]:
         if not isinstance(w, Label) or not w.text.strip() or w.opacity == 0 or w.width < 1:
             continue
         x, y = w.to_window(w.x, w.y)
-        if -1 <= x and x + w.width <= Window.width + 1 and 0 <= y < Window.height:
+        if x >= -1 and x + w.width <= Window.width + 1 and 0 <= y < Window.height:
             found.append(w)
     return found
 

@@ -47,6 +47,9 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "newer": "NEWER",
         "menu": "Menu",
         "exit": "Exit service mode",
+        "role_attendant": "Attendant",
+        "role_technician": "Technician",
+        "role_operator": "Operator",
     },
     "es": {
         "menu_heading": "SERVICIO · {role} · terminal {terminal}",
@@ -84,6 +87,9 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "newer": "SIGUIENTE",
         "menu": "Menú",
         "exit": "Salir del modo de servicio",
+        "role_attendant": "Asistente",
+        "role_technician": "Técnico",
+        "role_operator": "Operador",
     },
 }
 

@@ -105,6 +105,7 @@ class ServiceLayer(FloatLayout):
     def key_off(self) -> None:
         """The service key was turned off: leave service mode, hide the layer."""
         self._stop_poll()
+        self._language = ""  # the next technician starts in the terminal's language
         self.session.turn_key(False)
         if self.parent is not None:
             self.parent.remove_widget(self)

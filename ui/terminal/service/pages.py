@@ -135,7 +135,7 @@ class MenuPage(ServicePage):
         """Buttons for the allowed functions."""
         state = session.terminal.state()
         language = self.layer.language if self.layer is not None else "en"
-        role = session.role.label.capitalize() if session.role else ""
+        role = service_text(language, f"role_{session.role.label}") if session.role else ""
         heading = service_text(
             language, "menu_heading", role=role, terminal=state.config.terminal_id
         )
