@@ -3,6 +3,7 @@ touchscreen and display tests.  Each page calls back into its :class:`ServiceLay
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -154,6 +155,19 @@ class MenuPage(ServicePage):
             grid.add_widget(button)
 
 
+def columns(lines: tuple[str, ...]) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
+    """Lines laid out in columns by runs of spaces (the command line's fixed-width layout) as
+    a table for a proportional font: when most lines split into the same number of columns;
+    None otherwise.  The first such line is the header when it has no figure in it."""
+    split = [tuple(re.split(r"\s{2,}", line.strip())) for line in lines if line.strip()]
+    counts = [len(parts) for parts in split if len(parts) > 1]
+    if not counts or len(counts) < 0.6 * len(split):
+        return None
+    width = max(set(counts), key=counts.count)
+    rows = [(*parts, *("",) * (width - len(parts)))[:width] for parts in split]
+    return tuple("" for _ in range(width)), rows
+
+
 class OutcomeLine(Label):
     """One line of an outcome, wrapped at the page's width (look in ``service.kv``)."""
 
@@ -186,12 +200,15 @@ class OutcomePage(ServicePage):
         self.body = "\n".join(outcome.lines)
         box = self.ids.lines
         box.clear_widgets()
+        if table is None:
+            table = columns(outcome.lines)
         if table is not None:
             header, rows = table
             grid = GridLayout(cols=len(header), size_hint_y=None, spacing=(12, 2))
             grid.bind(minimum_height=grid.setter("height"))
             figures = len(header) > 2  # name, then figures: the name column twice as wide
-            for row, head in [(header, True), *((r, False) for r in rows)]:
+            heads = [(header, True)] if any(header) else []
+            for row, head in [*heads, *((r, False) for r in rows)]:
                 for n, cell in enumerate(row):
                     widget = TableCell(text=cell, head=head, number=figures and n > 0)
                     widget.size_hint_x = 2 if figures and n == 0 else 1
