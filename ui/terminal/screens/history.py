@@ -48,13 +48,13 @@ class HistoryZoom(ModalView):
                 card.icon = game.icon
                 card.selected = base >= 0 and base + i in game.positions
                 card.face = card_face
-                card.bind(on_release=lambda *_: self.dismiss())
+                card.bind(on_release=lambda *_: self.dismiss(animation=False))
             box.add_widget(line)
         box.add_widget(HeaderLabel(text=t["history_zoom_close"], size_hint_y=None, height=u * 27))
         self.add_widget(box)
 
     def on_touch_down(self, touch: object) -> bool:
-        self.dismiss()
+        self.dismiss(animation=False)
         return True
 
 
