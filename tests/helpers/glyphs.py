@@ -50,9 +50,10 @@ def python_strings() -> Iterator[tuple[str, str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skip = _docstrings(tree)
         for node in ast.walk(tree):
-            text = node.value if isinstance(node, ast.Constant) else None
-            if isinstance(text, str) and id(node) not in skip and text.strip():
-                yield f"{path.relative_to(REPO)}:{node.lineno}", text
+            if not isinstance(node, ast.Constant) or id(node) in skip:
+                continue
+            if isinstance(node.value, str) and node.value.strip():
+                yield f"{path.relative_to(REPO)}:{node.lineno}", node.value
 
 
 def kv_strings() -> Iterator[tuple[str, str]]:

@@ -22,7 +22,7 @@ from ui.terminal.widgets.chip import ChipButton
 LEAST = legibility.MIN_CAP_PX - 0.25
 
 
-def _shown(root: Any, kind: type) -> list[Any]:
+def _shown(root: Any, kind: Any) -> list[Any]:
     from kivy.core.window import Window
 
     out = []
