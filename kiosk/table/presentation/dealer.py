@@ -230,7 +230,8 @@ def instruction(snapshot: TableSnapshot) -> str:
     if snapshot.tilt is not None:
         return "Stop dealing. Call the supervisor: re-read the pack, or void the round."
     if snapshot.paused:
-        return "The table is paused. Press Resume to go on."
+        why = f" ({snapshot.pause_reason})" if snapshot.pause_reason else ""
+        return f"The table is paused{why}. Press Resume to go on."
     phase = snapshot.phase
     step = snapshot.next_step
     if every_pack_laid(snapshot):
@@ -376,8 +377,12 @@ def recall_seat_text(seat: RecalledSeatLine, names: dict[str, str]) -> str:
         else:
             result = "lost"
         parts.append(f"{name} {dollars(w.stake)} {result}")
-    if not seat.wagers:
-        parts.append("no wager")
+    if not seat.wagers:  # a recall that names no wager: the seat's totals
+        parts.append(
+            f"staked {dollars(seat.stake)} · paid {dollars(seat.paid)}"
+            if seat.stake
+            else "no wager"
+        )
     return " · ".join(parts)
 
 
