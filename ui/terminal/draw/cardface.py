@@ -158,7 +158,14 @@ def _compact_index(card: CardFace, w: float, h: float) -> float:
     """The large index of a small card: its rank top left at :func:`index_size`, the suit
     beside it when it fits, else under it; returns how far down the index reaches."""
     margin = max(2.0, w * 0.06)
-    tw, th = text.draw(card.rank, margin, h - margin * 0.5, index_size(w, h), anchor="tl")
+    size = index_size(w, h)
+    for _ in range(12):  # a card too small even for that (a thumbnail): as large as it holds
+        tw, th = text.texture(card.rank, round(size)).size
+        beside = w - 2 * margin - tw - margin * 0.5 >= th * 0.62
+        if tw <= w - 2 * margin + 1 and th * (1.0 if beside else 1.62) + margin <= h:
+            break
+        size *= 0.88
+    tw, th = text.draw(card.rank, margin, h - margin * 0.5, size, anchor="tl")
     top = h - margin * 0.5
     beside = w - 2 * margin - tw - margin * 0.5
     pip = th * 0.62
