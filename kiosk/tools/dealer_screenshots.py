@@ -98,7 +98,10 @@ def visit(stand: Stand, shot: Shot, manual: Stand | None = None) -> None:
     table.tick(4_000)
     stand.settle()
     shot("08-decisions")
-    d.tap("dt:pause")
+    d.tap("dt:pause")  # the reason first
+    d.tap("pause_reason:Dealer change")
+    shot("23-pause-reason")
+    d.tap("pause:confirm")
     stand.settle()
     shot("09-paused")
     d.tap("dt:resume")

@@ -259,13 +259,20 @@ class ScriptedTable(dealer_pb2_grpc.DealerServiceServicer):
         )
         for seat in v.seats:
             if seat.stake_cents:
-                rnd.seats.add(
+                row = rnd.seats.add(
                     seat=seat.seat,
                     stake_cents=seat.stake_cents,
                     paid_cents=seat.paid_cents,
                     returned_cents=seat.stake_cents if voided else 0,
                     choice=seat.choice,
                 )
+                # the stand's seats stake the Ante alone (a wager and its result, as a
+                # controller's recall has them)
+                row.wagers.add(spot="ante", cents=seat.stake_cents)
+                if not voided:
+                    row.results.add(
+                        spot="ante", stake_cents=seat.stake_cents, paid_cents=seat.paid_cents
+                    )
         self.rounds.append(rnd)
         v.phase, v.voided_reason = TablePhase.IDLE.value, voided
         v.ClearField("next_step")

@@ -40,6 +40,14 @@ def visit(d: Any, tour: Any, shot: Shot) -> None:
     terminal = tour.terminal
     rt = terminal.runtime
     app = d.app
+    # two games for the recall (a robot at a fixed seed, no faults)
+    import random
+
+    from kiosk.terminal.robot import Robot
+
+    robot = Robot(rt, terminal.validator, terminal.printer, random.Random(7), fault_rate=0.0)
+    for _ in range(2):
+        robot.play_game()
     # something for the attendant: a cancelled-credit handpay and a tilt
     assert terminal.validator.insert(2000)
     rt.pump()
@@ -66,7 +74,13 @@ def visit(d: Any, tour: Any, shot: Shot) -> None:
     d.tap("action:Menu")
     d.tap("service:recall")
     shot("07-recall")
+    d.tap("recall:menu")
+    d.tap("service:language")  # the pages in Spanish, then back
+    shot("07b-menu-spanish")
+    d.tap("service:meters")
+    shot("07c-meters-spanish")
     d.tap("action:Menu")
+    d.tap("service:language")
     d.tap("service:exit")
 
     _enter_first_time(d, "technician", "2222", "1357", shot, "08-new-pin-technician")

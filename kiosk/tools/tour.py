@@ -189,6 +189,11 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.tap("back")
     d.tap("history")
     shot("07-history-turbo")
+    d.tap("history_card:0")  # a touch on the recalled cards shows them large
+    d.frames(3)
+    shot("39-history-zoom")
+    d.tap_at(app.root.width / 2, app.root.height / 2)  # any touch closes it
+    d.frames(2)
     d.tap("back")
 
     # Stadium: positions, wagers on the hand and on the lines, Play, the result

@@ -28,7 +28,14 @@ from kiosk.table.core.dealer_link import Answer, DealerLink, DealerLinkError
 from kiosk.table.core.dealer_records import PACK_SIZE, Role, TableSnapshot
 from kiosk.table.presentation.dealer import DealerView, dealer_view, location_title, recall_views
 from kiosk.table.presentation.dealer_entry import PackEntry
-from ui.table.pages import CardsPage, RecallPage, RoundPage, SignInPage, VoidPage
+from ui.table.pages import (
+    CardsPage,
+    PausePage,
+    RecallPage,
+    RoundPage,
+    SignInPage,
+    VoidPage,
+)
 from ui.terminal.theme import BAR
 from ui.terminal.widgets.card import CardRow
 from ui.terminal.widgets.controls import CasinoButton, CountdownRing
@@ -95,6 +102,7 @@ class DealerApp(App):
             RoundPage(name="round"),
             CardsPage(name="cards"),
             VoidPage(name="void"),
+            PausePage(name="pause"),
             RecallPage(name="recall"),
         ):
             sm.add_widget(page)
@@ -248,8 +256,22 @@ class DealerApp(App):
     def confirm(self) -> None:
         self._do(lambda: self.link.confirm(self._game()), "Round confirmed")
 
+    def open_pause(self) -> None:
+        """Pause asks for the reason first (the seats show it; the journal keeps it)."""
+        page = self.pages["pause"]
+        page.reason, page.message = "", ""
+        self.root.current = "pause"
+
     def pause(self) -> None:
-        self._do(self.link.pause, "Table paused")
+        page = self.pages["pause"]
+        if not page.reason:
+            page.message = "Choose the reason first"
+            return
+        reason = page.reason
+        if self._do(lambda: self.link.pause(reason), f"Table paused: {reason}"):
+            self.root.current = "round"
+        else:
+            page.message = self.pages["round"].message
 
     def resume(self) -> None:
         self._do(self.link.resume, "Table resumed")

@@ -8,9 +8,16 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from kiosk.table.presentation.dealer import DealerView, PlaceView, RecallView, SeatView
+from kiosk.table.presentation.dealer import (
+    DealerView,
+    PlaceView,
+    RecallPlace,
+    RecallView,
+    SeatView,
+)
 from kiosk.table.presentation.dealer_entry import PackEntry
 from ui.terminal.theme import hex_rgba
 from ui.terminal.widgets.named import Named
@@ -214,12 +221,29 @@ class VoidPage(Named, Screen):
     message = StringProperty("")
 
 
+class PausePage(Named, Screen):
+    """The dealer's pause: a reason (shown on the seats and journaled), then Pause table."""
+
+    reason = StringProperty("")
+    message = StringProperty("")
+
+
+class RecallPlaceBox(BoxLayout):
+    """A recalled round's place (the array, the dealer's hand) and its cards."""
+
+    title = StringProperty("")
+
+
 class RecallRow(BoxLayout):
-    """One recalled round."""
+    """One recalled round: the layout as it lay, each seat's wagers and results."""
 
     title = StringProperty("")
     summary = StringProperty("")
     voided = BooleanProperty(False)
+
+
+class RecallSeatLabel(Label):
+    """One seat's line of a recalled round (look in ``terminal.kv``)."""
 
 
 class RecallPage(Named, Screen):
@@ -233,11 +257,19 @@ class RecallPage(Named, Screen):
         self.empty = not rounds
         for n, r in enumerate(rounds):
             row = RecallRow(title=r.title, summary=r.summary, voided=r.voided)
-            cards = row.ids.cards
-            cards.name_prefix = f"recall{n}"
-            cards.fit = 12
-            cards.count = len(r.cards)
-            for card, face in zip(cards.cards, r.cards, strict=True):
-                card.deal = False
-                card.face = face
+            places = r.places or ((RecallPlace("Cards", r.cards),) if r.cards else ())
+            for m, place in enumerate(places):
+                widget = RecallPlaceBox(title=place.title)
+                # the array in rows of three, as it lies; a hand in one row
+                widget.size_hint_x = max(3, min(9, len(place.cards))) if place.cards else 3
+                cards = widget.ids.cards
+                cards.name_prefix = f"recall{n}:{m}"
+                cards.fit = max(3, len(place.cards))
+                cards.count = len(place.cards)
+                for card, face in zip(cards.cards, place.cards, strict=True):
+                    card.deal = False
+                    card.face = face
+                row.ids.places.add_widget(widget)
+            for line in r.seat_lines:
+                row.ids.seats.add_widget(RecallSeatLabel(text=line))
             box.add_widget(row)

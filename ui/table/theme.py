@@ -22,3 +22,6 @@ ALERT_TEXT = hex_rgba("#ff8a80")
 TILT = hex_rgba("#7a1418")
 #: the place the next pack goes to
 WAITING = hex_rgba("#1f5f8a")
+#: the suits' inks on the card-white suit keys (the cards' own red and black)
+SUIT_RED_HEX = "c8102e"  # theme.INK_RED
+SUIT_BLACK_HEX = "15171a"  # theme.INK_BLACK

@@ -15,6 +15,7 @@ from kivy.animation import Animation
 from kivy.app import App
 from kivy.base import EventLoop
 from kivy.core.window import Window
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui.terminal import capture
@@ -118,8 +119,16 @@ class Driver(AppDriver):
         self.frames(2)
 
     def tap_widget(self, widget: Widget) -> None:
-        """Touch down and up at the widget's centre."""
+        """Touch down and up at the widget's centre (scrolled into sight first, as a finger
+        would scroll to it, when it lies in a scrolling list)."""
         self.ready()
+        parent: Any = widget.parent
+        while parent is not None and parent is not parent.parent:
+            if isinstance(parent, ScrollView):
+                parent.scroll_to(widget, padding=4, animate=False)
+                self.frames(2)
+                break
+            parent = parent.parent
         self.touch_at(*widget.to_window(*widget.center))
 
     def tap(self, name: str) -> None:

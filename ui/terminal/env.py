@@ -11,6 +11,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from ui.terminal import fonts
+
 MIN_SIZE = (640, 400)
 #: the largest window (8K UHD): a bigger one is refused rather than allocated
 MAX_SIZE = (7680, 4320)
@@ -65,6 +67,8 @@ def prepare(
     Config.set("graphics", "multisamples", "0")
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
+    # the shipped typeface (every glyph the screens use), not Kivy's Roboto: decision 0055
+    Config.set("kivy", "default_font", repr(fonts.default_font()))
 
 
 def headless() -> bool:

@@ -63,14 +63,17 @@ CHIP = {
     "grey": hex_rgba("#8d9399"),
     "white": hex_rgba("#eceff1"),
     "red": hex_rgba("#c62828"),
-    "green": hex_rgba("#2e7d32"),
+    "green": hex_rgba("#27702b"),  # cream on it 5.4:1 (#2e7d32 was 4.497:1)
     "black": hex_rgba("#212121"),
     "purple": hex_rgba("#6a1b9a"),
     "orange": hex_rgba("#ef6c00"),
     "blue": hex_rgba("#1565c0"),
 }
 #: chip inlay colour (edge stripes and ring) by body colour
-CHIP_INLAY = {"white": hex_rgba("#1e5aa8"), "grey": CREAM}
+#: the inserts' and the value's colour where it is not cream: each chip's value reads at 4.5:1 or
+#: more on its body (cream on the grey 25c chip was 2.7:1, on the orange 2.7:1)
+CHIP_INK = hex_rgba("#1f1f1f")
+CHIP_INLAY = {"white": hex_rgba("#1e5aa8"), "grey": CHIP_INK, "orange": CHIP_INK}
 
 #: button body colour by style
 BUTTON_BODY = {
@@ -79,6 +82,7 @@ BUTTON_BODY = {
     "red": hex_rgba("#a8262b"),
     "dark": BAR,
     "felt": FELT_DARK,
+    "card": CARD,  # card-white keys (the Dealer Terminal's suits, in their inks)
 }
 
 FONT = "Roboto"

@@ -28,6 +28,8 @@ import grpc
 from kiosk.table.core.dealer_records import (
     DealStep,
     LaidPack,
+    RecalledSeatLine,
+    RecalledWager,
     RecallLine,
     Role,
     SeatLine,
@@ -148,7 +150,26 @@ def recall_line(r: pb.RecalledRound) -> RecallLine:
         voided=r.voided_reason,
         returned=sum(s.returned_cents for s in r.seats),
         deck_check=check,
+        first_cards=tuple(r.first_cards),
+        shared_cards=tuple(r.shared_cards),
+        seat_lines=tuple(_recalled_seat(s) for s in sorted(r.seats, key=lambda s: s.seat)),
     )
+
+
+def _recalled_seat(s: pb.RecalledSeat) -> RecalledSeatLine:
+    """One seat of a recalled round: each wager with its result (a wager without a result was
+    returned or is unknown: its stake, nothing paid)."""
+    results = {w.spot: w for w in s.results}
+    wagers = tuple(
+        RecalledWager(
+            w.spot,
+            w.cents,
+            results[w.spot].paid_cents if w.spot in results else 0,
+            results[w.spot].outcome if w.spot in results else "",
+        )
+        for w in s.wagers
+    )
+    return RecalledSeatLine(s.seat, wagers, s.choice, s.stake_cents, s.paid_cents, s.returned_cents)
 
 
 class DealerLink:

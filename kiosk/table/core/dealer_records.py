@@ -78,6 +78,28 @@ class Tilt:
 
 
 @dataclass(frozen=True)
+class RecalledWager:
+    """One wager of a seat in a recalled round and how it ended."""
+
+    spot: str
+    stake: int
+    paid: int
+    outcome: str  # the pay table's outcome text ("" when it lost)
+
+
+@dataclass(frozen=True)
+class RecalledSeatLine:
+    """One seat of a recalled round: its wagers, its choice, what it was paid."""
+
+    seat: int
+    wagers: tuple[RecalledWager, ...]
+    choice: str = ""
+    stake: int = 0
+    paid: int = 0
+    returned: int = 0
+
+
+@dataclass(frozen=True)
 class RecallLine:
     """One finished round of the table's recall."""
 
@@ -89,6 +111,9 @@ class RecallLine:
     voided: str = ""  # the void's reason ("" when the round settled)
     returned: int = 0
     deck_check: str = ""  # the shuffler's reported deck check, when it dealt
+    first_cards: tuple[int, ...] = ()  # the array (or the community cards)
+    shared_cards: tuple[int, ...] = ()  # the dealer's hand
+    seat_lines: tuple[RecalledSeatLine, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from kiosk.kernel.games.registry import load_game
 from kiosk.kernel.games.table_phase import IN_ROUND, TablePhase
 from kiosk.table.core.dealer_records import (
     PACK_SIZE,
+    RecalledSeatLine,
     RecallLine,
     Role,
     SeatLine,
@@ -229,7 +230,8 @@ def instruction(snapshot: TableSnapshot) -> str:
     if snapshot.tilt is not None:
         return "Stop dealing. Call the supervisor: re-read the pack, or void the round."
     if snapshot.paused:
-        return "The table is paused. Press Resume to go on."
+        why = f" ({snapshot.pause_reason})" if snapshot.pause_reason else ""
+        return f"The table is paused{why}. Press Resume to go on."
     phase = snapshot.phase
     step = snapshot.next_step
     if every_pack_laid(snapshot):
@@ -250,6 +252,8 @@ def instruction(snapshot: TableSnapshot) -> str:
     if phase == TablePhase.DECIDING:
         return "Seats are deciding. The window closes by itself."
     if phase == TablePhase.SETTLED:
+        if snapshot.card_source == "virtual":  # nothing is laid on a virtual deck's table
+            return "The round is settled: press Confirm to close it."
         return "Check the layout against the screen, then press Confirm."
     return "The cards are being dealt."
 
@@ -316,6 +320,26 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
     )
 
 
+#: the reasons the dealer gives for a pause (each shown on the seats: 32 characters at most)
+PAUSE_REASONS = ("Dealer change", "Break", "Table check", "Supervisor called")
+
+#: the suit keys of manual entry: (symbol, word, colour name), in the order of kiosk.kernel.cards
+SUIT_KEYS = (
+    ("♠", "Spades", "black"),
+    ("♥", "Hearts", "red"),
+    ("♦", "Diamonds", "red"),
+    ("♣", "Clubs", "black"),
+)
+
+
+@dataclass(frozen=True)
+class RecallPlace:
+    """A place of a recalled round's layout and its cards."""
+
+    title: str  # "Array", "Dealer's hand"
+    cards: tuple[CardFace, ...]
+
+
 @dataclass(frozen=True)
 class RecallView:
     """One finished round on the recall page."""
@@ -324,9 +348,64 @@ class RecallView:
     summary: str  # "4 seats · wagered $40.00 · paid $35.00" or "VOIDED: misdeal"
     cards: tuple[CardFace, ...]
     voided: bool
+    places: tuple[RecallPlace, ...] = ()  # the array (or community cards), the dealer's hand
+    seat_lines: tuple[str, ...] = ()  # "Seat 2 · PLAY · Ante $5.00 won $10.00 · ..."
 
 
-def recall_view(line: RecallLine) -> RecallView:
+def _spot_names(edition: str) -> dict[str, str]:
+    try:
+        return {spot.id: spot.label for spot in load_game(edition).spots}
+    except (ValueError, KeyError, OSError):
+        return {}
+
+
+def recall_seat_text(seat: RecalledSeatLine, names: dict[str, str]) -> str:
+    """One seat of a recalled round: its choice, each wager with its result, what it got."""
+    parts = [f"Seat {seat.seat}"]
+    if seat.choice:
+        parts.append(seat.choice.upper())
+    for w in seat.wagers:
+        name = names.get(w.spot, w.spot.replace("_", " ").capitalize())
+        if seat.returned and not seat.paid:
+            result = "returned"
+        elif w.paid > w.stake:
+            result = f"won {dollars(w.paid)}"
+        elif w.paid == w.stake and w.paid:
+            result = "push"
+        elif w.paid:
+            result = f"{dollars(w.paid)} back"
+        else:
+            result = "lost"
+        parts.append(f"{name} {dollars(w.stake)} {result}")
+    if not seat.wagers:  # a recall that names no wager: the seat's totals
+        parts.append(
+            f"staked {dollars(seat.stake)} · paid {dollars(seat.paid)}"
+            if seat.stake
+            else "no wager"
+        )
+    return " · ".join(parts)
+
+
+def recall_places(line: RecallLine) -> tuple[RecallPlace, ...]:
+    """The round's cards split as they lay: the array (or the community cards), then the
+    dealer's hand."""
+    first, shared = line.first_cards, line.shared_cards
+    if not first and not shared:
+        return (RecallPlace("Cards", tuple(face(x) for x in line.cards)),) if line.cards else ()
+    places = []
+    if first:
+        places.append(
+            RecallPlace(
+                "Array" if len(first) > PACK_SIZE else "Community cards",
+                tuple(face(x) for x in first),
+            )
+        )
+    if shared:
+        places.append(RecallPlace(location_title("dealer"), tuple(face(x) for x in shared)))
+    return tuple(places)
+
+
+def recall_view(line: RecallLine, edition: str = "") -> RecallView:
     """One recall line in the dealer's words."""
     seats = f"{line.seats} seat" + ("" if line.seats == 1 else "s")
     if line.voided:
@@ -335,15 +414,18 @@ def recall_view(line: RecallLine) -> RecallView:
         summary = f"{seats} · wagered {dollars(line.wagered)} · paid {dollars(line.paid)}"
     if line.deck_check:
         summary += f" · deck check {line.deck_check}"
+    names = _spot_names(edition) if edition else {}
     return RecallView(
         f"Game {line.game_number}",
         summary,
         tuple(face(x) for x in line.cards),
         bool(line.voided),
+        recall_places(line),
+        tuple(recall_seat_text(seat, names) for seat in line.seat_lines),
     )
 
 
 def recall_views(snapshot: TableSnapshot, last: int = 5) -> tuple[RecallView, ...]:
     """The last ``last`` rounds, newest first."""
     lines = sorted(snapshot.recall, key=lambda r: r.game_number, reverse=True)[:last]
-    return tuple(recall_view(line) for line in lines)
+    return tuple(recall_view(line, snapshot.edition) for line in lines)

@@ -156,8 +156,11 @@ def lockup_view(
 def _view(
     language: str, kind: str, title: str, reason: str, advice: str, severity: str, detail: str
 ) -> LockupView:
-    """A lockup view whose detail is also shown, labelled for the attendant."""
-    shown = text(language, "attendant_detail", detail=detail) if detail else ""
+    """A lockup view whose detail is also shown, labelled for the attendant: the terminal's own
+    words in English; in another language the lockup's code (the reason above it is already in
+    the player's language), never an English line on a Spanish screen."""
+    words = detail if language == "en" else text(language, "attendant_code", code=kind)
+    shown = text(language, "attendant_detail", detail=words) if detail else ""
     return LockupView(kind, title, reason, advice, severity, detail, shown)
 
 

@@ -11,12 +11,27 @@ INSERTS = 6
 SEGMENTS = 40  # polygon sides of a chip's circles: round at any size, cheap to draw
 
 
+def body_colour(colour: str) -> RGBA:
+    """The chip's body in the theme colour named ``colour``."""
+    return CHIP.get(colour, CHIP["blue"])
+
+
+def value_colour(colour: str) -> RGBA:
+    """The colour of the chip's inserts and value (read on its body)."""
+    return CHIP_INLAY.get(colour, CREAM)
+
+
+def value_size(r: float, label: str) -> float:
+    """The value's font size on a chip of radius ``r``: as large as the inner ring holds."""
+    return r * (0.7 if len(label) <= 2 else 0.62 if len(label) <= 3 else 0.52)
+
+
 def chip(
     cx: float, cy: float, r: float, colour: str, label: str = "", lifted: bool = False
 ) -> None:
     """A chip of radius ``r`` centred at (cx, cy) in the theme colour named ``colour``."""
-    body = CHIP.get(colour, CHIP["blue"])
-    inlay: RGBA = CHIP_INLAY.get(colour, CREAM)
+    body = body_colour(colour)
+    inlay: RGBA = value_colour(colour)
     Color(*SHADOW)
     n = SEGMENTS
     Ellipse(
@@ -48,8 +63,7 @@ def chip(
     Ellipse(pos=(cx - ring, cy - ring), size=(2 * ring, 2 * ring), segments=n)
     if label:
         Color(*inlay)
-        size = r * (0.62 if len(label) <= 3 else 0.5)
-        text.draw(label, cx, cy, size, anchor="c")
+        text.draw(label, cx, cy, value_size(r, label), anchor="c")
 
 
 def ring(cx: float, cy: float, r: float, colour: RGBA, progress: float, width: float) -> None:

@@ -10,6 +10,7 @@ outcomes and gather arguments.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,14 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.terminal.core.config import to_dict
+from kiosk.terminal.presentation.recall import recall_view
+from kiosk.terminal.presentation.service_words import (
+    device_rows,
+    function_title,
+    meter_rows,
+    service_text,
+    spot_and_edition_names,
+)
 from kiosk.terminal.service.access import AccessDeniedError, PinStore, Role
 from kiosk.terminal.service.backends import InProcessTerminal
 from kiosk.terminal.service.functions.base import Outcome, ServiceError
@@ -33,6 +42,7 @@ from ui.terminal.service.pages import (
     LoginPage,
     MenuPage,
     OutcomePage,
+    ServiceRecallPage,
     TouchTestPage,
 )
 
@@ -76,12 +86,14 @@ class ServiceLayer(FloatLayout):
             ConfigPage(name="config"),
             TouchTestPage(name="touch"),
             DisplayTestPage(name="display"),
+            ServiceRecallPage(name="recall"),
         ):
             page.layer = self
             self.pages.add_widget(page)
         self._poll: Any = None
         self._last_function = ""
         self._last_args: dict[str, Any] = {}
+        self._language = ""
 
     # --- key, entry and exit ---------------------------------------------------------------
 
@@ -93,6 +105,7 @@ class ServiceLayer(FloatLayout):
     def key_off(self) -> None:
         """The service key was turned off: leave service mode, hide the layer."""
         self._stop_poll()
+        self._language = ""  # the next technician starts in the terminal's language
         self.session.turn_key(False)
         if self.parent is not None:
             self.parent.remove_widget(self)
@@ -184,16 +197,70 @@ class ServiceLayer(FloatLayout):
             )
             return None
         self._last_function, self._last_args = name, given
-        self.show_outcome(outcome, self._actions(name, outcome))
+        if name == "recall":
+            self._show_recall(outcome)
+            return outcome
+        self.show_outcome(outcome, self._actions(name, outcome), self._table(name, outcome))
         if name == "bill_test" and outcome.data.get("running"):
             self._poll = Clock.schedule_interval(self._refresh_bill_test, 0.5)
         return outcome
 
-    def show_outcome(self, outcome: Outcome, actions: list[Action]) -> None:
-        """The outcome page."""
+    def show_outcome(
+        self,
+        outcome: Outcome,
+        actions: list[Action],
+        table: tuple[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+    ) -> None:
+        """The outcome page (its title in the page's language)."""
         page = self.pages.get_screen("outcome")
-        page.show(outcome, actions)
+        function = self.session.functions.get(self._last_function) if self._last_function else None
+        if function is not None and outcome.title == function.title:
+            title = function_title(function.name, function.title, self.language)
+            outcome = replace(outcome, title=title)
+        page.show(outcome, actions, table)
         self.pages.current = "outcome"
+
+    def _table(
+        self, name: str, outcome: Outcome
+    ) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
+        """The meters and the devices as tables with human names (not the drivers' fields)."""
+        t = partial(service_text, self.language)
+        if name == "meters" and outcome.ok:
+            names = spot_and_edition_names(self.language)
+            rows = meter_rows(outcome.data, self.language, *names)
+            return (t("meter"), t("lifetime"), t("period")), list(rows)
+        if name == "devices" and outcome.ok:
+            return (t("device"), t("state")), list(device_rows(outcome.data, self.language))
+        return None
+
+    def _show_recall(self, outcome: Outcome) -> None:
+        """The recall drawn as on the player's screen (cards as pictures)."""
+        games = [
+            recall_view({k: v for k, v in record.items() if k != "card_names"}, self.language)
+            for record in outcome.data.get("games", [])
+        ]
+        page = self.pages.get_screen("recall")
+        page.start(
+            games,
+            service_text(self.language, "no_game"),
+            lambda n, count: service_text(self.language, "recall_page", n=n, count=count),
+        )
+        self.pages.current = "recall"
+
+    @property
+    def language(self) -> str:
+        """The service pages' language: the technician's choice, else the terminal's."""
+        if self._language:
+            return self._language
+        try:
+            return str(self.session.terminal.state().config.language)
+        except AttributeError:
+            return "en"
+
+    def switch_language(self) -> None:
+        """The menu's language button."""
+        self._language = "es" if self.language == "en" else "en"
+        self.menu()
 
     def _actions(self, name: str, outcome: Outcome) -> list[Action]:
         data = outcome.data

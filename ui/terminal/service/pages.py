@@ -3,6 +3,7 @@ touchscreen and display tests.  Each page calls back into its :class:`ServiceLay
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,11 +15,14 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from kiosk.kernel.games.registry import edition_ids
 from kiosk.terminal.core.config import ConfigError
+from kiosk.terminal.presentation.service_words import function_title, service_text
 from kiosk.terminal.service.access import PIN_MAX_DIGITS, Role
 from kiosk.terminal.service.functions.base import Outcome
 from kiosk.terminal.service.functions.config import FIELDS, parse_field, show_field
@@ -125,47 +129,171 @@ class MenuPage(ServicePage):
 
     heading = StringProperty("")
     message = StringProperty("")
+    language_text = StringProperty("Español")
+    exit_text = StringProperty("Exit service mode")
 
     def show(self, session: Any, message: str = "") -> None:
         """Buttons for the allowed functions."""
         state = session.terminal.state()
-        role = session.role.label.capitalize() if session.role else ""
-        where = f"terminal {state.config.terminal_id}"
-        ro = "  (read-only)" if session.terminal.read_only else ""
-        self.heading = f"SERVICE — {role} — {where}{ro}"
+        language = self.layer.language if self.layer is not None else "en"
+        role = service_text(language, f"role_{session.role.label}") if session.role else ""
+        heading = service_text(
+            language, "menu_heading", role=role, terminal=state.config.terminal_id
+        )
+        ro = "  " + service_text(language, "read_only") if session.terminal.read_only else ""
+        self.heading = heading + ro
         self.message = message
+        self.language_text = service_text(language, "language")
+        self.exit_text = service_text(language, "exit")
         grid = self.ids.grid
         grid.clear_widgets()
         for function in session.allowed():
-            button = MenuButton(text=function.title, function=function.name, style="dark")
-            button.font_size = button.font_size * 0.85
+            title = function_title(function.name, function.title, language)
+            button = MenuButton(text=title, function=function.name, style="dark", wrap=True)
             button.tk_name = f"service:{function.name}"
             button.parent_page = self
             grid.add_widget(button)
 
 
+def columns(lines: tuple[str, ...]) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
+    """Lines laid out in columns by runs of spaces (the command line's fixed-width layout) as
+    a table for a proportional font: when most lines split into the same number of columns;
+    None otherwise.  The first such line is the header when it has no figure in it."""
+    split = [tuple(re.split(r"\s{2,}", line.strip())) for line in lines if line.strip()]
+    counts = [len(parts) for parts in split if len(parts) > 1]
+    if not counts or len(counts) < 0.6 * len(split):
+        return None
+    width = max(set(counts), key=counts.count)
+    rows = [(*parts, *("",) * (width - len(parts)))[:width] for parts in split]
+    return tuple("" for _ in range(width)), rows
+
+
+class OutcomeLine(Label):
+    """One line of an outcome, wrapped at the page's width (look in ``service.kv``)."""
+
+
+class TableCell(Label):
+    """One cell of an outcome's table (look in ``service.kv``)."""
+
+    head = BooleanProperty(False)
+    number = BooleanProperty(False)
+
+
 class OutcomePage(ServicePage):
-    """A function's outcome: its title, its lines (fixed width) and the buttons it offers."""
+    """A function's outcome: its title, its lines (or a table with named rows) and the buttons
+    it offers, every text at the player's least size."""
 
     title = StringProperty("")
     body = StringProperty("")
     ok = BooleanProperty(True)
     live_text = StringProperty("")
 
-    def show(self, outcome: Outcome, actions: list[Action]) -> None:
-        """Lay out ``outcome`` and its actions."""
+    def show(
+        self,
+        outcome: Outcome,
+        actions: list[Action],
+        table: tuple[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+    ) -> None:
+        """Lay out ``outcome`` and its actions; ``table`` (a header and rows) instead of its
+        lines when given."""
         self.title, self.ok = outcome.title, outcome.ok
         self.body = "\n".join(outcome.lines)
+        box = self.ids.lines
+        box.clear_widgets()
+        if table is None:
+            table = columns(outcome.lines)
+        if table is not None:
+            header, rows = table
+            grid = GridLayout(cols=len(header), size_hint_y=None, spacing=(12, 2))
+            grid.bind(minimum_height=grid.setter("height"))
+            figures = len(header) > 2  # name, then figures: the name column twice as wide
+            heads = [(header, True)] if any(header) else []
+            for row, head in [*heads, *((r, False) for r in rows)]:
+                for n, cell in enumerate(row):
+                    widget = TableCell(text=cell, head=head, number=figures and n > 0)
+                    widget.size_hint_x = 2 if figures and n == 0 else 1
+                    grid.add_widget(widget)
+            box.add_widget(grid)
+        else:
+            for line in outcome.lines:
+                box.add_widget(OutcomeLine(text=line or " "))
         self.ids.scroller.scroll_y = 1
         bar = self.ids.actions
         bar.clear_widgets()
         for action in actions:
-            button = CasinoButton(text=action.text, style=action.style)
-            if len(actions) > 4:
-                button.font_size = button.font_size * 0.72
+            button = CasinoButton(text=action.text, style=action.style, wrap=True)
             button.tk_name = f"action:{action.text}"
             button.bind(on_release=lambda _b, run=action.run: run())
             bar.add_widget(button)
+
+
+class ServiceRecallPage(ServicePage):
+    """The game recall as the player's history draws it: the cards as pictures, each wager's
+    result; OLDER and NEWER page through the games."""
+
+    heading = StringProperty("")
+    page_text = StringProperty("")
+    index = NumericProperty(0)
+    count = NumericProperty(0)
+    empty_text = StringProperty("")
+    older_text = StringProperty("OLDER")
+    newer_text = StringProperty("NEWER")
+    menu_text = StringProperty("Menu")
+
+    def start(
+        self, games: list[Any], empty_text: str, page_text: Callable[[int, int], str]
+    ) -> None:
+        """Show ``games`` (the player's recall views, newest first)."""
+        self.games, self._page_text = games, page_text
+        language = self.layer.language if self.layer is not None else "en"
+        self.older_text = service_text(language, "older")
+        self.newer_text = service_text(language, "newer")
+        self.menu_text = service_text(language, "menu")
+        self.count, self.empty_text = len(games), empty_text
+        self.go(0)
+
+    def go(self, index: int) -> None:
+        """Game ``index`` (0: the newest)."""
+        from ui.terminal.families import recall_rows
+        from ui.terminal.widgets.card import CardRow
+        from ui.terminal.widgets.controls import HeaderLabel
+
+        self.index = max(0, min(index, self.count - 1)) if self.count else 0
+        cards, lines = self.ids.cards, self.ids.lines
+        cards.clear_widgets()
+        lines.clear_widgets()
+        if not self.games:
+            self.heading, self.page_text = "", ""
+            lines.add_widget(OutcomeLine(text=self.empty_text))
+            return
+        game = self.games[self.index]
+        self.heading = game.heading
+        self.page_text = self._page_text(self.index + 1, self.count)
+        from kivy.app import App
+
+        app = App.get_running_app()
+        u = app.u
+        for caption, row, base in recall_rows(game, app.t):
+            if caption:
+                cards.add_widget(HeaderLabel(text=caption, size_hint_y=None, height=u * 27))
+            line = CardRow(spacing=u * 5, fit=6)
+            line.name_prefix = f"service_recall:{len(cards.children)}"
+            line.count = len(row)
+            for i, (card, card_face) in enumerate(zip(line.cards, row, strict=True)):
+                card.deal = False
+                card.icon = game.icon
+                card.selected = base >= 0 and base + i in game.positions
+                card.face = card_face
+            cards.add_widget(line)
+        info = [game.icons_text, game.hand_text, game.decision_text]
+        if game.results:
+            info += [f"{r.label} {r.stake_text}: {r.text}" for r in game.results]
+        else:
+            info += [f"{label}: {amount}" for label, amount in game.wagers]
+        info += [game.total_text, game.credits_text]
+        for text in info:
+            if text:
+                lines.add_widget(OutcomeLine(text=text))
 
 
 class EntryPage(ServicePage):

@@ -1,0 +1,353 @@
+"""The service pages' words in both languages: the pages' own texts, the meters by the names of
+docs/terminal.md ("Total wagered", not ``coin_in``) and the devices' state in words (not the
+drivers' fields).  The touchscreen's service pages show these; the command line keeps its
+technicians' keys (``turbokiosk meters``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kiosk.terminal.presentation.money import dollars
+
+SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "menu_heading": "SERVICE · {role} · terminal {terminal}",
+        "read_only": "(read only)",
+        "meter": "Meter",
+        "lifetime": "Lifetime",
+        "period": "Period",
+        "credits_now": "Credits on the terminal",
+        "device": "Device",
+        "state": "State",
+        "validator": "Bill validator",
+        "printer": "Voucher printer",
+        "host": "Host link",
+        "outbox": "Messages waiting for the host",
+        "not_here": "not driven by this process",
+        "ready": "ready",
+        "not_ready": "not ready",
+        "enabled": "taking notes",
+        "disabled": "not taking notes",
+        "paper_out": "out of paper",
+        "fault": "fault: {fault}",
+        "notes": "notes {notes}",
+        "connected": "connected to {address}",
+        "down": "no link to {address}",
+        "address": "address {address}",
+        "none_waiting": "none",
+        "waiting": "{count}, the oldest number {oldest}",
+        "test_vouchers": "{count} test vouchers printed",
+        "cashbox": "cash box {amount}",
+        "test_mode": "in test mode",
+        "language": "Español",
+        "no_game": "No game has been played on this terminal yet.",
+        "recall_page": "Game {n} of {count}",
+        "older": "OLDER",
+        "newer": "NEWER",
+        "menu": "Menu",
+        "exit": "Exit service mode",
+        "role_attendant": "Attendant",
+        "role_technician": "Technician",
+        "role_operator": "Operator",
+    },
+    "es": {
+        "menu_heading": "SERVICIO · {role} · terminal {terminal}",
+        "read_only": "(solo lectura)",
+        "meter": "Contador",
+        "lifetime": "Total",
+        "period": "Periodo",
+        "credits_now": "Créditos en el terminal",
+        "device": "Dispositivo",
+        "state": "Estado",
+        "validator": "Validador de billetes",
+        "printer": "Impresora de tickets",
+        "host": "Enlace con el host",
+        "outbox": "Mensajes pendientes para el host",
+        "not_here": "no lo controla este proceso",
+        "ready": "lista",
+        "not_ready": "no lista",
+        "enabled": "acepta billetes",
+        "disabled": "no acepta billetes",
+        "paper_out": "sin papel",
+        "fault": "falla: {fault}",
+        "notes": "billetes {notes}",
+        "connected": "conectado a {address}",
+        "down": "sin enlace con {address}",
+        "address": "dirección {address}",
+        "none_waiting": "ninguno",
+        "waiting": "{count}, el más antiguo n.º {oldest}",
+        "test_vouchers": "{count} tickets de prueba impresos",
+        "cashbox": "caja {amount}",
+        "test_mode": "en modo de prueba",
+        "language": "English",
+        "no_game": "Todavía no se ha jugado ninguna partida en este terminal.",
+        "recall_page": "Partida {n} de {count}",
+        "older": "ANTERIOR",
+        "newer": "SIGUIENTE",
+        "menu": "Menú",
+        "exit": "Salir del modo de servicio",
+        "role_attendant": "Asistente",
+        "role_technician": "Técnico",
+        "role_operator": "Operador",
+    },
+}
+
+#: the core meters by the names of docs/terminal.md ("Records")
+METER_NAMES: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "coin_in": "Total wagered",
+        "coin_out": "Total won",
+        "bills_in": "Notes in",
+        "bills_in_count": "Notes in (count)",
+        "tickets_in": "Vouchers in",
+        "tickets_in_count": "Vouchers in (count)",
+        "tickets_out": "Vouchers out",
+        "tickets_out_count": "Vouchers out (count)",
+        "handpaid_cancelled_credits": "Handpaid cancelled credits",
+        "handpaid_jackpots": "Handpaid jackpots",
+        "handpay_count": "Handpays (count)",
+        "games_played": "Games played",
+        "games_won": "Games won",
+        "games_lost": "Games lost",
+        "games_pushed": "Games pushed",
+        "door_opens": "Door opens",
+        "power_resets": "Power resets",
+        "tilts": "Tilts",
+        "voided_returns": "Voided rounds returned",
+        "games_voided": "Games voided",
+        "bills_in.": "Notes of {amount} (count)",
+        "wager_in.": "Wagered on {spot}",
+        "wager_out.": "Won on {spot}",
+        "game.in": "{edition} ({tables}): wagered",
+        "game.out": "{edition} ({tables}): won",
+        "game.played": "{edition} ({tables}): games",
+    },
+    "es": {
+        "coin_in": "Total apostado",
+        "coin_out": "Total ganado",
+        "bills_in": "Billetes",
+        "bills_in_count": "Billetes (cantidad)",
+        "tickets_in": "Tickets cobrados",
+        "tickets_in_count": "Tickets cobrados (cantidad)",
+        "tickets_out": "Tickets emitidos",
+        "tickets_out_count": "Tickets emitidos (cantidad)",
+        "handpaid_cancelled_credits": "Créditos pagados a mano",
+        "handpaid_jackpots": "Premios mayores pagados a mano",
+        "handpay_count": "Pagos a mano (cantidad)",
+        "games_played": "Partidas jugadas",
+        "games_won": "Partidas ganadas",
+        "games_lost": "Partidas perdidas",
+        "games_pushed": "Partidas empatadas",
+        "door_opens": "Aperturas de puerta",
+        "power_resets": "Reinicios por corte de energía",
+        "tilts": "Fallas",
+        "voided_returns": "Rondas anuladas devueltas",
+        "games_voided": "Partidas anuladas",
+        "bills_in.": "Billetes de {amount} (cantidad)",
+        "wager_in.": "Apostado en {spot}",
+        "wager_out.": "Ganado en {spot}",
+        "game.in": "{edition} ({tables}): apostado",
+        "game.out": "{edition} ({tables}): ganado",
+        "game.played": "{edition} ({tables}): partidas",
+    },
+}
+
+
+def service_text(language: str, key: str, **values: object) -> str:
+    """A service page's text in ``language`` (English when the language has none)."""
+    table = SERVICE_TEXTS.get(language, SERVICE_TEXTS["en"])
+    return table.get(key, SERVICE_TEXTS["en"][key]).format(**values)
+
+
+def _spot_name(spot: str) -> str:
+    return spot.replace("_", " ").capitalize()
+
+
+def meter_name(
+    meter: str,
+    language: str,
+    spots: Mapping[str, str] | None = None,
+    editions: Mapping[str, str] | None = None,
+) -> str:
+    """A meter's name: ``coin_in`` -> "Total wagered", ``bills_in.2000`` -> "Notes of $20.00
+    (count)", ``game.stadium-3cp.default.in`` -> "Stadium Three Card Poker (default): wagered".
+    ``spots`` and ``editions`` name wager spots and editions (their ids otherwise)."""
+    names = METER_NAMES.get(language, METER_NAMES["en"])
+    if meter in names:
+        return names[meter]
+    head, _, rest = meter.partition(".")
+    if head == "bills_in" and rest.isdigit():
+        return names["bills_in."].format(amount=dollars(int(rest)))
+    if head in ("wager_in", "wager_out") and rest:
+        return names[f"{head}."].format(spot=(spots or {}).get(rest, _spot_name(rest)))
+    if head == "game":
+        parts = rest.split(".")
+        if len(parts) >= 3 and f"game.{parts[-1]}" in names:
+            edition = (editions or {}).get(parts[0], parts[0])
+            tables = ".".join(parts[1:-1])
+            return names[f"game.{parts[-1]}"].format(edition=edition, tables=tables)
+    return meter
+
+
+def is_money(meter: str) -> bool:
+    """Whether a meter counts cents (else a count)."""
+    if meter.startswith("bills_in.") or meter.endswith(("_count", ".played")):
+        return False
+    if meter.startswith(("game.", "wager_in.", "wager_out.")):
+        return True
+    return meter in {
+        "coin_in",
+        "coin_out",
+        "bills_in",
+        "tickets_in",
+        "tickets_out",
+        "handpaid_cancelled_credits",
+        "handpaid_jackpots",
+        "voided_returns",
+    }
+
+
+def meter_rows(
+    data: Mapping[str, Any],
+    language: str,
+    spots: Mapping[str, str] | None = None,
+    editions: Mapping[str, str] | None = None,
+) -> list[tuple[str, str, str]]:
+    """The meters outcome's data (``meters_json``) as rows: name, lifetime, period; the credits
+    on the terminal first."""
+    lifetime: Mapping[str, int] = data.get("lifetime", {})
+    period: Mapping[str, int] = data.get("period", {})
+    units: Mapping[str, str] = data.get("units", {})
+    rows = [
+        (
+            service_text(language, "credits_now"),
+            dollars(sum(data.get("credits", []))),
+            "",
+        )
+    ]
+    for meter in [*lifetime, *(m for m in period if m not in lifetime)]:
+        money = units.get(meter) == "cents" if meter in units else is_money(meter)
+
+        def shown(value: int, money: bool = money) -> str:
+            return dollars(value) if money else f"{value:,}"
+
+        rows.append(
+            (
+                meter_name(meter, language, spots, editions),
+                shown(int(lifetime.get(meter, 0))),
+                shown(int(period.get(meter, 0))),
+            )
+        )
+    return rows
+
+
+def _notes(values: Any) -> str:
+    return " ".join(dollars(int(v)).removesuffix(".00") for v in values or ())
+
+
+def device_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]:
+    """The devices outcome's data as rows: the device, its state in words."""
+
+    def t(key: str, **values: object) -> str:
+        return service_text(language, key, **values)
+
+    rows = []
+    validator: Mapping[str, Any] = data.get("validator", {})
+    if validator.get("connected", True) is None:
+        rows.append((t("validator"), t("not_here")))
+    else:
+        words = [t("enabled") if validator.get("enabled") else t("disabled")]
+        if validator.get("notes"):
+            words.append(t("notes", notes=_notes(validator["notes"])))
+        if validator.get("test_mode"):
+            words.append(t("test_mode"))
+        if validator.get("cashbox_total") is not None:
+            words.append(t("cashbox", amount=dollars(int(validator["cashbox_total"]))))
+        if validator.get("fault"):
+            words.append(t("fault", fault=validator["fault"]))
+        rows.append((t("validator"), ", ".join(words)))
+    printer: Mapping[str, Any] = data.get("printer", {})
+    if printer.get("connected", True) is None:
+        rows.append((t("printer"), t("not_here")))
+    else:
+        words = [t("ready") if printer.get("ready") else t("not_ready")]
+        if printer.get("paper") is False:
+            words.append(t("paper_out"))
+        if printer.get("fault"):
+            words.append(t("fault", fault=printer["fault"]))
+        if printer.get("test_vouchers"):
+            words.append(t("test_vouchers", count=printer["test_vouchers"]))
+        rows.append((t("printer"), ", ".join(words)))
+    host: Mapping[str, Any] = data.get("host", {})
+    address = host.get("address") or "-"
+    if "connected" in host:
+        link = t("connected" if host["connected"] else "down", address=address)
+    else:
+        link = t("address", address=address)
+    rows.append((t("host"), link))
+    pending = int(host.get("outbox_pending") or 0)
+    oldest = host.get("outbox_oldest_id")
+    waiting = t("waiting", count=pending, oldest=oldest) if pending else t("none_waiting")
+    rows.append((t("outbox"), waiting))
+    return rows
+
+
+#: the service functions' titles in Spanish (English: the functions' own titles)
+FUNCTION_TITLES_ES: Mapping[str, str] = {
+    "status": "Estado",
+    "meters": "Contadores",
+    "recall": "Historial de partidas",
+    "handpay_reset": "Pago a mano hecho",
+    "clear_tilt": "Borrar falla",
+    "change_pin": "Cambiar PIN",
+    "events": "Registro de eventos",
+    "audit_log": "Registro de servicio",
+    "bill_test": "Prueba del validador",
+    "voucher_test": "Ticket de prueba",
+    "touch_test": "Prueba de la pantalla táctil",
+    "display_test": "Patrones de prueba de pantalla",
+    "doors": "Puertas y llave",
+    "devices": "Dispositivos y enlace con el host",
+    "rng_selftest": "Autoprueba del RNG",
+    "software": "Autenticación del software",
+    "software_hmac": "HMAC del software con semilla",
+    "store_check": "Integridad del almacén",
+    "sas": "Enlace SAS",
+    "sas_address": "Dirección SAS",
+    "config": "Configuración",
+    "paytables": "Tablas de pago y ventaja",
+    "config_change": "Cambiar la configuración",
+    "period_reset": "Reiniciar contadores del periodo",
+    "config_export": "Exportar la configuración",
+    "config_import": "Importar la configuración",
+    "set_pin": "PIN de otro rol",
+    "ram_clear": "Borrado de RAM",
+}
+
+
+def function_title(name: str, title: str, language: str) -> str:
+    """A service function's title on its menu button and its page, in ``language``."""
+    if language == "es":
+        return FUNCTION_TITLES_ES.get(name, title)
+    return title
+
+
+def spot_and_edition_names(language: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Every shipped edition's wager spots and titles in ``language``, for the meters' names
+    (a spot id shared by editions takes the first edition's name)."""
+    from kiosk.kernel.games.registry import edition_ids, load_game
+    from kiosk.terminal.presentation.words import GameWords
+
+    spots: dict[str, str] = {}
+    editions: dict[str, str] = {}
+    for edition in edition_ids():
+        try:
+            game = load_game(edition)
+        except (ValueError, KeyError, OSError):
+            continue
+        words = GameWords(game, language)
+        editions[edition] = words.title
+        for spot in game.spots:
+            spots.setdefault(spot.id, words.spot(spot))
+    return spots, editions

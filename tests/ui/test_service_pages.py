@@ -1,0 +1,99 @@
+"""The service menu as a technician meets it on the touchscreen (issue 26, item 9): touch-first
+pages whose every text has capitals of 16 px at 800x480, the meters by name (not ``coin_in``),
+the devices in words (not the drivers' fields), the recall drawn with cards as on the player's
+screen, and the pages in both languages."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kivy.core.window import Window
+from kivy.uix.label import Label
+
+from kiosk.terminal.robot import Robot
+from tests.helpers import legibility
+from ui.terminal.widgets.card import CardView
+
+RAW = ("coin_in", "kind=", "enabled=", "notes=[", "InProcess", "outbox_pending", "=None")
+
+
+def _pin(k: Any, role: str, pin: str) -> None:
+    k.tap(f"role:{role}")
+    for digit in pin:
+        k.tap(f"pin:{digit}")
+    k.tap("pin:ok")
+
+
+def _enter(k: Any, role: str, factory: str, new: str) -> None:
+    _pin(k, role, factory)
+    for _ in range(2):  # the factory PIN is changed, typed twice
+        for digit in new:
+            k.tap(f"pin:{digit}")
+        k.tap("pin:ok")
+
+
+def _texts(layer: Any) -> list[str]:
+    return [w.text for w in layer.walk(restrict=True) if isinstance(w, Label) and w.text]
+
+
+def _labels(layer: Any) -> list[Label]:
+    """The service page's labels on the window (a scrolled-away line is skipped)."""
+    found = []
+    for w in layer.walk(restrict=True):
+        if not isinstance(w, Label) or not w.text.strip() or w.opacity == 0 or w.width < 1:
+            continue
+        x, y = w.to_window(w.x, w.y)
+        if x >= -1 and x + w.width <= Window.width + 1 and 0 <= y < Window.height:
+            found.append(w)
+    return found
+
+
+def _legible(k: Any, page: str) -> int:
+    k.driver.frames(3)
+    layer = k.app.service_layer
+    readings = legibility.measure(_labels(layer), page, legibility.MIN_CAP_PX * float(k.app.u))
+    failing = [str(r) for r in readings if r.problems()]
+    assert not failing, "\n".join(failing)
+    return len(readings)
+
+
+def test_service_pages_read_as_a_technician_needs(kiosk: Any) -> None:
+    k = kiosk
+    rt, terminal = k.terminal.runtime, k.terminal
+    robot = Robot(rt, terminal.validator, terminal.printer, random.Random(7), fault_rate=0.0)
+    for _ in range(2):  # games for the recall
+        robot.play_game()
+    from ui.terminal.service import install
+
+    layer = k.app.service_layer = install(k.app, k.terminal)
+    k.app.dispatch("on_service_key")
+    k.driver.frames(3)
+    assert _legible(k, "pin pad") >= 5
+    _enter(k, "attendant", "1111", "2468")
+    assert _legible(k, "menu") >= 6
+    k.tap("service:meters")
+    texts = _texts(layer)
+    assert {"Total wagered", "Total won", "Games played", "Notes in"} <= set(texts)
+    assert not [t for t in texts if any(raw in t for raw in RAW)]
+    assert _legible(k, "meters") >= 10
+    k.tap("action:Menu")
+    k.tap("service:recall")
+    cards = [c for c in layer.walk(restrict=True) if isinstance(c, CardView) and c.face]
+    assert len(cards) >= 9  # drawn as on the player's screen, not card codes
+    assert _legible(k, "recall") >= 3
+    k.tap("recall:menu")
+    k.tap("service:language")
+    assert "Contadores" in _texts(layer) and "Historial de partidas" in _texts(layer)
+    k.tap("service:meters")
+    assert {"Total apostado", "Partidas jugadas"} <= set(_texts(layer))
+    assert _legible(k, "meters es") >= 10
+    k.tap("action:Menu")
+    k.tap("service:language")
+    k.tap("service:exit")
+    _enter(k, "technician", "2222", "1357")
+    k.tap("service:devices")
+    texts = _texts(layer)
+    assert "Bill validator" in texts and "Voucher printer" in texts
+    assert not [t for t in texts if any(raw in t for raw in RAW)]
+    assert _legible(k, "devices") >= 6
