@@ -141,9 +141,7 @@ def available(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
 def parse(data: Mapping[str, Any], source: str) -> ProgressiveSettings:
     """Check parsed TOML ``data`` as a progressive; errors name ``source`` and the field."""
     read = FieldReader(source)
-    read.keys(
-        data, "", ("name", "family", "wager", "outcome", "qualify_cents", "meter"), ("mode",)
-    )
+    read.keys(data, "", ("name", "family", "wager", "outcome", "qualify_cents", "meter"), ("mode",))
     mode_text = read.text(data.get("mode", Mode.STANDALONE.value), "mode")
     modes = {m.value: m for m in Mode}
     if mode_text not in modes:
