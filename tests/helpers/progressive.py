@@ -1,4 +1,4 @@
-"""Progressives for the tests: a frequent one (a straight on the 6-Card Bonus) so hits happen,
+"""Progressives for the tests: a frequent one (three of a kind on the 6-Card Bonus) so hits happen,
 tables betting it, and the PKI of a progressive controller and its tables."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from kiosk.table.core.events import Bet
 from kiosk.terminal.hostlink import pki
 from tests.helpers.table import config
 
-#: a progressive on the 6-Card Bonus's straight (1 in 56): hits in every short run
+#: a progressive on the 6-Card Bonus's three of a kind (1 in 28): hits in every short run
 FREQUENT = {
-    "name": "test-6cb-straight",
+    "name": "test-6cb-trips",
     "family": "stadium",
     "wager": "six_card_bonus",
-    "outcome": "Straight",
+    "outcome": "Three of a kind",
     "qualify_cents": 100,
     "mode": "linked",
     "meter": {
