@@ -1,6 +1,6 @@
 """A progressive controller process until it is killed (the kill campaign).
 
-    python -m tests.progressive.server_child SETTINGS.toml JOURNAL PKI_DIR ADDRESS
+python -m tests.progressive.server_child SETTINGS.toml JOURNAL PKI_DIR ADDRESS
 """
 
 from __future__ import annotations

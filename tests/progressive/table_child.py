@@ -25,7 +25,9 @@ from tests.helpers.progressive import play_rounds, table_config
 HANDPAY_LIMIT = 1500
 
 
-def main(settings_file: str, table_id: str, journal: str, pki_dir: str, address: str, *rest: str) -> None:
+def main(
+    settings_file: str, table_id: str, journal: str, pki_dir: str, address: str, *rest: str
+) -> None:
     settings = progressive.load(settings_file)
     source = f"table-{table_id}"
     ctl = TableController(table_config(table_id), Path(journal), RngDeckFactory(Csprng()))

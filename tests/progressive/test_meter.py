@@ -15,7 +15,11 @@ from tests.helpers.progressive import FREQUENT, frequent
 def test_the_packaged_progressives_load() -> None:
     assert set(p.available()) >= {"stadium-6cb-royal", "ncb-straight-flush-9"}
     royal = p.load("stadium-6cb-royal")
-    assert (royal.wager, royal.outcome, royal.mode) == ("six_card_bonus", "Royal flush", p.Mode.TABLE)
+    assert (royal.wager, royal.outcome, royal.mode) == (
+        "six_card_bonus",
+        "Royal flush",
+        p.Mode.TABLE,
+    )
     assert p.load("ncb-straight-flush-9").meter.overflow is p.Overflow.HIDDEN
 
 

@@ -30,9 +30,7 @@ def test_the_long_run_return_is_confirmed_by_simulation() -> None:
     wager = stadium_par.side_wager_par(rules.six_card_bonus)
     settings = frequent()
     par = pp.progressive_par(wager, settings)
-    run = pp.simulate_meter(
-        settings, par, pp.six_card_hands(rules.six_card_bonus), 30_000, seed=60
-    )
+    run = pp.simulate_meter(settings, par, pp.six_card_hands(rules.six_card_bonus), 30_000, seed=60)
     assert run.hits > 500
     assert run.z < 3, (float(run.observed), float(run.exact), run.std_error)
 

@@ -322,3 +322,22 @@ def wager_key(source: str, game: int, seat: int, spot: str) -> str:
     if not source or "/" in source or "/" in spot:
         raise ProgressiveError(f"a wager key's source and spot have no '/': {source!r}, {spot!r}")
     return f"{source}/{game}/{seat}/{spot}"
+
+
+@dataclass(frozen=True)
+class LevelAmount:
+    """A progressive level's amount as SAS carries it (long polls 80, 86, 84, 85, 87)."""
+
+    group: int  # the progressive group (1..255)
+    level: int  # the level in the group (1..32)
+    cents: int
+
+
+@dataclass(frozen=True)
+class Win:
+    """A progressive win of this machine, as journaled (``seq``: its order, from 1)."""
+
+    seq: int
+    key: str
+    amount: LevelAmount
+    handpay: bool

@@ -24,10 +24,12 @@ from typing import Protocol
 
 from kiosk.kernel.games.progressive import (
     Event,
+    LevelAmount,
     MeterState,
     ProgressiveError,
     ProgressivePool,
     ProgressiveSettings,
+    Win,
     wager_key,
 )
 from kiosk.terminal.progressive.journal import BookedRound, ProgressiveJournal
@@ -150,3 +152,34 @@ class ProgressiveController:
     def close(self) -> None:
         """Close the journal."""
         self.journal.close()
+
+
+class JournalWins:
+    """The progressive wins of one machine, read from the controller's journal (SAS reports
+    them: :mod:`kiosk.terminal.sas.progressive`).  ``prefix``: the keys that are this machine's
+    (``TK-0001/`` standalone; ``table-T1/`` and a seat's ``/<seat>/`` part at a table)."""
+
+    def __init__(
+        self,
+        controller: ProgressiveController,
+        prefix: str,
+        *,
+        seat: int | None = None,
+        group: int = 1,
+        level: int = 1,
+    ) -> None:
+        self.controller, self.prefix, self.seat = controller, prefix, seat
+        self.group, self.level = group, level
+
+    def _mine(self, key: str) -> bool:
+        if not key.startswith(self.prefix):
+            return False
+        return self.seat is None or key.split("/")[2] == str(self.seat)
+
+    def wins(self) -> tuple[Win, ...]:
+        """Every win of this machine, oldest first."""
+        hits = [h for row in self.controller.rounds() for h in row.hits if self._mine(h.key)]
+        return tuple(
+            Win(n, h.key, LevelAmount(self.group, self.level, h.award_cents), h.handpay)
+            for n, h in enumerate(hits, start=1)
+        )

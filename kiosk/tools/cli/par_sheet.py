@@ -16,8 +16,8 @@ import sys
 
 from kiosk.kernel.analysis import families
 from kiosk.kernel.analysis.families import ParSheetFunction
-from kiosk.kernel.analysis.table_math import MODES, TableMath
 from kiosk.kernel.analysis.progressive_par import with_progressive
+from kiosk.kernel.analysis.table_math import MODES, TableMath
 from kiosk.kernel.games import progressive
 from kiosk.kernel.games.base import RuleError
 from kiosk.kernel.games.paytable import PaytableError
