@@ -3,13 +3,14 @@ tables betting it, and the PKI of a progressive controller and its tables."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from kiosk.kernel.games import progressive
 from kiosk.kernel.games.progressive import ProgressiveSettings
 from kiosk.table.core import commands as c
 from kiosk.table.core.controller import TableController
-from kiosk.table.core.core import Phase
+from kiosk.table.core.core import Phase, TableConfig
 from kiosk.table.core.events import Bet
 from kiosk.terminal.hostlink import pki
 from tests.helpers.table import config
@@ -82,12 +83,9 @@ def play_rounds(ctl: TableController, table_id: str, rounds: int, seats: int = 4
         ctl.execute(c.Tick(), now)
 
 
-def table_config(table_id: str) -> object:
+def table_config(table_id: str) -> TableConfig:
     """A Stadium table ``table_id`` with quick timers."""
-    cfg = config()
-    from dataclasses import replace
-
-    return replace(cfg, table_id=table_id)
+    return replace(config(), table_id=table_id)
 
 
 def pki_dir(root: Path, tables: tuple[str, ...]) -> Path:

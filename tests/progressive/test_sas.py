@@ -75,7 +75,7 @@ class Rig:
             snapshot=lambda: MachineSnapshot(meters={}, credits=0, games=(), max_bet=100),
             queue=self.queue,
             controls=_Controls(),
-            validation=_Validation(),  # type: ignore[arg-type]
+            validation=_Validation(),
             signatures=_Signatures(),
             serial_number="TK-0001",
             mode=WakeupMode.GAP,
@@ -99,7 +99,7 @@ class Rig:
         return wire.parse_response(reply, command)
 
     def drain(self) -> list[int]:
-        codes = []
+        codes: list[int] = []
         while True:
             reply = self.send(wire.general_poll(ADDRESS))
             assert reply is not None
@@ -141,7 +141,7 @@ def test_a_hit_over_sas_equals_the_journal(tmp_path: Path) -> None:
     assert rig.drain() == [X.SAS_PROGRESSIVE_LEVEL_HIT, X.PROGRESSIVE_WIN]
     data = rig.long(0x87)
     assert data[0] == len(data) - 1 and data[1:3] == bytes([1, 1])
-    (last,) = [h for h in rig.controller.rounds()[-1].hits]
+    (last,) = rig.controller.rounds()[-1].hits
     assert data[3] == 1 and wire.from_bcd(data[4:9]) == last.award_cents
     rig.drain()
     assert rig.long(0x87)[1:] == bytes([0, 0])

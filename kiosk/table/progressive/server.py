@@ -10,6 +10,7 @@ journals before it answers (:mod:`kiosk.terminal.progressive.controller`).
 from __future__ import annotations
 
 from concurrent import futures
+from typing import Any
 
 import grpc
 
@@ -36,8 +37,9 @@ class ProgressiveServicer(progressive_pb2_grpc.ProgressiveServiceServicer):
         self.controller = controller
 
     def _source(self, context: grpc.ServicerContext) -> str:
+        auth: Any = context.auth_context()
         try:
-            return identity.require(context.auth_context(), identity.Role.TABLE).name
+            return identity.require(auth, identity.Role.TABLE).name
         except identity.IdentityError as exc:
             context.abort(grpc.StatusCode.PERMISSION_DENIED, str(exc))
             raise AssertionError("abort returned") from exc  # pragma: no cover
