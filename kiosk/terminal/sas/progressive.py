@@ -22,15 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from kiosk.kernel.games.progressive import LevelAmount, Win
 from kiosk.terminal.sas import wire
-from kiosk.terminal.sas.queue import NewException
+from kiosk.terminal.sas.queue import ExceptionQueue, NewException
 from kiosk.terminal.sas.wire import LongPollFrame
-
-if TYPE_CHECKING:
-    from kiosk.terminal.sas.machine import SasMachine
 
 #: the most wins one 87 carries
 MAX_WINS_PER_REPORT = 10
@@ -44,6 +41,26 @@ class Progressives(Protocol):
     def wins(self) -> tuple[Win, ...]:
         """Every win of this machine, oldest first (``seq`` from 1)."""
         ...
+
+
+class _Stats(Protocol):
+    @property
+    def last_poll_at(self) -> float | None: ...
+
+
+class SasMachine(Protocol):
+    """What the progressive polls use of :class:`kiosk.terminal.sas.machine.SasMachine`."""
+
+    @property
+    def queue(self) -> ExceptionQueue: ...
+
+    @property
+    def progressives(self) -> ProgressiveLink | None: ...
+
+    @property
+    def stats(self) -> _Stats: ...
+
+    def respond(self, command: int, data: bytes) -> bytes: ...
 
 
 class MalformedProgressiveError(ValueError):
@@ -170,7 +187,7 @@ def _multiple_win_amounts(m: SasMachine, frame: LongPollFrame) -> bytes | None:
 
 
 P = wire.LongPoll
-Handler = Callable[["SasMachine", LongPollFrame], bytes | None]
+Handler = Callable[[SasMachine, LongPollFrame], bytes | None]
 
 #: the progressive long polls (merged into :data:`kiosk.terminal.sas.machine.LONG_POLLS`)
 LONG_POLLS: dict[int, Handler] = {
