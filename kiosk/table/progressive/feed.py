@@ -14,6 +14,7 @@ reconcile``, :func:`reconcile`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -48,32 +49,70 @@ class TableFeed:
         self.handpay_limit = handpay_limit
         self.pending: list[e.RoundSettled] = []
         self.booked: list[BookedRound] = []  # what this feed booked since it started
+        self._lock = threading.RLock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, retry_s: float = 1.0) -> None:
+        """Book from a thread of its own from now on: :meth:`after` only queues (the table's
+        lock never waits on the progressive controller); a round the controller could not take
+        is tried again every ``retry_s`` seconds."""
+
+        def loop() -> None:
+            while not self._stop.is_set():
+                self._wake.wait(retry_s)
+                self._wake.clear()
+                self.flush()
+
+        self._thread = threading.Thread(target=loop, name="progressive-feed", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> bool:
+        """Stop the thread after one last try; whether nothing waits."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+        return self.flush()
 
     def catch_up(self, events: Iterable[e.Event]) -> None:
         """Queue every settled round of the table journal past the book's cursor, then book
         (the cursor unreachable: :class:`ProgressiveUnavailableError`, nothing queued)."""
         cursor = self.book.last_game(self.source)
-        self.pending = [ev for ev in events if isinstance(ev, e.RoundSettled)]
-        self.pending = [ev for ev in self.pending if ev.game_number > cursor]
+        with self._lock:
+            self.pending = [
+                ev for ev in events if isinstance(ev, e.RoundSettled) and ev.game_number > cursor
+            ]
         self.flush()
 
     def after(self, events: Sequence[e.Event]) -> None:
         """The table journaled ``events``: book the settled rounds among them (in order)."""
-        self.pending += [ev for ev in events if isinstance(ev, e.RoundSettled)]
-        self.flush()
+        settled = [ev for ev in events if isinstance(ev, e.RoundSettled)]
+        if not settled:
+            return
+        with self._lock:
+            self.pending += settled
+        if self._thread is not None:
+            self._wake.set()
+        else:
+            self.flush()
 
     def flush(self) -> bool:
         """Book what waits, in order; False when the book is unreachable (they keep waiting)."""
-        while self.pending:
-            ev = self.pending[0]
-            wagers = round_wagers(self.settings, ev)
-            try:
-                row = self.book.book_round(self.source, ev.game_number, wagers, self.handpay_limit)
-            except ProgressiveUnavailableError:
-                return False
-            self.booked.append(row)
-            del self.pending[0]
-        return True
+        with self._lock:
+            while self.pending:
+                ev = self.pending[0]
+                wagers = round_wagers(self.settings, ev)
+                try:
+                    row = self.book.book_round(
+                        self.source, ev.game_number, wagers, self.handpay_limit
+                    )
+                except ProgressiveUnavailableError:
+                    return False
+                self.booked.append(row)
+                del self.pending[0]
+            return True
 
 
 @dataclass(frozen=True)
