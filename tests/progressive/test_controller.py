@@ -125,3 +125,16 @@ def test_the_seats_of_a_table_share_one_meter(tmp_path: Path) -> None:
     assert meter.meters().balanced()
     table.close()
     meter.close()
+
+
+def test_two_hits_in_one_round_are_paid_in_seat_order(tmp_path: Path) -> None:
+    ctl = ProgressiveController(frequent(), tmp_path / "p.sqlite3")
+    for game in range(1, 11):
+        ctl.book_round("table-T1", game, _wagers(), None)
+    wagers = [WagerIn(seat, SPOT, 200, seat in (1, 3)) for seat in range(4)]
+    row = ctl.book_round("table-T1", 11, wagers, None)
+    first, second = row.hits
+    assert first.key.endswith("/1/six_card_bonus") and second.key.endswith("/3/six_card_bonus")
+    assert first.award_cents > second.award_cents == 500  # the second wins the reset meter
+    assert ctl.meters().balanced()
+    ctl.close()
