@@ -36,11 +36,20 @@ def test_the_long_run_return_is_confirmed_by_simulation() -> None:
 
 
 def test_par_sheet_command_shows_the_progressive() -> None:
+    table = "nine_card_bonus=2-10-50-200-1000-5000-sf-10000-500000"
     done = turbokiosk(
-        "par-sheet", "stadium-3cp", "--progressive", "stadium-6cb-royal", "--format", "json"
+        "par-sheet",
+        "turbo-football",
+        "--paytable",
+        table,
+        "--progressive",
+        "ncb-straight-flush-9",
+        "--format",
+        "json",
     )
     assert done.returncode == 0, done.stderr
-    figures = json.loads(done.stdout)["wagers"]["six_card_bonus"]["progressive"]
-    assert figures["return_at_reset"]["exact"] == "2315193/2544815"
-    bad = turbokiosk("par-sheet", "stadium-3cp", "--progressive", "ncb-straight-flush-9")
+    figures = done.stdout and json.loads(done.stdout)["wagers"]["nine_card_bonus"]["progressive"]
+    assert figures["outcome"] == "9-card straight flush"
+    assert figures["return_at_reset"]["exact"] == "87794464/91976885"
+    bad = turbokiosk("par-sheet", "turbo-football", "--progressive", "stadium-6cb-royal")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
