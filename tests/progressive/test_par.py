@@ -48,7 +48,7 @@ def test_par_sheet_command_shows_the_progressive() -> None:
         "json",
     )
     assert done.returncode == 0, done.stderr
-    figures = done.stdout and json.loads(done.stdout)["wagers"]["nine_card_bonus"]["progressive"]
+    figures = json.loads(done.stdout)["wagers"]["nine_card_bonus"]["progressive"]
     assert figures["outcome"] == "9-card straight flush"
     assert figures["return_at_reset"]["exact"] == "87794464/91976885"
     bad = turbokiosk("par-sheet", "turbo-football", "--progressive", "stadium-6cb-royal")

@@ -230,7 +230,10 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"table {args.table_id}: {action}", flush=True)
     progressive_feed = _progressive_feed(args, controller, creds, cert_name)
     auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
-    server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed).start()
+    server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed)
+    if progressive_feed is not None:
+        server.progressive = progressive_feed.shown
+    server.start()
     robots = [
         RobotSeat(
             server.address, pki.credentials(args.pki_dir, name), args.table_id, n, args.edition

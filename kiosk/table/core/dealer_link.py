@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 
+from kiosk.kernel.money_text import dollars
 from kiosk.table.core.dealer_records import (
     DealStep,
     LaidPack,
@@ -76,6 +77,14 @@ class Answer:
     role: Role | None = None
     must_change_pin: bool = False
     locked_until_ms: int = 0
+
+
+def progressive_text(view: pb.TableView) -> str:
+    """The table's progressive in the dealer's words ("" : the table has none)."""
+    if not view.HasField("progressive"):
+        return ""
+    p = view.progressive
+    return f"{p.outcome} progressive {dollars(p.meter_cents)}"
 
 
 def snapshot_of(view: pb.TableView, windows: dict[str, int]) -> TableSnapshot:
@@ -131,6 +140,7 @@ def snapshot_of(view: pb.TableView, windows: dict[str, int]) -> TableSnapshot:
         deck_check=check,
         voided=view.voided_reason,
         auto_deal=view.auto_deal,
+        progressive=progressive_text(view),
     )
 
 

@@ -36,7 +36,7 @@ from kiosk.table.core.shuffler_feed import ShufflerFeed
 from kiosk.terminal.hostlink import identity
 from kiosk.terminal.hostlink.channel import KEEPALIVE
 from kiosk.terminal.hostlink.pki import Credentials, listen_mutual_tls
-from proto.turbokiosk.v1 import dealer_pb2_grpc, table_pb2_grpc
+from proto.turbokiosk.v1 import dealer_pb2, dealer_pb2_grpc, table_pb2_grpc
 from proto.turbokiosk.v1 import table_pb2 as pb
 
 #: the largest message a seat may send, in bytes
@@ -112,6 +112,10 @@ class TableServer:
         Terminal's PIN checks; ``card_feed``: the shuffler of a ``shuffler`` table."""
         self.controller = controller
         self.auto_deal_ms = auto_deal_ms
+        #: the table's progressive as the Dealer Terminal shows it, (name, winning outcome,
+        # meter cents), or None (set by ``table serve --progressive``; never blocks: a feed's
+        # last known meter, kiosk/table/progressive/feed.py)
+        self.progressive: Callable[[], tuple[str, str, int] | None] = lambda: None
         self._phase_since = (controller.state.phase, clock())
         self.table_id = controller.state.config.table_id
         self.clock = clock
@@ -145,6 +149,14 @@ class TableServer:
             DealerServicer(self.desk, self._stopping.is_set), self.server
         )
         self.port, self.address = listen_mutual_tls(self.server, address, credentials)
+
+    def progressive_display(self) -> dealer_pb2.ProgressiveDisplay | None:
+        """The progressive line of the Dealer Terminal's view (None: no progressive)."""
+        shown = self.progressive()
+        if shown is None:
+            return None
+        name, outcome, cents = shown
+        return dealer_pb2.ProgressiveDisplay(name=name, outcome=outcome, meter_cents=cents)
 
     @property
     def stopping(self) -> bool:

@@ -14,6 +14,7 @@ reconcile``, :func:`reconcile`).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,19 @@ class TableFeed:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: the meter (cents) as last read after booking, for the Dealer Terminal (None: unknown)
+        self.meter_cents: int | None = None
+
+    def shown(self) -> tuple[str, str, int] | None:
+        """(name, winning outcome, meter cents) as last known, or None before the first read."""
+        if self.meter_cents is None:
+            return None
+        return self.settings.name, self.settings.outcome, self.meter_cents
+
+    def refresh(self) -> None:
+        """Read the meter again (an unreachable controller leaves the last figure)."""
+        with contextlib.suppress(ProgressiveUnavailableError):
+            self.meter_cents = self.book.meters().meter_cents
 
     def start(self, retry_s: float = 1.0) -> None:
         """Book from a thread of its own from now on: :meth:`after` only queues (the table's
@@ -101,7 +115,9 @@ class TableFeed:
     def flush(self) -> bool:
         """Book what waits, in order; False when the book is unreachable (they keep waiting)."""
         with self._lock:
+            booked = False
             while self.pending:
+                booked = True
                 ev = self.pending[0]
                 wagers = round_wagers(self.settings, ev)
                 try:
@@ -112,6 +128,8 @@ class TableFeed:
                     return False
                 self.booked.append(row)
                 del self.pending[0]
+            if booked or self.meter_cents is None:
+                self.refresh()
             return True
 
 
