@@ -138,3 +138,24 @@ def test_two_hits_in_one_round_are_paid_in_seat_order(tmp_path: Path) -> None:
     assert first.award_cents > second.award_cents == 500  # the second wins the reset meter
     assert ctl.meters().balanced()
     ctl.close()
+
+
+def test_a_locked_meter_never_stops_the_table(tmp_path: Path) -> None:
+    """The meter's store fails: the table plays on, its rounds wait, none is lost."""
+    settings = frequent()
+    meter = ProgressiveController(settings, tmp_path / "p.sqlite3")
+    table = TableController(table_config("T1"), tmp_path / "T1.sqlite3", SeededDecks(4))
+    feed = TableFeed(meter, "T1", settings, 700)
+    table.hooks.append(feed.after)
+    play_rounds(table, "T1", 3)
+    meter.journal.db.close()  # the meter's store gone
+    play_rounds(table, "T1", 3)
+    assert feed.fault is not None and len(feed.pending) == 3
+    assert table.state.last_game == 6
+    again = ProgressiveController(settings, tmp_path / "p.sqlite3")  # a restart of the meter
+    feed = TableFeed(again, "T1", settings, 700)
+    feed.catch_up(table.journal.events())
+    books = reconcile(settings, {"T1": list(table.journal.events())}, again.rounds())
+    assert books[0].balanced and books[0].rounds == 6
+    table.close()
+    again.close()

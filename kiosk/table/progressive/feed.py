@@ -24,6 +24,7 @@ from kiosk.table.core import events as e
 from kiosk.table.progressive.client import ProgressiveUnavailableError
 from kiosk.terminal.progressive.controller import ProgressiveBook, WagerIn
 from kiosk.terminal.progressive.journal import BookedRound
+from kiosk.terminal.store.faults import StoreError
 
 
 def round_wagers(settings: ProgressiveSettings, ev: e.RoundSettled) -> list[WagerIn]:
@@ -56,6 +57,8 @@ class TableFeed:
         self._thread: threading.Thread | None = None
         #: the meter (cents) as last read after booking, for the Dealer Terminal (None: unknown)
         self.meter_cents: int | None = None
+        #: why the last booking failed (rounds wait), or None
+        self.fault: str | None = None
 
     def shown(self) -> tuple[str, str, int] | None:
         """(name, winning outcome, meter cents) as last known, or None before the first read."""
@@ -124,8 +127,10 @@ class TableFeed:
                     row = self.book.book_round(
                         self.source, ev.game_number, wagers, self.handpay_limit
                     )
-                except ProgressiveUnavailableError:
+                except (ProgressiveUnavailableError, StoreError) as exc:
+                    self.fault = str(exc)  # a locked meter or an unreachable controller
                     return False
+                self.fault = None
                 self.booked.append(row)
                 del self.pending[0]
             if booked or self.meter_cents is None:
