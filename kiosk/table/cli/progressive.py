@@ -13,7 +13,8 @@ certificate name.  Tables join with ``turbokiosk table serve --progressive NAME
 --progressive-at ADDR``.  ``meters`` prints the meters from the journal (chain checked);
 ``reconcile`` checks every settled round of each table journal (``--table T1=PATH``, the
 journal of table T1, booked as ``table-T1``) against the progressive's journal to the
-micro-cent (exit 0 only when all reconcile).
+micro-cent (exit 0 only when all reconcile).  ``--journal PATH`` names the meter's journal
+instead (a table's own meter: ``DATA_DIR/progressive-<name>-<table id>.sqlite3``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The sub-commands."""
     parser.add_argument("--data-dir", type=Path, default=Path("var/table"), metavar="DIR")
     parser.add_argument("--progressive", required=True, metavar="NAME_OR_FILE")
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the meter's journal (default DATA_DIR/progressive-<name>.sqlite3; a table's own "
+        "meter: DATA_DIR/progressive-<name>-<table id>.sqlite3)",
+    )
     sub = parser.add_subparsers(dest="progressive_command", metavar="COMMAND", required=True)
     serve = sub.add_parser("serve", help="serve a linked progressive until SIGTERM or Ctrl-C")
     serve.add_argument("--pki-dir", type=Path, default=Path("var/host/pki"), metavar="DIR")
@@ -77,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.terminal.progressive.controller import ProgressiveController
 
     settings = settings_of(args)
-    path = journal_path(args.data_dir, settings)
+    path = args.journal or journal_path(args.data_dir, settings)
     if args.progressive_command != "serve" and not path.is_file():
         raise CommandLineError(f"no progressive journal at {path}")
     if args.progressive_command == "serve":
