@@ -150,6 +150,15 @@ class TableServer:
         )
         self.port, self.address = listen_mutual_tls(self.server, address, credentials)
 
+    def _show_progressive(self, opened: pb.RoundOpened) -> None:
+        """Put the table's progressive (as last known) on a round's opening step."""
+        shown = self.progressive()
+        if shown is not None:
+            name, outcome, cents = shown
+            opened.progressive.CopyFrom(
+                pb.SeatProgressive(name=name, outcome=outcome, meter_cents=cents)
+            )
+
     def progressive_display(self) -> dealer_pb2.ProgressiveDisplay | None:
         """The progressive line of the Dealer Terminal's view (None: no progressive)."""
         shown = self.progressive()
@@ -342,6 +351,7 @@ class TableServer:
                 if step is not None:
                     if step.HasField("round_opened"):
                         step.round_opened.seats_in = len(self.controller.state.seats)
+                        self._show_progressive(step.round_opened)
                     outbox.put(step)
         if events:
             self.desk.after(events)

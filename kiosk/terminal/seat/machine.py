@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kiosk.kernel.money_text import dollars
 from kiosk.terminal.seat.status import Connection, SeatStatus, TablePhase
 from proto.turbokiosk.v1 import table_pb2 as pb
 
@@ -132,6 +133,14 @@ class RoundFacts:
     checked: bool = False
 
 
+def _progressive_words(body: pb.RoundOpened) -> str:
+    """The table's progressive in the player's words ("" : the table has none)."""
+    if not body.HasField("progressive"):
+        return ""
+    p = body.progressive
+    return f"{p.outcome} progressive {dollars(p.meter_cents)}"
+
+
 @dataclass
 class SeatMachine:
     """One seat of one table."""
@@ -197,6 +206,7 @@ class SeatMachine:
             received_at_ms=at,
             dealer_step="New Game",
             seats_in=body.seats_in or self.status.seats_in,
+            progressive=_progressive_words(body),
             paused=False,  # the controller opens no round while it is paused
             pause_reason="",
             reason="" if self.status.connection is Connection.SEATED else self.status.reason,

@@ -20,4 +20,6 @@ def table_line(status: TableStatus) -> str:
         parts.append(f"seats in {status.seats_in}")
     if status.dealer_step:
         parts.append(f"dealer: {status.dealer_step}")
+    if status.progressive:
+        parts.append(status.progressive)
     return "; ".join(parts)
