@@ -59,6 +59,7 @@ def test_every_seat_is_told_the_meter_when_a_round_opens(tmp_path: Path) -> None
     text line show it."""
     from kiosk.table.core.server import TableServer
     from kiosk.terminal.hostlink import pki
+    from kiosk.terminal.presentation.table_bar import table_bar
     from kiosk.terminal.presentation.table_status import table_status
     from kiosk.terminal.textui.table_lines import table_line
     from proto.turbokiosk.v1 import table_pb2 as tpb
@@ -84,8 +85,14 @@ def test_every_seat_is_told_the_meter_when_a_round_opens(tmp_path: Path) -> None
         machine = SeatMachine("T1", 1)
         machine.receive(step, 0)
         status = table_status(_Seat(machine), 0)
-        assert status.progressive == "Three of a kind progressive $1,234.56"
+        assert status.progressive == ("Three of a kind", 123_456)
         assert table_line(status).endswith("; Three of a kind progressive $1,234.56")
+        bar = table_bar(status, "en", dealer_hand=True)
+        assert "Three of a kind progressive $1,234.56" in bar.detail  # the touchscreen's bar
+        assert (
+            "Progresivo Three of a kind $1,234.56"
+            in table_bar(status, "es", dealer_hand=True).detail
+        )
     finally:
         seat.close()
         server.stop(0)

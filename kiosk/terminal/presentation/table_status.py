@@ -57,8 +57,8 @@ class TableStatus:
     #: the pack the dealer laid last and where ("array 4-6", "dealer" ...; 0: no pack)
     pack: int = 0
     pack_location: str = ""
-    #: the table's progressive meter as the round opened ("" : none)
-    progressive: str = ""
+    #: the table's progressive as the round opened: (winning outcome, meter cents), or None
+    progressive: tuple[str, int] | None = None
 
     @property
     def link_lost(self) -> bool:

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kiosk.kernel.money_text import dollars
 from kiosk.terminal.seat.status import Connection, SeatStatus, TablePhase
 from proto.turbokiosk.v1 import table_pb2 as pb
 
@@ -133,12 +132,11 @@ class RoundFacts:
     checked: bool = False
 
 
-def _progressive_words(body: pb.RoundOpened) -> str:
-    """The table's progressive in the player's words ("" : the table has none)."""
+def _progressive_words(body: pb.RoundOpened) -> tuple[str, int] | None:
+    """The table's progressive as the round opens: (winning outcome, meter cents), or None."""
     if not body.HasField("progressive"):
-        return ""
-    p = body.progressive
-    return f"{p.outcome} progressive {dollars(p.meter_cents)}"
+        return None
+    return body.progressive.outcome, body.progressive.meter_cents
 
 
 @dataclass
