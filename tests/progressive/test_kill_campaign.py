@@ -113,7 +113,7 @@ def run_campaign(tmp: Path, kills: int, seed: int) -> None:
                 pass
         for table in TABLES:  # every table finishes: a few rounds more, all booked, exit
             rig.kill(table)
-            done = rig.start(table, "12")
+            done = rig.start(table, "100")  # about 11 hits a table: never none
             assert done.wait(timeout=120) == 0
             rig.procs.pop(table)
         rig.kill("controller")
