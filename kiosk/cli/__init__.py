@@ -67,6 +67,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lab-package": ("kiosk.tools.cli.lab_package", "the test laboratory's submission bundle"),
     "sas": ("kiosk.host.cli.sas", "SAS 6.02: the host tool that polls a gaming machine"),
     "dealer": ("kiosk.table.cli.dealer", "the Dealer Terminal of a table (Kivy touchscreen)"),
+    "progressive": (
+        "kiosk.table.cli.progressive",
+        "a linked table progressive's controller, its meters and reconciliation",
+    ),
     "seat": (
         "kiosk.terminal.cli.seat",
         "a terminal seated at a table, played headless (tests, soak)",

@@ -38,6 +38,7 @@ RANK: dict[str, float] = {
     "kiosk.terminal.devices": 6,
     "kiosk.terminal.hostlink": 6,
     "kiosk.terminal.sas": 6,
+    "kiosk.terminal.progressive": 6,
     "kiosk.terminal.bridge": 7,
     "kiosk.terminal.runtime": 7,
     "kiosk.terminal.seat": 7,
@@ -50,6 +51,7 @@ RANK: dict[str, float] = {
     "ui.terminal": 9,
     # the table and the host
     "kiosk.table.core": 10,
+    "kiosk.table.progressive": 10.5,
     "kiosk.table.presentation": 11,
     "ui.table": 12,
     "kiosk.table.cli": 13,

@@ -108,6 +108,7 @@ class RoundPage(Named, Screen):
     bets_text = StringProperty("")
     step_text = StringProperty("")
     deck_text = StringProperty("")
+    progressive_text = StringProperty("")
     message = StringProperty("")
     message_error = BooleanProperty(False)
     tilt_title = StringProperty("")
@@ -143,6 +144,7 @@ class RoundPage(Named, Screen):
             "tilt_title",
             "tilt_text",
             "paused",
+            "progressive_text",
         ):
             setattr(self, name, getattr(view, name))
         self.deck_text = f"Deck check: {view.deck_text}" if view.deck_text else ""

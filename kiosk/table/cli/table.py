@@ -48,7 +48,9 @@ from kiosk.terminal.hostlink.identity import IdentityError, Role, check_name, se
 from kiosk.terminal.hostlink.tls_log import HandshakeLog
 
 if TYPE_CHECKING:
+    from kiosk.table.core.controller import TableController
     from kiosk.table.core.shuffler_feed import ShufflerFeed
+    from kiosk.table.progressive.feed import TableFeed
 
 DEFAULT_LISTEN = "127.0.0.1:50071"
 SECONDS = float_type(0.1, 3600)
@@ -123,6 +125,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the shuffler's pairing key (default /etc/turbokiosk/devices/shuffler.key)",
     )
+    _progressive_options(serve)
     recall = sub.add_parser("recall", help="a finished round: every seat's wagers, cards, result")
     recall.add_argument("game", type=game_number)
     _signer_option(recall)
@@ -147,6 +150,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     audit.add_argument("--mode", dest="replay_mode", choices=("one-deck", "seat-shuffles"))
     parser.set_defaults(replay_edition=None, replay_mode=None)
+
+
+def _progressive_options(serve: argparse.ArgumentParser) -> None:
+    """``--progressive`` (docs/table.md "Progressives")."""
+    serve.add_argument(
+        "--progressive",
+        metavar="NAME_OR_FILE",
+        help="a progressive on a side wager: this table's own meter for its seats, or with "
+        "--progressive-at the linked progressive controller's",
+    )
+    serve.add_argument("--progressive-at", metavar="ADDR", help="the progressive controller")
+    serve.add_argument(
+        "--handpay-limit",
+        type=int_type(1, 10**11),
+        default=120_000,
+        metavar="CENTS",
+        help="a progressive hit at or above this is paid by the attendant (default 120000)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -208,8 +229,12 @@ def _serve(args: argparse.Namespace) -> int:
         raise CommandLineError(f"table {args.table_id} locked: {exc}", EXIT_LOCKED) from exc
     for action in controller.recovery.actions:
         print(f"table {args.table_id}: {action}", flush=True)
+    progressive_feed = _progressive_feed(args, controller, creds, cert_name)
     auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
-    server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed).start()
+    server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed)
+    if progressive_feed is not None:
+        server.progressive = progressive_feed.shown
+    server.start()
     robots = [
         RobotSeat(
             server.address, pki.credentials(args.pki_dir, name), args.table_id, n, args.edition
@@ -229,11 +254,49 @@ def _serve(args: argparse.Namespace) -> int:
         print(robot.summary(), flush=True)
         robot.close()
     server.stop(0)
+    if progressive_feed is not None and not progressive_feed.stop():
+        print(f"table {args.table_id}: progressive rounds wait to be booked", flush=True)
     controller.close()
     if server.locked is not None:
         raise CommandLineError(f"table {args.table_id} locked: {server.locked}", EXIT_LOCKED)
     print(f"table {args.table_id}: stopped", flush=True)
     return 0
+
+
+def _progressive_feed(
+    args: argparse.Namespace, controller: TableController, creds: pki.Credentials, source: str
+) -> TableFeed | None:
+    """The feed of this table's settled rounds to its progressive (None: no progressive)."""
+    if args.progressive is None:
+        if args.progressive_at is not None:
+            raise CommandLineError("--progressive-at needs --progressive NAME_OR_FILE")
+        return None
+    from kiosk.kernel.games import progressive
+    from kiosk.kernel.games.paytable import PaytableError
+    from kiosk.table.progressive.client import ProgressiveUnavailableError, RemoteProgressive
+    from kiosk.table.progressive.feed import TableFeed
+    from kiosk.terminal.progressive.controller import ProgressiveBook, ProgressiveController
+
+    try:
+        settings = progressive.load(args.progressive)
+    except PaytableError as exc:
+        raise CommandLineError(f"--progressive: {exc}") from exc
+    book: ProgressiveBook
+    if args.progressive_at is None:
+        path = Path(args.data_dir) / f"progressive-{settings.name}-{args.table_id}.sqlite3"
+        book = ProgressiveController(settings, path)
+    else:
+        book = RemoteProgressive(args.progressive_at, creds, source)
+    feed = TableFeed(book, source, settings, args.handpay_limit)
+    feed.start()
+    events = list(controller.journal.events())
+    try:
+        feed.catch_up(events)
+    except ProgressiveUnavailableError:  # booked again from the start: idempotent
+        feed.after(events)
+    controller.hooks.append(feed.after)
+    print(f"table {args.table_id}: progressive {settings.name} ({settings.mode.value})", flush=True)
+    return feed
 
 
 def _controller_name(args: argparse.Namespace) -> str:

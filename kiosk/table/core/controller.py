@@ -90,6 +90,9 @@ class TableController:
         self.recovery = Recovery()
         #: why the controller is locked (a step that could not be journaled), or None
         self.fault: str | None = None
+        #: told every commit's events once they are journaled and applied (a progressive's
+        # feed, kiosk.table.progressive.feed); a hook never raises into the table
+        self.hooks: list[Callable[[list[e.Event]], None]] = []
         try:
             if signer is None:
                 verified = verify_table(self.journal, None, None, core=self.core, signed=False)
@@ -182,6 +185,8 @@ class TableController:
             self.fault = str(exc)
             raise TableLockedError(f"the table is locked: {exc}") from exc
         self.core.apply(events)
+        for hook in self.hooks:
+            hook(events)
 
     def _finished(self, events: list[e.Event]) -> list[RoundRecord]:
         """The recall records of the rounds these events finish (from a scratch fold)."""

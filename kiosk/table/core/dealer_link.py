@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 
+from kiosk.kernel.money_text import dollars
 from kiosk.table.core.dealer_records import (
     DealStep,
     LaidPack,
@@ -80,6 +81,14 @@ class Answer:
     locked_until_ms: int = 0
 
 
+def progressive_text(view: pb.TableView) -> str:
+    """The table's progressive in the dealer's words ("" : the table has none)."""
+    if not view.HasField("progressive"):
+        return ""
+    p = view.progressive
+    return f"{p.outcome} progressive {dollars(p.meter_cents)}"
+
+
 def snapshot_of(view: pb.TableView, windows: dict[str, int]) -> TableSnapshot:
     """The controller's ``TableView`` as a record; ``windows`` keeps each countdown's full
     length as first seen (phase -> ms), which the view does not carry."""
@@ -133,6 +142,7 @@ def snapshot_of(view: pb.TableView, windows: dict[str, int]) -> TableSnapshot:
         deck_check=check,
         voided=view.voided_reason,
         auto_deal=view.auto_deal,
+        progressive=progressive_text(view),
     )
 
 

@@ -143,6 +143,7 @@ class TableSnapshot:
     voided: str = ""  # the last round's void reason, while idle right after it
     auto_deal: bool = False
     recall: tuple[RecallLine, ...] = ()
+    progressive: str = ""  # "Royal flush progressive $2,531.40" ("" : none)
 
     def on_layout(self) -> frozenset[int]:
         """Every card on the layout in this round."""

@@ -73,6 +73,7 @@ def table_view(
     *,
     auto_deal: bool = False,
     presented: tuple[int, tuple[int, ...]] | None = None,
+    progressive: pb.ProgressiveDisplay | None = None,
 ) -> pb.TableView:
     """The table as the dealer sees it at ``now``; ``presented``: the pack number and cards the
     card source presents now (a shuffler's)."""
@@ -91,6 +92,8 @@ def table_view(
         seats_in=len(online),
         auto_deal=auto_deal,
     )
+    if progressive is not None:
+        view.progressive.CopyFrom(progressive)
     seats = sorted(set(state.seats) | set(online) | (set(rnd.bets) if rnd else set()))
     view.seats.extend(_seat(core, seat, online) for seat in seats)
     if rnd is None:

@@ -36,7 +36,7 @@ from kiosk.table.core.shuffler_feed import ShufflerFeed
 from kiosk.terminal.hostlink import identity
 from kiosk.terminal.hostlink.channel import KEEPALIVE
 from kiosk.terminal.hostlink.pki import Credentials, listen_mutual_tls
-from proto.turbokiosk.v1 import dealer_pb2_grpc, table_pb2_grpc
+from proto.turbokiosk.v1 import dealer_pb2, dealer_pb2_grpc, table_pb2_grpc
 from proto.turbokiosk.v1 import table_pb2 as pb
 
 #: the largest message a seat may send, in bytes
@@ -112,6 +112,10 @@ class TableServer:
         Terminal's PIN checks; ``card_feed``: the shuffler of a ``shuffler`` table."""
         self.controller = controller
         self.auto_deal_ms = auto_deal_ms
+        #: the table's progressive as the Dealer Terminal shows it, (name, winning outcome,
+        # meter cents), or None (set by ``table serve --progressive``; never blocks: a feed's
+        # last known meter, kiosk/table/progressive/feed.py)
+        self.progressive: Callable[[], tuple[str, str, int] | None] = lambda: None
         self._phase_since = (controller.state.phase, clock())
         self.table_id = controller.state.config.table_id
         self.clock = clock
@@ -145,6 +149,23 @@ class TableServer:
             DealerServicer(self.desk, self._stopping.is_set), self.server
         )
         self.port, self.address = listen_mutual_tls(self.server, address, credentials)
+
+    def _show_progressive(self, opened: pb.RoundOpened) -> None:
+        """Put the table's progressive (as last known) on a round's opening step."""
+        shown = self.progressive()
+        if shown is not None:
+            name, outcome, cents = shown
+            opened.progressive.CopyFrom(
+                pb.SeatProgressive(name=name, outcome=outcome, meter_cents=cents)
+            )
+
+    def progressive_display(self) -> dealer_pb2.ProgressiveDisplay | None:
+        """The progressive line of the Dealer Terminal's view (None: no progressive)."""
+        shown = self.progressive()
+        if shown is None:
+            return None
+        name, outcome, cents = shown
+        return dealer_pb2.ProgressiveDisplay(name=name, outcome=outcome, meter_cents=cents)
 
     @property
     def stopping(self) -> bool:
@@ -330,6 +351,7 @@ class TableServer:
                 if step is not None:
                     if step.HasField("round_opened"):
                         step.round_opened.seats_in = len(self.controller.state.seats)
+                        self._show_progressive(step.round_opened)
                     outbox.put(step)
         if events:
             self.desk.after(events)

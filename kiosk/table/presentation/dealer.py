@@ -114,6 +114,7 @@ class DealerView:
     step_text: str  # "Pack 2 of 4: array 4-6" or ""
     presented: tuple[CardFace, ...]  # the cards the source presented for the next pack
     deck_text: str  # the shuffler's deck check
+    progressive_text: str = ""  # the table's progressive meter ("" : none)
 
 
 def location_title(location: str) -> str:
@@ -317,6 +318,7 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
         step_text=step_text,
         presented=presented,
         deck_text=snapshot.deck_check,
+        progressive_text=snapshot.progressive,
     )
 
 

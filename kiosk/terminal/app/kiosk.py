@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, cast
 
+from kiosk.kernel.games.progressive import ProgressiveSettings
 from kiosk.terminal.app.duties import TerminalDuties
 from kiosk.terminal.app.serial_wiring import SerialPorts
 from kiosk.terminal.app.simulator import DeviceSimulator, SimulatedDevices
@@ -132,6 +133,7 @@ class _Screen:
     started: float | None
     table: TableSeating | None = None  # run --table: seated after the power-up
     table_edition: str | None = None  # run --table --edition: the table's game, selected
+    progressive: ProgressiveSettings | None = None  # run --progressive: the terminal's own meter
 
 
 def start_kiosk(
@@ -149,6 +151,7 @@ def start_kiosk(
     sas: SasSettings | None = None,
     table: TableSeating | None = None,
     table_edition: str | None = None,
+    progressive: ProgressiveSettings | None = None,
 ) -> int:
     """Power the terminal up on ``data_dir`` and run the kiosk until its window closes.
 
@@ -164,14 +167,22 @@ def start_kiosk(
     started and the SIMULATOR panel is never offered) and ``remote_host`` the casino's
     accounting host (no embedded host).  ``sas`` makes the terminal a SAS gaming machine
     on that port as well (docs/sas.md).  ``table`` seats the terminal at a table controller
-    (kiosk.terminal.seat): its rounds are the table's.
+    (kiosk.terminal.seat): its rounds are the table's.  ``progressive`` runs a standalone
+    progressive on the terminal's own games (:mod:`kiosk.terminal.app.progressive_wiring`).
     """
     from kiosk.terminal.app.wiring import take_lock
     from kiosk.terminal.store.journal import StoreError
 
     data_dir = Path(data_dir)
     screen = _Screen(
-        language, show_simulator, dump_path, exit_after_dump, started, table, table_edition
+        language,
+        show_simulator,
+        dump_path,
+        exit_after_dump,
+        started,
+        table,
+        table_edition,
+        progressive,
     )
     try:
         take_lock(data_dir).release()  # busy: fail before touching its simulators
@@ -284,6 +295,16 @@ def _run(
         full = state.storage_full is not None and state.critical is None
         _run_store_lockup(state.storage_full or state.critical or report.store_failed, full, screen)
         return EXIT_LOCKED
+    if screen.progressive is not None:  # after the power-up: its games booked, then each
+        from kiosk.terminal.app.progressive_wiring import attach_progressive
+
+        config = terminal.runtime.state.config
+        attach_progressive(
+            terminal,
+            screen.progressive,
+            terminal_id=config.terminal_id or "TK-0001",
+            handpay_limit=config.handpay_limit,
+        )
     if terminal.host_link is not None:
         terminal.host_link.start()
     if terminal.sas_link is not None:

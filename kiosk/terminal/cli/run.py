@@ -84,6 +84,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_sas_arguments(parser)
     parser.add_argument(
+        "--progressive",
+        metavar="NAME_OR_FILE",
+        help="a standalone progressive on this terminal's own games (docs/table.md)",
+    )
+    parser.add_argument(
         "--dump-screen",
         type=output_path,
         metavar="PATH",
@@ -107,6 +112,7 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
     from ui.terminal import env
 
     table = table_seating(args)  # a missing seat certificate: one line, before any window
+    progressive = _progressive(args.progressive)
     if args.edition is not None and table is None:
         raise CommandLineError("--edition is the table's game: it goes with --table")
     try:
@@ -172,11 +178,25 @@ def _run(args: argparse.Namespace, interrupt: AppInterrupt) -> int:
             sas=sas,
             table=table,
             table_edition=args.edition,
+            progressive=progressive,
         )
     except SeatingError as exc:  # the table's game is not offered on this terminal
         raise CommandLineError(f"--edition: {exc}") from None
     except EmbeddedHostError as exc:  # a terminal installed without the host deployable
         raise CommandLineError(str(exc)) from None
+
+
+def _progressive(name: str | None) -> Any:
+    """``--progressive``'s settings (None: none); one line when unusable."""
+    if name is None:
+        return None
+    from kiosk.kernel.games import progressive
+    from kiosk.kernel.games.paytable import PaytableError
+
+    try:
+        return progressive.load(name)
+    except PaytableError as exc:
+        raise CommandLineError(f"--progressive: {exc}") from None
 
 
 def check_display() -> str:

@@ -312,7 +312,9 @@ def issue_cert(
     key = ec.generate_private_key(ec.SECP256R1())
     start = not_before or _now() - dt.timedelta(minutes=5)
     is_server = role in SERVER_ROLES
-    usage = ExtendedKeyUsageOID.SERVER_AUTH if is_server else ExtendedKeyUsageOID.CLIENT_AUTH
+    usage = [ExtendedKeyUsageOID.SERVER_AUTH if is_server else ExtendedKeyUsageOID.CLIENT_AUTH]
+    if role is Role.TABLE:  # a table controller is also the progressive controller's client
+        usage.append(ExtendedKeyUsageOID.CLIENT_AUTH)
     names = (SERVER_NAMES[role], *DEFAULT_SERVER_SANS, *sans) if is_server else (name,)
     cert = (
         x509.CertificateBuilder()
@@ -323,7 +325,7 @@ def issue_cert(
         .not_valid_before(start)
         .not_valid_after(start + dt.timedelta(days=days))
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
+        .add_extension(x509.ExtendedKeyUsage(usage), critical=False)
         .add_extension(
             x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
             critical=False,

@@ -21,6 +21,7 @@ from enum import StrEnum
 
 from kiosk.kernel.games.table_phase import WINDOWS, TablePhase
 from kiosk.terminal.presentation.i18n import text
+from kiosk.terminal.presentation.money import dollars
 from kiosk.terminal.presentation.overlays import LockupView
 from kiosk.terminal.presentation.table import TableView
 from kiosk.terminal.presentation.table_status import TableStatus
@@ -197,6 +198,10 @@ def _where(status: TableStatus, language: str) -> str:
         where = text(language, "table_game", table=status.table_id, game=status.game_number)
     else:
         where = text(language, "table_name", table=status.table_id)
+    if status.progressive is not None:  # the table's progressive meter as the round opened
+        outcome, cents = status.progressive
+        meter = text(language, "table_progressive", outcome=outcome, amount=dollars(cents))
+        where = f"{where} · {meter}"
     n = status.seats_in
     if n <= 0:
         return where

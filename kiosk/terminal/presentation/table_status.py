@@ -57,6 +57,8 @@ class TableStatus:
     #: the pack the dealer laid last and where ("array 4-6", "dealer" ...; 0: no pack)
     pack: int = 0
     pack_location: str = ""
+    #: the table's progressive as the round opened: (winning outcome, meter cents), or None
+    progressive: tuple[str, int] | None = None
 
     @property
     def link_lost(self) -> bool:
@@ -85,4 +87,5 @@ def table_status(source: SeatStatusSource, monotonic_ms: int | None = None) -> T
         pause_reason=seat.pause_reason,
         pack=seat.pack,
         pack_location=seat.pack_location,
+        progressive=seat.progressive,
     )

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from kiosk.terminal.sas import progressive as sas_progressive
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.crc import with_crc
 from kiosk.terminal.sas.framing import (
@@ -167,20 +168,23 @@ Handler = Callable[["SasMachine", LongPollFrame], bytes | None]
 _BILL_CODES = frozenset(wire.BILL_ACCEPTED_EXCEPTIONS.values()) | {wire.ExceptionCode.BILL_ACCEPTED}
 
 #: polls answered again from memory when repeated at once (they change something)
-REPLAYED = frozenset(
-    {
-        P.SHUTDOWN,
-        P.STARTUP,
-        P.ENABLE_BILL_ACCEPTOR,
-        P.DISABLE_BILL_ACCEPTOR,
-        P.ENABLE_REAL_TIME_EVENTS,
-        P.SET_SECURE_ENHANCED_VALIDATION_ID,
-        P.SEND_ENHANCED_VALIDATION_INFORMATION,
-        P.RECEIVE_VALIDATION_NUMBER,
-        P.REDEEM_TICKET,
-        P.RECEIVE_DATE_TIME,
-        P.REMOTE_HANDPAY_RESET,
-    }
+REPLAYED = (
+    frozenset(
+        {
+            P.SHUTDOWN,
+            P.STARTUP,
+            P.ENABLE_BILL_ACCEPTOR,
+            P.DISABLE_BILL_ACCEPTOR,
+            P.ENABLE_REAL_TIME_EVENTS,
+            P.SET_SECURE_ENHANCED_VALIDATION_ID,
+            P.SEND_ENHANCED_VALIDATION_INFORMATION,
+            P.RECEIVE_VALIDATION_NUMBER,
+            P.REDEEM_TICKET,
+            P.RECEIVE_DATE_TIME,
+            P.REMOTE_HANDPAY_RESET,
+        }
+    )
+    | sas_progressive.REPLAYED
 )
 
 #: bill meter polls 31..45 -> the note's value in cents
@@ -223,6 +227,7 @@ class SasMachine:
         serial_number: str,
         mode: WakeupMode = WakeupMode.PARITY,
         inter_byte_limit: float = wire.INTER_BYTE_LIMIT_S,
+        progressives: sas_progressive.ProgressiveLink | None = None,
     ) -> None:
         self.receiver = Receiver(address, mode, inter_byte_limit=inter_byte_limit)
         self.snapshot = snapshot
@@ -231,6 +236,8 @@ class SasMachine:
         self.validation = validation
         self.signatures = signatures
         self.serial_number = serial_number
+        #: this machine's progressive wins and the host's level broadcasts (None: none)
+        self.progressives = progressives
         self.real_time = False
         self.stats = LinkStats(address)
         self._last_request: bytes | None = None
@@ -294,6 +301,9 @@ class SasMachine:
             if item.frame.command == P.RECEIVE_DATE_TIME:
                 with contextlib.suppress(PollError):
                     self.controls.set_time(parse_date_time(item.frame.data))
+            if item.frame.command in sas_progressive.BROADCASTS:
+                with contextlib.suppress(sas_progressive.MalformedProgressiveError):
+                    sas_progressive.LONG_POLLS[item.frame.command](self, item.frame)
             return None
         if isinstance(item, LongPollFrame):
             self.stats.long_polls += 1
@@ -310,6 +320,8 @@ class SasMachine:
                 return Reply(
                     wire.response(self.address, P.ROM_SIGNATURE, value.to_bytes(2, "little"))
                 )
+        if self.progressives is not None:
+            self.progressives.announce(self)
         pending = self.queue.next(self.real_time)
         self.stats.answered += 1
         if pending is None:
@@ -340,7 +352,7 @@ class SasMachine:
             return None
         try:
             data = handler(self, frame)
-        except (PollError, wire.BcdError) as exc:
+        except (PollError, wire.BcdError, sas_progressive.MalformedProgressiveError) as exc:
             self.stats.unanswered["malformed:" + type(exc).__name__] += 1
             self._last_request = None
             return None
@@ -760,4 +772,5 @@ LONG_POLLS: dict[int, Handler] = {
     P.SEND_CURRENT_DATE_TIME: _date_time,
     P.RECEIVE_DATE_TIME: _set_date_time,
     P.REMOTE_HANDPAY_RESET: _remote_handpay_reset,
+    **sas_progressive.LONG_POLLS,
 }

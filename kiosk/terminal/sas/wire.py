@@ -141,6 +141,11 @@ class LongPoll(IntEnum):
     REDEEM_TICKET = 0x71
     SEND_CURRENT_DATE_TIME = 0x7E
     RECEIVE_DATE_TIME = 0x7F
+    SINGLE_LEVEL_PROGRESSIVE_BROADCAST = 0x80
+    SEND_PROGRESSIVE_WIN_AMOUNT = 0x84
+    SEND_SAS_PROGRESSIVE_WIN_AMOUNT = 0x85
+    MULTIPLE_LEVEL_PROGRESSIVE_BROADCAST = 0x86
+    SEND_MULTIPLE_SAS_PROGRESSIVE_WIN_AMOUNTS = 0x87
     REMOTE_HANDPAY_RESET = 0x94
     SEND_EXTENDED_METERS_ALT = 0xAF
 
@@ -158,6 +163,9 @@ R_TYPE: frozenset[int] = frozenset(
         0x57,
         0x70,
         0x7E,
+        0x84,  # the progressive win reports (kiosk/terminal/sas/progressive.py)
+        0x85,
+        0x87,
     }
 )
 #: type S polls: the number of data bytes between the command and the CRC
@@ -179,6 +187,7 @@ S_TYPE_DATA: dict[int, int] = {
     0x53: 2,
     0x58: 9,
     0x7F: 7,
+    0x80: 7,  # single-level progressive broadcast: group, level, 5 BCD
     0x94: 0,
 }
 #: type M polls: a length byte follows the command; the largest length a poll may give
@@ -187,6 +196,7 @@ M_TYPE_MAX_LENGTH: dict[int, int] = {
     0x6F: 2 + 2 * 12,  # game number, up to 12 two-byte meter codes
     0xAF: 2 + 2 * 12,
     0x71: 1 + 5 + 1 + 32 + 4 + 2,  # transfer code, amount, parsing code, data, expiry, pool
+    0x86: 1 + 32 * 6,  # multiple-level progressive broadcast: group, 32 x (level, 5 BCD)
 }
 
 
@@ -243,10 +253,12 @@ RESPONSE_LENGTH: dict[int, int] = {
     0x57: 10,
     0x58: 5,
     0x7E: 11,
+    0x84: 11,  # group, level, 5 BCD
+    0x85: 11,
     0x94: 5,
 }
 #: data responses whose third byte is a length (the whole is 3 + length + CRC)
-VARIABLE_RESPONSES: frozenset[int] = frozenset({0x2F, 0x54, 0x56, 0x6F, 0x70, 0x71, 0xAF})
+VARIABLE_RESPONSES: frozenset[int] = frozenset({0x2F, 0x54, 0x56, 0x6F, 0x70, 0x71, 0xAF, 0x87})
 
 
 def response_length(command: int, header: bytes) -> int | None:
@@ -314,6 +326,8 @@ class ExceptionCode(IntEnum):
     HANDPAY_PENDING = 0x51
     HANDPAY_RESET = 0x52
     PLAYER_CANCELLED_HANDPAY = 0x55
+    PROGRESSIVE_WIN = 0x54  # progressive win, credit or cashout paid
+    SAS_PROGRESSIVE_LEVEL_HIT = 0x56  # the host asks 85 or 87 for the amount
     SYSTEM_VALIDATION_REQUEST = 0x57
     PRINTER_COMMUNICATION_ERROR = 0x60
     PRINTER_PAPER_OUT = 0x61

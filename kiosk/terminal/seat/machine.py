@@ -132,6 +132,13 @@ class RoundFacts:
     checked: bool = False
 
 
+def _progressive_words(body: pb.RoundOpened) -> tuple[str, int] | None:
+    """The table's progressive as the round opens: (winning outcome, meter cents), or None."""
+    if not body.HasField("progressive"):
+        return None
+    return body.progressive.outcome, body.progressive.meter_cents
+
+
 @dataclass
 class SeatMachine:
     """One seat of one table."""
@@ -197,6 +204,7 @@ class SeatMachine:
             received_at_ms=at,
             dealer_step="New Game",
             seats_in=body.seats_in or self.status.seats_in,
+            progressive=_progressive_words(body),
             paused=False,  # the controller opens no round while it is paused
             pause_reason="",
             reason="" if self.status.connection is Connection.SEATED else self.status.reason,

@@ -51,6 +51,8 @@ class SeatStatus:
     #: the pack the dealer laid last, and where (0: the dealer's last step was not a pack)
     pack: int = 0
     pack_location: str = ""
+    #: the table's progressive as the round opened: (winning outcome, meter cents), or None
+    progressive: tuple[str, int] | None = None
 
     def remaining_at(self, monotonic_ms: int) -> int:
         """Milliseconds left on the countdown at the seat's monotonic ``monotonic_ms``."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kiosk.kernel.money_text import dollars
 from kiosk.terminal.presentation.table_status import TableStatus, phase_word
 
 
@@ -20,4 +21,7 @@ def table_line(status: TableStatus) -> str:
         parts.append(f"seats in {status.seats_in}")
     if status.dealer_step:
         parts.append(f"dealer: {status.dealer_step}")
+    if status.progressive is not None:
+        outcome, cents = status.progressive
+        parts.append(f"{outcome} progressive {dollars(cents)}")
     return "; ".join(parts)

@@ -1,5 +1,5 @@
 """``turbokiosk par-sheet EDITION [--paytable WAGER=NAME_OR_FILE ...] [--seats N
-[--mode table|stadium]] [--format text|json]``.
+[--mode table|stadium]] [--progressive NAME_OR_FILE] [--format text|json]``.
 
 Prints the exact par sheet of any edition: the Turbo editions and themes
 (:mod:`kiosk.kernel.analysis.turbo_par`) and Stadium Three Card Poker
@@ -16,7 +16,9 @@ import sys
 
 from kiosk.kernel.analysis import families
 from kiosk.kernel.analysis.families import ParSheetFunction
+from kiosk.kernel.analysis.progressive_par import with_progressive
 from kiosk.kernel.analysis.table_math import MODES, TableMath
+from kiosk.kernel.games import progressive
 from kiosk.kernel.games.base import RuleError
 from kiosk.kernel.games.paytable import PaytableError
 from kiosk.terminal.cli.args import int_type
@@ -40,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="with --seats, Turbo: table = one deck, 3 community + 6 cards a seat (default);"
         " stadium = each seat completes its hand from its own shuffle of the 49 cards left",
+    )
+    parser.add_argument(
+        "--progressive",
+        default=None,
+        metavar="NAME_OR_FILE",
+        help="add a progressive's figures to the wager it rides on (docs/math.md): "
+        "return at reset, break-even meter, contribution return",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -95,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
             family = families.par_family(args.edition)
             table = family.table_math(args.edition, choices, seats=args.seats, mode=args.mode)
         sheet = par_sheet_function(args.edition)(choices)
+        if args.progressive is not None:
+            sheet = with_progressive(sheet, progressive.load(args.progressive))
     except (RuleError, PaytableError) as exc:
         print(f"turbokiosk par-sheet: error: {exc}", file=sys.stderr)
         return 2

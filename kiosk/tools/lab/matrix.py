@@ -26,7 +26,7 @@ from kiosk.kernel.bounded_read import InputFileError, read_bounded_text
 
 STATUSES = ("met", "partly met", "not met", "not applicable")
 #: the standards, in the order they are shown
-STANDARD_FILES = ("gli-11.toml", "gli-24.toml")
+STANDARD_FILES = ("gli-11.toml", "gli-24.toml", "gli-12.toml")
 MATRIX_FILE_LIMIT = 1 << 20
 
 

@@ -251,7 +251,7 @@ class CardTilt(_message.Message):
     def __init__(self, reason: _Optional[str] = ..., pack: _Optional[int] = ..., cards: _Optional[_Iterable[int]] = ..., at_ms: _Optional[int] = ...) -> None: ...
 
 class TableView(_message.Message):
-    __slots__ = ("table_id", "edition", "card_source", "phase", "game_number", "now_ms", "betting_deadline_ms", "decision_deadline_ms", "paused", "pause_reason", "paused_time_left_ms", "seats_in", "seats_bet", "seats", "next_step", "packs", "first_cards", "shared_cards", "tilt", "deck_check", "role", "auto_deal", "voided_reason", "choices")
+    __slots__ = ("table_id", "edition", "card_source", "phase", "game_number", "now_ms", "betting_deadline_ms", "decision_deadline_ms", "paused", "pause_reason", "paused_time_left_ms", "seats_in", "seats_bet", "seats", "next_step", "packs", "first_cards", "shared_cards", "tilt", "deck_check", "role", "auto_deal", "voided_reason", "choices", "progressive")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     EDITION_FIELD_NUMBER: _ClassVar[int]
     CARD_SOURCE_FIELD_NUMBER: _ClassVar[int]
@@ -276,6 +276,7 @@ class TableView(_message.Message):
     AUTO_DEAL_FIELD_NUMBER: _ClassVar[int]
     VOIDED_REASON_FIELD_NUMBER: _ClassVar[int]
     CHOICES_FIELD_NUMBER: _ClassVar[int]
+    PROGRESSIVE_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     edition: str
     card_source: str
@@ -300,7 +301,18 @@ class TableView(_message.Message):
     auto_deal: bool
     voided_reason: str
     choices: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, table_id: _Optional[str] = ..., edition: _Optional[str] = ..., card_source: _Optional[str] = ..., phase: _Optional[str] = ..., game_number: _Optional[int] = ..., now_ms: _Optional[int] = ..., betting_deadline_ms: _Optional[int] = ..., decision_deadline_ms: _Optional[int] = ..., paused: _Optional[bool] = ..., pause_reason: _Optional[str] = ..., paused_time_left_ms: _Optional[int] = ..., seats_in: _Optional[int] = ..., seats_bet: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[DealerSeat, _Mapping]]] = ..., next_step: _Optional[_Union[DealStep, _Mapping]] = ..., packs: _Optional[_Iterable[_Union[LaidPack, _Mapping]]] = ..., first_cards: _Optional[_Iterable[int]] = ..., shared_cards: _Optional[_Iterable[int]] = ..., tilt: _Optional[_Union[CardTilt, _Mapping]] = ..., deck_check: _Optional[_Union[DeckCheck, _Mapping]] = ..., role: _Optional[_Union[DealerRole, str]] = ..., auto_deal: _Optional[bool] = ..., voided_reason: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ...) -> None: ...
+    progressive: ProgressiveDisplay
+    def __init__(self, table_id: _Optional[str] = ..., edition: _Optional[str] = ..., card_source: _Optional[str] = ..., phase: _Optional[str] = ..., game_number: _Optional[int] = ..., now_ms: _Optional[int] = ..., betting_deadline_ms: _Optional[int] = ..., decision_deadline_ms: _Optional[int] = ..., paused: _Optional[bool] = ..., pause_reason: _Optional[str] = ..., paused_time_left_ms: _Optional[int] = ..., seats_in: _Optional[int] = ..., seats_bet: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[DealerSeat, _Mapping]]] = ..., next_step: _Optional[_Union[DealStep, _Mapping]] = ..., packs: _Optional[_Iterable[_Union[LaidPack, _Mapping]]] = ..., first_cards: _Optional[_Iterable[int]] = ..., shared_cards: _Optional[_Iterable[int]] = ..., tilt: _Optional[_Union[CardTilt, _Mapping]] = ..., deck_check: _Optional[_Union[DeckCheck, _Mapping]] = ..., role: _Optional[_Union[DealerRole, str]] = ..., auto_deal: _Optional[bool] = ..., voided_reason: _Optional[str] = ..., choices: _Optional[_Iterable[str]] = ..., progressive: _Optional[_Union[ProgressiveDisplay, _Mapping]] = ...) -> None: ...
+
+class ProgressiveDisplay(_message.Message):
+    __slots__ = ("name", "outcome", "meter_cents")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    METER_CENTS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    outcome: str
+    meter_cents: int
+    def __init__(self, name: _Optional[str] = ..., outcome: _Optional[str] = ..., meter_cents: _Optional[int] = ...) -> None: ...
 
 class RecalledSeat(_message.Message):
     __slots__ = ("seat", "wagers", "positions", "choice", "cards", "results", "stake_cents", "paid_cents", "returned_cents")

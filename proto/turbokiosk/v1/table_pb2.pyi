@@ -133,14 +133,26 @@ class FinishedRound(_message.Message):
     def __init__(self, played: _Optional[bool] = ..., first_cards: _Optional[_Iterable[int]] = ..., choice: _Optional[str] = ..., seat_cards: _Optional[_Iterable[int]] = ..., shared_cards: _Optional[_Iterable[int]] = ..., settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., voided: _Optional[_Union[RoundVoided, _Mapping]] = ...) -> None: ...
 
 class RoundOpened(_message.Message):
-    __slots__ = ("betting_deadline_ms", "now_ms", "seats_in")
+    __slots__ = ("betting_deadline_ms", "now_ms", "seats_in", "progressive")
     BETTING_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     NOW_MS_FIELD_NUMBER: _ClassVar[int]
     SEATS_IN_FIELD_NUMBER: _ClassVar[int]
+    PROGRESSIVE_FIELD_NUMBER: _ClassVar[int]
     betting_deadline_ms: int
     now_ms: int
     seats_in: int
-    def __init__(self, betting_deadline_ms: _Optional[int] = ..., now_ms: _Optional[int] = ..., seats_in: _Optional[int] = ...) -> None: ...
+    progressive: SeatProgressive
+    def __init__(self, betting_deadline_ms: _Optional[int] = ..., now_ms: _Optional[int] = ..., seats_in: _Optional[int] = ..., progressive: _Optional[_Union[SeatProgressive, _Mapping]] = ...) -> None: ...
+
+class SeatProgressive(_message.Message):
+    __slots__ = ("name", "outcome", "meter_cents")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    METER_CENTS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    outcome: str
+    meter_cents: int
+    def __init__(self, name: _Optional[str] = ..., outcome: _Optional[str] = ..., meter_cents: _Optional[int] = ...) -> None: ...
 
 class WagerAccepted(_message.Message):
     __slots__ = ("wagers", "positions")
