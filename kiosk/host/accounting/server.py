@@ -206,7 +206,7 @@ def _put(
         loop.call_soon_threadsafe(q.put_nowait, item)
 
 
-class Refusal(Exception):
+class ReportRefusedError(Exception):
     """A report the host refuses (the call's status; ``retry_ms``: send again after it)."""
 
     def __init__(self, code: grpc.StatusCode, details: str, retry_ms: int = 0) -> None:
@@ -355,7 +355,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         terminal = await self._caller(context, request.terminal_id)
         try:
             return await self._report(terminal, request)
-        except Refusal as refusal:
+        except ReportRefusedError as refusal:
             if refusal.retry_ms:
                 context.set_trailing_metadata(((PUSHBACK_KEY, str(refusal.retry_ms)),))
             await self._abort(context, refusal.code, refusal.details)
@@ -365,23 +365,23 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
     ) -> host_pb2.ReportResponse:
         """What the host must do with one report of ``terminal`` (its identity checked): the rate
         limit, the bounds, each message's form and owner, plausibility, the group commit; the
-        answer once committed, or :class:`Refusal`."""
+        answer once committed, or :class:`ReportRefusedError`."""
         verdict = self.limiter.admit(terminal, len(request.messages))
         if not verdict.admitted:
             await self._throttle(terminal, verdict.retry_ms, verdict.alarm)
         try:
             bounds.check_report(request, self.settings.limits)
         except BoundsError as exc:
-            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+            raise ReportRefusedError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         batch = []
         owned = f"{terminal}:"
         for msg in request.messages:
             try:
                 kind, body = messages.received(msg)
             except ValueError as exc:
-                raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+                raise ReportRefusedError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
             if not msg.message_id.startswith(owned):
-                raise Refusal(
+                raise ReportRefusedError(
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"message id {msg.message_id!r} is not {terminal}'s",
                 )
@@ -392,7 +392,9 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         try:  # answered only once the group holding this report has committed
             result = await self.committer.submit_async(report)
         except Exception as exc:  # the records are away: the terminal resends
-            raise Refusal(grpc.StatusCode.UNAVAILABLE, f"records unavailable: {exc}") from None
+            raise ReportRefusedError(
+                grpc.StatusCode.UNAVAILABLE, f"records unavailable: {exc}"
+            ) from None
         answer = host_pb2.ReportResponse(accepted=result.accepted, duplicates=result.duplicates)
         if result.acknowledged is not None:  # committed: only now is it the terminal's anchor
             answer.acknowledged_head.CopyFrom(result.acknowledged.to_proto())
@@ -409,7 +411,7 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
                 await self._db(self.db.raise_alarm, terminal, "report_rate", at, detail)
             except Exception:  # the records are away: the refusal stands, logged
                 log.exception("host: the report_rate alarm of %s was not recorded", terminal)
-        raise Refusal(
+        raise ReportRefusedError(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             f"reports from {terminal} over the host's rate limit ({limit}): send again in "
             f"{retry_ms} ms",
@@ -463,15 +465,17 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         ack = host_pb2.LinkAck(number=request.number)
         try:
             if request.WhichOneof("body") != "report":
-                raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "only reports after the hello")
+                raise ReportRefusedError(
+                    grpc.StatusCode.INVALID_ARGUMENT, "only reports after the hello"
+                )
             report = request.report
             if report.terminal_id not in ("", terminal):
-                raise Refusal(
+                raise ReportRefusedError(
                     grpc.StatusCode.PERMISSION_DENIED,
                     f"the stream is {terminal}'s, the report names {report.terminal_id!r}",
                 )
             ack.response.CopyFrom(await self._report(terminal, report))
-        except Refusal as refusal:
+        except ReportRefusedError as refusal:
             ack.status = refusal.code.value[0]
             ack.details = refusal.details
             ack.retry_ms = refusal.retry_ms
@@ -618,6 +622,8 @@ class HostServer:
             options=[
                 *HOST_SERVER_KEEPALIVE,
                 ("grpc.max_receive_message_length", bounds.MAX_REQUEST_BYTES),
+                # several host processes on one port (host serve --processes N)
+                ("grpc.so_reuseport", 1),
             ],
         )
         host_pb2_grpc.add_HostServiceServicer_to_server(  # type: ignore[no-untyped-call]

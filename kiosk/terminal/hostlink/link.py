@@ -3,12 +3,13 @@
 The link is one long-lived gRPC stream (``HostService.Link``,
 :mod:`kiosk.terminal.hostlink.stream`): the hello opens it, reports go up, each one's
 acknowledgement (after the host's commit) and the host's commands come down.  Two background
-threads use it; neither touches the terminal core, which is single-threaded: whatever must change the terminal is posted to the runtime
-(:meth:`LinkedRuntime.post`, :mod:`kiosk.terminal.hostlink.runtime_port`) and runs at its next
-``pump()``.
+threads use it; neither touches the terminal core, which is single-threaded: whatever must
+change the terminal is posted to the runtime (:meth:`LinkedRuntime.post`,
+:mod:`kiosk.terminal.hostlink.runtime_port`) and runs at its next ``pump()``.
 
-- **sender**: opens the stream with the hello, then drains the outbox (its own connection to the journal) oldest
-  first in batches, and forgets a batch only after the host has answered that it committed it.
+- **sender**: opens the stream with the hello, then drains the outbox (its own connection to
+  the journal) oldest first in batches, and forgets a batch only after the host has answered
+  that it committed it.
   A failure (of the call, or of the outbox's own store: a full disk at the acknowledgement)
   keeps the batch and retries with exponential back-off, so delivery is at least once
   and the host's de-duplication by message id makes it exactly once in the host's records.  An
