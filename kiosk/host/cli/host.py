@@ -491,6 +491,7 @@ def _check_credentials(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from kiosk.host.accounting.server import HostSettings
 
+    refuse_unsafe(args.processes, db_target(args))  # before anything is read
     pki.refuse_ca_key((pki_dir(args), host_dir(args)), ca_dir(args))
     limits = Limits(
         ticket_out_limit=args.ticket_out_limit_cents,
@@ -512,7 +513,6 @@ def _serve(args: argparse.Namespace) -> int:
     check_bindable(args.listen)  # one line, before the records are opened
     web = host_web.prepare_beside(args, pki_dir(args))  # --web: its certificate and address
     connect(db_target(args)).close()  # unreachable records (PostgreSQL down): one line
-    refuse_unsafe(args.processes, db_target(args))
     if args.processes == 1:
         return _serve_one(args, settings, creds, web, 0)
     args.listen = fixed_address(args.listen)
