@@ -222,10 +222,10 @@ def tree_cpu_seconds(pid: int) -> float:
     total, todo = 0, [pid]
     while todo:
         current = todo.pop()
-        fields = stats.get(current)
-        if fields is None:
+        found = stats.get(current)
+        if found is None:
             continue
-        total += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+        total += sum(int(x) for x in found[11:15])  # utime, stime, cutime, cstime
         todo += children.get(current, [])
     return total / ticks
 

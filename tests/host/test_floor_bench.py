@@ -34,6 +34,7 @@ terminals' link), ``FLOOR_SATURATION_TERMINALS`` (200), ``FLOOR_SATURATION_SECON
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import signal
@@ -151,7 +152,9 @@ def against_echo(
         url = postgres.new_database(url=True) if postgres and backend == "postgresql" else None
         processes = PROCESSES if url else 1
         host, address = start_host(tmp_path / backend, pki_dir, url, processes)
-        cpu = {"server": lambda pid=host.pid: floor.tree_cpu_seconds(pid)}
+        cpu: dict[str, Callable[[], float]] = {
+            "server": functools.partial(floor.tree_cpu_seconds, host.pid)
+        }
         if url and postgres is not None:
             cpu["database"] = postmaster_cpu(postgres)
         try:

@@ -489,7 +489,8 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         await context.send_initial_metadata(())  # the terminal sees the stream is open
         try:
             while (cmd := await q.get()) is not None:
-                yield host_pb2.CommandsResponse(command=cmd)
+                if isinstance(cmd, host_pb2.HostCommand):
+                    yield host_pb2.CommandsResponse(command=cmd)
         finally:
             self.dispatcher.detach(terminal, q)
 

@@ -48,7 +48,7 @@ class LinkError(grpc.RpcError):
         """The host's line."""
         return self._details
 
-    def trailing_metadata(self) -> tuple[tuple[str, str], ...]:
+    def trailing_metadata(self) -> Any:
         """The retry pushback of a throttled report, if any."""
         return ((PUSHBACK_KEY, str(self._retry_ms)),) if self._retry_ms else ()
 
