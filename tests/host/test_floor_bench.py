@@ -77,7 +77,8 @@ def durable_postgres() -> Iterator[PostgresServer]:
 
 @pytest.fixture(scope="module")
 def floor_pki(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return floor.make_pki(tmp_path_factory.mktemp("floor-pki"), max([*SCALES, 1000]))
+    most = max([*SCALES, FAILOVER_TERMINALS, SATURATION_TERMINALS])
+    return floor.make_pki(tmp_path_factory.mktemp("floor-pki"), most)
 
 
 def start_host(
