@@ -273,7 +273,7 @@ class Terminal:
         number = 0
         while True:
             due = start + offset + number * self.args.period
-            if due >= end:
+            if due >= end or time.time() >= end:  # (back to back: every report is due)
                 return
             await asyncio.sleep(max(0.0, due - time.time()))
             snapshot = (number + self.meter_phase) % self._per_snapshot() == 0
