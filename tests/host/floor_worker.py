@@ -148,7 +148,12 @@ class Terminal:
                     self.tally.errors[f"Link status {down.ack.status}"] += 1
                     raise ConnectionError(down.ack.details)
                 return
-            except (TimeoutError, grpc.aio.AioRpcError, ConnectionError) as exc:
+            except (
+                TimeoutError,
+                grpc.aio.AioRpcError,
+                ConnectionError,
+                asyncio.InvalidStateError,  # written to a stream the host's death ended
+            ) as exc:
                 name = exc.code().name if isinstance(exc, grpc.aio.AioRpcError) else "broken"
                 self.tally.errors[f"Link {name}"] += 1
                 if self.link is not None:
