@@ -61,7 +61,8 @@ def test_two_processes_share_one_port_and_one_postgres(
         assert process.stdout is not None
         lines = [process.stdout.readline(), process.stdout.readline()]
         assert all("serving on 127.0.0.1:" in line for line in lines), lines
-        assert {"process 1 of 2)" in lines[0] + lines[1], "process 2 of 2)" in lines[0] + lines[1]}
+        both = lines[0] + lines[1]
+        assert "process 1 of 2)" in both and "process 2 of 2)" in both
         address = lines[0].split("serving on ")[1].split()[0]
         assert address == lines[1].split("serving on ")[1].split()[0]  # one port
         assert len(_children(process.pid)) == 2
