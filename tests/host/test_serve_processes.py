@@ -78,6 +78,20 @@ def test_two_processes_share_one_port_and_one_postgres(
             assert {t.terminal_id for t in db.terminals()} >= {"TK-A", "TK-B", "TK-C", "TK-D"}
         finally:
             db.close()
+        killed = _children(process.pid)[0]  # a process that dies is started again
+        os.kill(killed, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while not (len(now := _children(process.pid)) == 2 and killed not in now):
+            assert time.monotonic() < deadline, now
+            time.sleep(0.2)
+        assert f"serving on {address}" in process.stdout.readline()  # the new one
+        client = HostClient(address, pki.credentials(pki_dir, "TK-A"), "TK-A", timeout=10)
+        try:
+            for _ in range(4):  # whichever process the kernel picks
+                session, _ = client.open_link("0.1.0", "sig", 0)
+                session.close()
+        finally:
+            client.close()
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 0
     finally:
