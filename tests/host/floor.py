@@ -3,7 +3,9 @@
 :func:`run_floor` starts ``workers`` processes, each with its slice of the terminals; waits
 until every terminal of every process has said hello and opened its command stream; gives them
 one common start time; lets them play ``seconds``; and merges what they report.  ``during`` is
-called in this process while they play (the failover campaign kills hosts from it).
+called in this process while they play (the failover campaign kills hosts from it).  The CPU
+time over the timed window is reported apart: the harness's (its workers' own), and whatever
+``cpu`` names (the host's processes, the database server's: :func:`tree_cpu_seconds`).
 
 :func:`count_records` counts in the host's database what the terminals were acknowledged,
 so that nothing lost and nothing doubled is checked against what was sent.
@@ -72,6 +74,8 @@ class FloorResult:
     retried_reports: int = 0
     streams_open: int = 0
     connect_seconds: float = 0.0
+    #: CPU seconds over the timed window: "harness", and each of run_floor's ``cpu`` readers
+    cpu_s: dict[str, float] = field(default_factory=dict)
 
     def percentile(self, q: float) -> float:
         ordered = sorted(self.latencies_ms)
@@ -97,6 +101,10 @@ class FloorResult:
             "failovers": self.failovers,
             "streams_open": self.streams_open,
             "connect_s": round(self.connect_seconds, 1),
+            "cpu_cores": {k: round(v / self.seconds, 3) for k, v in self.cpu_s.items()},
+            "cpu_ms_per_report": {
+                k: round(1000 * v / max(1, self.reports), 3) for k, v in self.cpu_s.items()
+            },
         }
 
 
@@ -111,6 +119,7 @@ def run_floor(
     during: Callable[[float], None] | None = None,
     ready_timeout: float = 600.0,
     extra: tuple[str, ...] = (),
+    cpu: dict[str, Callable[[], float]] | None = None,
 ) -> FloorResult:
     """Play the paced floor against ``addresses`` (see the module docstring)."""
     per = -(-terminals // workers)
@@ -163,6 +172,11 @@ def run_floor(
         if during is not None:
             thread = threading.Thread(target=during, args=(start + seconds,), daemon=True)
             thread.start()
+        time.sleep(max(0.0, start - time.time()))
+        readers = cpu or {}
+        before = {name: read() for name, read in readers.items()}
+        time.sleep(max(0.0, start + seconds - time.time()))
+        after = {name: read() for name, read in readers.items()}
         outputs = [json.loads(_readline(p, seconds + 600)) for p in procs]
         if during is not None:
             thread.join()
@@ -172,6 +186,8 @@ def run_floor(
                 proc.kill()
             proc.wait()
     result = FloorResult(terminals, seconds, connect_seconds=connect_seconds)
+    result.cpu_s = {name: after[name] - before[name] for name in readers}
+    result.cpu_s["harness"] = sum(out["cpu_s"] for out in outputs)
     for out in outputs:
         result.reports += out["reports"]
         result.first_reports += out["first_reports"]
@@ -185,6 +201,33 @@ def run_floor(
         result.retried_reports += out["retried_reports"]
         result.streams_open += out["streams_open"]
     return result
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) of process ``pid`` and its live descendants, and of the
+    children they already waited for (a database server's ended backends); 0 once it ended."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            text = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2 :].split()
+        stats[int(entry)] = fields
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        found = stats.get(current)
+        if found is None:
+            continue
+        total += sum(int(x) for x in found[11:15])  # utime, stime, cutime, cstime
+        todo += children.get(current, [])
+    return total / ticks
 
 
 def _readline(proc: subprocess.Popen[str], timeout: float) -> str:

@@ -1,10 +1,14 @@
 """One client process of the paced floor: a slice of the simulated terminals.
 
 Each terminal is a coroutine with its own gRPC channel (its own client certificate) to each
-host address: it says hello, keeps its command stream open, and from the common start reports
-one game every ``period`` seconds (one ``Report`` of one ``game_played`` message with its
-journal head), adds a meter snapshot every ``meter_every`` seconds and now and then a ticket
-(``IssueValidationNumber``, then ``voucher_printed`` in the next report).
+host address.  It opens its link stream (``HostService.Link``) with the hello, as the
+terminal's link does, and from the common start reports one game every ``period`` seconds (one
+report of one ``game_played`` message with its journal head, acknowledged down the stream),
+adds a meter snapshot every ``meter_every`` seconds and now and then a ticket
+(``IssueValidationNumber``, then ``voucher_printed`` in the next report).  ``--period 0`` is
+the saturation run: each terminal sends its next report as soon as the last one is
+acknowledged (a meter snapshot every 20 reports).  ``--unary`` is the older terminals' link:
+``Hello``, the ``Commands`` stream and one unary ``Report`` per report.
 
 A floor is measured in its steady state, as terminals that were already playing: each
 terminal's first contact (hello, command stream, and a first report with a power-up meter
@@ -12,11 +16,14 @@ snapshot, which gives the host its journal anchor and meter epoch) is made while
 before the timed window, and counted in the database check but not in the latencies; and each
 terminal's meter snapshots come at its own phase of the ``meter_every`` period (terminals of a
 floor do not power up in the same second), not all in the same few seconds.  With ``--echo`` the
-same requests, byte for byte, go to the bare echo server instead (``Hold`` for the stream).
+same requests, byte for byte, go to the bare echo server instead: on the stream its ``Stream``
+answers each message with its own bytes; unary, ``Echo`` and ``Hold`` for the command stream.
 
-A call that fails is sent again (the same message ids) until the host acknowledges it, on the
-next host address when there are several - as the terminal's link does - so that what the
-terminals sent can be counted in the host's database afterwards.
+A call that fails (or a stream that breaks) is sent again (the same message ids, on a new
+stream) until the host acknowledges it, on the next host address when there are several - as
+the terminal's link does - so that what the terminals sent can be counted in the host's
+database afterwards.  The worker's own CPU time over the timed window is in its output
+(``cpu_s``), so the harness's share is reported apart from the host's.
 
 Protocol with the parent (:mod:`tests.host.floor`): the worker prints ``ready`` once every
 terminal said hello and opened its stream, reads the common start time (epoch seconds) from
@@ -27,9 +34,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import random
+import resource
 import sys
 import time
 from collections import Counter
@@ -43,7 +52,9 @@ from kiosk.terminal.hostlink import pki
 from kiosk.terminal.hostlink.channel import HOST_CLIENT_KEEPALIVE
 from kiosk.terminal.hostlink.pki import SERVER_NAME
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
-from tests.host.aio_echo_server import ECHO, HOLD
+from tests.host.aio_echo_server import ECHO, HOLD, STREAM
+
+LINK = "/turbokiosk.v1.HostService/Link"
 
 METERS = ("coin_in", "coin_out", "games_played", "games_won", "bills_in", "tickets_out")
 RETRY = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
@@ -85,10 +96,81 @@ class Terminal:
         self.meter_values = dict.fromkeys(METERS, 0)
         self.stream: asyncio.Task[None] | None = None
         self.streaming = asyncio.Event()
+        self.link: Any = None  # the open link stream
+        self.number = 0
         self.meter_phase = self.rng.randrange(self._per_snapshot())
 
     def _per_snapshot(self) -> int:
+        if self.args.period <= 0:  # saturation: a snapshot every 20 reports
+            return 20
         return max(1, round(float(self.args.meter_every) / float(self.args.period)))
+
+    # --- the link stream -------------------------------------------------------------------
+
+    async def _open_link(self) -> Any:
+        """Open the link stream on the current host with the hello (its answer read)."""
+        channel = self.channels[self.current]
+        hello = host_pb2.LinkRequest(
+            hello=host_pb2.HelloRequest(terminal_id=self.name, software_version="floor")
+        )
+        if self.args.echo:
+            call: Any = channel.stream_stream(STREAM)()
+            await call.write(hello.SerializeToString())
+        else:
+            call = channel.stream_stream(
+                LINK,
+                request_serializer=host_pb2.LinkRequest.SerializeToString,
+                response_deserializer=host_pb2.LinkResponse.FromString,
+            )()
+            await call.write(hello)
+        answer = await asyncio.wait_for(call.read(), self.args.call_timeout)
+        if answer is grpc.aio.EOF:
+            raise ConnectionError("the host ended the link at the hello")
+        return call
+
+    async def _link_report(self, request: host_pb2.ReportRequest) -> None:
+        """Send a report on the stream until acknowledged (a new stream after a failure)."""
+        delay = 0.1
+        while True:
+            try:
+                if self.link is None:
+                    self.link = await self._open_link()
+                self.number += 1
+                up = host_pb2.LinkRequest(number=self.number, report=request)
+                await self.link.write(up.SerializeToString() if self.args.echo else up)
+                while True:  # commands may come down before the acknowledgement
+                    down = await asyncio.wait_for(self.link.read(), self.args.call_timeout)
+                    if down is grpc.aio.EOF:
+                        raise ConnectionError("the host ended the link")
+                    if self.args.echo or down.WhichOneof("body") == "ack":
+                        break
+                if not self.args.echo and down.ack.status:
+                    self.tally.errors[f"Link status {down.ack.status}"] += 1
+                    raise ConnectionError(down.ack.details)
+                return
+            except (
+                TimeoutError,
+                grpc.aio.AioRpcError,
+                ConnectionError,
+                asyncio.InvalidStateError,  # written to a stream the host's death ended
+            ) as exc:
+                name = exc.code().name if isinstance(exc, grpc.aio.AioRpcError) else "broken"
+                self.tally.errors[f"Link {name}"] += 1
+                if self.link is not None:
+                    self.link.cancel()
+                    self.link = None
+                if len(self.channels) > 1:
+                    self.current = (self.current + 1) % len(self.channels)
+                    self.tally.failovers += 1
+                await asyncio.sleep(delay * (0.5 + self.rng.random()))
+                delay = min(delay * 2, 1.0)
+
+    async def report(self, request: host_pb2.ReportRequest) -> None:
+        """One report, acknowledged: on the stream, or unary (``--unary``)."""
+        if self.args.unary:
+            await self._call("Report", request, host_pb2.ReportResponse)
+        else:
+            await self._link_report(request)
 
     # --- calls with fail-over -------------------------------------------------------------
 
@@ -139,12 +221,13 @@ class Terminal:
             await asyncio.sleep(0.5)
 
     async def connect(self) -> None:
-        hello = host_pb2.HelloRequest(terminal_id=self.name, software_version="floor")
-        await self._call("Hello", hello, host_pb2.HelloResponse)
-        self.stream = asyncio.create_task(self._hold_stream())
-        await self.streaming.wait()
+        if self.args.unary:
+            hello = host_pb2.HelloRequest(terminal_id=self.name, software_version="floor")
+            await self._call("Hello", hello, host_pb2.HelloResponse)
+            self.stream = asyncio.create_task(self._hold_stream())
+            await self.streaming.wait()
         first = self._report(-1, None, snapshot=True)  # power-up: anchor and meter epoch
-        await self._call("Report", first, host_pb2.ReportResponse)
+        await self.report(first)
         self.tally.first_reports += 1
         self.tally.games += 1
         self.tally.meters += 1
@@ -195,14 +278,14 @@ class Terminal:
         number = 0
         while True:
             due = start + offset + number * self.args.period
-            if due >= end:
+            if due >= end or time.time() >= end:  # (back to back: every report is due)
                 return
             await asyncio.sleep(max(0.0, due - time.time()))
             snapshot = (number + self.meter_phase) % self._per_snapshot() == 0
             request = self._report(number, voucher, snapshot=snapshot)
             t0 = loop.time()
             errors_before = sum(self.tally.errors.values())
-            await self._call("Report", request, host_pb2.ReportResponse)
+            await self.report(request)
             self.tally.latencies_ms.append((loop.time() - t0) * 1000)
             if sum(self.tally.errors.values()) != errors_before:
                 self.tally.retried_reports += 1
@@ -228,9 +311,19 @@ class Terminal:
             return f"{self.rng.randrange(10**17, 10**18)}", value
         return str(answer.validation_number), value
 
+    def open(self) -> bool:
+        """Whether its stream (the link, or unary the command stream) is open."""
+        if self.args.unary:
+            return self.stream is not None and not self.stream.done()
+        return self.link is not None and not self.link.done()
+
     async def close(self) -> None:
         if self.stream is not None:
             self.stream.cancel()
+        if self.link is not None:
+            with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                await self.link.done_writing()
+            self.link.cancel()
         for channel in self.channels:
             await channel.close()
 
@@ -252,8 +345,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     start = float(line)
     end = start + args.seconds
+    await asyncio.sleep(max(0.0, start - time.time()))
+    cpu_before = _cpu_seconds()
     await asyncio.gather(*(t.play(start, end) for t in terminals))
-    streams_open = sum(1 for t in terminals if t.stream is not None and not t.stream.done())
+    cpu_s = _cpu_seconds() - cpu_before
+    streams_open = sum(1 for t in terminals if t.open())
     for terminal in terminals:
         await terminal.close()
     return {
@@ -270,7 +366,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "failovers": tally.failovers,
         "retried_reports": tally.retried_reports,
         "streams_open": streams_open,
+        "cpu_s": round(cpu_s, 3),
     }
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -281,6 +383,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--echo", action="store_true")
+    parser.add_argument("--unary", action="store_true", help="the unary link (older terminals)")
     parser.add_argument("--seconds", type=float, required=True)
     parser.add_argument("--period", type=float, default=3.0)
     parser.add_argument("--meter-every", type=float, default=60.0)

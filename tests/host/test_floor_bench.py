@@ -1,32 +1,48 @@
-"""The paced floor and the failover campaign (``tox -e floor``; not in the default run).
+"""The paced floor, saturation and the failover campaign (``tox -e floor``; a small floor in the
+default run).
+
+Every terminal of the harness speaks the link stream (``HostService.Link``) as the terminal's
+link does; the baseline is the bare streaming echo (:mod:`tests.host.aio_echo_server`
+``Stream``) carrying the same bytes on the same number of streams, measured in the same run.
 
 **Paced floor.** N terminals spread over several client processes (:mod:`tests.host.floor`),
-each with its command stream open, reporting one game every 3 s, a meter snapshot every 60 s
-and a ticket now and then: first against the asynchronous bare echo server, then against
-``turbokiosk host serve`` on SQLite and on PostgreSQL (fsync on), in the same run.  Printed: p50
-/ p99 acknowledgement latency of each and the ratios to the echo's; asserted: every game,
-meter snapshot and ticket the terminals were acknowledged is in the database exactly once,
-every stream stayed open and no call failed.
+each reporting one game every 3 s, a meter snapshot every 60 s and a ticket after 1% of games:
+first against the echo, then against ``turbokiosk host serve`` on SQLite and on PostgreSQL
+(fsync on).  Printed: p50 / p99 acknowledgement latency of each and the ratios to the echo's,
+and the CPU of the server (host or echo), of the harness and of the database apart, in cores
+and in ms per report; asserted: every game, meter snapshot and ticket the terminals were
+acknowledged is in the database exactly once, every stream stayed open and no call failed.
+With ``FLOOR_TARGETS=1`` the issue's targets are asserted too (p99 at most 50 ms, host CPU per
+report at most 2x the echo's; saturation throughput at least 0.5x, p99 at most 3x).
+
+**Saturation.** 200 terminals back to back (each report sent as soon as the last was
+acknowledged): throughput and p99 against the echo's.
 
 **Failover.** Two ``host serve`` processes on one PostgreSQL under the paced load; one of them
 (at random) is SIGKILLed at random instants and started again; the terminals fail over; the
 database afterwards holds every game and every printed voucher exactly once.
 
 Knobs (environment): ``FLOOR_SECONDS`` (default 300), ``FLOOR_WORKERS`` (client processes,
-default 4), ``FLOOR_KILLS`` (default 50), ``FLOOR_KILL_SECONDS`` (campaign length, default 240),
-``FLOOR_TERMINALS`` (comma-separated scales, default 1000,2000,5000,7000), ``FLOOR_BACKENDS``
-(default sqlite,postgresql), ``FLOOR_FAILOVER_TERMINALS`` (default 1000).
+default 4), ``FLOOR_TERMINALS`` (comma-separated scales, default 1000,2000,5000,7000),
+``FLOOR_BACKENDS`` (default sqlite,postgresql), ``FLOOR_PROCESSES`` (host processes on
+PostgreSQL, and echo processes, default 1), ``FLOOR_HOST_ARGS`` (more ``host serve``
+options, e.g. ``--gc default``), ``FLOOR_LINK`` (``stream``, or ``unary`` for the older
+terminals' link), ``FLOOR_SATURATION_TERMINALS`` (200), ``FLOOR_SATURATION_SECONDS`` (60),
+``FLOOR_KILLS`` (default 50), ``FLOOR_KILL_SECONDS`` (campaign length, default 240),
+``FLOOR_FAILOVER_TERMINALS`` (default 1000), ``FLOOR_TARGETS`` (1: assert the targets).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,6 +59,11 @@ SCALES = [int(n) for n in os.environ.get("FLOOR_TERMINALS", "1000,2000,5000,7000
 FAILOVER_TERMINALS = int(os.environ.get("FLOOR_FAILOVER_TERMINALS", "1000"))
 HOST_ARGS = tuple(os.environ.get("FLOOR_HOST_ARGS", "").split())
 BACKENDS = tuple(os.environ.get("FLOOR_BACKENDS", "sqlite,postgresql").split(","))
+PROCESSES = int(os.environ.get("FLOOR_PROCESSES", "1"))
+LINK = ("--unary",) if os.environ.get("FLOOR_LINK", "stream") == "unary" else ()
+SATURATION_TERMINALS = int(os.environ.get("FLOOR_SATURATION_TERMINALS", "200"))
+SATURATION_SECONDS = float(os.environ.get("FLOOR_SATURATION_SECONDS", "60"))
+TARGETS = os.environ.get("FLOOR_TARGETS", "") == "1"
 
 
 @pytest.fixture(scope="module")
@@ -56,20 +77,31 @@ def durable_postgres() -> Iterator[PostgresServer]:
 
 @pytest.fixture(scope="module")
 def floor_pki(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return floor.make_pki(tmp_path_factory.mktemp("floor-pki"), max([*SCALES, 1000]))
+    most = max([*SCALES, FAILOVER_TERMINALS, SATURATION_TERMINALS])
+    return floor.make_pki(tmp_path_factory.mktemp("floor-pki"), most)
 
 
 def start_host(
-    host_dir: Path, pki_dir: Path, db: str | None = None
+    host_dir: Path, pki_dir: Path, db: str | None = None, processes: int = 1
 ) -> tuple[subprocess.Popen[bytes], str]:
     address = f"127.0.0.1:{load.free_port()}"
     args = ["-m", "kiosk", "host", "serve", "--host-dir", str(host_dir), "--pki", str(pki_dir)]
     args += ["--listen", address, "--progress-seconds", "10", *HOST_ARGS]
+    if processes > 1:
+        args += ["--processes", str(processes)]
     if db is not None:
         args += ["--db", db]
     host_dir.mkdir(parents=True, exist_ok=True)
     enroll_pki(db or host_dir / "host.sqlite3", pki_dir)
-    return floor.start_logged(args, host_dir / "serve.log"), address
+    process = floor.start_logged(args, host_dir / "serve.log")
+    time.sleep(0.5 if processes > 1 else 0)  # the other processes' listeners
+    return process, address
+
+
+def postmaster_cpu(server: PostgresServer) -> Callable[[], float]:
+    """A reader of the database server's CPU seconds (the postmaster and its backends)."""
+    pid = int((server.data / "postmaster.pid").read_text().split()[0])
+    return lambda: floor.tree_cpu_seconds(pid)
 
 
 def check_records(db: HostDb, run: floor.FloorResult) -> None:
@@ -82,36 +114,74 @@ def check_records(db: HostDb, run: floor.FloorResult) -> None:
     assert counted.alarms == 0
 
 
-@pytest.mark.floor
-@pytest.mark.timeout(7200)
-@pytest.mark.parametrize("terminals", SCALES)
-def test_paced_floor_against_echo(
-    terminals: int, tmp_path: Path, floor_pki: Path, durable_postgres: PostgresServer
-) -> None:
+def against_echo(
+    tmp_path: Path,
+    pki_dir: Path,
+    terminals: int,
+    seconds: float,
+    postgres: PostgresServer | None,
+    backends: tuple[str, ...] = BACKENDS,
+    extra: tuple[str, ...] = (),
+    workers: int = WORKERS,
+) -> dict[str, Any]:
+    """The echo, then each backend, in one run; the figures (the records checked)."""
+    extra = (*LINK, *extra)
     echo_address = f"127.0.0.1:{load.free_port()}"
-    echo = load.start_process(
-        ["-m", "tests.host.aio_echo_server", "--pki", str(floor_pki), "--listen", echo_address]
-    )
+    echo_args = ["-m", "tests.host.aio_echo_server", "--pki", str(pki_dir)]
+    echo = load.start_process([*echo_args, "--listen", echo_address, "--processes", "1"])
+    if PROCESSES > 1:  # as many echo processes as host processes
+        load.stop_process(echo)
+        echo = load.start_process(
+            [*echo_args, "--listen", echo_address, "--processes", str(PROCESSES)]
+        )
     try:
         baseline = floor.run_floor(
-            echo_address, floor_pki, terminals, SECONDS, echo=True, workers=WORKERS
+            echo_address,
+            pki_dir,
+            terminals,
+            seconds,
+            echo=True,
+            workers=workers,
+            extra=extra,
+            cpu={"server": lambda: floor.tree_cpu_seconds(echo.pid)},
         )
     finally:
         load.stop_process(echo)
-    print(f"\nfloor {terminals} echo:", baseline.summary())
-    figures = {"echo": baseline.summary()}
-    for backend in BACKENDS:
-        url = durable_postgres.new_database(url=True) if backend == "postgresql" else None
-        host, address = start_host(tmp_path / backend, floor_pki, url)
+    figures: dict[str, Any] = {"load_before": os.getloadavg()[0], "echo": baseline.summary()}
+    print(f"\nfloor {terminals} echo:", figures["echo"])
+    for backend in backends:
+        url = postgres.new_database(url=True) if postgres and backend == "postgresql" else None
+        processes = PROCESSES if url else 1
+        host, address = start_host(tmp_path / backend, pki_dir, url, processes)
+        cpu: dict[str, Callable[[], float]] = {
+            "server": functools.partial(floor.tree_cpu_seconds, host.pid)
+        }
+        if url and postgres is not None:
+            cpu["database"] = postmaster_cpu(postgres)
         try:
             run = floor.run_floor(
-                address, floor_pki, terminals, SECONDS, echo=False, workers=WORKERS
+                address,
+                pki_dir,
+                terminals,
+                seconds,
+                echo=False,
+                workers=workers,
+                extra=extra,
+                cpu=cpu,
             )
         finally:
             load.stop_process(host)
         summary = run.summary()
+        summary["processes"] = processes
         summary["p50_vs_echo"] = round(run.percentile(0.5) / baseline.percentile(0.5), 2)
         summary["p99_vs_echo"] = round(run.percentile(0.99) / baseline.percentile(0.99), 2)
+        summary["throughput_vs_echo"] = round(
+            run.reports_per_second / baseline.reports_per_second, 3
+        )
+        server_ms = summary["cpu_ms_per_report"]["server"]
+        summary["server_cpu_vs_echo"] = round(
+            server_ms / max(1e-9, baseline.summary()["cpu_ms_per_report"]["server"]), 2
+        )
         figures[backend] = summary
         print(f"floor {terminals} {backend}:", summary)
         print(_progress(tmp_path / backend / "serve.log"))
@@ -122,10 +192,64 @@ def test_paced_floor_against_echo(
             check_records(db, run)  # nothing lost or doubled, even when calls failed
         finally:
             db.close()
+    figures["load_after"] = os.getloadavg()[0]
     print(f"floor {terminals} figures:", figures)
-    for backend in BACKENDS:  # both measured before either is judged
+    for backend in backends:  # all measured before any is judged
         assert figures[backend]["streams_open"] == terminals
         assert not figures[backend]["errors"], (backend, figures[backend]["errors"])
+    return figures
+
+
+@pytest.mark.floor
+@pytest.mark.timeout(7200)
+@pytest.mark.parametrize("terminals", SCALES)
+def test_paced_floor_against_echo(
+    terminals: int, tmp_path: Path, floor_pki: Path, durable_postgres: PostgresServer
+) -> None:
+    figures = against_echo(tmp_path, floor_pki, terminals, SECONDS, durable_postgres)
+    if TARGETS:
+        for backend in BACKENDS:
+            assert figures[backend]["p99_ms"] <= 50, (backend, figures[backend])
+            assert figures[backend]["server_cpu_vs_echo"] <= 2, (backend, figures[backend])
+
+
+@pytest.mark.floor
+@pytest.mark.timeout(7200)
+def test_saturation_against_echo(
+    tmp_path: Path, floor_pki: Path, durable_postgres: PostgresServer
+) -> None:
+    figures = against_echo(
+        tmp_path,
+        floor_pki,
+        SATURATION_TERMINALS,
+        SATURATION_SECONDS,
+        durable_postgres,
+        extra=("--period", "0"),
+    )
+    print("saturation:", figures)
+    if TARGETS:
+        for backend in BACKENDS:
+            assert figures[backend]["throughput_vs_echo"] >= 0.5, (backend, figures[backend])
+            assert figures[backend]["p99_vs_echo"] <= 3, (backend, figures[backend])
+
+
+def test_small_floor_on_the_stream(tmp_path: Path) -> None:
+    """The floor in miniature (default run): 12 terminals on the link stream for 4 s against
+    the streaming echo and the host on SQLite; nothing lost or doubled, no call failed."""
+    pki_dir = floor.make_pki(tmp_path / "pki", 12)
+    figures = against_echo(
+        tmp_path,
+        pki_dir,
+        12,
+        4.0,
+        None,
+        backends=("sqlite",),
+        extra=("--period", "1"),
+        workers=2,
+    )
+    assert figures["sqlite"]["reports"] >= 12 * 3
+    assert figures["echo"]["reports"] >= 12 * 3
+    assert figures["sqlite"]["cpu_cores"]["server"] > 0
 
 
 @pytest.mark.floor
@@ -136,6 +260,7 @@ def test_failover_campaign_two_hosts_one_postgres(
     url = durable_postgres.new_database(url=True)
     PostgresHostDb(url).close()  # the schema, once
     hosts = [start_host(tmp_path / f"host{i}", floor_pki, url) for i in (0, 1)]
+    cpu = {"database": postmaster_cpu(durable_postgres)}
     addresses = ",".join(address for _, address in hosts)
     kills: list[float] = []
     rng = random.Random(17)
@@ -164,6 +289,8 @@ def test_failover_campaign_two_hosts_one_postgres(
             echo=False,
             workers=WORKERS,
             during=kill_at_random,
+            extra=LINK,
+            cpu=cpu,
         )
     finally:
         for process, _ in hosts:
@@ -171,6 +298,7 @@ def test_failover_campaign_two_hosts_one_postgres(
     summary = run.summary()
     summary["kills"] = len(kills)
     summary["retried_reports"] = run.retried_reports
+    summary["load"] = os.getloadavg()[0]
     print("\nfailover campaign:", summary)
     db = PostgresHostDb(url)
     try:

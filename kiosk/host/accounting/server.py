@@ -64,7 +64,8 @@ HEALTH_SERVICES = ("", "turbokiosk.v1.HostService")
 
 T = TypeVar("T")
 if TYPE_CHECKING:
-    CommandQueue = asyncio.Queue[host_pb2.HostCommand | None]
+    #: a terminal's stream: commands (Commands) or whatever goes down the link stream (Link)
+    CommandQueue = asyncio.Queue[host_pb2.HostCommand | host_pb2.LinkResponse | None]
     Context = grpc.aio.ServicerContext[Any, Any]
 
 log = logging.getLogger(__name__)
@@ -130,11 +131,13 @@ class CommandDispatcher:
         if self._thread.is_alive():
             self._thread.join(timeout=5)
 
-    def attach(self, terminal_id: str) -> CommandQueue:
+    def attach(self, terminal_id: str, q: CommandQueue | None = None) -> CommandQueue:
         """A new stream for a terminal (a previous one of the same terminal is ended); call in
-        the event loop."""
+        the event loop.  ``q``: the stream's own queue (the link stream's, which also carries
+        acknowledgements)."""
         loop = asyncio.get_running_loop()
-        q: CommandQueue = asyncio.Queue()
+        if q is None:
+            q = asyncio.Queue()
         with self._lock:
             old = self._streams.get(terminal_id)
             if old is not None:
@@ -194,11 +197,23 @@ class CommandDispatcher:
 
 
 def _put(
-    loop: asyncio.AbstractEventLoop, q: CommandQueue, item: host_pb2.HostCommand | None
+    loop: asyncio.AbstractEventLoop,
+    q: CommandQueue,
+    item: host_pb2.HostCommand | host_pb2.LinkResponse | None,
 ) -> None:
     """Put into a stream's queue from any thread."""
     with contextlib.suppress(RuntimeError):  # the loop is closed: the stream is gone
         loop.call_soon_threadsafe(q.put_nowait, item)
+
+
+class ReportRefusedError(Exception):
+    """A report the host refuses (the call's status; ``retry_ms``: send again after it)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str, retry_ms: int = 0) -> None:
+        super().__init__(details)
+        self.code = code
+        self.details = details
+        self.retry_ms = retry_ms
 
 
 @dataclass
@@ -309,6 +324,11 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self, request: host_pb2.HelloRequest, context: Context
     ) -> host_pb2.HelloResponse:
         terminal = await self._caller(context, request.terminal_id)
+        return await self._hello(context, terminal, request)
+
+    async def _hello(
+        self, context: Context, terminal: str, request: host_pb2.HelloRequest
+    ) -> host_pb2.HelloResponse:
         try:
             bounds.check_text("software_version", request.software_version)
             bounds.check_text("software_signature", request.software_signature)
@@ -333,22 +353,35 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         self, request: host_pb2.ReportRequest, context: Context
     ) -> host_pb2.ReportResponse:
         terminal = await self._caller(context, request.terminal_id)
+        try:
+            return await self._report(terminal, request)
+        except ReportRefusedError as refusal:
+            if refusal.retry_ms:
+                context.set_trailing_metadata(((PUSHBACK_KEY, str(refusal.retry_ms)),))
+            await self._abort(context, refusal.code, refusal.details)
+
+    async def _report(
+        self, terminal: str, request: host_pb2.ReportRequest
+    ) -> host_pb2.ReportResponse:
+        """What the host must do with one report of ``terminal`` (its identity checked): the rate
+        limit, the bounds, each message's form and owner, plausibility, the group commit; the
+        answer once committed, or :class:`ReportRefusedError`."""
         verdict = self.limiter.admit(terminal, len(request.messages))
         if not verdict.admitted:
-            await self._throttle(context, terminal, verdict.retry_ms, verdict.alarm)
+            await self._throttle(terminal, verdict.retry_ms, verdict.alarm)
         try:
             bounds.check_report(request, self.settings.limits)
         except BoundsError as exc:
-            await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+            raise ReportRefusedError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         batch = []
+        owned = f"{terminal}:"
         for msg in request.messages:
             try:
                 kind, body = messages.received(msg)
             except ValueError as exc:
-                await self._abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(exc))
-            if not msg.message_id.startswith(f"{terminal}:"):
-                await self._abort(
-                    context,
+                raise ReportRefusedError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+            if not msg.message_id.startswith(owned):
+                raise ReportRefusedError(
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"message id {msg.message_id!r} is not {terminal}'s",
                 )
@@ -359,15 +392,15 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         try:  # answered only once the group holding this report has committed
             result = await self.committer.submit_async(report)
         except Exception as exc:  # the records are away: the terminal resends
-            await self._abort(context, grpc.StatusCode.UNAVAILABLE, f"records unavailable: {exc}")
+            raise ReportRefusedError(
+                grpc.StatusCode.UNAVAILABLE, f"records unavailable: {exc}"
+            ) from None
         answer = host_pb2.ReportResponse(accepted=result.accepted, duplicates=result.duplicates)
         if result.acknowledged is not None:  # committed: only now is it the terminal's anchor
             answer.acknowledged_head.CopyFrom(result.acknowledged.to_proto())
         return answer
 
-    async def _throttle(
-        self, context: Context, terminal: str, retry_ms: int, alarm: bool
-    ) -> NoReturn:
+    async def _throttle(self, terminal: str, retry_ms: int, alarm: bool) -> NoReturn:
         """Refuse a report over the rate limit, retryable: the terminal sends it again later."""
         rates = self.settings.rates
         limit = f"{rates.messages_per_second:g} messages a second, bursts of {rates.burst}"
@@ -378,13 +411,75 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
                 await self._db(self.db.raise_alarm, terminal, "report_rate", at, detail)
             except Exception:  # the records are away: the refusal stands, logged
                 log.exception("host: the report_rate alarm of %s was not recorded", terminal)
-        context.set_trailing_metadata(((PUSHBACK_KEY, str(retry_ms)),))
-        await self._abort(
-            context,
+        raise ReportRefusedError(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             f"reports from {terminal} over the host's rate limit ({limit}): send again in "
             f"{retry_ms} ms",
+            retry_ms,
         )
+
+    async def Link(  # noqa: N802
+        self, requests: AsyncIterator[host_pb2.LinkRequest], context: Context
+    ) -> AsyncIterator[host_pb2.LinkResponse]:
+        """The link stream: the hello (identity checked once, here), then reports answered in
+        order as their commits end, and the terminal's commands, on one stream."""
+        opening = await anext(aiter(requests), None)
+        if opening is None:
+            return
+        if opening.WhichOneof("body") != "hello":
+            await self._abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "the link stream opens with a hello"
+            )
+        terminal = await self._caller(context, opening.hello.terminal_id)
+        answer = await self._hello(context, terminal, opening.hello)
+        down: CommandQueue = asyncio.Queue()
+        self.dispatcher.attach(terminal, down)
+        reader = asyncio.create_task(self._link_reports(terminal, requests, down))
+        try:
+            yield host_pb2.LinkResponse(hello=answer)
+            while (item := await down.get()) is not None:
+                if isinstance(item, host_pb2.HostCommand):
+                    yield host_pb2.LinkResponse(command=item)
+                else:
+                    yield item
+        finally:
+            reader.cancel()
+            self.dispatcher.detach(terminal, down)
+
+    async def _link_reports(
+        self,
+        terminal: str,
+        requests: AsyncIterator[host_pb2.LinkRequest],
+        down: CommandQueue,
+    ) -> None:
+        """Read the stream's reports one after the other; each answer goes down in order."""
+        try:
+            async for request in requests:
+                down.put_nowait(host_pb2.LinkResponse(ack=await self._link_ack(terminal, request)))
+        except grpc.RpcError:  # the terminal went away
+            pass
+        finally:
+            down.put_nowait(None)  # the terminal closed its side: the stream ends
+
+    async def _link_ack(self, terminal: str, request: host_pb2.LinkRequest) -> host_pb2.LinkAck:
+        ack = host_pb2.LinkAck(number=request.number)
+        try:
+            if request.WhichOneof("body") != "report":
+                raise ReportRefusedError(
+                    grpc.StatusCode.INVALID_ARGUMENT, "only reports after the hello"
+                )
+            report = request.report
+            if report.terminal_id not in ("", terminal):
+                raise ReportRefusedError(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    f"the stream is {terminal}'s, the report names {report.terminal_id!r}",
+                )
+            ack.response.CopyFrom(await self._report(terminal, report))
+        except ReportRefusedError as refusal:
+            ack.status = refusal.code.value[0]
+            ack.details = refusal.details
+            ack.retry_ms = refusal.retry_ms
+        return ack
 
     async def Commands(  # noqa: N802
         self, request: host_pb2.CommandsRequest, context: Context
@@ -394,7 +489,8 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         await context.send_initial_metadata(())  # the terminal sees the stream is open
         try:
             while (cmd := await q.get()) is not None:
-                yield host_pb2.CommandsResponse(command=cmd)
+                if isinstance(cmd, host_pb2.HostCommand):
+                    yield host_pb2.CommandsResponse(command=cmd)
         finally:
             self.dispatcher.detach(terminal, q)
 
@@ -527,6 +623,8 @@ class HostServer:
             options=[
                 *HOST_SERVER_KEEPALIVE,
                 ("grpc.max_receive_message_length", bounds.MAX_REQUEST_BYTES),
+                # several host processes on one port (host serve --processes N)
+                ("grpc.so_reuseport", 1),
             ],
         )
         host_pb2_grpc.add_HostServiceServicer_to_server(  # type: ignore[no-untyped-call]

@@ -30,7 +30,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kiosk.host.accounting.bounds import BoundsError, Limits
 from kiosk.host.accounting.db import (
@@ -44,6 +44,7 @@ from kiosk.host.accounting.db import (
 from kiosk.host.accounting.rate_limit import RateLimitError, RateLimits
 from kiosk.host.accounting.records import CommandState
 from kiosk.host.cli import host_web
+from kiosk.host.cli.host_processes import fixed_address, refuse_unsafe, supervise
 from kiosk.host.cli.host_records import connect as connect
 from kiosk.host.cli.host_records import opened as opened
 from kiosk.host.cli.host_records import redacted as redacted
@@ -54,6 +55,9 @@ from kiosk.terminal.cli.guard import CommandLineError
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.hostlink.command_kinds import HostCommandKind
 from kiosk.terminal.hostlink.identity import IdentityError, Role, check_name
+
+if TYPE_CHECKING:
+    from kiosk.host.accounting.server import HostSettings
 
 HOST_DIR_ENV = "TURBOKIOSK_HOST_DIR"
 CA_DIR_ENV = "TURBOKIOSK_CA_DIR"
@@ -216,6 +220,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int_type(1, 64),
         default=None,
         help="group-commit writer threads, each with its own connection (default 1)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="host processes sharing the port and the records (PostgreSQL only above 1)",
+    )
+    p.add_argument(
+        "--gc",
+        choices=["tuned", "default"],
+        default="tuned",
+        help="tuned: freeze the start-up heap and collect rarely (default); default: Python's",
     )
     p.add_argument(
         "--progress-seconds",
@@ -473,9 +489,9 @@ def _check_credentials(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from kiosk.host.accounting.server import HostServer, HostSettings
-    from kiosk.terminal.hostlink.tls_log import HandshakeLog
+    from kiosk.host.accounting.server import HostSettings
 
+    refuse_unsafe(args.processes, db_target(args))  # before anything is read
     pki.refuse_ca_key((pki_dir(args), host_dir(args)), ca_dir(args))
     limits = Limits(
         ticket_out_limit=args.ticket_out_limit_cents,
@@ -497,6 +513,25 @@ def _serve(args: argparse.Namespace) -> int:
     check_bindable(args.listen)  # one line, before the records are opened
     web = host_web.prepare_beside(args, pki_dir(args))  # --web: its certificate and address
     connect(db_target(args)).close()  # unreachable records (PostgreSQL down): one line
+    if args.processes == 1:
+        return _serve_one(args, settings, creds, web, 0)
+    args.listen = fixed_address(args.listen)
+    return supervise(args.processes, lambda i: _serve_one(args, settings, creds, web, i))
+
+
+def _serve_one(
+    args: argparse.Namespace,
+    settings: HostSettings,
+    creds: pki.Credentials,
+    web: Any,
+    index: int,
+) -> int:
+    """One host process (``index``: its number under ``--processes``; the first one runs the
+    dashboard)."""
+    from kiosk.host.accounting import gc_tuning
+    from kiosk.host.accounting.server import HostServer
+    from kiosk.terminal.hostlink.tls_log import HandshakeLog
+
     server = HostServer(
         open_db(db_target(args)),
         creds,
@@ -513,8 +548,11 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)  # before the line that tells the world it is up
     signal.signal(signal.SIGINT, stop)
     HandshakeLog("host").install()  # a refused handshake: one line, not one per attempt
-    web = host_web.start_beside(args, web, db_target(args))
-    print(f"host: serving on {server.address} (records: {db_target(args)})", flush=True)
+    web = host_web.start_beside(args, web, db_target(args)) if index == 0 else None
+    if args.gc == "tuned":
+        gc_tuning.tune()
+    which = f", process {index + 1} of {args.processes}" if args.processes > 1 else ""
+    print(f"host: serving on {server.address} (records: {db_target(args)}{which})", flush=True)
     if web is not None:
         print(f"host: dashboard on {web.url}", flush=True)
     server.wait()

@@ -21,6 +21,7 @@ import grpc
 from kiosk.terminal.hostlink.channel import HOST_CLIENT_KEEPALIVE
 from kiosk.terminal.hostlink.pki import SERVER_NAME, Credentials
 from kiosk.terminal.hostlink.ports import HostUnavailableError, TicketValidation
+from kiosk.terminal.hostlink.stream import LinkSession
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 
 
@@ -143,13 +144,32 @@ class HostClient:
         response: host_pb2.HelloResponse = self.stub.Hello(request, timeout=self.timeout)
         return response
 
+    def open_link(
+        self, version: str, signature: str, now_ms: int
+    ) -> tuple[LinkSession, host_pb2.HelloResponse]:
+        """Open the link stream (``HostService.Link``) with the hello: the session and the
+        host's answer.  ``grpc.RpcError`` when the host refuses or cannot be reached."""
+        session = LinkSession(self.stub, self.timeout)
+        request = host_pb2.HelloRequest(
+            terminal_id=self.terminal_id,
+            software_version=version,
+            software_signature=signature,
+            terminal_time_ms=now_ms,
+        )
+        try:
+            return session, session.hello(request)
+        except grpc.RpcError:
+            session.close()
+            raise
+
     def report(
         self,
         batch: Iterable[host_pb2.TerminalMessage],
         head: host_pb2.JournalHead | None = None,
     ) -> host_pb2.ReportResponse:
         """Deliver a batch of store-and-forward messages (an empty batch is a heartbeat) with
-        the journal head the host is to acknowledge."""
+        the journal head the host is to acknowledge: the unary call, as terminals that do not
+        stream (the link uses :meth:`open_link`)."""
         request = host_pb2.ReportRequest(
             terminal_id=self.terminal_id, messages=list(batch), head=head
         )

@@ -1,17 +1,25 @@
 """The terminal's host link: store-and-forward delivery, host commands, communication loss.
 
-Two background threads talk to the host; neither touches the terminal core, which is
-single-threaded: whatever must change the terminal is posted to the runtime
-(:meth:`LinkedRuntime.post`, :mod:`kiosk.terminal.hostlink.runtime_port`) and runs at its next
-``pump()``.
+The link is one long-lived gRPC stream (``HostService.Link``,
+:mod:`kiosk.terminal.hostlink.stream`): the hello opens it, reports go up, each one's
+acknowledgement (after the host's commit) and the host's commands come down.  Two background
+threads use it; neither touches the terminal core, which is single-threaded: whatever must
+change the terminal is posted to the runtime (:meth:`LinkedRuntime.post`,
+:mod:`kiosk.terminal.hostlink.runtime_port`) and runs at its next ``pump()``.
 
-- **sender**: says hello, then drains the outbox (its own connection to the journal) oldest
-  first in batches, and forgets a batch only after the host has answered that it committed it.
+- **sender**: opens the stream with the hello, then drains the outbox (its own connection to
+  the journal) oldest first in batches, and forgets a batch only after the host has answered
+  that it committed it.
   A failure (of the call, or of the outbox's own store: a full disk at the acknowledgement)
   keeps the batch and retries with exponential back-off, so delivery is at least once
   and the host's de-duplication by message id makes it exactly once in the host's records.  An
   idle link sends an empty batch (heartbeat) every ``min(5 s, timeout / 3)``.
-- **commands**: keeps the host's command stream open and carries out each command.
+- **commands**: carries out each command that comes down the stream (answered with the unary
+  ``CompleteCommand``).
+
+A stream that breaks, or an answer that does not come within ``timeout``, ends the session;
+the sender opens a new one (on the next host address when the host could not be reached) and
+sends what the outbox still holds, oldest first.
 
 The host's anchor before the first game: :meth:`HostLink.start` disables play
 (:data:`~kiosk.terminal.hostlink.anchor.ANCHOR_WAIT_REASON`) until the first hello has compared this
@@ -56,6 +64,7 @@ from kiosk.terminal.hostlink.client import HostClient
 from kiosk.terminal.hostlink.command_kinds import HostCommandKind
 from kiosk.terminal.hostlink.messages import meters_body, outbox_message, snapshot_message
 from kiosk.terminal.hostlink.runtime_port import LinkedRuntime
+from kiosk.terminal.hostlink.stream import LinkError, LinkSession
 from kiosk.terminal.store.faults import StoreError
 from kiosk.terminal.store.journal import Journal
 from proto.turbokiosk.v1 import host_pb2
@@ -160,7 +169,7 @@ class HostLink:
         self._connected = False
         self._lost = False
         self._message: tuple[str, float | None] | None = None
-        self._call: Any = None
+        self._session: LinkSession | None = None
         self._threads = [
             threading.Thread(target=self._send_loop, name="host-sender", daemon=True),
             threading.Thread(target=self._command_loop, name="host-commands", daemon=True),
@@ -182,9 +191,7 @@ class HostLink:
         """Stop both threads (the outbox keeps what was not delivered)."""
         self._stop.set()
         self._wake.set()
-        call = self._call
-        if call is not None:
-            call.cancel()
+        self._end_session()
         for thread in self._threads:
             if thread.is_alive():
                 thread.join(timeout=10)
@@ -315,9 +322,13 @@ class HostLink:
         code = exc.code() if callable(getattr(exc, "code", None)) else None
         if code in FAIL_OVER and len(self.client.addresses) > 1:
             self.client.fail_over()
-            call = self._call
-            if call is not None:
-                call.cancel()
+
+    def _end_session(self) -> None:
+        """End the link stream (the next hello opens a new one)."""
+        self._hello_done.clear()
+        session, self._session = self._session, None
+        if session is not None:
+            session.close()
 
     def _accepted(self) -> None:
         if self.refusal is None:
@@ -360,7 +371,7 @@ class HostLink:
                         self._contact()
                         self._pause(min(wait_ms / 1000, self.retry_seconds[1] * 5))
                         continue
-                    self._hello_done.clear()
+                    self._end_session()
                     self._refused(exc)
                     self._fail_over(exc)
                     self._failure()
@@ -384,10 +395,15 @@ class HostLink:
                     self._wake.wait(min(0.5, self.heartbeat_seconds()))
                     self._wake.clear()
         finally:
+            self._end_session()
             journal.close()
 
     def _hello(self, signature: str, journal: Journal) -> None:
-        answer = self.client.hello(self.runtime.software_version, signature, self.runtime.clock())
+        self._end_session()
+        session, answer = self.client.open_link(
+            self.runtime.software_version, signature, self.runtime.clock()
+        )
+        self._session = session
         if answer.meter_period_seconds:
             self.meter_period = float(answer.meter_period_seconds)
         acknowledged = JournalHead.from_proto(answer.acknowledged_head)
@@ -424,8 +440,12 @@ class HostLink:
             return False
         batch = [outbox_message(self.terminal_id, self._epoch, row) for row in rows]
         head = read_head(journal)  # read after the rows: every row sent is within it
+        session = self._session
+        request = host_pb2.ReportRequest(messages=[*batch, *extra], head=head.to_proto())
         try:
-            self.client.report([*batch, *extra], head.to_proto())
+            if session is None:  # ended by a fail-over or a stop meanwhile
+                raise LinkError(grpc.StatusCode.UNAVAILABLE, "the link stream ended")
+            session.report(request)
         except grpc.RpcError:
             self._snapshots.extendleft(reversed(extra))
             raise
@@ -449,17 +469,15 @@ class HostLink:
     # --- commands -------------------------------------------------------------------------------
 
     def _command_loop(self) -> None:
+        finished: LinkSession | None = None  # the session whose commands ended
         while not self._stop.is_set():
-            if not self._hello_done.wait(0.2):
+            session = self._session
+            if session is None or session is finished or not self._hello_done.wait(0.2):
+                self._pause(0.05)
                 continue
-            try:
-                self._call = self.client.commands()
-                for response in self._call:
-                    self._carry_out(response.command)
-            except grpc.RpcError:
-                pass
-            self._call = None
-            self._pause(self.retry_seconds[0])
+            while (cmd := session.commands.get()) is not None:
+                self._carry_out(cmd)
+            finished = session
 
     def _on_terminal(self, job: Callable[[], object], timeout: float = 10.0) -> str:
         """Run ``job`` on the terminal's thread and wait for it: "" when it was carried out,

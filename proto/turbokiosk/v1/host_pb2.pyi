@@ -403,3 +403,37 @@ class FinishTicketRequest(_message.Message):
 class FinishTicketResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class LinkRequest(_message.Message):
+    __slots__ = ("number", "hello", "report")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    hello: HelloRequest
+    report: ReportRequest
+    def __init__(self, number: _Optional[int] = ..., hello: _Optional[_Union[HelloRequest, _Mapping]] = ..., report: _Optional[_Union[ReportRequest, _Mapping]] = ...) -> None: ...
+
+class LinkAck(_message.Message):
+    __slots__ = ("number", "response", "status", "details", "retry_ms")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
+    RETRY_MS_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    response: ReportResponse
+    status: int
+    details: str
+    retry_ms: int
+    def __init__(self, number: _Optional[int] = ..., response: _Optional[_Union[ReportResponse, _Mapping]] = ..., status: _Optional[int] = ..., details: _Optional[str] = ..., retry_ms: _Optional[int] = ...) -> None: ...
+
+class LinkResponse(_message.Message):
+    __slots__ = ("hello", "ack", "command")
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    ACK_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    hello: HelloResponse
+    ack: LinkAck
+    command: HostCommand
+    def __init__(self, hello: _Optional[_Union[HelloResponse, _Mapping]] = ..., ack: _Optional[_Union[LinkAck, _Mapping]] = ..., command: _Optional[_Union[HostCommand, _Mapping]] = ...) -> None: ...

@@ -70,6 +70,11 @@ class HostServiceStub:
                 request_serializer=turbokiosk_dot_v1_dot_host__pb2.FinishTicketRequest.SerializeToString,
                 response_deserializer=turbokiosk_dot_v1_dot_host__pb2.FinishTicketResponse.FromString,
                 _registered_method=True)
+        self.Link = channel.stream_stream(
+                '/turbokiosk.v1.HostService/Link',
+                request_serializer=turbokiosk_dot_v1_dot_host__pb2.LinkRequest.SerializeToString,
+                response_deserializer=turbokiosk_dot_v1_dot_host__pb2.LinkResponse.FromString,
+                _registered_method=True)
 
 
 class HostServiceServicer:
@@ -127,6 +132,16 @@ class HostServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Link(self, request_iterator, context):
+        """The terminal's link on one long-lived stream (docs/host.md, "The link stream"): the first
+        message up is the hello (answered by the first message down); then reports go up, each
+        acknowledged down once the commit that holds it is durable, and host commands come down
+        as they are queued.  Hello and Report above stay for terminals that do not stream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HostServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -164,6 +179,11 @@ def add_HostServiceServicer_to_server(servicer, server):
                     servicer.FinishTicket,
                     request_deserializer=turbokiosk_dot_v1_dot_host__pb2.FinishTicketRequest.FromString,
                     response_serializer=turbokiosk_dot_v1_dot_host__pb2.FinishTicketResponse.SerializeToString,
+            ),
+            'Link': grpc.stream_stream_rpc_method_handler(
+                    servicer.Link,
+                    request_deserializer=turbokiosk_dot_v1_dot_host__pb2.LinkRequest.FromString,
+                    response_serializer=turbokiosk_dot_v1_dot_host__pb2.LinkResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -356,6 +376,33 @@ class HostService:
             '/turbokiosk.v1.HostService/FinishTicket',
             turbokiosk_dot_v1_dot_host__pb2.FinishTicketRequest.SerializeToString,
             turbokiosk_dot_v1_dot_host__pb2.FinishTicketResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Link(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/turbokiosk.v1.HostService/Link',
+            turbokiosk_dot_v1_dot_host__pb2.LinkRequest.SerializeToString,
+            turbokiosk_dot_v1_dot_host__pb2.LinkResponse.FromString,
             options,
             channel_credentials,
             insecure,
