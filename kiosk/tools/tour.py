@@ -26,6 +26,7 @@ from kiosk.terminal.store.port import sqlite_journal
 from kiosk.tools.table_tour import TableScript, visit_table
 from kiosk.tools.tour_cards import STADIUM_CARDS as STADIUM_CARDS
 from kiosk.tools.tour_cards import TURBO_CARDS as TURBO_CARDS
+from kiosk.tools.tour_faults import visit_faults
 from rng import BackgroundCycler, Csprng
 
 #: the editions on show: every Turbo theme and Stadium
@@ -285,6 +286,9 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.frames(3)
     shot("22-simulator-panel")
     app.simulator_visible = False
+
+    # each device fault's tilt (and paper low's notice), in both languages
+    visit_faults(d, shot)
 
     # a seat at a table (decision 0023), when the app reads the tour's table script
     if app.table_status is tour.table:

@@ -115,9 +115,9 @@ def test_missing_serial_ports_are_named_on_the_console_and_on_the_lockup(tmp_pat
         "stays locked up (out of order) until the device answers there",
     ]
     shown = json.loads(dump.read_text())
-    assert shown["lockup"] == "OUT OF ORDER"
+    assert shown["lockup"] == "BILL VALIDATOR FAULT"
     # the player reads what is wrong in their words; the attendant reads which port is missing
-    assert shown["lockup_reason"] == "The bill validator is not working"
+    assert shown["lockup_reason"] == "The bill validator is not answering"
     assert shown["lockup_detail"] == (
         f"For the attendant: bill validator not connected: {missing[0]} does not exist"
     )

@@ -1,9 +1,11 @@
 """The bridge kill campaign: the ID-003 acceptor and the TCL printer simulators, their two
 bridges and a terminal, all real processes on ptys, SIGKILLed at random instants and started
-again while notes go in and vouchers come out.  At the end the acceptor's cash box, both
-bridges' journals, the printer's record and the terminal's journal agree to the cent: every
-note in the cash box credited once, every voucher presented paid out once, and the credits
-left are the difference.
+again while notes go in and vouchers come out, the terminal reporting to the accounting host
+(``turbokiosk host serve``, a process of its own, over gRPC with mutual TLS).  At the end the
+acceptor's cash box, both bridges' journals, the printer's record, the terminal's journal and
+the host agree to the cent: every note in the cash box credited once and reported once, every
+voucher presented paid out once and known to the host as printed, and the credits left are the
+difference.
 
 ``BRIDGE_CAMPAIGN_KILLS`` kills in all (default 200) under ``-m bridge_campaign``
 (``tox -e bridge-campaign``); the default run keeps a small one."""
@@ -25,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from kiosk.host.accounting.db import SqliteHostDb
 from kiosk.terminal.app.peripherals import (
     SimulatedPeripherals,
     spawn_bridge,
@@ -34,11 +37,14 @@ from kiosk.terminal.app.peripherals import (
 )
 from kiosk.terminal.core import events as e
 from kiosk.terminal.devices.sim.program import control
+from kiosk.terminal.hostlink import pki
 from kiosk.terminal.store.journal import Journal
-from kiosk.terminal.store.reader import read_transaction
+from kiosk.terminal.store.reader import current_state, read_transaction
+from tests.helpers.host_checks import disagreements, enroll
 
 READY_SECONDS = 60.0
 NOTES = (100, 500, 1000, 2000, 5000)
+TERMINAL = "TK-B"
 
 
 class Campaign:
@@ -50,23 +56,46 @@ class Campaign:
         )
         self.directory = self.sims.directory
         self.terminal: subprocess.Popen[bytes] | None = None
+        self.host: subprocess.Popen[bytes] | None = None
         self.kills: Counter[str] = Counter()
+        self.host_events = 0
+        self.host_dir = base / "host"
+        pki.ensure_pki(self.host_dir / "pki", (TERMINAL,))
+        enroll(self.host_dir / "host.sqlite3", (TERMINAL,))
+        self.address = self.start_host()
         self.start_terminal()
+
+    def start_host(self) -> str:
+        """``turbokiosk host serve`` on a free loopback port; the address it serves on."""
+        log = open(self.base / "host.log", "ab")  # noqa: SIM115 - handed to the child
+        self.host = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "kiosk", "host", "serve"),
+                *("--host-dir", str(self.host_dir), "--listen", "127.0.0.1:0"),
+                *("--meter-period", "2"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=log,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        log.close()
+        assert self.host.stdout is not None
+        line = self.host.stdout.readline().decode()  # printed once the port is open
+        assert line.startswith("host: serving on "), line
+        return line.split()[3]
+
+    def terminal_command(self, *extra: str) -> list[str]:
+        return [
+            *(sys.executable, "-m", "tests.bridge.campaign_terminal"),
+            *(str(self.base / "terminal"), str(self.directory), str(self.rng.randrange(2**32))),
+            *("--host", self.address, "--pki", str(self.host_dir / "pki")),
+            *("--terminal", TERMINAL, *extra),
+        ]
 
     def start_terminal(self) -> None:
         log = open(self.base / "terminal.log", "ab")  # noqa: SIM115 - handed to the child
         self.terminal = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tests.bridge.campaign_terminal",
-                str(self.base / "terminal"),
-                str(self.directory),
-                str(self.rng.randrange(2**32)),
-            ],
-            stdout=log,
-            stderr=log,
-            cwd=Path(__file__).parents[2],
+            self.terminal_command(), stdout=log, stderr=log, cwd=Path(__file__).parents[2]
         )
         log.close()
 
@@ -130,6 +159,16 @@ class Campaign:
         assert self.terminal is not None
         self.terminal.send_signal(signal.SIGTERM)
         self.terminal.wait(30)
+        drained = subprocess.run(
+            self.terminal_command("--drain"),
+            capture_output=True,
+            cwd=Path(__file__).parents[2],
+            timeout=180,
+        )
+        assert drained.returncode == 0 and b"drained" in drained.stdout, (
+            drained.stdout[-2000:],
+            drained.stderr[-3000:],
+        )
 
     def status(self, what: str) -> dict[str, Any]:
         process = self.sims.processes[what]
@@ -179,18 +218,47 @@ class Campaign:
         )
         assert presented == sorted(numbers)
         assert acceptor["path"] is None and bridge_bv["escrow"] is None
+        self.check_host(count, value, {ev.validation_number: ev.value for ev in paid})
         self.figures = {
             "kills": dict(self.kills),
             "notes": count,
             "cents_in": value,
             "vouchers": len(numbers),
             "cents_out": sum(ev.value for ev in paid),
+            "host_events": self.host_events,
         }
 
+    def check_host(self, notes: int, cents: int, vouchers: dict[str, int]) -> None:
+        """The host's records: every journaled report once, its newest meters the journal's,
+        the notes it was told of the cash box's, the vouchers it knows printed the printer's."""
+        journal = Journal(self.base / "terminal", readonly=True)
+        try:
+            meters = current_state(journal).state.lifetime.as_dict()
+        finally:
+            journal.close()
+        db = SqliteHostDb(self.host_dir / "host.sqlite3")
+        try:
+            problems = disagreements(self.base / "terminal", db, TERMINAL, meters)
+            assert not problems, problems
+            told = [r.body["value_cents"] for r in db.events(TERMINAL, "bill_stacked", 10**9)]
+            assert (len(told), sum(told)) == (notes, cents), "host != cash box"
+            assert meters["bills_in"] == cents, "journal's meter != cash box"
+            printed = {
+                v.validation_number: v.value_cents
+                for v in db.vouchers(terminal_id=TERMINAL, last=10**9)
+                if v.state not in ("pending", "voided")
+            }
+            assert printed == vouchers, "host != vouchers printed"
+            assert meters["tickets_out"] == sum(vouchers.values()), "journal's meter != vouchers"
+            self.host_events = len(db.events(TERMINAL, last=10**9))
+        finally:
+            db.close()
+
     def close(self) -> None:
-        if self.terminal is not None and self.terminal.poll() is None:
-            self.terminal.kill()
-            self.terminal.wait()
+        for process in (self.terminal, self.host):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
         self.sims.stop()
 
 
@@ -226,6 +294,7 @@ def run_campaign(base: Path, kills: int, seed: int) -> dict[str, Any]:
 def test_a_small_kill_campaign(tmp_path: Path) -> None:
     figures = run_campaign(tmp_path, kills=5, seed=2025)
     assert sum(figures["kills"].values()) == 5
+    assert figures["notes"] > 0 and figures["host_events"] > 0
 
 
 @pytest.mark.bridge_campaign

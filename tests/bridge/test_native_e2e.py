@@ -33,19 +33,20 @@ def test_a_note_inserted_at_the_simulator_is_credited_once(rig: BridgeRig) -> No
     assert rig.runtime.state.lifetime["bills_in"] == 2000
 
 
-@pytest.fixture
-def essp_rig(tmp_path: Path) -> Iterator[BridgeRig]:
-    r = BridgeRig(tmp_path, validator="essp")
+@pytest.fixture(params=["essp", "ebds"])
+def escrow_rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BridgeRig]:
+    r = BridgeRig(tmp_path, validator=request.param)
     yield r
     r.close()
 
 
-def test_a_bridge_killed_with_a_note_in_escrow_settles_it_once(essp_rig: BridgeRig) -> None:
-    """eSSP (EBDS: not yet, see docs/devices.md): SIGKILL the bridge while its journal holds
-    the note in escrow (the terminal not yet pumped, so not yet told): the bridge started again
-    settles it, credited if it reached the cash box, else given back, and the terminal, the
-    bridge and the cash box agree."""
-    rig = essp_rig
+def test_a_bridge_killed_with_a_note_in_escrow_settles_it_once(escrow_rig: BridgeRig) -> None:
+    """SIGKILL the bridge while its journal holds the note in escrow (the terminal not yet
+    pumped, so not yet told): the bridge started again settles it, credited if it reached the
+    cash box, else given back, and the terminal, the bridge and the cash box agree.  (EBDS
+    failed here: the restarted bridge could not open the simulator's pty at 7E1 again and spun
+    at half a core: tests/bridge/test_hung_lines.py.)"""
+    rig = escrow_rig
     assert rig.bv("insert 2000") == "ok accepting"
     deadline = time.monotonic() + CONDITION_SECONDS
     while rig.bridge_status()["escrow"] is None:  # no pump: the terminal decides nothing

@@ -11,6 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
+from kiosk.terminal.bridge.tcl.layout import VOUCHER_TEMPLATE
 from kiosk.terminal.core import events as e
 from kiosk.terminal.core.state import Phase
 from kiosk.terminal.devices.voucher import printed_text
@@ -40,6 +41,11 @@ def test_a_voucher_printed_on_the_tcl_printer_is_rendered_and_its_barcode_decode
     assert code.format == zxingcpp.BarcodeFormat.ITF
     assert code.text == started.validation_number
     assert printed_text(png)[4] == "$100.00"
+    # printed through the template the bridge defined at start-up, not a resident one
+    kept = json.loads(rig.printer("templates")[3:])
+    assert kept["templates"] == {"V": list(VOUCHER_TEMPLATE.message().fields)}
+    with Image.open(png) as img:
+        assert img.size == (VOUCHER_TEMPLATE.width, VOUCHER_TEMPLATE.length)
     rows = [r.event for r in rig.runtime.journal.rows(after=0)]
     paid = [ev for ev in rows if isinstance(ev, e.VoucherPrinted)]
     assert [ev.validation_number for ev in paid] == [code.text]

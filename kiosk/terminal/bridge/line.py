@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
+import stat
 import termios
 
 import serial
@@ -12,6 +14,32 @@ from kiosk.terminal.bridge.native import SerialSettings
 from kiosk.terminal.devices.serial_port import monotonic_ms
 
 REOPEN_MS = 500
+
+#: Linux's major device numbers of pseudo-terminal ends (Unix 98 pty slaves)
+PTY_MAJORS = range(136, 144)
+
+
+def is_pty(path: str) -> bool:
+    """Whether ``path`` names a pseudo-terminal (a simulator's line, a ``socat`` pair)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISCHR(st.st_mode) and os.major(st.st_rdev) in PTY_MAJORS
+
+
+def line_settings(path: str, settings: SerialSettings) -> SerialSettings:
+    """The settings to open ``path`` with: the protocol's, but 8 data bits without parity on a
+    pseudo-terminal.  A pty has no UART: Linux keeps it at 8 bits, no parity, whatever is
+    asked, and glibc's ``tcsetattr`` then reports the setting refused (EINVAL), except on the
+    very first open of a new pty (which changes its speed too).  So a 7E1 (EBDS) or 8E1
+    (ID-003) line on a pty opened once and never again: a restarted bridge never heard its
+    simulator.  The bytes are the same either way (EBDS sends none above 0x7F)."""
+    if settings.parity == "N" and settings.bytesize == 8:
+        return settings
+    if not is_pty(path):
+        return settings
+    return dataclasses.replace(settings, parity="N", bytesize=8)
 
 
 class DeviceLine:
@@ -31,9 +59,9 @@ class DeviceLine:
             self.close()  # the path names another device now (replugged, a new pty)
         if self._port is None and monotonic_ms() >= self._next_open:
             self._next_open = monotonic_ms() + REOPEN_MS
-            s = self.settings
             try:
                 self._target = os.path.realpath(self.path)
+                s = line_settings(self._target, self.settings)
                 self._port = serial.Serial(
                     self.path,
                     s.baudrate,

@@ -8,6 +8,8 @@ in the bridge's SQLite journal. A job is journaled before it is sent, journaled 
 printer is seen printing it, and settled (printed, or voided) only by what the printer's statuses
 say.  A bridge restarted with a job open asks the printer's statuses what became of it
 (:meth:`TclPrinter.resume`), and answers the terminal's question about that voucher only then.
+Vouchers are printed in the bridge's own template (:mod:`kiosk.terminal.bridge.tcl.layout`),
+which the printer is given whenever it starts answering.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from typing import Any
 from kiosk.terminal.bridge.journal import BridgeJournal
 from kiosk.terminal.bridge.tcl.host import (
     TEST_TEMPLATE,
-    VOUCHER_TEMPLATE,
     JobFailed,
     JobPrinted,
     JobStarted,
@@ -28,6 +29,8 @@ from kiosk.terminal.bridge.tcl.host import (
     PrinterLinkChanged,
     TclPrinter,
 )
+from kiosk.terminal.bridge.tcl.layout import VOUCHER_REGIONS, voucher_fields
+from kiosk.terminal.bridge.tcl.layout import VOUCHER_TEMPLATE as VOUCHER_LAYOUT
 from kiosk.terminal.devices.ports import Voucher
 from kiosk.terminal.devices.sim.memory import DeviceMemory
 from kiosk.terminal.devices.sim.printer import PrinterMachine
@@ -54,6 +57,7 @@ class BridgePrinter(PrinterMachine):
 
     def __init__(self, native: TclPrinter, state_dir: Path, now: int, *, pairing: str = "") -> None:
         self.native = native
+        native.define((*(r.message() for r in VOUCHER_REGIONS), VOUCHER_LAYOUT.message()))
         self.device_up = False
         super().__init__(state_dir, now, pairing=pairing)
 
@@ -130,8 +134,8 @@ class BridgePrinter(PrinterMachine):
         job = self.mem.data["printing"]
         if job is not None and job is not before:
             voucher = Voucher(**{k: v for k, v in job.items() if k != "started"})
-            fields = (*voucher_lines(voucher), voucher.validation_number)
-            self.native.print_job(job_name(job), VOUCHER_TEMPLATE, fields)
+            fields = voucher_fields(voucher_lines(voucher), voucher.validation_number)
+            self.native.print_job(job_name(job), VOUCHER_LAYOUT.id, fields)
 
     def _print_test(self, msg: PrinterCommand.PrintTestVoucher, now: int) -> None:
         before = self.mem.data["printing"]

@@ -256,6 +256,7 @@ class InProcessPrinter:
         self._path = state_dir / "printer.json"
         self._mem = _read(self._path, {"printed": {}})
         self.paper = True
+        self.paper_low = False  # the roll nearly used up: a warning (PrinterPaperLow)
         self.fault: str | None = None  # e.g. "jam", "head open"
         self.test_vouchers = 0  # test vouchers printed by this process
         self._reports: deque[c.Command] = deque()

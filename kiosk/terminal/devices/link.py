@@ -206,11 +206,14 @@ class Link:
     def next_deadline(self) -> int:
         """The latest time :meth:`tick` should next be called."""
         cfg = self.config
+        if not self.connected:
+            # only the next hello is due: the link time-out, the heartbeat and the
+            # retransmission wait for a peer (counting them made a loop that never heard its
+            # peer wake at once, forever: a busy spin)
+            return 0 if self._last_hello is None else self._last_hello + cfg.retransmit_ms
         times = [self._last_tx + cfg.heartbeat_ms, self._last_rx + cfg.link_timeout_ms]
         if self._timer is not None:
             times.append(self._timer + cfg.retransmit_ms)
-        if not self.connected and self._last_hello is not None:
-            times.append(self._last_hello + cfg.retransmit_ms)
         return min(times)
 
     # --- the line's side -----------------------------------------------------------------

@@ -109,3 +109,14 @@ class PrinterTestPrint(Protocol):
     def print_test_voucher(self, terminal_id: str, venue: str, at: int) -> str | None:
         """Print a test voucher; None when it printed, else why not."""
         ...
+
+
+@runtime_checkable
+class PrinterPaperLow(Protocol):
+    """Optional: the printer says its paper roll is nearly used up (a warning, not a tilt:
+    printing goes on; the player's screen shows it as a notice)."""
+
+    @property
+    def paper_low(self) -> bool:
+        """Whether the paper is low now."""
+        ...

@@ -59,17 +59,17 @@ class VoucherView:
 TILT_REASONS: dict[str, str] = {
     TiltCode.PRINTER: "tilt_printer",
     TiltCode.PAPER_OUT: "tilt_paper",
-    TiltCode.PRINTER_JAM: "tilt_printer",
-    TiltCode.HEAD_OPEN: "tilt_printer",
-    TiltCode.PRINTER_LINK: "tilt_printer",
+    TiltCode.PRINTER_JAM: "tilt_printer_jam",
+    TiltCode.HEAD_OPEN: "tilt_head_open",
+    TiltCode.PRINTER_LINK: "tilt_printer_link",
     TiltCode.PRINTER_RECONCILE: "tilt_printer",
     TiltCode.PRINTER_TAMPERED: "tilt_printer",
-    TiltCode.BILL_JAM: "tilt_validator",
-    TiltCode.CASHBOX_FULL: "tilt_validator",
-    TiltCode.BILL_VALIDATOR_CHEATED: "tilt_validator",
+    TiltCode.BILL_JAM: "tilt_bill_jam",
+    TiltCode.CASHBOX_FULL: "tilt_cashbox_full",
+    TiltCode.BILL_VALIDATOR_CHEATED: "tilt_cheated",
     TiltCode.BILL_VALIDATOR_FAILURE: "tilt_validator",
-    TiltCode.CASHBOX_REMOVED: "tilt_validator",
-    TiltCode.BILL_VALIDATOR_LINK: "tilt_validator",
+    TiltCode.CASHBOX_REMOVED: "tilt_cashbox_removed",
+    TiltCode.BILL_VALIDATOR_LINK: "tilt_validator_link",
     TiltCode.BILL_VALIDATOR_RECONCILE: "tilt_validator",
     TiltCode.BILL_VALIDATOR_TAMPERED: "tilt_validator",
     TiltCode.DEVICE_REPORT_MISMATCH: "tilt_device",
@@ -81,6 +81,26 @@ TILT_REASONS: dict[str, str] = {
     TiltCode.TABLE_RESULT_MISMATCH: "tilt_table",
     TiltCode.HEAD_WITHDRAWN: "tilt_records",
     "door_sensor": "tilt_door_sensor",  # the service menu's sample tilt
+}
+
+
+#: the device tilts whose lockup is titled by the device (the rest: "OUT OF ORDER")
+DEVICE_TITLES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            TiltCode.BILL_JAM,
+            TiltCode.CASHBOX_FULL,
+            TiltCode.CASHBOX_REMOVED,
+            TiltCode.BILL_VALIDATOR_CHEATED,
+            TiltCode.BILL_VALIDATOR_FAILURE,
+            TiltCode.BILL_VALIDATOR_LINK,
+        ),
+        "lock_validator_fault",
+    ),
+    **dict.fromkeys(
+        (TiltCode.PRINTER, TiltCode.PRINTER_JAM, TiltCode.HEAD_OPEN), "lock_printer_fault"
+    ),
+    TiltCode.PRINTER_LINK: "lock_printer_fault",
 }
 
 
@@ -127,8 +147,8 @@ def lockup_view(
         title = _title(language, lockup)
         if printer_paper_out(code, detail):
             title = text(language, "lock_printer")
-        elif code == TiltCode.PRINTER:
-            title = text(language, "lock_printer_fault")
+        elif code in DEVICE_TITLES:
+            title = text(language, DEVICE_TITLES[code])
         advice = attendant if tilt.needs_attendant else wait
         severity = "attendant" if tilt.needs_attendant else "wait"
         if cash_out_handpay and state.credits and state.credits[0] > 0:

@@ -19,6 +19,7 @@ from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
 from kiosk.terminal.core.commands import CommandError
 from kiosk.terminal.core.state import Phase
+from kiosk.terminal.devices.ports import PrinterPaperLow
 from kiosk.terminal.presentation.chips import chip_values
 from kiosk.terminal.presentation.families import table_family
 from kiosk.terminal.presentation.help import HelpPage, help_page
@@ -148,6 +149,12 @@ class PlayerSession:
         self._notice_words = words
         self.revision += 1
 
+    def dismiss_notice(self) -> None:
+        """Take the notice away now (the visit's screenshots, whose clock stands still)."""
+        self.notice = None
+        self._notice_words = None
+        self.revision += 1
+
     # --- the player's session ----------------------------------------------------------------
 
     def start_session(self) -> None:
@@ -220,6 +227,9 @@ class PlayerSession:
         if self.notice is not None and now >= self.notice.until:
             self.notice = None
             self.revision += 1
+        printer = self.rt.printer
+        if self.notice is None and isinstance(printer, PrinterPaperLow) and printer.paper_low:
+            self._say(_words("paper_low"), "info")  # again while it lasts, between notices
         if self._reminder_at is not None and now >= self._reminder_at and not self.reminder_due:
             self.reminder_due = True
             self.revision += 1

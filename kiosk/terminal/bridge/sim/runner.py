@@ -16,6 +16,7 @@ from typing import Protocol
 import serial
 
 from kiosk.terminal.bridge.cashbox import CashboxRecord
+from kiosk.terminal.bridge.line import line_settings
 from kiosk.terminal.bridge.native import SerialSettings
 from kiosk.terminal.bridge.sim.script import ScriptStep, SimDevice, apply_step
 
@@ -60,7 +61,9 @@ class PtyMaster:
 
 
 def open_port(port_path: str, settings: SerialSettings) -> serial.Serial:
-    """The device's end of the line, set up as the protocol wants it."""
+    """The device's end of the line, set up as the protocol wants it (a pty: 8N, see
+    :func:`~kiosk.terminal.bridge.line.line_settings`)."""
+    settings = line_settings(port_path, settings)
     return serial.Serial(
         port_path,
         baudrate=settings.baudrate,

@@ -1,8 +1,10 @@
 """A TCL ticket printer's firmware, simulated wire-exact and sans-IO (``turbokiosk sim
 tcl-printer``).
 
-It answers ``^S|^`` with its status flags and prints ``^P|template|copies|fields...|^`` in its
-two resident templates (:mod:`kiosk.terminal.bridge.tcl.host`): a job takes ``print_ms``, then the
+It answers ``^S|^`` with its status flags, keeps the regions and templates the host defines
+(``^R``, ``^T``: :mod:`kiosk.terminal.bridge.tcl.layout`; a definition it refuses sets the
+command-error flag) and prints ``^P|template|copies|fields...|^`` in one of them or in its two
+resident templates (:mod:`kiosk.terminal.bridge.tcl.host`): a job takes ``print_ms``, then the
 voucher is rendered as ``<state dir>/vouchers/<validation number>.png`` (ITF barcode from the
 template's last field; a test voucher as ``test-vouchers/<n>.png``) and waits in the chute until
 it is taken (``take``, or by itself after ``take_ms``).  A fault during a job cuts it short (the
@@ -18,6 +20,16 @@ from typing import Any
 
 from kiosk.terminal.bridge.tcl.codec import COMMAND, Decoder
 from kiosk.terminal.bridge.tcl.host import TEST_TEMPLATE, VOUCHER_TEMPLATE
+from kiosk.terminal.bridge.tcl.layout import (
+    Region,
+    TclLayoutError,
+    Template,
+    fill,
+    parse_region,
+    parse_template,
+    voucher_text,
+)
+from kiosk.terminal.bridge.tcl.render import render_template
 from kiosk.terminal.bridge.tcl.status import TclStatus, encode_status
 from kiosk.terminal.devices.sim.memory import DeviceMemory
 from kiosk.terminal.devices.voucher import (
@@ -56,6 +68,8 @@ class TclPrinterDevice:
                 "faults": dict.fromkeys(FAULTS.values(), False),
                 "fail_next": None,
                 "lifetime": 0,
+                "regions": {},  # id -> the ^R fields (kept, as a printer keeps them in flash)
+                "templates": {},  # id -> the ^T fields
             },
         )
         self.decoder = Decoder(COMMAND)
@@ -85,6 +99,8 @@ class TclPrinterDevice:
                 self.reset = self.command_error = False
             elif message.code == "P":
                 self._print(message.fields, now)
+            elif message.code in ("R", "T"):
+                self._define(message.code, message.fields)
             else:
                 self.command_error = True
 
@@ -163,11 +179,15 @@ class TclPrinterDevice:
                 return "ok"
             case ["vouchers"]:
                 return "ok " + json.dumps(self.vouchers(), sort_keys=True)
+            case ["templates"]:
+                kept = {k: self.mem.data[k] for k in ("regions", "templates")}
+                return "ok " + json.dumps(kept, sort_keys=True)
             case ["status"]:
                 snapshot = {**vars(self.status()), "job": self.mem.data["job"]}
                 return "ok " + json.dumps(snapshot, sort_keys=True)
         return (
             "error commands: fault NAME | fix NAME | fail-next-print NAME | take | vouchers | "
+            "templates | "
             f"status (NAME: {', '.join(FAULTS)}, mute)"
         )
 
@@ -180,6 +200,38 @@ class TclPrinterDevice:
         return {"printed": printed, "voided": list(self.mem.data["voided"])}
 
     # --- inside -----------------------------------------------------------------------------------
+
+    def regions(self) -> dict[str, Region]:
+        """The regions the host defined."""
+        return {k: parse_region(tuple(v)) for k, v in self.mem.data["regions"].items()}
+
+    def templates(self) -> dict[str, Template]:
+        """The templates the host defined."""
+        regions = self.regions()
+        return {k: parse_template(tuple(v), regions) for k, v in self.mem.data["templates"].items()}
+
+    def _define(self, code: str, fields: tuple[str, ...]) -> None:
+        d = self.mem.data
+        try:
+            if code == "R":
+                region = parse_region(fields)
+                if region.id in d["regions"] and any(
+                    region.id in t[3:] for t in d["templates"].values()
+                ):
+                    # redefining a region in use: the templates using it are checked again
+                    regions = {**self.regions(), region.id: region}
+                    for t in d["templates"].values():
+                        parse_template(tuple(t), regions)
+                d["regions"][region.id] = list(fields)
+            else:
+                template = parse_template(fields, self.regions())
+                if template.id in (VOUCHER_TEMPLATE, TEST_TEMPLATE):
+                    raise TclLayoutError(f"template {template.id} is resident")
+                d["templates"][template.id] = list(fields)
+        except TclLayoutError:
+            self.command_error = True
+            return
+        self.mem.save()
 
     def _print(self, fields: tuple[str, ...], now: int) -> None:
         d = self.mem.data
@@ -200,6 +252,15 @@ class TclPrinterDevice:
         elif template == TEST_TEMPLATE and len(data) == LINES:
             d["tests"] += 1
             job = {"template": template, "lines": data, "number": f"test-{d['tests']}"}
+        elif template in d["templates"]:
+            try:
+                placed = fill(self.templates()[template], self.regions(), tuple(data))
+                lines, number = voucher_text(placed)
+                check_validation_number(number)
+            except (TclLayoutError, ValueError):
+                self.command_error = True
+                return
+            job = {"template": template, "lines": lines, "number": number, "fields": data}
         else:
             self.command_error = True
             return
@@ -214,7 +275,11 @@ class TclPrinterDevice:
         return self.vouchers_dir / f"{job['number']}{suffix}.png"
 
     def _render(self, job: dict[str, Any], path: Path, *, void: bool) -> None:
-        if job["template"] == TEST_TEMPLATE:
+        if "fields" in job:  # a template of the host's
+            template = self.templates()[job["template"]]
+            placed = fill(template, self.regions(), tuple(job["fields"]))
+            render_template(template, placed, path, void=void)
+        elif job["template"] == TEST_TEMPLATE:
             render_test_lines(job["lines"], path, void=void)
         else:
             render_voucher_lines(job["lines"], job["number"], path, void=void)
@@ -226,7 +291,7 @@ class TclPrinterDevice:
         part = final.with_name(final.name + ".part")
         self._render(job, part, void=False)
         d = self.mem.data
-        if job["template"] == VOUCHER_TEMPLATE:
+        if job["template"] != TEST_TEMPLATE:
             d["printed"][job["number"]] = job["lines"]
             d["lifetime"] += 1
         d["job"] = None
@@ -237,7 +302,7 @@ class TclPrinterDevice:
     def _void(self, job: dict[str, Any]) -> None:
         self._render(job, self._png(job, "-void"), void=True)
         d = self.mem.data
-        if job["template"] == VOUCHER_TEMPLATE:
+        if job["template"] != TEST_TEMPLATE:
             d["voided"].append(job["number"])
         d["job"] = None
         self.mem.save()

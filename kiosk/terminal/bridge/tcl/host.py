@@ -7,13 +7,16 @@ printer that stops answering for ``link_timeout_ms`` is a lost link.
 
 Templates: ``0`` the cash-out voucher (the eight lines of :func:`kiosk.terminal.devices.voucher.
 voucher_lines`, then the number its ITF barcode carries), ``1`` the service menu's test voucher
-(the eight lines of :func:`~kiosk.terminal.devices.voucher.test_voucher_lines`).
+(the eight lines of :func:`~kiosk.terminal.devices.voucher.test_voucher_lines`): the printer's
+resident ones.  Regions and templates of the host's own (:meth:`TclPrinter.define`,
+:mod:`kiosk.terminal.bridge.tcl.layout`) are sent whenever the printer starts answering and
+again after it reports a reset (a power cycle may lose them), before any job.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kiosk.terminal.bridge.native import SerialSettings
@@ -170,8 +173,17 @@ class TclPrinter:
         self._up = False
         self._firmware = ""
         self._condition: PrinterCondition | None = None
+        self._definitions = b""  # the host's regions and templates, as sent
+        self._defined = False  # sent since the link came up and the last reset
+        self.definitions_sent = 0
 
     # --- the bridge's side ---------------------------------------------------------------------
+
+    def define(self, messages: Sequence[Message]) -> None:
+        """Regions and templates (``^R``, ``^T``) to send before any job, whenever the printer
+        starts answering or reports a reset."""
+        self._definitions = b"".join(encode(m) for m in messages)
+        self._defined = False
 
     def print_job(self, job: str, template: str, fields: tuple[str, ...]) -> None:
         """Print ``fields`` in ``template`` (one job at a time); named ``job`` in its events."""
@@ -202,6 +214,7 @@ class TclPrinter:
             self._last_heard = now_ms
             if not self._up:
                 self._up = True
+                self._defined = False  # a printer that was away may have lost them
                 self._events.append(PrinterLinkChanged(up=True))
                 if self._job is not None and self._job[1] is not Stage.QUEUED:
                     self._job_since = now_ms
@@ -218,6 +231,10 @@ class TclPrinter:
             if self._up and (heard is None or now_ms - heard >= self.link_timeout_ms):
                 self._up = False
                 self._events.append(PrinterLinkChanged(up=False))
+        if self._up and self.status is not None and self._definitions and not self._defined:
+            self._defined = True
+            self.definitions_sent += 1
+            return self._definitions
         job = self._job
         if job is not None and job[1] is Stage.QUEUED and self._up and self.status is not None:
             self._job = (job[0], Stage.SENT, b"")
@@ -240,6 +257,8 @@ class TclPrinter:
 
     def _on_status(self, status: TclStatus, now_ms: int) -> None:
         self.status = status
+        if status.reset:
+            self._defined = False  # the printer restarted: define again before the next job
         if status.firmware != self._firmware:
             self._firmware = status.firmware
             self._events.append(PrinterIdentified(firmware=status.firmware))
