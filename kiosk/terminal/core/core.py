@@ -41,6 +41,8 @@ from kiosk.terminal.core.config import ConfigError, from_dict, to_dict
 from kiosk.terminal.core.meters import METER_MODULUS, Meters, advance, expected_credits
 from kiosk.terminal.core.pins import ROLE_NAMES, PinRecordError, checked_hash, migrated_record
 from kiosk.terminal.core.records import (
+    TRANSFER_HISTORY,
+    TRANSFER_KINDS,
     Cashout,
     Handpay,
     LastBet,
@@ -51,7 +53,6 @@ from kiosk.terminal.core.records import (
     Tilt,
     TransferRecord,
 )
-from kiosk.terminal.core.records import TRANSFER_HISTORY, TRANSFER_KINDS
 from kiosk.terminal.core.state import Lockup, Phase, RoundState, TerminalState
 from kiosk.terminal.core.tilts import DISPUTE_TILTS, OPERATOR_TILTS, TiltCode, cleared_by_operator
 
@@ -1139,6 +1140,7 @@ class TerminalCore:
             position=position,
             tax_status=ev.tax_status,
             pos_id=ev.pos_id,
+            meter=s.lifetime[ev.kind],
         )
         s.transfers = [*s.transfers, record][-TRANSFER_HISTORY:]
 

@@ -323,6 +323,7 @@ class TransferRecord:
     position: int = 0
     tax_status: int = 0
     pos_id: int = 0
+    meter: int = 0  # the meter of its kind (cents) just after it: its receipt's cumulative
 
     @property
     def partial(self) -> bool:
@@ -340,6 +341,7 @@ class TransferRecord:
             "position": self.position,
             "tax_status": self.tax_status,
             "pos_id": self.pos_id,
+            "meter": self.meter,
         }
 
     @classmethod
@@ -354,4 +356,5 @@ class TransferRecord:
             position=_int(d["position"], "position"),
             tax_status=_int(d["tax_status"], "tax_status"),
             pos_id=_int(d["pos_id"], "pos_id"),
+            meter=_int(d["meter"], "meter"),
         )

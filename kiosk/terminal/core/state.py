@@ -201,8 +201,8 @@ class TerminalState:
     def to_snapshot(self) -> dict[str, Any]:
         """The durable part, JSON-ready (pending wagers are deliberately left out).
 
-        ``pins``, ``config_version`` and ``transfers`` are written only once they exist, so the snapshots of
-        a store made by the previous release still equal its replay.
+        ``pins``, ``config_version`` and ``transfers`` are written only once they exist, so the
+        snapshots of a store made by the previous release still equal its replay.
         """
         config = to_dict(self.config)
         if config["withdrawal_lock_hours"] == WITHDRAWAL_LOCK_HOURS:

@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.crc import with_crc
@@ -44,9 +44,17 @@ from kiosk.terminal.sas.framing import (
     WakeupMode,
 )
 from kiosk.terminal.sas.meters import MachineSnapshot, bill_count, meter_value
-from kiosk.terminal.sas.queue import ExceptionQueue, PrintedTicket
+from kiosk.terminal.sas.queue import ExceptionQueue, NewException, PrintedTicket
 from kiosk.terminal.sas.wire import FIVE_BYTE_SELECTED_METERS, LongPollFrame
 from kiosk.terminal.sas.wire import LongPoll as P
+
+if TYPE_CHECKING:
+    from kiosk.terminal.sas.funds import FundsDesk
+
+#: the machine announces itself ("chirps") when no poll has come for this long (SAS 6.02)
+CHIRP_SILENCE_S = 5.0
+#: and then every this often, until a poll comes
+CHIRP_EVERY_S = 0.2
 
 
 class PollError(Exception):
@@ -180,6 +188,7 @@ REPLAYED = frozenset(
         P.REDEEM_TICKET,
         P.RECEIVE_DATE_TIME,
         P.REMOTE_HANDPAY_RESET,
+        P.LEGACY_BONUS_PAY,  # 8A carries no id: a repeat at once is not a second bonus
     }
 )
 
@@ -223,6 +232,7 @@ class SasMachine:
         serial_number: str,
         mode: WakeupMode = WakeupMode.PARITY,
         inter_byte_limit: float = wire.INTER_BYTE_LIMIT_S,
+        funds: FundsDesk | None = None,
     ) -> None:
         self.receiver = Receiver(address, mode, inter_byte_limit=inter_byte_limit)
         self.snapshot = snapshot
@@ -238,6 +248,11 @@ class SasMachine:
         self._signature_seed: int | None = None
         #: the last exception reported, until the host's next poll acknowledges it
         self._unacked: bytes | None = None
+        #: AFT and legacy bonusing (kiosk/terminal/sas/funds.py); None: not on this link
+        self.funds = funds
+        self._last_polled: float | None = None  # monotonic: the last poll to this address
+        self._last_chirp = 0.0
+        self.chirps = 0
 
     @property
     def address(self) -> int:
@@ -267,7 +282,24 @@ class SasMachine:
         for item in self.receiver.expire(now):
             self._act(item, now)
 
+    def chirp(self, now: float) -> bytes | None:
+        """The address byte to send when nobody has polled this machine for
+        :data:`CHIRP_SILENCE_S` (then every :data:`CHIRP_EVERY_S`), so that a host waiting for
+        an announcement finds it; None otherwise."""
+        if self._last_polled is None:
+            self._last_polled = now  # the silence is counted from start-up
+        if now - self._last_polled < CHIRP_SILENCE_S or now - self._last_chirp < CHIRP_EVERY_S:
+            return None
+        self._last_chirp = now
+        self.chirps += 1
+        return bytes([self.address])
+
+    def queue_exception(self, code: int) -> None:
+        """Queue an exception of the link's own (not from the journal; gone after a restart)."""
+        self.queue.push([NewException(code, volatile=True)])
+
     def _count(self, now: float) -> None:
+        self._last_polled = now
         self.stats.last_poll_at = now
         self.stats.recent.append(now)
         if len(self.stats.recent) > 4096:
@@ -761,3 +793,9 @@ LONG_POLLS: dict[int, Handler] = {
     P.RECEIVE_DATE_TIME: _set_date_time,
     P.REMOTE_HANDPAY_RESET: _remote_handpay_reset,
 }
+
+# --- issue 28: AFT, legacy bonusing, validation meters and status, game N meters, enabled
+# features (kiosk/terminal/sas/funds.py), kept apart as entries of their own
+from kiosk.terminal.sas.funds import FUNDS_POLLS  # noqa: E402  (it uses the helpers above)
+
+LONG_POLLS.update(FUNDS_POLLS)

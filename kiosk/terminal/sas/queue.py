@@ -60,6 +60,8 @@ PRIORITY: dict[int, int] = {
             X.TICKET_TRANSFER_COMPLETE,
             X.CASHOUT_TICKET_PRINTED,
             X.HANDPAY_VALIDATED,
+            X.AFT_TRANSFER_COMPLETE,
+            X.LEGACY_BONUS_AWARDED,
         ),
         0,
     ),
