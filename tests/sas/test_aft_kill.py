@@ -59,7 +59,8 @@ def _ask(master: int, poll: host.HostPoll, timeout: float = 0.3) -> host.Transfe
         ready, _, _ = select.select([master], [], [], 0.02)
         if ready:
             data += os.read(master, 4096)
-            data = data.lstrip(bytes([ADDRESS]))  # chirps while nobody polled
+            start = data.find(bytes([ADDRESS, poll.code]))
+            data = data[start:] if start >= 0 else data[-1:]  # chirps while nobody polled
             if len(data) >= 3 and len(data) >= 3 + data[2] + 2:
                 try:
                     body = wire.parse_response(data[: 3 + data[2] + 2], poll.code)
@@ -78,6 +79,7 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
     made: dict[str, tuple[str, int]] = {}  # id -> (kind, cents) the host saw made
     receipts: dict[str, host.TransferReply] = {}  # the last made answer of each kind
     number = 0
+    current: host.HostPoll | None = None  # asked and not over: asked again after a restart
     process: subprocess.Popen[str] | None = None
     try:
         for life in range(kills + 1):
@@ -86,7 +88,6 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
             assert process.stdout.readline(), process.stderr.read() if process.stderr else ""
             die_at = time.monotonic() + rng.uniform(0.05, 0.8) if life < kills else None
             give_up = time.monotonic() + 60
-            current: host.HostPoll | None = None
             next_wait = 0.0
             assert process.stdin is not None
             while die_at is None or time.monotonic() < die_at:
@@ -150,10 +151,8 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
         assert receipt.meter == state.lifetime[kind], (kind, receipt)
 
 
-@pytest.mark.slow
-@pytest.mark.aft_campaign
 def test_aft_transfers_across_a_few_sigkills(tmp_path: Path) -> None:
-    aft_kill_campaign(tmp_path, kills=3, seed=28)
+    aft_kill_campaign(tmp_path, kills=2, seed=28)
 
 
 @pytest.mark.slow
