@@ -10,6 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.host.sas.polls import DECODERS, Field, HostPoll, poll, with_length
+
+__all__ = [
+    "HostPoll",
+    "TransferReply",
+    "chirped_address",
+    "interrogate",
+    "legacy_bonus",
+    "lock",
+    "receipt_data",
+    "register",
+    "transfer",
+    "transfer_reply",
+]
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.wire import LongPoll as Code
 from kiosk.terminal.sas.wire import from_bcd, to_bcd
@@ -195,3 +208,12 @@ DECODERS.update(
         ],
     }
 )
+
+
+def chirped_address(data: bytes) -> int | None:
+    """The address a machine announced: ``data`` read off a quiet line (no poll sent) holding
+    one address byte said again and again (SAS's chirp), or None."""
+    addresses = {b for b in data if wire.MIN_ADDRESS <= b <= wire.MAX_ADDRESS}
+    if len(addresses) == 1 and len(addresses) == len(set(data)):
+        return addresses.pop()
+    return None
