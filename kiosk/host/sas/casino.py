@@ -226,9 +226,10 @@ class CasinoHost:
         txid = str(values.get("transaction_id", ""))
         if status == 0x40:
             self.ask(funds.interrogate(), first=True)  # the answer to a later 72 FF
-        elif status in (0x00, 0x01) and txid not in self.aft_made:
-            self.aft_made.add(txid)
-            self._record("aft", str(values.get("transfer", "")), txid, int(values["cashable"]))
+        elif status in (0x00, 0x01):
+            if txid not in self.aft_made:  # a 69's interrogation says it again
+                self.aft_made.add(txid)
+                self._record("aft", str(values.get("transfer", "")), txid, int(values["cashable"]))
         elif status != 0xFF:
             self._record("aft", "refused", txid, f"{status:02x}")
 
