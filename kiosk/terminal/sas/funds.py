@@ -21,15 +21,23 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from kiosk.terminal.core.records import TransferRecord
 from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.meters import meter_value
+from kiosk.terminal.sas.polling import PollError, PollTarget, bcd_date_time
 from kiosk.terminal.sas.wire import LongPoll as P
 from kiosk.terminal.sas.wire import LongPollFrame
 
-if TYPE_CHECKING:
-    from kiosk.terminal.sas.machine import SasMachine
+
+class SasMachine(PollTarget, Protocol):
+    """The machine as the funds handlers see it: a :class:`PollTarget` with its desk."""
+
+    @property
+    def funds(self) -> FundsDesk | None:
+        """AFT and legacy bonusing on this link (None: not on it)."""
+
 
 #: AFT transfer type on the wire -> the terminal's transfer kind (the types it makes)
 TRANSFER_TYPES: dict[int, str] = {0x00: "aft_in", 0x10: "aft_bonus", 0x80: "aft_out"}
@@ -298,16 +306,12 @@ def find_transfer(
 
 
 def _desk(m: SasMachine) -> FundsDesk:
-    from kiosk.terminal.sas.machine import PollError
-
     if m.funds is None:
         raise PollError("no funds transfers on this link")
     return m.funds
 
 
 def _body(frame: LongPollFrame) -> bytes:
-    from kiosk.terminal.sas.machine import PollError
-
     body = frame.data[1:]
     if not frame.data or len(body) != frame.data[0]:
         raise PollError(f"long poll {frame.command:02X}: its length byte does not match")
@@ -330,8 +334,6 @@ def _transfer_reply(
     at: int | None,
     meter: int | None,
 ) -> bytes:
-    from kiosk.terminal.sas.machine import bcd_date_time
-
     desk = _desk(m)
     txid = transaction_id.encode("ascii")
     when = bcd_date_time(at) if at is not None else bytes(7)
@@ -475,8 +477,6 @@ def _aft_transfer(m: SasMachine, frame: LongPollFrame) -> bytes | None:
     try:
         request = parse_transfer(body)
     except FundsError as exc:
-        from kiosk.terminal.sas.machine import PollError
-
         raise PollError(str(exc)) from exc
     kind = TRANSFER_TYPES.get(request.type_code, "aft_in")
     intent = TransferIntent(
@@ -514,8 +514,6 @@ def _registration_reply(m: SasMachine, registration: Registration) -> bytes:
 
 
 def _aft_register(m: SasMachine, frame: LongPollFrame) -> bytes | None:
-    from kiosk.terminal.sas.machine import PollError
-
     desk = _desk(m)
     body = _body(frame)
     if len(body) not in (1, 0x1D):
@@ -563,8 +561,6 @@ def _available(m: SasMachine) -> int:
 
 
 def _aft_lock(m: SasMachine, frame: LongPollFrame) -> bytes:
-    from kiosk.terminal.sas.machine import PollError
-
     desk = _desk(m)
     code, conditions = frame.data[0], frame.data[1]
     try:
@@ -603,8 +599,6 @@ def _aft_lock(m: SasMachine, frame: LongPollFrame) -> bytes:
 
 
 def _aft_receipt_data(m: SasMachine, frame: LongPollFrame) -> bytes:
-    from kiosk.terminal.sas.machine import PollError
-
     desk = _desk(m)
     body = _body(frame)
     fields: dict[str, object] = dict(desk.store.get_json("aft_receipt"))
@@ -656,8 +650,6 @@ def _legacy_bonus_win(m: SasMachine, frame: LongPollFrame) -> bytes:
 
 
 def _game(m: SasMachine, data: bytes) -> int:
-    from kiosk.terminal.sas.machine import PollError
-
     try:
         number = wire.from_bcd(data[:2])
     except wire.BcdError as exc:
@@ -693,8 +685,6 @@ VALIDATION_METERS: dict[int, tuple[str, str] | None] = {
 
 
 def _validation_meters(m: SasMachine, frame: LongPollFrame) -> bytes:
-    from kiosk.terminal.sas.machine import PollError
-
     kind = frame.data[0]
     if kind not in VALIDATION_METERS:
         raise PollError(f"validation type {kind:02X}")
@@ -712,8 +702,6 @@ VALIDATION_STATUS_BITS = 0x0001 | 0x0020
 
 
 def _extended_validation_status(m: SasMachine, frame: LongPollFrame) -> bytes:
-    from kiosk.terminal.sas.machine import PollError
-
     desk = _desk(m)
     body = _body(frame)
     if len(body) != 8:
@@ -736,8 +724,6 @@ def _extended_validation_status(m: SasMachine, frame: LongPollFrame) -> bytes:
 
 
 def _game_n_meters(m: SasMachine, frame: LongPollFrame) -> bytes:
-    from kiosk.terminal.sas.meters import meter_value
-
     game = _game(m, frame.data)
     snapshot = m.snapshot()
     codes = (

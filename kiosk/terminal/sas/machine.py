@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.crc import with_crc
@@ -43,22 +43,17 @@ from kiosk.terminal.sas.framing import (
     Receiver,
     WakeupMode,
 )
+from kiosk.terminal.sas.funds import FUNDS_POLLS, FundsDesk
 from kiosk.terminal.sas.meters import MachineSnapshot, bill_count, meter_value
+from kiosk.terminal.sas.polling import PollError, bcd_date_time
 from kiosk.terminal.sas.queue import ExceptionQueue, NewException, PrintedTicket
 from kiosk.terminal.sas.wire import FIVE_BYTE_SELECTED_METERS, LongPollFrame
 from kiosk.terminal.sas.wire import LongPoll as P
-
-if TYPE_CHECKING:
-    from kiosk.terminal.sas.funds import FundsDesk
 
 #: the machine announces itself ("chirps") when no poll has come for this long (SAS 6.02)
 CHIRP_SILENCE_S = 5.0
 #: and then every this often, until a poll comes
 CHIRP_EVERY_S = 0.2
-
-
-class PollError(Exception):
-    """A long poll this machine will not answer: malformed data for its command."""
 
 
 @dataclass(frozen=True)
@@ -137,14 +132,6 @@ class LinkStats:
         """Polls to this machine per second over the last ``window`` seconds."""
         recent = [t for t in self.recent if now - t <= window]
         return len(recent) / window
-
-
-def bcd_date_time(epoch_ms: int) -> bytes:
-    """MMDDYYYY (4 BCD) and HHMMSS (3 BCD), the terminal's local time."""
-    t = time.localtime(epoch_ms / 1000)
-    return wire.to_bcd(t.tm_mon * 1_000_000 + t.tm_mday * 10_000 + t.tm_year, 4) + wire.to_bcd(
-        t.tm_hour * 10_000 + t.tm_min * 100 + t.tm_sec, 3
-    )
 
 
 def parse_date_time(data: bytes) -> int:
@@ -794,8 +781,6 @@ LONG_POLLS: dict[int, Handler] = {
     P.REMOTE_HANDPAY_RESET: _remote_handpay_reset,
 }
 
-# --- issue 28: AFT, legacy bonusing, validation meters and status, game N meters, enabled
+# issue 28: AFT, legacy bonusing, validation meters and status, game N meters, enabled
 # features (kiosk/terminal/sas/funds.py), kept apart as entries of their own
-from kiosk.terminal.sas.funds import FUNDS_POLLS  # noqa: E402  (it uses the helpers above)
-
 LONG_POLLS.update(FUNDS_POLLS)
