@@ -6,9 +6,12 @@ meters and the credits.  The host's side (``kiosk/host/sas/funds.py``) builds th
 
 from __future__ import annotations
 
+import time
+
 from kiosk.host.sas import funds as host
 from kiosk.terminal.core import events as e
 from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.link import AFT_LOCK_REASON
 from kiosk.terminal.sas.machine import CHIRP_EVERY_S, CHIRP_SILENCE_S
 from kiosk.terminal.sas.wire import ExceptionCode as X
 from kiosk.terminal.sas.wire import LongPoll as P
@@ -110,13 +113,28 @@ def test_registration_key_lock_and_status(rig: SasRig) -> None:
     assert int.from_bytes(status[1:5], "little") == ADDRESS and status[5] == 0x00  # locked
     assert status[8] & 0x08  # registered
     assert from_bcd(status[25:30]) == 100_000  # the transfer limit (the credit limit allows it)
+    _pump(rig)
+    state = rig.terminal.runtime.state
+    assert state.disabled == AFT_LOCK_REASON  # the game lock stops play
     locked = host.transfer("in", 700, "R2", asset=ADDRESS, key=KEY, only_if_locked=True)
     assert _transfer(rig, locked).status == 0x40
     _pump(rig)
-    assert rig.terminal.runtime.state.credits[0] == 700
+    assert state.credits[0] == 700
+    rig.play("bet first_down 5")
+    assert state.pending_wagers == {}  # refused: locked
     assert _transfer(rig, host.interrogate(0x81)).transaction_id == "R2"  # the newest
     status = _send(rig, host.lock(0x80))
     assert status is not None and status[5] == 0xFF and from_bcd(status[10:15]) == 700
+    _pump(rig)
+    assert state.disabled is None  # unlocked: play again
+    # a lock ends by itself at its timeout
+    assert _send(rig, host.lock(0x00, 0x01, 1))[5] == 0x00  # type: ignore[index]
+    _pump(rig)
+    assert state.disabled == AFT_LOCK_REASON
+    time.sleep(0.02)
+    assert _send(rig, host.lock(0xFF))[5] == 0xFF  # type: ignore[index]
+    _pump(rig)
+    assert state.disabled is None
     gone = _send(rig, host.register(0x80, 0))
     assert gone is not None and gone[1] == 0x80
     # kept across restarts: the SAS store

@@ -214,6 +214,8 @@ class FundsDesk:
     _current: tuple[TransferIntent, TransferRequest | None] | None = None
     lock: _Lock = field(default_factory=_Lock)
     bonus_serial: int = 0
+    #: told when the game lock is granted (True) or ends (False): the link stops play
+    on_lock: Callable[[bool], None] = lambda locked: None
 
     # --- the terminal's thread -----------------------------------------------------------------
 
@@ -280,8 +282,23 @@ class FundsDesk:
     def locked(self) -> bool:
         """The game is locked for the host (its lock not yet expired)."""
         if self.lock.state == 0x00 and self.clock() > self.lock.until:
-            self.lock.state = 0xFF
+            self.release()
         return self.lock.state == 0x00
+
+    def grant(self, timeout_s: float, conditions: int) -> None:
+        """Lock the game for the host for ``timeout_s`` (play stops until it ends)."""
+        was = self.lock.state
+        self.lock.state, self.lock.until = 0x00, self.clock() + timeout_s
+        self.lock.conditions = conditions
+        if was != 0x00:
+            self.on_lock(True)
+
+    def release(self) -> None:
+        """End the game lock (the host's 74 80, or its timeout)."""
+        was = self.lock.state
+        self.lock.state = 0xFF
+        if was == 0x00:
+            self.on_lock(False)
 
     def receipt_data(self) -> dict[str, str]:
         """75's fields kept, by data code (hex)."""
@@ -569,14 +586,12 @@ def _aft_lock(m: SasMachine, frame: LongPollFrame) -> bytes:
         raise PollError(str(exc)) from exc
     if code == 0x00:
         if conditions & _available(m) or (conditions == 0 and m.snapshot().can_transfer):
-            desk.lock.state = 0x00
-            desk.lock.until = desk.clock() + timeout / 100
-            desk.lock.conditions = conditions
+            desk.grant(timeout / 100, conditions)
             m.queue_exception(wire.ExceptionCode.GAME_LOCKED)
         else:
-            desk.lock.state = 0xFF  # the conditions cannot be met now: not locked
+            desk.release()  # the conditions cannot be met now: not locked
     elif code == 0x80:
-        desk.lock.state = 0xFF
+        desk.release()
     elif code != 0xFF:
         raise PollError(f"AFT lock code {code:02X}")
     snapshot = m.snapshot()

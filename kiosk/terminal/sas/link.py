@@ -61,6 +61,8 @@ log = logging.getLogger(__name__)
 DEFAULT_HOST_WAIT_S = 5.0
 #: the operator's AFT and legacy bonus transfer limit by default (cents: $1,000)
 DEFAULT_TRANSFER_LIMIT = 100_000
+#: why play stops while the SAS host holds the AFT game lock (74)
+AFT_LOCK_REASON = "locked by the SAS host for a transfer"
 #: the append-only log of transfers asked for by the host (``sas.intents``, one JSON a line)
 INTENTS_FILE = "sas.intents"
 #: 71 transfer codes the host rejects a ticket with -> the reason the player is given
@@ -326,6 +328,7 @@ class SasLink:
             asset=settings.asset or settings.address,
             limit=settings.transfer_limit,
             clock=time.time,
+            on_lock=self._game_lock,
         )
         self.machine = SasMachine(
             address,
@@ -367,6 +370,7 @@ class SasLink:
         runtime.subscribe(self._on_commit)
         for intent in self._unfinished_intents():  # asked for before a power cut or a kill
             self.funds.submit(intent)
+        self._game_lock(False)  # a game lock does not outlive the process that granted it
 
     # --- funds transfers (kiosk/terminal/sas/funds.py) ------------------------------------------
 
@@ -401,6 +405,22 @@ class SasLink:
         tmp.write_text("".join(json.dumps(vars(i), sort_keys=True) + "\n" for i in keep))
         os.replace(tmp, self.intents_path)
         return keep
+
+    def _game_lock(self, locked: bool) -> None:
+        """The host's AFT lock: play stops (as a host disable does) until it ends; a disable
+        of the host's own (01) is left as it is."""
+        runtime = self.runtime
+        if runtime is None:
+            return
+
+        def apply() -> None:
+            held = runtime.state.disabled
+            if locked and held is None:
+                runtime.execute(c.SetEnabled(enabled=False, reason=AFT_LOCK_REASON))
+            elif not locked and held == AFT_LOCK_REASON:
+                runtime.execute(c.SetEnabled(enabled=True))
+
+        runtime.post(apply)
 
     def _intent_key(self, intent: TransferIntent) -> str:
         return f"{intent.kind == 'legacy_bonus'}:{intent.transaction_id}"
@@ -538,6 +558,7 @@ class SasLink:
 
     def _housekeeping(self) -> None:
         """Once a second on the port's thread: publish the figures, take a new address."""
+        self.funds.locked()  # a lock past its timeout ends (play allowed again)
         kept = self.queue.stored_address()
         if kept and kept != self.machine.address:
             with contextlib.suppress(ValueError):
