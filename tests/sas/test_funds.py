@@ -128,11 +128,11 @@ def test_registration_key_lock_and_status(rig: SasRig) -> None:
     _pump(rig)
     assert state.disabled is None  # unlocked: play again
     # a lock ends by itself at its timeout
-    assert _send(rig, host.lock(0x00, 0x01, 1))[5] == 0x00  # type: ignore[index]
+    assert _send(rig, host.lock(0x00, 0x01, 1))[5] == 0x00
     _pump(rig)
     assert state.disabled == AFT_LOCK_REASON
     time.sleep(0.02)
-    assert _send(rig, host.lock(0xFF))[5] == 0xFF  # type: ignore[index]
+    assert _send(rig, host.lock(0xFF))[5] == 0xFF
     _pump(rig)
     assert state.disabled is None
     gone = _send(rig, host.register(0x80, 0))
