@@ -17,6 +17,7 @@ import os
 import random
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +27,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.host.sas import funds as host
+from kiosk.terminal.app.wiring import build_terminal
+from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
 from kiosk.terminal.core.core import TerminalCore
 from kiosk.terminal.core.state import TerminalState
@@ -68,6 +71,30 @@ def _ask(master: int, poll: host.HostPoll, timeout: float = 0.3) -> host.Transfe
                 except wire.WireError:
                     return None
     return None
+
+
+def _clear_withdrawn_head_tilt(data: Path) -> bool:
+    """A kill between the signer's head and the store's commit is a withdrawn head (decision
+    0037); the second within a day tilts the terminal for the operator.  Clear it as the
+    operator would (the campaign is about transfers, not about that tilt); True if it did."""
+    with sqlite3.connect(f"file:{data / 'terminal.sqlite3'}?mode=ro", uri=True) as db:
+        rows = db.execute(
+            "SELECT kind, body FROM event_log WHERE kind IN ('TiltRaised', 'TiltCleared') "
+            "ORDER BY seq"
+        ).fetchall()
+    tilted = False
+    for kind, body in rows:
+        if '"head_withdrawn"' in body:
+            tilted = kind == "TiltRaised"
+    if not tilted:
+        return False
+    terminal = build_terminal(data)
+    try:
+        terminal.runtime.power_up()
+        terminal.runtime.execute(c.ClearTilt("head_withdrawn", by="operator"))
+    finally:
+        terminal.close()
+    return True
 
 
 def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
@@ -119,6 +146,7 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
             if life < kills:
                 process.send_signal(signal.SIGKILL)
                 process.wait(10)
+                _clear_withdrawn_head_tilt(data)
                 continue
             assert process.stdin is not None
             process.stdin.write("quit\n")
