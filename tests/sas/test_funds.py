@@ -11,6 +11,7 @@ import time
 from kiosk.host.sas import funds as host
 from kiosk.terminal.core import events as e
 from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.funds import receipt_lines
 from kiosk.terminal.sas.link import AFT_LOCK_REASON
 from kiosk.terminal.sas.machine import CHIRP_EVERY_S, CHIRP_SILENCE_S
 from kiosk.terminal.sas.wire import ExceptionCode as X
@@ -146,6 +147,19 @@ def test_receipt_data_is_kept(rig: SasRig) -> None:
         host.receipt_data({0x00: "TURBO CASINO", 0x10: "THANK YOU"}).frame(ADDRESS)
     ) == bytes([ADDRESS])
     assert rig.link.funds.receipt_data() == {"00": "TURBO CASINO", "10": "THANK YOU"}
+    _transfer(rig, host.transfer("in", 2500, "RC-1", asset=ADDRESS))
+    _pump(rig)
+    record = rig.terminal.runtime.state.transfers[-1]
+    lines = receipt_lines(record, rig.link.funds.receipt_data(), rig.link.funds.asset)
+    assert lines == [
+        "TURBO CASINO",
+        "TRANSFER TO MACHINE",
+        f"ASSET {ADDRESS}",
+        "ID RC-1",
+        "AMOUNT $25.00",
+        "THANK YOU",
+    ]
+    assert record.meter == rig.terminal.runtime.state.lifetime["aft_in"] == 2500
     bad = host.receipt_data({0x77: "X"})
     assert rig.poll(bad.frame(ADDRESS)) == bytes([ADDRESS | 0x80])
 
