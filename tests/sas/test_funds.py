@@ -10,6 +10,7 @@ import time
 
 from kiosk.host.sas import funds as host
 from kiosk.terminal.core import events as e
+from kiosk.terminal.sas import status as sas_status
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.funds import receipt_lines
 from kiosk.terminal.sas.link import AFT_LOCK_REASON
@@ -229,3 +230,22 @@ def test_the_machine_chirps_when_nobody_polls(rig: SasRig) -> None:
     rig.now = later
     rig.send(wire.general_poll(ADDRESS))  # polled again: quiet
     assert machine.chirp(rig.now + 1) is None
+
+
+def test_registration_waits_for_the_operators_acknowledgement(rig: SasRig) -> None:
+    rig.drain()
+    asked = _send(rig, host.register(0x40, ADDRESS, KEY, 5))
+    assert asked is not None and asked[1] == 0x40  # pending: the operator must agree
+    assert rig.drain() == [X.AFT_REQUEST_REGISTRATION]
+    early = _send(rig, host.register(0x01, ADDRESS, KEY, 5))
+    assert early is not None and early[1] == 0x40  # not before the operator
+    data_dir = rig.terminal.runtime.journal.path.parent
+    rig.link.queue.flush()
+    assert sas_status.read_aft_registration(data_dir)["status"] == 0x40
+    sas_status.acknowledge_aft_registration(data_dir, "ack-1")  # the service menu's function
+    rig.link._housekeeping()
+    assert rig.drain() == [X.AFT_REGISTRATION_ACKNOWLEDGED]
+    registered = _send(rig, host.register(0x01, ADDRESS, KEY, 5))
+    assert registered is not None and registered[1] == 0x01
+    rig.link._housekeeping()  # the same acknowledgement is not taken twice
+    assert rig.drain() == []

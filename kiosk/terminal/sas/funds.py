@@ -300,6 +300,16 @@ class FundsDesk:
         if was == 0x00:
             self.on_lock(False)
 
+    def acknowledge(self) -> bool:
+        """The operator acknowledged a registration waiting (40): ready again (00); whether
+        one was waiting."""
+        registration = self.registration()
+        if registration.status != REGISTRATION_PENDING:
+            return False
+        registration.status = REGISTRATION_READY
+        self.set_registration(registration)
+        return True
+
     def receipt_data(self) -> dict[str, str]:
         """75's fields kept, by data code (hex)."""
         return {k: str(v) for k, v in self.store.get_json("aft_receipt").items()}
@@ -559,10 +569,9 @@ def _aft_register(m: SasMachine, frame: LongPollFrame) -> bytes | None:
         registration = Registration(REGISTRATION_PENDING, asset, key, pos_id)
         m.queue_exception(wire.ExceptionCode.AFT_REQUEST_REGISTRATION)
     else:
-        if registration.status == NOT_REGISTERED_STATUS:  # 00 first, as SAS orders it
-            return _registration_reply(m, registration)
+        if registration.status not in (REGISTRATION_READY, REGISTERED):  # 00 (or the
+            return _registration_reply(m, registration)  # operator's acknowledgement) first
         registration = Registration(REGISTERED, asset, key, pos_id)
-        m.queue_exception(wire.ExceptionCode.AFT_REGISTRATION_ACKNOWLEDGED)
     desk.set_registration(registration)
     return _registration_reply(m, registration)
 

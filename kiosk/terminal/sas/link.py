@@ -342,6 +342,7 @@ class SasLink:
             funds=self.funds,
         )
         self._loop: SasPortLoop | None = None
+        self._ack_seen = self.queue.stored_value("aft_ack")  # the operator's last, taken
         self.start_error: str | None = None
         self._thread: threading.Thread | None = None
         self._games_since_power_up = 0
@@ -559,6 +560,11 @@ class SasLink:
     def _housekeeping(self) -> None:
         """Once a second on the port's thread: publish the figures, take a new address."""
         self.funds.locked()  # a lock past its timeout ends (play allowed again)
+        token = self.queue.stored_value("aft_ack")
+        if token != self._ack_seen:  # the operator acknowledged the AFT registration
+            self._ack_seen = token
+            if self.funds.acknowledge():
+                self.machine.queue_exception(X.AFT_REGISTRATION_ACKNOWLEDGED)
         kept = self.queue.stored_address()
         if kept and kept != self.machine.address:
             with contextlib.suppress(ValueError):
