@@ -12,7 +12,7 @@ from kiosk.host.sas import funds as host
 from kiosk.terminal.core import events as e
 from kiosk.terminal.sas import status as sas_status
 from kiosk.terminal.sas import wire
-from kiosk.terminal.sas.funds import receipt_lines
+from kiosk.terminal.sas.aft import receipt_lines
 from kiosk.terminal.sas.link import AFT_LOCK_REASON
 from kiosk.terminal.sas.machine import CHIRP_EVERY_S, CHIRP_SILENCE_S
 from kiosk.terminal.sas.wire import ExceptionCode as X

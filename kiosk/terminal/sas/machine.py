@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.aft import AFT_POLLS
+from kiosk.terminal.sas.bonus import BONUS_POLLS
 from kiosk.terminal.sas.crc import with_crc
 from kiosk.terminal.sas.framing import (
     Broadcast,
@@ -43,10 +45,11 @@ from kiosk.terminal.sas.framing import (
     Receiver,
     WakeupMode,
 )
-from kiosk.terminal.sas.funds import FUNDS_POLLS, FundsDesk
+from kiosk.terminal.sas.funds import FundsDesk
 from kiosk.terminal.sas.meters import MachineSnapshot, bill_count, meter_value
 from kiosk.terminal.sas.polling import PollError, bcd_date_time
 from kiosk.terminal.sas.queue import ExceptionQueue, NewException, PrintedTicket
+from kiosk.terminal.sas.reports import REPORT_POLLS
 from kiosk.terminal.sas.wire import FIVE_BYTE_SELECTED_METERS, LongPollFrame
 from kiosk.terminal.sas.wire import LongPoll as P
 
@@ -781,6 +784,8 @@ LONG_POLLS: dict[int, Handler] = {
     P.REMOTE_HANDPAY_RESET: _remote_handpay_reset,
 }
 
-# issue 28: AFT, legacy bonusing, validation meters and status, game N meters, enabled
-# features (kiosk/terminal/sas/funds.py), kept apart as entries of their own
-LONG_POLLS.update(FUNDS_POLLS)
+# issue 28, kept apart as entries of their own: AFT (aft.py), legacy bonusing (bonus.py),
+# validation meters and status, game N meters, enabled features (reports.py)
+LONG_POLLS.update(AFT_POLLS)
+LONG_POLLS.update(BONUS_POLLS)
+LONG_POLLS.update(REPORT_POLLS)

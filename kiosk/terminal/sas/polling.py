@@ -2,7 +2,8 @@
 
 :class:`PollError` is a poll the machine will not answer (malformed data for its command);
 :class:`PollTarget` is the machine as a handler sees it (``SasMachine`` satisfies it), so that
-handler tables outside ``machine.py`` (``funds.py``) need not import it.
+handler tables outside ``machine.py`` (``aft.py``, ``bonus.py``, ``reports.py``) need not
+import it.
 """
 
 from __future__ import annotations
@@ -44,3 +45,14 @@ def bcd_date_time(epoch_ms: int) -> bytes:
     return wire.to_bcd(t.tm_mon * 1_000_000 + t.tm_mday * 10_000 + t.tm_year, 4) + wire.to_bcd(
         t.tm_hour * 10_000 + t.tm_min * 100 + t.tm_sec, 3
     )
+
+
+def game_number(m: PollTarget, data: bytes) -> int:
+    """The 2-BCD game number at the start of ``data``: 0 the machine, or a game it has."""
+    try:
+        number = wire.from_bcd(data[:2])
+    except wire.BcdError as exc:
+        raise PollError(str(exc)) from exc
+    if number and m.snapshot().game(number) is None:
+        raise PollError(f"no game number {number}")
+    return number
