@@ -109,16 +109,19 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
     current: host.HostPoll | None = None  # asked and not over: asked again after a restart
     process: subprocess.Popen[str] | None = None
     try:
-        for life in range(kills + 1):
+        life = 0
+        retries = 0
+        while life <= kills:
             process = _start(data, port)
             assert process.stdout is not None
             assert process.stdout.readline(), process.stderr.read() if process.stderr else ""
             die_at = time.monotonic() + rng.uniform(0.05, 0.8) if life < kills else None
-            give_up = time.monotonic() + 60
+            give_up = time.monotonic() + 20
             next_wait = 0.0
             assert process.stdin is not None
             while die_at is None or time.monotonic() < die_at:
-                assert time.monotonic() < give_up, (number, made)
+                if time.monotonic() > give_up:  # the last life: no answer (the port could
+                    break  # not be locked: it happens to a pty here now and then): again
                 if time.monotonic() >= next_wait:  # the text session runs the terminal's
                     process.stdin.write("wait 0.5\n")  # posted jobs while it waits
                     process.stdin.flush()
@@ -143,10 +146,15 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
                     continue
                 if die_at is None and current is None and number >= 6:
                     break
-            if life < kills:
+            if life < kills or current is not None:
                 process.send_signal(signal.SIGKILL)
                 process.wait(10)
                 _clear_withdrawn_head_tilt(data)
+                if life < kills:
+                    life += 1
+                else:
+                    retries += 1
+                    assert retries <= 3, ("the last life never answered", number, made)
                 continue
             assert process.stdin is not None
             process.stdin.write("quit\n")
@@ -154,6 +162,7 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
             _, err = process.communicate(timeout=30)
             assert process.returncode == 0, err
             assert "Traceback" not in err
+            break
     finally:
         if process is not None and process.poll() is None:
             process.kill()
