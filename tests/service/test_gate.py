@@ -51,7 +51,11 @@ def prepare(rig: ServiceRig, name: str, tmp: Path) -> None:
     if name.startswith("sas"):  # a terminal with a SAS link keeps its store beside the journal
         from kiosk.terminal.sas.queue import ExceptionQueue
 
-        ExceptionQueue(rig.data_dir).close()
+        store = ExceptionQueue(rig.data_dir)
+        if name == "sas_aft_acknowledge":  # the SAS host asked to register (73 40)
+            waiting = {"status": 0x40, "asset": 1, "key": "00" * 20, "pos_id": 0}
+            store.set_json("aft_registration", waiting)
+        store.close()
     if name == "handpay_reset" and rt.state.handpay is None:
         rig.insert(20)
         rig.printer.fault = "jam"
@@ -99,7 +103,7 @@ def test_the_documented_role_table_is_the_enforced_one() -> None:
     for name, function in FUNCTIONS.items():
         line = next(x for x in doc.splitlines() if x.startswith(f"{name} "))
         assert line.split()[1] == function.role.label, name
-    assert len(FUNCTIONS) == 28
+    assert len(FUNCTIONS) == 29
 
 
 def test_ram_clear_is_the_operators_and_its_record_is_in_the_new_store(

@@ -21,6 +21,8 @@ VECTORS = json.loads((Path(__file__).parent / "data" / "event-records-c26bc20.js
 
 #: the only fields that may be left out: added to a released event later (events._later)
 LATER = {"BillStacked": {"device", "device_count"}}
+#: kinds made after the vectors' release (their records are new, nothing old to decode)
+NEWER_KINDS = {"FundsTransferred"}
 
 
 def _event_classes() -> list[type[e.Event]]:
@@ -33,7 +35,7 @@ def _event_classes() -> list[type[e.Event]]:
 
 def test_every_kind_is_checked() -> None:
     assert {cls.type_name for cls in _event_classes()} == set(e.kinds())
-    assert len(e.kinds()) == 38
+    assert len(e.kinds()) == 39
 
 
 @pytest.mark.parametrize("cls", _event_classes(), ids=lambda cls: cls.type_name)
@@ -70,7 +72,8 @@ def test_old_records_decode_unchanged_and_hash_the_same() -> None:
         assert e.encode(event) == record
         head = row_hash(head, seq, e.encode(event))
     assert head.hex() == VECTORS["chain_head"]
-    assert kinds == set(e.kinds())
+    # kinds added after these records were written: checked by the tests of their own
+    assert kinds == set(e.kinds()) - NEWER_KINDS
 
 
 def test_a_bill_from_before_its_device_fields_decodes_with_their_defaults() -> None:

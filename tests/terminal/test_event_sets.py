@@ -15,6 +15,7 @@ def test_the_event_log_keeps_the_kinds_it_always_kept() -> None:
         "VoucherPrinted", "VoucherFailed", "HandpayLocked", "HandpayReset", "TiltRaised",
         "TiltCleared", "DoorChanged", "EnableChanged", "ServiceChanged", "DeviceBaselineRecorded",
         "HeadWithdrawn",  # a signed head the store no longer had (issue 23)
+        "FundsTransferred",  # SAS AFT and legacy bonus transfers (issue 28)
     }  # fmt: skip
     assert always == event_sets.LOGGED_KINDS
 

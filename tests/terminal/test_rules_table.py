@@ -50,6 +50,7 @@ SAMPLES = {
     c.ConfirmDeviceRecords: c.ConfirmDeviceRecords(
         "printer_reconcile", "host", "printer", {"tickets_out": 0}, {"vouchers": 0}
     ),
+    c.TransferFunds: c.TransferFunds("aft_in", "T1", 500, 10_000),
 }
 
 
@@ -259,6 +260,17 @@ EVENT_SAMPLES = [
     e.RoundVoided(3, game_number=8, reason="the table did not take the wager", returned=100),
     e.HandpayLocked(5, seat=0, value=150000, kind="jackpot", game_number=7),
     e.DoorChanged(6, door="main", open=True),
+    e.FundsTransferred(
+        7,
+        seat=0,
+        kind="aft_out",
+        transaction_id="T2",
+        cashable=400,
+        requested=500,
+        limit=10_000,
+        tax_status=0,
+        pos_id=0,
+    ),
 ]
 
 

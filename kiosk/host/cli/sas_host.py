@@ -23,12 +23,13 @@ import os
 import select
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from kiosk.host.sas import polls
+from kiosk.host.sas import funds, polls
 from kiosk.host.sas.casino import CasinoHost, Record
 from kiosk.host.sas.line import HostLine, LineError, WakeupMode
 from kiosk.host.sas.poller import HostPoller
@@ -54,6 +55,22 @@ def _hex_code(text: str) -> int:
     return code
 
 
+def _transaction_id(text: str) -> str:
+    if not 1 <= len(text) <= 20 or not all(" " <= ch <= "~" for ch in text):
+        raise argparse.ArgumentTypeError(f"not 1 to 20 printable characters: {text!r}")
+    return text
+
+
+def _registration_key(text: str) -> bytes:
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != 20:
+        raise argparse.ArgumentTypeError(f"not 40 hex digits: {text!r}")
+    return key
+
+
 def _date_time(text: str) -> dt.datetime:
     if text == "now":
         return dt.datetime.now().replace(microsecond=0)
@@ -71,7 +88,13 @@ def _date_time(text: str) -> dt.datetime:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments."""
     parser.add_argument("--port", required=True, help="the serial port (or pty) of the machine")
-    parser.add_argument("--address", required=True, type=int_type(1, 127), help="SAS address")
+    parser.add_argument("--address", type=int_type(1, 127), help="SAS address (or --discover it)")
+    parser.add_argument(
+        "--discover",
+        action="store_true",
+        help="wait (at most --timeout) for a machine that nobody polls to announce its address "
+        "(its chirp), then poll that address",
+    )
     parser.add_argument(
         "--create-pty",
         action="store_true",
@@ -119,6 +142,76 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bills.add_argument("--enable-bills", action="store_true", help="long poll 06")
     bills.add_argument("--disable-bills", action="store_true", help="long poll 07")
     parser.add_argument("--handpay-reset", action="store_true", help="long poll 94")
+    aft = parser.add_argument_group("AFT and bonusing", "money moved by the host (docs/sas.md)")
+    aft.add_argument(
+        "--aft-in",
+        type=int_type(1, 9_999_999_999),
+        metavar="CENTS",
+        help="long poll 72: transfer CENTS to the machine's credits",
+    )
+    aft.add_argument(
+        "--aft-out",
+        type=int_type(1, 9_999_999_999),
+        metavar="CENTS",
+        help="long poll 72: transfer up to CENTS of the credits to the host",
+    )
+    aft.add_argument(
+        "--aft-bonus",
+        type=int_type(1, 9_999_999_999),
+        metavar="CENTS",
+        help="long poll 72: a bonus of CENTS to the machine's credits",
+    )
+    aft.add_argument(
+        "--aft-id",
+        type=_transaction_id,
+        metavar="ID",
+        help="the transfer's transaction id, 1-20 characters (default: the time); "
+        "the same id again is answered with its record, never a second transfer",
+    )
+    aft.add_argument(
+        "--asset",
+        type=int_type(0, 0xFFFFFFFF),
+        metavar="N",
+        help="the machine's AFT asset number (default: its address)",
+    )
+    aft.add_argument(
+        "--aft-key",
+        type=_registration_key,
+        default=bytes(20),
+        metavar="HEX",
+        help="the registration key, 40 hex digits (default: none)",
+    )
+    aft.add_argument(
+        "--pos-id",
+        type=int_type(0, 0xFFFFFFFE),
+        default=0,
+        metavar="N",
+        help="with --aft-register: the point-of-sale id",
+    )
+    aft.add_argument(
+        "--aft-register",
+        action="store_true",
+        help="long poll 73: register the machine (00, then 01) with --aft-key",
+    )
+    aft.add_argument("--aft-unregister", action="store_true", help="long poll 73 80")
+    aft.add_argument(
+        "--aft-status",
+        action="store_true",
+        help="long poll 74 FF: lock state, available transfers, limit; 73 FF",
+    )
+    aft.add_argument(
+        "--bonus",
+        type=int_type(1, 99_999_999),
+        metavar="CENTS",
+        help="long poll 8A: pay a legacy bonus of CENTS",
+    )
+    aft.add_argument(
+        "--bonus-tax",
+        type=int_type(0, 2),
+        default=0,
+        metavar="0|1|2",
+        help="the legacy bonus's tax status: 0 deductible, 1 not, 2 wager match",
+    )
     parser.add_argument(
         "--set-time",
         type=_date_time,
@@ -250,8 +343,32 @@ def _queue_actions(args: argparse.Namespace, casino: CasinoHost) -> None:
         casino.ask(polls.set_date_time(t.year, t.month, t.day, t.hour, t.minute, t.second))
     for poll_code in args.poll:
         casino.ask(polls.poll(poll_code))
+    _queue_funds(args, casino)
     if args.sweep:
         casino.sweep(args.rom_seed)
+
+
+def _queue_funds(args: argparse.Namespace, casino: CasinoHost) -> None:
+    """The AFT and bonus options' polls (kiosk/host/sas/funds.py)."""
+    asset = args.address if args.asset is None else args.asset
+    if args.aft_register:
+        casino.ask(funds.register(0x00, asset, args.aft_key, args.pos_id))
+        casino.ask(funds.register(0x01, asset, args.aft_key, args.pos_id))
+    if args.aft_unregister:
+        casino.ask(funds.register(0x80, asset))
+    if args.aft_status:
+        casino.ask(funds.lock(0xFF))
+        casino.ask(funds.register(0xFF, asset))
+    moves = (("in", args.aft_in), ("out", args.aft_out), ("bonus", args.aft_bonus))
+    for number, (kind, cents) in enumerate(m for m in moves if m[1] is not None):
+        txid = args.aft_id or f"TK{int(time.time() * 1000) % 10**15}"
+        if number:
+            txid = f"{txid[:18]}-{number}"
+        casino.ask(
+            funds.transfer(kind, cents, txid, asset=asset, key=args.aft_key, partial=kind == "out")
+        )
+    if args.bonus is not None:
+        casino.ask(funds.legacy_bonus(args.bonus, args.bonus_tax))
 
 
 #: console commands (``--commands``) -> the long poll each asks for
@@ -276,13 +393,30 @@ def console_command(line: str, casino: CasinoHost, rom_seed: int | None) -> str:
             casino.sweep(rom_seed)
         elif name in CONSOLE and not rest:
             casino.ask(polls.poll(CONSOLE[name]))
+        elif name in ("aft-in", "aft-out", "aft-bonus") and len(rest) == 1:
+            cents = int_type(1, 9_999_999_999)(rest[0])
+            txid = f"TK{int(time.time() * 1000) % 10**15}"
+            casino.ask(
+                funds.transfer(name[4:], cents, txid, asset=casino.asset, partial=name == "aft-out")
+            )
+        elif name == "bonus" and len(rest) == 1:
+            casino.ask(funds.legacy_bonus(int_type(1, 99_999_999)(rest[0])))
         elif name == "poll" and len(rest) == 1:
             casino.ask(polls.poll(_hex_code(rest[0])))
         elif name == "set-time" and len(rest) == 1:
             t = _date_time(rest[0])
             casino.ask(polls.set_date_time(t.year, t.month, t.day, t.hour, t.minute, t.second))
         else:
-            known = ", ".join(["sweep", *CONSOLE, "poll HEX", "set-time now|ISO"])
+            known = ", ".join(
+                [
+                    "sweep",
+                    *CONSOLE,
+                    "poll HEX",
+                    "set-time now|ISO",
+                    "aft-in|aft-out|aft-bonus CENTS",
+                    "bonus CENTS",
+                ]
+            )
             return f"unknown command {line.strip()!r} (known: {known})"
     except argparse.ArgumentTypeError as exc:
         return str(exc)
@@ -299,6 +433,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandLineError("--follow and --duration exclude each other")
     if args.tickets is not None and args.tickets.is_dir():
         raise CommandLineError(f"--tickets {args.tickets}: is a directory, not a database file")
+    if (args.address is None) == (not args.discover):
+        raise CommandLineError("give --address N or --discover (one of them)")
     mode = None if args.wakeup == "auto" else WakeupMode(args.wakeup)
     try:
         line = (
@@ -310,6 +446,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.tickets is not None:
             tickets = TicketDb(args.tickets, lambda: int(dt.datetime.now().timestamp() * 1000))
+        if args.discover:
+            args.address = _discover(line, args.timeout)
+            print(f"machine at address {args.address} announced itself", file=sys.stderr)
         if args.latency is not None:
             return _latency(args, line)
         machine = args.machine or f"{os.path.realpath(args.port)}#{args.address}"
@@ -322,6 +461,20 @@ def run(args: argparse.Namespace) -> int:
         line.close()
         if tickets is not None:
             tickets.close()
+
+
+def _discover(line: HostLine, timeout: float) -> int:
+    """Listen (sending nothing) until a machine chirps its address twice alike."""
+    deadline = time.monotonic() + timeout
+    heard = b""
+    while time.monotonic() < deadline:
+        heard = (heard + line.read(0.25))[-8:]
+        address = funds.chirped_address(heard) if len(heard) >= 2 else None
+        if address is not None:
+            return address
+    raise CommandLineError(
+        f"no machine announced itself on {line.path} in {timeout:g} s", EXIT_FAILED
+    )
 
 
 def _latency(args: argparse.Namespace, line: HostLine) -> int:
@@ -412,6 +565,7 @@ def _poll(args: argparse.Namespace, line: HostLine, tickets: TicketDb | None, ma
     casino = CasinoHost(
         poller, machine, lambda: int(monotonic_ms() - start), tickets, args.system_id
     )
+    casino.asset = args.address if args.asset is None else args.asset
     _queue_actions(args, casino)
     with _output(args) as stream:
         return _poll_into(args, casino, line, stream, start)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from kiosk.host.sas import polls
+from kiosk.host.sas import funds, polls
 from kiosk.host.sas.poller import (
     Acknowledged,
     BadResponse,
@@ -95,6 +95,8 @@ class CasinoHost:
         self._sweep_games = False
         self._sweeping = False
         self._sweeps = 0
+        self.aft_made: set[str] = set()  # the AFT transaction ids recorded made
+        self.asset = 0  # the machine's AFT asset number (console transfers)
         if tickets is not None and tickets.pending_at(machine):
             self.ask(polls.ticket_status_query())
 
@@ -193,6 +195,10 @@ class CasinoHost:
             self.ask(polls.ticket_status_query(), first=True)
         elif code == ExceptionCode.HANDPAY_PENDING:
             self.ask(polls.poll(Code.SEND_HANDPAY_INFORMATION), first=True)
+        elif code == ExceptionCode.AFT_TRANSFER_COMPLETE:
+            self.ask(funds.interrogate(), first=True)
+        elif code == ExceptionCode.LEGACY_BONUS_AWARDED:
+            self.ask(polls.poll(Code.SEND_LEGACY_BONUS_WIN), first=True)
 
     def _follow_up(self, poll: HostPoll, fields: list[Field]) -> None:
         values = {f.name: f.value for f in fields}
@@ -205,11 +211,27 @@ class CasinoHost:
             self._ticket_inserted(values)
         elif poll.code == Code.REDEEM_TICKET and poll.label == "ticket_status":
             self._ticket_status(values)
+        elif poll.code == Code.AFT_TRANSFER_FUNDS:
+            self._aft_answer(values)
         elif poll.code == Code.SEND_ENABLED_GAME_NUMBERS and self._sweep_games:
             self._sweep_games = False
             for field in fields:
                 if field.name == "game" and isinstance(field.value, int):
                     self.ask_all(polls.game_sweep(field.value))
+
+    # -- AFT ------------------------------------------------------------------------------------
+    def _aft_answer(self, values: dict[str, int | str]) -> None:
+        """A 72 answer: a transfer made or refused is a record; a pending one is asked again."""
+        status = int(str(values.get("status", "ff")), 16)
+        txid = str(values.get("transaction_id", ""))
+        if status == 0x40:
+            self.ask(funds.interrogate(), first=True)  # the answer to a later 72 FF
+        elif status in (0x00, 0x01):
+            if txid not in self.aft_made:  # a 69's interrogation says it again
+                self.aft_made.add(txid)
+                self._record("aft", str(values.get("transfer", "")), txid, int(values["cashable"]))
+        elif status != 0xFF:
+            self._record("aft", "refused", txid, f"{status:02x}")
 
     # -- tickets -------------------------------------------------------------------------------
     def _validate_cashout(self, cents: int) -> None:

@@ -12,7 +12,7 @@ import stat
 
 from kiosk.terminal.cli.args import int_type
 from kiosk.terminal.cli.guard import CommandLineError
-from kiosk.terminal.sas.link import SasSettings
+from kiosk.terminal.sas.link import DEFAULT_TRANSFER_LIMIT, SasSettings
 from kiosk.terminal.sas.wire import MAX_ADDRESS, MIN_ADDRESS
 
 
@@ -27,6 +27,20 @@ def add_sas_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="the SAS address of a new link, 1-127 (default 1; a technician's change in the "
         "service menu is kept and wins)",
+    )
+    group.add_argument(
+        "--sas-asset",
+        type=int_type(0, 0xFFFFFFFF),
+        default=0,
+        metavar="N",
+        help="the AFT asset number (default: the SAS address)",
+    )
+    group.add_argument(
+        "--sas-transfer-limit",
+        type=int_type(1, 9_999_999_999),
+        default=DEFAULT_TRANSFER_LIMIT,
+        metavar="CENTS",
+        help="the most one AFT transfer or legacy bonus may move, in cents (default 100000)",
     )
     group.add_argument(
         "--sas-wakeup",
@@ -48,4 +62,10 @@ def sas_settings(args: argparse.Namespace) -> SasSettings | None:
         raise CommandLineError(f"--sas-port {args.sas_port}: {exc.strerror}") from None
     if not stat.S_ISCHR(mode):
         raise CommandLineError(f"--sas-port {args.sas_port}: not a serial port")
-    return SasSettings(port=args.sas_port, address=args.sas_address, wakeup=args.sas_wakeup)
+    return SasSettings(
+        port=args.sas_port,
+        address=args.sas_address,
+        wakeup=args.sas_wakeup,
+        asset=args.sas_asset,
+        transfer_limit=args.sas_transfer_limit,
+    )

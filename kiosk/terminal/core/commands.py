@@ -33,6 +33,16 @@ class InvalidArgumentError(CommandError):
     validation number without 18 digits, a configuration or PIN record refused)."""
 
 
+class TransferRefusedError(InvalidArgumentError):
+    """An electronic funds transfer the terminal will not make; ``reason`` says why:
+    ``amount`` (not a valid amount), ``limit`` (over the transfer limit), ``credit_limit``
+    (the credits would pass the credit limit), ``credits`` (fewer credits than asked)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class DuplicateReportError(CommandError):
     """A device reported again what the journal already holds (a stacked or returned note or
     voucher): nothing to do, and nothing to credit twice."""
@@ -374,3 +384,24 @@ class MigratePins(Command):
 
     records: dict[str, Any]
     source: str
+
+
+@dataclass(frozen=True)
+class TransferFunds(Command):
+    """An electronic funds transfer from a SAS host (AFT 72, legacy bonus 8A).
+
+    ``kind`` is one of :data:`~kiosk.terminal.core.records.TRANSFER_KINDS`; ``cashable`` the
+    cents asked for; ``partial`` lets a transfer to the host take fewer (the credits there are);
+    ``limit`` the operator's transfer limit in force (journaled with the transfer).  A
+    ``transaction_id`` the journal already holds is refused as a duplicate: the transfer is
+    made once, whatever the host repeats.
+    """
+
+    kind: str
+    transaction_id: str
+    cashable: int
+    limit: int
+    partial: bool = False
+    tax_status: int = 0
+    pos_id: int = 0
+    seat: int = 0

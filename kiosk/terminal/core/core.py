@@ -35,11 +35,14 @@ from kiosk.terminal.core.commands import (
     InvalidArgumentError,
     ReportMismatchError,
     TerminalLockedError,
+    TransferRefusedError,
 )
 from kiosk.terminal.core.config import ConfigError, from_dict, to_dict
 from kiosk.terminal.core.meters import METER_MODULUS, Meters, advance, expected_credits
 from kiosk.terminal.core.pins import ROLE_NAMES, PinRecordError, checked_hash, migrated_record
 from kiosk.terminal.core.records import (
+    TRANSFER_HISTORY,
+    TRANSFER_KINDS,
     Cashout,
     Handpay,
     LastBet,
@@ -48,6 +51,7 @@ from kiosk.terminal.core.records import (
     SeatResult,
     TicketEscrow,
     Tilt,
+    TransferRecord,
 )
 from kiosk.terminal.core.state import Lockup, Phase, RoundState, TerminalState
 from kiosk.terminal.core.tilts import DISPUTE_TILTS, OPERATOR_TILTS, TiltCode, cleared_by_operator
@@ -134,7 +138,14 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.MigratePins: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.RecordDeviceBaseline: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     c.ConfirmDeviceRecords: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
+    # a transfer waits for the end of a round; a host's disable does not stop one (0059)
+    c.TransferFunds: CommandRule(BETWEEN_ROUNDS, ROUND_STOPPERS),
 }
+
+
+def _transfer_family(kind: str) -> str:
+    """Transfers whose ids share one space: every AFT kind; legacy bonuses apart."""
+    return "bonus" if kind == "legacy_bonus" else "aft"
 
 
 def paytable_key(paytables: dict[str, str]) -> str:
@@ -848,6 +859,46 @@ class TerminalCore:
             raise InvalidArgumentError(f"PIN records refused: {exc}") from exc
         return [e.PinsMigrated(at=now, records=records, source=cmd.source)]
 
+    def _transfer(self, cmd: c.TransferFunds, now: int) -> list[e.Event]:
+        s = self.state
+        seat = self._seat(cmd.seat)
+        if cmd.kind not in TRANSFER_KINDS:
+            raise InvalidArgumentError(f"no transfer kind {cmd.kind!r}")
+        if not cmd.transaction_id or len(cmd.transaction_id) > 20:
+            raise InvalidArgumentError("a transfer's id has 1 to 20 characters")
+        family = _transfer_family(cmd.kind)
+        for done in s.transfers:
+            if _transfer_family(done.kind) == family and done.transaction_id == cmd.transaction_id:
+                raise DuplicateReportError(f"transfer {cmd.transaction_id} was made already")
+        amount = cmd.cashable
+        if amount <= 0:
+            raise TransferRefusedError(f"transfer of {amount} cents", "amount")
+        if amount > cmd.limit:
+            raise TransferRefusedError(f"{amount} cents is over the limit {cmd.limit}", "limit")
+        credits = s.credits[seat]
+        if cmd.kind == "aft_out":
+            if credits <= 0:
+                raise TransferRefusedError("no credits to transfer to the host", "credits")
+            if amount > credits:
+                if not cmd.partial:
+                    raise TransferRefusedError(f"{amount} cents asked, {credits} held", "credits")
+                amount = credits
+        elif cmd.kind == "aft_in" and credits + amount > s.config.credit_limit:
+            raise TransferRefusedError("the credits would pass the credit limit", "credit_limit")
+        return [
+            e.FundsTransferred(
+                at=now,
+                seat=seat,
+                kind=cmd.kind,
+                transaction_id=cmd.transaction_id,
+                cashable=amount,
+                requested=cmd.cashable,
+                limit=cmd.limit,
+                tax_status=cmd.tax_status,
+                pos_id=cmd.pos_id,
+            )
+        ]
+
     # --- the fold -----------------------------------------------------------------------------
 
     def _meter(self, name: str, amount: int = 1) -> None:
@@ -1064,6 +1115,35 @@ class TerminalCore:
             s.credits[ev.seat] -= ev.value
             self._meter("handpaid_cancelled_credits", ev.value)
 
+    def _a_transferred(self, ev: e.FundsTransferred) -> None:
+        s = self.state
+        position = 0
+        if ev.kind != "legacy_bonus":
+            position = s.lifetime["aft_transfers"] % TRANSFER_HISTORY + 1
+            self._meter("aft_transfers")
+        if ev.kind == "aft_out":
+            s.credits[ev.seat] -= ev.cashable
+            s.pending_wagers.pop(ev.seat, None)
+            s.pending_positions.pop(ev.seat, None)
+        else:
+            s.credits[ev.seat] += ev.cashable
+        self._meter(ev.kind, ev.cashable)
+        self._meter(f"{ev.kind}_count")
+        if ev.kind == "legacy_bonus":
+            self._meter(f"legacy_bonus.{ev.tax_status}", ev.cashable)
+        record = TransferRecord(
+            kind=ev.kind,
+            transaction_id=ev.transaction_id,
+            cashable=ev.cashable,
+            requested=ev.requested,
+            at=ev.at,
+            position=position,
+            tax_status=ev.tax_status,
+            pos_id=ev.pos_id,
+            meter=s.lifetime[ev.kind],
+        )
+        s.transfers = [*s.transfers, record][-TRANSFER_HISTORY:]
+
     def _a_tilt(self, ev: e.TiltRaised) -> None:
         if ev.code not in self.state.tilts:
             self._meter("tilts")
@@ -1161,6 +1241,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.MigratePins: TerminalCore._migrate_pins,
     c.RecordDeviceBaseline: TerminalCore._record_baseline,
     c.ConfirmDeviceRecords: TerminalCore._confirm_records,
+    c.TransferFunds: TerminalCore._transfer,
 }
 
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
@@ -1201,5 +1282,6 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PinAccepted: TerminalCore._a_pin_accepted,
     e.PinLockoutLifted: TerminalCore._a_lockout_lifted,
     e.PinsMigrated: TerminalCore._a_pins_migrated,
+    e.FundsTransferred: TerminalCore._a_transferred,
     e.DeviceBaselineRecorded: lambda core, ev: None,  # a record for the audit trail only
 }

@@ -35,6 +35,7 @@ LOGGED: frozenset[type[e.Event]] = frozenset(
         e.EnableChanged,
         e.ServiceChanged,
         e.DeviceBaselineRecorded,
+        e.FundsTransferred,
     }
 )
 
@@ -54,6 +55,7 @@ METERED: frozenset[type[e.Event]] = frozenset(
         e.HandpayReset,
         e.TiltRaised,
         e.DoorChanged,
+        e.FundsTransferred,
     }
 )
 

@@ -369,6 +369,22 @@ class HandpayReset(Event):
     by: str
 
 
+@_event
+@dataclass(frozen=True, kw_only=True)
+class FundsTransferred(Event):
+    """An electronic funds transfer made (SAS AFT in, bonus or out; a legacy bonus): the credits
+    moved by ``cashable`` cents, ``requested`` asked for, under the transfer ``limit``."""
+
+    seat: int
+    kind: str
+    transaction_id: str
+    cashable: int
+    requested: int
+    limit: int
+    tax_status: int
+    pos_id: int
+
+
 # --- conditions ---------------------------------------------------------------------------------
 
 

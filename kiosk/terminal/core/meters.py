@@ -13,6 +13,9 @@ is done modulo ``METER_MODULUS``.  Names are stable strings, also used on the ho
 - per denomination of note: ``bills_in.<cents>`` (count);
 - a seat of a table (kiosk/terminal/seat): ``voided_returns`` (cents of voided rounds' wagers given
   back: credits count them like money in), ``games_voided`` (count);
+- electronic funds transfers (SAS, docs/sas.md): ``aft_in``, ``aft_bonus``, ``aft_out``,
+  ``legacy_bonus`` (cents, money in or out like notes and tickets) with their ``_count``s,
+  ``legacy_bonus.<tax status>`` (cents) and ``aft_transfers`` (every AFT transfer, counted);
 - per wager spot: ``wager_in.<spot>``, ``wager_out.<spot>``;
 - per edition and pay table: ``game.<edition>.<key>.played|in|out`` where key names the
   pay tables in force.
@@ -27,6 +30,9 @@ METER_MODULUS: int = 10**METER_DIGITS
 
 MONEY_IN = ("bills_in", "tickets_in")
 MONEY_OUT = ("tickets_out", "handpaid_cancelled_credits")
+#: electronic funds transfers (SAS AFT and legacy bonusing), kept once the first one is made
+TRANSFER_IN = ("aft_in", "aft_bonus", "legacy_bonus")
+TRANSFER_OUT = ("aft_out",)
 
 CORE_METERS = (
     "coin_in",
@@ -110,4 +116,6 @@ def expected_credits(meters: Meters) -> int:
     for name in MONEY_OUT:
         balance -= values[name]
     balance += values.get("voided_returns", 0)  # a voided table round's wagers, returned
+    balance += sum(values.get(name, 0) for name in TRANSFER_IN)
+    balance -= sum(values.get(name, 0) for name in TRANSFER_OUT)
     return balance % METER_MODULUS

@@ -299,3 +299,62 @@ class Tilt:
             reason=_str(d["reason"], "reason"),
             needs_attendant=_bool(d["needs_attendant"], "needs_attendant"),
         )
+
+
+#: the kinds of electronic funds transfer (SAS AFT and legacy bonusing, docs/sas.md)
+TRANSFER_KINDS = ("aft_in", "aft_bonus", "aft_out", "legacy_bonus")
+#: transfers kept in the state, newest last (SAS keeps an AFT history of at most 127)
+TRANSFER_HISTORY = 127
+
+
+@dataclass(frozen=True, slots=True)
+class TransferRecord:
+    """One journaled electronic funds transfer, as the host may ask about it again.
+
+    ``transaction_id`` is the host's (AFT) or the link's own (legacy bonus); ``position`` is
+    the transfer's place in SAS's AFT history buffer (1..127, 0 for a legacy bonus).
+    """
+
+    kind: str
+    transaction_id: str
+    cashable: int
+    requested: int
+    at: int
+    position: int = 0
+    tax_status: int = 0
+    pos_id: int = 0
+    meter: int = 0  # the meter of its kind (cents) just after it: its receipt's cumulative
+
+    @property
+    def partial(self) -> bool:
+        """Fewer cents moved than the host asked for (a partial transfer to the host)."""
+        return self.cashable != self.requested
+
+    def to_json(self) -> JsonObject:
+        """Every field by name."""
+        return {
+            "kind": self.kind,
+            "transaction_id": self.transaction_id,
+            "cashable": self.cashable,
+            "requested": self.requested,
+            "at": self.at,
+            "position": self.position,
+            "tax_status": self.tax_status,
+            "pos_id": self.pos_id,
+            "meter": self.meter,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> TransferRecord:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            kind=_str(d["kind"], "kind"),
+            transaction_id=_str(d["transaction_id"], "transaction_id"),
+            cashable=_int(d["cashable"], "cashable"),
+            requested=_int(d["requested"], "requested"),
+            at=_int(d["at"], "at"),
+            position=_int(d["position"], "position"),
+            tax_status=_int(d["tax_status"], "tax_status"),
+            pos_id=_int(d["pos_id"], "pos_id"),
+            meter=_int(d["meter"], "meter"),
+        )

@@ -19,6 +19,7 @@ from kiosk.terminal.core.records import (
     SeatResult,
     TicketEscrow,
     Tilt,
+    TransferRecord,
 )
 from kiosk.terminal.core.tilts import DISPUTE_TILTS
 
@@ -153,6 +154,8 @@ class TerminalState:
     pins: dict[str, dict[str, Any]] | None = None
     #: the version of the configuration in force (0: never changed or imported)
     config_version: int = 0
+    #: the last electronic funds transfers (SAS AFT and legacy bonus), oldest first
+    transfers: list[TransferRecord] = field(default_factory=list)
     # not durable: wagers placed for the next round are only taken at Deal
     pending_wagers: dict[int, dict[str, int]] = field(default_factory=dict)
     pending_positions: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -198,8 +201,8 @@ class TerminalState:
     def to_snapshot(self) -> dict[str, Any]:
         """The durable part, JSON-ready (pending wagers are deliberately left out).
 
-        ``pins`` and ``config_version`` are written only once they exist, so the snapshots of
-        a store made by the previous release still equal its replay.
+        ``pins``, ``config_version`` and ``transfers`` are written only once they exist, so the
+        snapshots of a store made by the previous release still equal its replay.
         """
         config = to_dict(self.config)
         if config["withdrawal_lock_hours"] == WITHDRAWAL_LOCK_HOURS:
@@ -229,6 +232,8 @@ class TerminalState:
             snapshot["pins"] = self.pins
         if self.config_version:
             snapshot["config_version"] = self.config_version
+        if self.transfers:
+            snapshot["transfers"] = [t.to_json() for t in self.transfers]
         return snapshot
 
     @classmethod
@@ -258,4 +263,5 @@ class TerminalState:
             last_event_at=d["last_event_at"],
             pins=None if d.get("pins") is None else {k: dict(v) for k, v in d["pins"].items()},
             config_version=d.get("config_version", 0),
+            transfers=[TransferRecord.from_json(t) for t in d.get("transfers", [])],
         )

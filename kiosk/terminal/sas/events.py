@@ -98,6 +98,14 @@ def _printed(ev: e.VoucherPrinted, meters: Mapping[str, int]) -> RowEffects:
     )
 
 
+def _transferred(ev: e.FundsTransferred, meters: Mapping[str, int]) -> RowEffects:
+    if ev.kind != "legacy_bonus":
+        return _one(X.AFT_TRANSFER_COMPLETE)
+    # 7C's event data: multiplier, multiplied win, tax status, bonus (no multiplied jackpots)
+    data = b"\x00" + wire.meter_bcd(0) + bytes([ev.tax_status]) + wire.meter_bcd(ev.cashable)
+    return _one(X.LEGACY_BONUS_AWARDED, data)
+
+
 Mapper = Callable[[e.Event, Mapping[str, int]], RowEffects]
 
 
@@ -130,6 +138,7 @@ MAPPING: dict[type[e.Event], Mapper] = {
     e.TiltCleared: _typed(_tilt_cleared),
     e.DoorChanged: _typed(_door),
     e.ServiceChanged: _typed(_service),
+    e.FundsTransferred: _typed(_transferred),
 }
 
 

@@ -21,7 +21,10 @@ SAS
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -32,11 +35,18 @@ from typing import Any, Protocol
 from kiosk.kernel.games.registry import edition_ids
 from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
-from kiosk.terminal.core.state import TerminalState
+from kiosk.terminal.core.state import Phase, TerminalState
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.bills import GatedValidator, ValidatorLike
 from kiosk.terminal.sas.events import effects_of
 from kiosk.terminal.sas.framing import WakeupMode
+from kiosk.terminal.sas.funds import (
+    NOT_A_VALID_FUNCTION,
+    REFUSALS,
+    UNABLE_NOW,
+    FundsDesk,
+    TransferIntent,
+)
 from kiosk.terminal.sas.machine import SasMachine, paytable_id
 from kiosk.terminal.sas.meters import GameEntry, MachineSnapshot
 from kiosk.terminal.sas.queue import ExceptionQueue, NewException, RowEffects
@@ -49,6 +59,12 @@ log = logging.getLogger(__name__)
 
 #: how long the terminal waits for the host's validation number or ticket verdict
 DEFAULT_HOST_WAIT_S = 5.0
+#: the operator's AFT and legacy bonus transfer limit by default (cents: $1,000)
+DEFAULT_TRANSFER_LIMIT = 100_000
+#: why play stops while the SAS host holds the AFT game lock (74)
+AFT_LOCK_REASON = "locked by the SAS host for a transfer"
+#: the append-only log of transfers asked for by the host (``sas.intents``, one JSON a line)
+INTENTS_FILE = "sas.intents"
 #: 71 transfer codes the host rejects a ticket with -> the reason the player is given
 REJECTIONS: dict[int, str] = {
     0x80: "refused by the SAS host",
@@ -99,9 +115,15 @@ class SasSettings:
     port: str
     address: int
     wakeup: str = "auto"  # parity | gap | auto
+    asset: int = 0  # the AFT asset number (0: the terminal's SAS address)
+    transfer_limit: int = DEFAULT_TRANSFER_LIMIT  # cents, per AFT or legacy bonus transfer
 
     def __post_init__(self) -> None:
         wire.check_address(self.address)
+        if not 0 <= self.asset <= 0xFFFFFFFF:
+            raise ValueError(f"AFT asset number {self.asset}: 0 to 4294967295")
+        if not 0 < self.transfer_limit < 10**10:
+            raise ValueError(f"transfer limit {self.transfer_limit}: 1 to 9999999999 cents")
         if self.wakeup not in ("parity", "gap", "auto"):
             raise ValueError(f"SAS wakeup {self.wakeup!r}: parity, gap or auto")
 
@@ -298,6 +320,16 @@ class SasLink:
         self._snapshot = MachineSnapshot()
         self._serial = serial_number
         address = int(self.queue.get_meta("address", "0")) or settings.address
+        self.intents_path = data_dir / INTENTS_FILE
+        self._deferred: list[TransferIntent] = []  # legacy bonuses waiting for a round's end
+        self.funds = FundsDesk(
+            store=self.queue,
+            post=self._post_transfer,
+            asset=settings.asset or settings.address,
+            limit=settings.transfer_limit,
+            clock=time.time,
+            on_lock=self._game_lock,
+        )
         self.machine = SasMachine(
             address,
             snapshot=self.snapshot,
@@ -307,8 +339,10 @@ class SasLink:
             signatures=signatures or BackgroundSignatures(),
             serial_number=serial_number,
             mode=self.mode,
+            funds=self.funds,
         )
         self._loop: SasPortLoop | None = None
+        self._ack_seen = self.queue.stored_value("aft_ack")  # the operator's last, taken
         self.start_error: str | None = None
         self._thread: threading.Thread | None = None
         self._games_since_power_up = 0
@@ -335,6 +369,99 @@ class SasLink:
         except Exception as exc:  # a store that cannot be read: the terminal locks up and
             log.warning("SAS link: journal not readable: %s", exc)  # says why; nothing to follow
         runtime.subscribe(self._on_commit)
+        for intent in self._unfinished_intents():  # asked for before a power cut or a kill
+            self.funds.submit(intent)
+        self._game_lock(False)  # a game lock does not outlive the process that granted it
+
+    # --- funds transfers (kiosk/terminal/sas/funds.py) ------------------------------------------
+
+    def _log_intent(self, record: dict[str, object]) -> None:
+        """One line appended in one write (handed to the kernel before the host is answered)."""
+        line = (json.dumps(record, sort_keys=True) + "\n").encode()
+        fd = os.open(self.intents_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+
+    def _unfinished_intents(self) -> list[TransferIntent]:
+        """Intents logged and not done; the log is rewritten with them alone."""
+        try:
+            lines = self.intents_path.read_text().splitlines()
+        except FileNotFoundError:
+            return []
+        intents: dict[str, TransferIntent] = {}
+        for line in lines:
+            try:
+                record = json.loads(line)
+                if "done" in record:
+                    intents.pop(str(record["done"]), None)
+                else:
+                    intent = TransferIntent(**record)
+                    intents[f"{intent.kind == 'legacy_bonus'}:{intent.transaction_id}"] = intent
+            except (ValueError, TypeError):  # a line cut by the kill: never answered
+                continue
+        keep = list(intents.values())
+        tmp = self.intents_path.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps(vars(i), sort_keys=True) + "\n" for i in keep))
+        os.replace(tmp, self.intents_path)
+        return keep
+
+    def _game_lock(self, locked: bool) -> None:
+        """The host's AFT lock: play stops (as a host disable does) until it ends; a disable
+        of the host's own (01) is left as it is."""
+        runtime = self.runtime
+        if runtime is None:
+            return
+
+        def apply() -> None:
+            held = runtime.state.disabled
+            if locked and held is None:
+                runtime.execute(c.SetEnabled(enabled=False, reason=AFT_LOCK_REASON))
+            elif not locked and held == AFT_LOCK_REASON:
+                runtime.execute(c.SetEnabled(enabled=True))
+
+        runtime.post(apply)
+
+    def _intent_key(self, intent: TransferIntent) -> str:
+        return f"{intent.kind == 'legacy_bonus'}:{intent.transaction_id}"
+
+    def _post_transfer(self, intent: TransferIntent) -> None:
+        """The SAS thread's transfer: logged, then posted to the terminal's thread."""
+        self._log_intent(vars(intent))
+        runtime = self.runtime
+        if runtime is not None:
+            runtime.post(lambda: self._make_transfer(intent))
+
+    def _make_transfer(self, intent: TransferIntent) -> None:
+        """On the terminal's thread: the core makes the transfer once, or refuses it."""
+        runtime = self.runtime
+        assert runtime is not None
+        command = c.TransferFunds(
+            kind=intent.kind,
+            transaction_id=intent.transaction_id,
+            cashable=intent.cashable,
+            limit=intent.limit,
+            partial=intent.partial,
+            tax_status=intent.tax_status,
+            pos_id=intent.pos_id,
+        )
+        refusal: int | None = None
+        try:
+            runtime.execute(command)
+        except c.DuplicateReportError:
+            refusal = None  # journaled already (asked again after a kill): its record stands
+        except c.TransferRefusedError as exc:
+            refusal = REFUSALS.get(exc.reason, NOT_A_VALID_FUNCTION)
+        except (c.IllegalCommandError, c.TerminalLockedError):
+            if intent.kind == "legacy_bonus":  # paid when the round ends or the lock is gone
+                self._deferred.append(intent)
+                return
+            refusal = UNABLE_NOW
+        except c.CommandError:
+            refusal = NOT_A_VALID_FUNCTION
+        self._log_intent({"done": self._intent_key(intent)})
+        self.funds.settle(intent, refusal)
 
     # --- the terminal's thread ------------------------------------------------------------------
 
@@ -359,6 +486,10 @@ class SasLink:
         if rows:
             self.queue.take_events(effects)
         self._snapshot = self.build_snapshot(state)
+        if self._deferred and self._snapshot.can_transfer:
+            waiting, self._deferred = self._deferred, []
+            for intent in waiting:
+                runtime.post(functools.partial(self._make_transfer, intent))
 
     @staticmethod
     def _epoch(runtime: SasRuntime) -> str:
@@ -403,6 +534,11 @@ class SasLink:
             max_bet=state.config.table_max,
             selected_game=selected,
             serial=state.config.terminal_id,
+            transfers=tuple(state.transfers),
+            can_transfer=state.phase in (Phase.IDLE, Phase.WAGERING, Phase.RESULT)
+            and all(lockup.value == "disabled" for lockup in state.lockups()),
+            credit_limit=state.config.credit_limit,
+            voucher_expiry_days=state.config.voucher_expiry_days,
         )
 
     # --- the port ---------------------------------------------------------------------------
@@ -423,6 +559,12 @@ class SasLink:
 
     def _housekeeping(self) -> None:
         """Once a second on the port's thread: publish the figures, take a new address."""
+        self.funds.locked()  # a lock past its timeout ends (play allowed again)
+        token = self.queue.stored_value("aft_ack")
+        if token != self._ack_seen:  # the operator acknowledged the AFT registration
+            self._ack_seen = token
+            if self.funds.acknowledge():
+                self.machine.queue_exception(X.AFT_REGISTRATION_ACKNOWLEDGED)
         kept = self.queue.stored_address()
         if kept and kept != self.machine.address:
             with contextlib.suppress(ValueError):

@@ -35,6 +35,8 @@ from typing import Protocol
 
 from kiosk.terminal.sas import progressive as sas_progressive
 from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.aft import AFT_POLLS
+from kiosk.terminal.sas.bonus import BONUS_POLLS
 from kiosk.terminal.sas.crc import with_crc
 from kiosk.terminal.sas.framing import (
     Broadcast,
@@ -44,14 +46,18 @@ from kiosk.terminal.sas.framing import (
     Receiver,
     WakeupMode,
 )
+from kiosk.terminal.sas.funds import FundsDesk
 from kiosk.terminal.sas.meters import MachineSnapshot, bill_count, meter_value
-from kiosk.terminal.sas.queue import ExceptionQueue, PrintedTicket
+from kiosk.terminal.sas.polling import PollError, bcd_date_time
+from kiosk.terminal.sas.queue import ExceptionQueue, NewException, PrintedTicket
+from kiosk.terminal.sas.reports import REPORT_POLLS
 from kiosk.terminal.sas.wire import FIVE_BYTE_SELECTED_METERS, LongPollFrame
 from kiosk.terminal.sas.wire import LongPoll as P
 
-
-class PollError(Exception):
-    """A long poll this machine will not answer: malformed data for its command."""
+#: the machine announces itself ("chirps") when no poll has come for this long (SAS 6.02)
+CHIRP_SILENCE_S = 5.0
+#: and then every this often, until a poll comes
+CHIRP_EVERY_S = 0.2
 
 
 @dataclass(frozen=True)
@@ -132,14 +138,6 @@ class LinkStats:
         return len(recent) / window
 
 
-def bcd_date_time(epoch_ms: int) -> bytes:
-    """MMDDYYYY (4 BCD) and HHMMSS (3 BCD), the terminal's local time."""
-    t = time.localtime(epoch_ms / 1000)
-    return wire.to_bcd(t.tm_mon * 1_000_000 + t.tm_mday * 10_000 + t.tm_year, 4) + wire.to_bcd(
-        t.tm_hour * 10_000 + t.tm_min * 100 + t.tm_sec, 3
-    )
-
-
 def parse_date_time(data: bytes) -> int:
     """Epoch ms of a 7F's MMDDYYYY HHMMSS (local time); PollError when not a real moment."""
     try:
@@ -182,6 +180,7 @@ REPLAYED = (
             P.REDEEM_TICKET,
             P.RECEIVE_DATE_TIME,
             P.REMOTE_HANDPAY_RESET,
+            P.LEGACY_BONUS_PAY,  # 8A carries no id: a repeat at once is not a second bonus
         }
     )
     | sas_progressive.REPLAYED
@@ -228,6 +227,7 @@ class SasMachine:
         mode: WakeupMode = WakeupMode.PARITY,
         inter_byte_limit: float = wire.INTER_BYTE_LIMIT_S,
         progressives: sas_progressive.ProgressiveLink | None = None,
+        funds: FundsDesk | None = None,
     ) -> None:
         self.receiver = Receiver(address, mode, inter_byte_limit=inter_byte_limit)
         self.snapshot = snapshot
@@ -245,6 +245,11 @@ class SasMachine:
         self._signature_seed: int | None = None
         #: the last exception reported, until the host's next poll acknowledges it
         self._unacked: bytes | None = None
+        #: AFT and legacy bonusing (kiosk/terminal/sas/funds.py); None: not on this link
+        self.funds = funds
+        self._last_polled: float | None = None  # monotonic: the last poll to this address
+        self._last_chirp = 0.0
+        self.chirps = 0
 
     @property
     def address(self) -> int:
@@ -274,7 +279,24 @@ class SasMachine:
         for item in self.receiver.expire(now):
             self._act(item, now)
 
+    def chirp(self, now: float) -> bytes | None:
+        """The address byte to send when nobody has polled this machine for
+        :data:`CHIRP_SILENCE_S` (then every :data:`CHIRP_EVERY_S`), so that a host waiting for
+        an announcement finds it; None otherwise."""
+        if self._last_polled is None:
+            self._last_polled = now  # the silence is counted from start-up
+        if now - self._last_polled < CHIRP_SILENCE_S or now - self._last_chirp < CHIRP_EVERY_S:
+            return None
+        self._last_chirp = now
+        self.chirps += 1
+        return bytes([self.address])
+
+    def queue_exception(self, code: int) -> None:
+        """Queue an exception of the link's own (not from the journal; gone after a restart)."""
+        self.queue.push([NewException(code, volatile=True)])
+
     def _count(self, now: float) -> None:
+        self._last_polled = now
         self.stats.last_poll_at = now
         self.stats.recent.append(now)
         if len(self.stats.recent) > 4096:
@@ -774,3 +796,9 @@ LONG_POLLS: dict[int, Handler] = {
     P.REMOTE_HANDPAY_RESET: _remote_handpay_reset,
     **sas_progressive.LONG_POLLS,
 }
+
+# issue 28, kept apart as entries of their own: AFT (aft.py), legacy bonusing (bonus.py),
+# validation meters and status, game N meters, enabled features (reports.py)
+LONG_POLLS.update(AFT_POLLS)
+LONG_POLLS.update(BONUS_POLLS)
+LONG_POLLS.update(REPORT_POLLS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from kiosk.terminal.core.records import TransferRecord
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.wire import MeterCode as M
 
@@ -49,6 +50,12 @@ class MachineSnapshot:
     selected_game: int = 0  # the game number on show, 0 for none
     serial: str = ""  # the terminal id (54's serial number)
     journal_seq: int = 0
+    #: the journal's last electronic funds transfers (AFT and legacy bonus), oldest first
+    transfers: tuple[TransferRecord, ...] = ()
+    #: a transfer could be made now (between rounds, nothing but a host disable stopping play)
+    can_transfer: bool = False
+    credit_limit: int = 0  # cents
+    voucher_expiry_days: int = 0
 
     def meter(self, name: str) -> int:
         """A terminal meter (0 when it was never advanced)."""
@@ -102,8 +109,10 @@ MACHINE_METERS: dict[int, Reader] = {
     M.TOTAL_RESTRICTED_TICKET_OUT_COUNT: _zero,
     M.TOTAL_TICKET_IN_CREDITS: _m("tickets_in"),
     M.TOTAL_TICKET_OUT_CREDITS: _m("tickets_out"),
-    M.TOTAL_ELECTRONIC_TRANSFERS_TO_MACHINE: _zero,
-    M.TOTAL_ELECTRONIC_TRANSFERS_TO_HOST: _zero,
+    M.TOTAL_ELECTRONIC_TRANSFERS_TO_MACHINE: _sum("aft_in", "aft_bonus"),
+    M.TOTAL_ELECTRONIC_TRANSFERS_TO_HOST: _m("aft_out"),
+    M.TOTAL_MACHINE_PAID_EXTERNAL_BONUS_WIN: _sum("aft_bonus", "legacy_bonus"),
+    M.TOTAL_ATTENDANT_PAID_EXTERNAL_BONUS_WIN: _zero,
     M.TOTAL_MACHINE_PAID_PAYTABLE_WIN: _m("coin_out"),
     M.TOTAL_ATTENDANT_PAID_PAYTABLE_WIN: _m("handpaid_jackpots"),
     M.TOTAL_WON_CREDITS: _sum("coin_out", "handpaid_jackpots"),
@@ -117,6 +126,12 @@ MACHINE_METERS: dict[int, Reader] = {
     M.REGULAR_CASHABLE_TICKET_IN_COUNT: _m("tickets_in_count"),
     M.REGULAR_CASHABLE_TICKET_OUT_CENTS: _m("tickets_out"),
     M.REGULAR_CASHABLE_TICKET_OUT_COUNT: _m("tickets_out_count"),
+    M.AFT_CASHABLE_IN_CENTS: _m("aft_in"),
+    M.AFT_CASHABLE_IN_COUNT: _m("aft_in_count"),
+    M.AFT_BONUS_CASHABLE_IN_CENTS: _m("aft_bonus"),
+    M.AFT_BONUS_CASHABLE_IN_COUNT: _m("aft_bonus_count"),
+    M.AFT_CASHABLE_OUT_CENTS: _m("aft_out"),
+    M.AFT_CASHABLE_OUT_COUNT: _m("aft_out_count"),
     **{
         0x40 + code: _m(f"bills_in.{cents}") for cents, code in wire.BILL_DENOMINATION_CODES.items()
     },

@@ -60,6 +60,8 @@ PRIORITY: dict[int, int] = {
             X.TICKET_TRANSFER_COMPLETE,
             X.CASHOUT_TICKET_PRINTED,
             X.HANDPAY_VALIDATED,
+            X.AFT_TRANSFER_COMPLETE,
+            X.LEGACY_BONUS_AWARDED,
         ),
         0,
     ),
@@ -403,12 +405,18 @@ class ExceptionQueue:
     def stored_address(self) -> int:
         """The address kept in the store now (a technician may have set it from another
         process); read on a connection of its own, never waiting for the writers."""
+        value = self.stored_value("address")
+        return int(value) if value.isdigit() else 0
+
+    def stored_value(self, key: str) -> str:
+        """A setting as the store has it now (another process may have written it), "" for
+        none; read on a connection of its own, never waiting for the writers."""
         if self._reader is None:
             self._reader = sqlite3.connect(
                 f"file:{self.path}?mode=ro", uri=True, check_same_thread=False
             )
-        row = self._reader.execute("SELECT value FROM meta WHERE key = 'address'").fetchone()
-        return int(row[0]) if row and str(row[0]).isdigit() else 0
+        row = self._reader.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else ""
 
     @property
     def cursor(self) -> int:

@@ -60,3 +60,27 @@ def set_address(data_dir: Path, address: int) -> None:
         db.execute("INSERT OR REPLACE INTO meta VALUES ('address', ?)", (str(address),))
     finally:
         db.close()
+
+
+def read_aft_registration(data_dir: Path) -> dict[str, Any]:
+    """The AFT registration kept (status, asset, key, POS id), {} for none."""
+    db = _connect(data_dir, write=False)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'aft_registration'").fetchone()
+    finally:
+        db.close()
+    try:
+        loaded = json.loads(row[0]) if row else {}
+    except ValueError:
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def acknowledge_aft_registration(data_dir: Path, token: str) -> None:
+    """The operator acknowledged the AFT registration the host asked for (73 ``40``); the
+    running link takes it within a second (registration ready again, exception 6D)."""
+    db = _connect(data_dir, write=True)
+    try:
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('aft_ack', ?)", (token,))
+    finally:
+        db.close()

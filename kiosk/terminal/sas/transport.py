@@ -138,6 +138,9 @@ class SasPortLoop:
                     self.on_second()
                 if not ready:
                     self.machine.expire(now)
+                    chirp = self.machine.chirp(now)  # nobody polls: announce the address
+                    if chirp is not None:
+                        os.write(fd, chirp)
                     continue
                 data = os.read(fd, 4096)
             except OSError as exc:  # the other end went away (a pty closed): wait for it

@@ -128,6 +128,7 @@ class LongPoll(IntEnum):
     SEND_CREDIT_AMOUNT_OF_BILLS_IN_STACKER = 0x4A
     SET_SECURE_ENHANCED_VALIDATION_ID = 0x4C
     SEND_ENHANCED_VALIDATION_INFORMATION = 0x4D
+    SEND_VALIDATION_METERS = 0x50
     SEND_NUMBER_OF_GAMES = 0x51
     SEND_GAME_N_METERS = 0x52
     SEND_GAME_N_CONFIGURATION = 0x53
@@ -139,6 +140,11 @@ class LongPoll(IntEnum):
     SEND_EXTENDED_METERS = 0x6F
     SEND_TICKET_VALIDATION_DATA = 0x70
     REDEEM_TICKET = 0x71
+    AFT_TRANSFER_FUNDS = 0x72
+    AFT_REGISTER = 0x73
+    AFT_LOCK_AND_STATUS = 0x74
+    SET_AFT_RECEIPT_DATA = 0x75
+    EXTENDED_VALIDATION_STATUS = 0x7B
     SEND_CURRENT_DATE_TIME = 0x7E
     RECEIVE_DATE_TIME = 0x7F
     SINGLE_LEVEL_PROGRESSIVE_BROADCAST = 0x80
@@ -146,7 +152,12 @@ class LongPoll(IntEnum):
     SEND_SAS_PROGRESSIVE_WIN_AMOUNT = 0x85
     MULTIPLE_LEVEL_PROGRESSIVE_BROADCAST = 0x86
     SEND_MULTIPLE_SAS_PROGRESSIVE_WIN_AMOUNTS = 0x87
+
+    LEGACY_BONUS_PAY = 0x8A
+    SEND_LEGACY_BONUS_WIN = 0x90
     REMOTE_HANDPAY_RESET = 0x94
+    SEND_LEGACY_BONUS_METERS = 0x9A
+    SEND_ENABLED_FEATURES = 0xA0
     SEND_EXTENDED_METERS_ALT = 0xAF
 
 
@@ -166,6 +177,8 @@ R_TYPE: frozenset[int] = frozenset(
         0x84,  # the progressive win reports (kiosk/terminal/sas/progressive.py)
         0x85,
         0x87,
+
+        0x90,  # legacy bonus win amount
     }
 )
 #: type S polls: the number of data bytes between the command and the CRC
@@ -183,12 +196,18 @@ S_TYPE_DATA: dict[int, int] = {
     0x2D: 2,
     0x4C: 6,
     0x4D: 1,
+    0x50: 1,  # validation type
     0x52: 2,
     0x53: 2,
     0x58: 9,
+    0x74: 4,  # lock code, transfer condition, lock timeout (2 BCD)
     0x7F: 7,
     0x80: 7,  # single-level progressive broadcast: group, level, 5 BCD
+
+    0x8A: 5,  # bonus amount (4 BCD), tax status
     0x94: 0,
+    0x9A: 2,  # game number
+    0xA0: 2,  # game number
 }
 #: type M polls: a length byte follows the command; the largest length a poll may give
 M_TYPE_MAX_LENGTH: dict[int, int] = {
@@ -197,6 +216,11 @@ M_TYPE_MAX_LENGTH: dict[int, int] = {
     0xAF: 2 + 2 * 12,
     0x71: 1 + 5 + 1 + 32 + 4 + 2,  # transfer code, amount, parsing code, data, expiry, pool
     0x86: 1 + 32 * 6,  # multiple-level progressive broadcast: group, 32 x (level, 5 BCD)
+
+    0x72: 0xFF,  # AFT transfer: up to the length byte's largest (receipt data is variable)
+    0x73: 0x1D,  # AFT registration: code alone, or code, asset, key, POS id
+    0x75: 0xFF,  # AFT receipt data: code, length, text, again and again
+    0x7B: 0x08,  # extended validation status: masks and expirations
 }
 
 
@@ -224,7 +248,7 @@ def request_length(command: int, header: bytes) -> int | None:
 
 #: commands answered with the address alone (ACK) or with bit 7 set (NACK)
 ACK_RESPONSES: frozenset[int] = frozenset(
-    {0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x0A, 0x0B, 0x0E, 0x7F}
+    {0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x0A, 0x0B, 0x0E, 0x75, 0x7F, 0x8A}
 )
 #: whole length (address to CRC) of a machine's fixed-length data response, by command
 RESPONSE_LENGTH: dict[int, int] = {
@@ -256,9 +280,16 @@ RESPONSE_LENGTH: dict[int, int] = {
     0x84: 11,  # group, level, 5 BCD
     0x85: 11,
     0x94: 5,
+    0x50: 14,  # validation type, count (4 BCD), amount (5 BCD)
+    0x52: 22,  # game number, coin in, coin out, jackpot, games played
+    0x90: 14,  # multiplier, multiplied win, tax status, bonus
+    0x9A: 18,  # game number, deductible, non-deductible, wager match
+    0xA0: 12,  # game number, four feature bytes, two reserved
 }
 #: data responses whose third byte is a length (the whole is 3 + length + CRC)
-VARIABLE_RESPONSES: frozenset[int] = frozenset({0x2F, 0x54, 0x56, 0x6F, 0x70, 0x71, 0xAF, 0x87})
+VARIABLE_RESPONSES: frozenset[int] = frozenset(
+    {0x2F, 0x54, 0x56, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x7B, 0xAF, 0x87}
+)
 
 
 def response_length(command: int, header: bytes) -> int | None:
@@ -334,6 +365,11 @@ class ExceptionCode(IntEnum):
     CASHOUT_BUTTON_PRESSED = 0x66
     TICKET_INSERTED = 0x67
     TICKET_TRANSFER_COMPLETE = 0x68
+    AFT_TRANSFER_COMPLETE = 0x69
+    AFT_REQUEST_HOST_CASHOUT = 0x6A
+    AFT_REQUEST_REGISTRATION = 0x6C
+    AFT_REGISTRATION_ACKNOWLEDGED = 0x6D
+    AFT_REGISTRATION_CANCELLED = 0x6E
     GAME_LOCKED = 0x6F
     EXCEPTION_BUFFER_OVERFLOW = 0x70
     PRINTER_PAPER_LOW = 0x74
@@ -342,6 +378,7 @@ class ExceptionCode(IntEnum):
     PRINTER_CARRIAGE_JAMMED = 0x78
     SOFT_METERS_RESET = 0x7A
     BILL_TOTALS_RESET = 0x7B
+    LEGACY_BONUS_AWARDED = 0x7C
     GAME_STARTED = 0x7E
     GAME_ENDED = 0x7F
     ATTENDANT_MENU_ENTERED = 0x82
@@ -387,6 +424,8 @@ class MeterCode(IntEnum):
     TOTAL_TICKET_OUT_CREDITS = 0x16
     TOTAL_ELECTRONIC_TRANSFERS_TO_MACHINE = 0x17
     TOTAL_ELECTRONIC_TRANSFERS_TO_HOST = 0x18
+    TOTAL_MACHINE_PAID_EXTERNAL_BONUS_WIN = 0x1E
+    TOTAL_ATTENDANT_PAID_EXTERNAL_BONUS_WIN = 0x21
     TOTAL_MACHINE_PAID_PAYTABLE_WIN = 0x1C
     TOTAL_ATTENDANT_PAID_PAYTABLE_WIN = 0x1F
     TOTAL_WON_CREDITS = 0x22
@@ -414,6 +453,12 @@ class MeterCode(IntEnum):
     REGULAR_CASHABLE_TICKET_IN_COUNT = 0x81
     REGULAR_CASHABLE_TICKET_OUT_CENTS = 0x86
     REGULAR_CASHABLE_TICKET_OUT_COUNT = 0x87
+    AFT_CASHABLE_IN_CENTS = 0xA0
+    AFT_CASHABLE_IN_COUNT = 0xA1
+    AFT_BONUS_CASHABLE_IN_CENTS = 0xAE
+    AFT_BONUS_CASHABLE_IN_COUNT = 0xAF
+    AFT_CASHABLE_OUT_CENTS = 0xB8
+    AFT_CASHABLE_OUT_COUNT = 0xB9
 
 
 #: bytes a meter takes in a 2F response (table C-7: the four ticket-cents meters take 5)

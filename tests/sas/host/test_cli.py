@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,12 @@ def _exit_status(argv: list[str]) -> int:
         (["--port", "/nonexistent/tty", "--address", "1"], "No such file"),
         (["--port", "/dev/null", "--address", "1", "--sweep-every", "5"], "--follow"),
         (["--port", "/dev/null", "--address", "1", "--follow", "--duration", "1"], "exclude"),
+        (["--port", "/dev/null"], "--address N or --discover"),
+        (["--port", "/dev/null", "--address", "1", "--discover"], "--address N or --discover"),
+        (["--port", "/dev/null", "--address", "1", "--aft-key", "zz"], "40 hex digits"),
+        (["--port", "/dev/null", "--address", "1", "--aft-id", "x" * 21], "1 to 20"),
+        (["--port", "/dev/null", "--address", "1", "--aft-in", "0"], "from 1"),
+        (["--port", "/dev/null", "--address", "1", "--bonus-tax", "3"], "from 0 to 2"),
     ],
 )
 def test_bad_arguments_one_line_exit_2(
@@ -99,3 +106,37 @@ def test_console_lines() -> None:
     assert "date and time" in console_command("set-time soon", casino, None)
     assert console_command("", casino, None) == ""
     assert poller.queued == swept + 3  # refused lines queue nothing
+
+
+def test_discover_takes_the_address_a_machine_chirps(capsys: pytest.CaptureFixture[str]) -> None:
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def chirp() -> None:  # a machine at address 5 that nobody polls
+        while not stop.wait(0.05):
+            os.write(master, b"\x05")
+
+    thread = threading.Thread(target=chirp, daemon=True)
+    thread.start()
+    try:
+        port = os.ttyname(slave)
+        code = main(["sas", "host", "--port", port, "--discover", "--timeout", "2"])
+    finally:
+        stop.set()
+        thread.join(1)
+        os.close(master)
+        os.close(slave)
+    err = capsys.readouterr().err
+    assert "machine at address 5 announced itself" in err and "Traceback" not in err
+    assert code in (0, 1)  # then polled: a chirping stand-in's bytes are all it hears
+
+
+def test_discover_on_a_silent_line_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    master, slave = os.openpty()
+    try:
+        code = main(["sas", "host", "--port", os.ttyname(slave), "--discover", "--timeout", "0.5"])
+    finally:
+        os.close(master)
+        os.close(slave)
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "no machine announced itself" in err

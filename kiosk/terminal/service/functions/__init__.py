@@ -23,6 +23,7 @@ software_hmac         technician  HMAC-SHA256 of every program file with a typed
 store_check           technician  non-volatile store integrity
 sas                   technician  the SAS link: address, polls/s, last poll, errors, queue depth
 sas_address           technician  set the SAS address (1-127), audited
+sas_aft_acknowledge   operator    agree to the AFT registration the SAS host asked for
 config                operator    settings, editions and pay tables with house edges
 paytables             operator    every pay table with its house edge
 config_change         operator    change settings (zero credits, no game)

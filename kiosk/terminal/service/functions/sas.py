@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,6 +62,24 @@ def sas_address(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     return Outcome("SAS address set", (f"SAS address {address}",), {"address": address})
 
 
+def sas_aft_acknowledge(ctx: Context, args: Mapping[str, Any]) -> Outcome:
+    """Acknowledge the AFT registration the SAS host asked for (73 ``40``): the running link
+    makes it ready (00) within a second and tells the host (6D); the host then registers."""
+    try:
+        registration = sas_status.read_aft_registration(ctx.terminal.data_dir)
+    except sas_status.SasStoreMissingError as exc:
+        raise ServiceError(str(exc)) from exc
+    if registration.get("status") != 0x40:
+        raise ServiceError("no AFT registration waits for an acknowledgement")
+    sas_status.acknowledge_aft_registration(ctx.terminal.data_dir, str(time.time_ns()))
+    asset = registration.get("asset")
+    return Outcome(
+        "AFT registration acknowledged",
+        (f"asset {asset}: the SAS host may register now",),
+        {"asset": asset},
+    )
+
+
 FUNCTIONS = (
     ServiceFunction(
         "sas",
@@ -76,5 +95,12 @@ FUNCTIONS = (
         sas_address,
         watch=_address_watch,
         help="address=N (1-127): the SAS address this terminal answers to",
+    ),
+    ServiceFunction(
+        "sas_aft_acknowledge",
+        "Acknowledge the AFT registration",
+        Role.OPERATOR,
+        sas_aft_acknowledge,
+        help="the SAS host asked to register this terminal for AFT: the operator agrees",
     ),
 )
