@@ -177,7 +177,6 @@ R_TYPE: frozenset[int] = frozenset(
         0x84,  # the progressive win reports (kiosk/terminal/sas/progressive.py)
         0x85,
         0x87,
-
         0x90,  # legacy bonus win amount
     }
 )
@@ -203,7 +202,6 @@ S_TYPE_DATA: dict[int, int] = {
     0x74: 4,  # lock code, transfer condition, lock timeout (2 BCD)
     0x7F: 7,
     0x80: 7,  # single-level progressive broadcast: group, level, 5 BCD
-
     0x8A: 5,  # bonus amount (4 BCD), tax status
     0x94: 0,
     0x9A: 2,  # game number
@@ -216,7 +214,6 @@ M_TYPE_MAX_LENGTH: dict[int, int] = {
     0xAF: 2 + 2 * 12,
     0x71: 1 + 5 + 1 + 32 + 4 + 2,  # transfer code, amount, parsing code, data, expiry, pool
     0x86: 1 + 32 * 6,  # multiple-level progressive broadcast: group, 32 x (level, 5 BCD)
-
     0x72: 0xFF,  # AFT transfer: up to the length byte's largest (receipt data is variable)
     0x73: 0x1D,  # AFT registration: code alone, or code, asset, key, POS id
     0x75: 0xFF,  # AFT receipt data: code, length, text, again and again
