@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from kiosk.terminal.signer.core import SignerCore
-from kiosk.terminal.signer.state import load_anchor, load_key, save_anchor
+from kiosk.terminal.signer.state import AnchorFile, load_key
 from proto.turbokiosk.v1 import signer_pb2 as pb
 
 
@@ -16,13 +16,14 @@ class Keeper:
 
     def __init__(self, state_dir: Path) -> None:
         self.state_dir = Path(state_dir)
-        self.core = SignerCore(load_key(self.state_dir), load_anchor(self.state_dir))
+        self.anchor_file = AnchorFile(self.state_dir)
+        self.core = SignerCore(load_key(self.state_dir), self.anchor_file.load())
         self._lock = threading.Lock()
 
     def reload(self) -> None:
         """Read the anchor again (another process of the same directory may have moved it)."""
         with self._lock:
-            self.core.anchor = load_anchor(self.state_dir)
+            self.core.anchor = self.anchor_file.load()
 
     def answer(self, request: pb.SignerRequest) -> pb.SignerResponse:
         """Apply the rules; a new anchor is written and fsync'd before the answer is given."""
@@ -31,7 +32,7 @@ class Keeper:
             outcome = self.core.handle(request)
             if outcome.anchor is not None and outcome.anchor != before:
                 try:
-                    save_anchor(self.state_dir, outcome.anchor)
+                    self.anchor_file.save(outcome.anchor)
                 except OSError as exc:
                     self.core.anchor = before
                     return pb.SignerResponse(refused=f"cannot keep the anchor: {exc.strerror}")
