@@ -418,7 +418,10 @@ class Journal:
             "INSERT OR REPLACE INTO recall VALUES (?, ?, ?, ?)",
             (number, record.get("settled_at", 0), body, body_hash(number, body)),
         )
-        write.execute("DELETE FROM recall WHERE game_number <= ?", (number - self.recall_limit,))
+        if number > self.recall_limit:  # the oldest games past the limit
+            write.execute(
+                "DELETE FROM recall WHERE game_number <= ?", (number - self.recall_limit,)
+            )
 
     def prune_snapshots(self, keep: int = 20) -> None:
         """Drop all but the newest ``keep`` snapshots (the genesis snapshot is kept too)."""
