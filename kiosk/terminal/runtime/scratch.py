@@ -34,6 +34,8 @@ def _clone(value: Any) -> Any:
     kind = type(value)
     if kind in _ATOMS:
         return value
+    if kind is dict:  # the most common container, copied here without a further call
+        return {k: v if type(v) in _ATOMS else _clone(v) for k, v in value.items()}
     copier = _COPIERS.get(kind)
     if copier is None:
         copier = _COPIERS[kind] = _copier(kind)
