@@ -74,23 +74,30 @@ def worker(data_dir: Path, log: Path, seed: int, kill_at: int) -> None:
         dealing.append((rnd.game_number, at))
         return cards
 
-    sign: Callable[..., Any] = critmem.StoreSigner.sign
+    begin: Callable[..., Any] = critmem.StoreSigner.begin
     signed_deals = [0]
     playing: list[bool] = []  # the kills come in play, once power-up has recovered
 
-    def sign_then_die(self: critmem.StoreSigner, *args: Any, **kwargs: Any) -> Any:
-        out = sign(self, *args, **kwargs)
-        if dealing and playing:
-            game, at = dealing[-1]
-            dealing.clear()
-            signed_deals[0] += 1
-            if kill_at and signed_deals[0] >= kill_at:
-                _append(log, {"killed": game, "at": at})
-                os.kill(os.getpid(), signal.SIGKILL)
-        return out
+    def begin_then_die(self: critmem.StoreSigner, *args: Any, **kwargs: Any) -> Any:
+        answer = begin(self, *args, **kwargs)
+
+        def signed_then_die() -> Any:
+            # the signer's answer is in (its anchor durable), the commit's rows are written,
+            # its transaction not committed
+            out = answer()
+            if dealing and playing:
+                game, at = dealing[-1]
+                dealing.clear()
+                signed_deals[0] += 1
+                if kill_at and signed_deals[0] >= kill_at:
+                    _append(log, {"killed": game, "at": at})
+                    os.kill(os.getpid(), signal.SIGKILL)
+            return out
+
+        return signed_then_die
 
     TerminalRuntime._draw = logged_draw  # type: ignore[method-assign]
-    critmem.StoreSigner.sign = sign_then_die  # type: ignore[method-assign]
+    critmem.StoreSigner.begin = begin_then_die  # type: ignore[method-assign]
     terminal = build_terminal(data_dir, snapshot_every=7)
     report = terminal.runtime.power_up()
     _append(log, {"recovered": report.actions, "critical": report.critical})

@@ -67,4 +67,4 @@ def test_writers_in_turn_from_two_processes_never_overwrite_the_newest(tmp_path:
     save_anchor(tmp_path, anchor(4))
     assert load_anchor(tmp_path) == anchor(4)
     data = (tmp_path / ANCHOR_NAME).read_bytes()
-    assert b'"seq": 3' in data and b'"seq": 4' in data
+    assert b'"seq":3' in data and b'"seq":4' in data

@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 from typing import Protocol
 
+from kiosk.terminal.core.events import canonical
 from kiosk.terminal.core.records import SeatBetRecord
 from kiosk.terminal.core.state import RoundState
 from kiosk.terminal.signer.records import RoundSeal
@@ -68,7 +69,7 @@ def round_cards(
 def opening_of(rnd: RoundState) -> str:
     """The round's opening as its seal keeps it: the edition and each seat's wagers (JSON)."""
     bets = [record.to_json() for record in rnd.bets]
-    return json.dumps({"edition": rnd.edition, "bets": bets}, sort_keys=True, separators=(",", ":"))
+    return canonical({"edition": rnd.edition, "bets": bets})
 
 
 def read_opening(opening: str) -> tuple[str, tuple[SeatBetRecord, ...]]:

@@ -14,13 +14,21 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from google.protobuf.message import DecodeError
 
 from kiosk.kernel.faults import StoreError
-from kiosk.terminal.signer.core import SignerRefusalError, anchor_from, head_to, seal_from, seal_to
+from kiosk.terminal.signer.core import (
+    SignerRefusalError,
+    anchor_from,
+    checked_seal,
+    head_to,
+    seal_from,
+    seal_to,
+)
 from kiosk.terminal.signer.framing import FramingError, recv_frame, send_frame
 from kiosk.terminal.signer.keeper import Keeper
 from kiosk.terminal.signer.records import Anchor, Head, RoundSeal, fingerprint
@@ -64,6 +72,27 @@ class CommitSignatures:
     snapshot: bytes | None
 
 
+class PendingSignatures:
+    """A SignCommit sent (:meth:`Signer.begin_sign_commit`): its answer, taken once."""
+
+    def __init__(self, answer: CommitSignatures | StoreError | Callable[[], CommitSignatures]):
+        self._answer = answer
+
+    def result(self) -> CommitSignatures:
+        """The signatures, once the signer's anchor is durable (waiting for them); the
+        signer's refusal or unavailability as :class:`StoreError`.  Again the same answer."""
+        answer = self._answer
+        if callable(answer):
+            try:
+                answer = answer()
+            except StoreError as exc:
+                answer = exc
+            self._answer = answer
+        if isinstance(answer, StoreError):
+            raise answer
+        return answer
+
+
 class Signer:
     """Requests to a signer; subclasses carry them (:meth:`_exchange`)."""
 
@@ -73,7 +102,9 @@ class Signer:
         raise NotImplementedError
 
     def _ask(self, request: pb.SignerRequest, expect: str) -> pb.SignerResponse:
-        response = self._exchange(request)
+        return self._expect(self._exchange(request), expect)
+
+    def _expect(self, response: pb.SignerResponse, expect: str) -> pb.SignerResponse:
         which = response.WhichOneof("body")
         if which == "refused":
             raise SignerRefusedError(f"the signer refused: {response.refused}")
@@ -105,10 +136,35 @@ class Signer:
         """Sign a new head (the anchor moves to it) and the snapshot committed with it; with
         ``seal``, the signer keeps the round's seal with the anchor (refused if it would
         change a sealed round's cards or take anything back)."""
+        return self._signed(
+            self._ask(self._sign_commit_request(head, snapshot_hash, seal), "signed")
+        )
+
+    def begin_sign_commit(
+        self, head: Head, snapshot_hash: bytes | None, seal: RoundSeal | None = None
+    ) -> PendingSignatures:
+        """:meth:`sign_commit` in two halves: the request goes now, and the answer (given once
+        the signer's anchor is durable) is :meth:`PendingSignatures.result`.  The caller may
+        work in between, never commit; it must take the answer (the connection is the
+        request's until then).  This one signs now; the signer program's works meanwhile."""
+        try:
+            signed = self.sign_commit(head, snapshot_hash, seal)
+        except StoreError as exc:
+            return PendingSignatures(exc)
+        return PendingSignatures(signed)
+
+    @staticmethod
+    def _sign_commit_request(
+        head: Head, snapshot_hash: bytes | None, seal: RoundSeal | None
+    ) -> pb.SignerRequest:
         body = pb.SignerRequest.SignCommit(head=head_to(head), snapshot_hash=snapshot_hash or b"")
         if seal is not None:
             body.round.CopyFrom(seal_to(seal))
-        signed = self._ask(pb.SignerRequest(sign_commit=body), "signed").signed
+        return pb.SignerRequest(sign_commit=body)
+
+    @staticmethod
+    def _signed(response: pb.SignerResponse) -> CommitSignatures:
+        signed = response.signed
         return CommitSignatures(
             bytes(signed.head_signature), bytes(signed.snapshot_signature) or None
         )
@@ -158,22 +214,77 @@ class SocketSigner(Signer):
         return sock
 
     def _exchange(self, request: pb.SignerRequest) -> pb.SignerResponse:
+        return self._send(request)()
+
+    def begin_sign_commit(
+        self, head: Head, snapshot_hash: bytes | None, seal: RoundSeal | None = None
+    ) -> PendingSignatures:
+        """:meth:`Signer.begin_sign_commit`: the request is on its way when this returns."""
+        answer = self._send(self._sign_commit_request(head, snapshot_hash, seal))
+
+        def signed() -> CommitSignatures:
+            return self._signed(self._expect(answer(), "signed"))
+
+        return PendingSignatures(signed)
+
+    def _send(self, request: pb.SignerRequest) -> Callable[[], pb.SignerResponse]:
+        """Send ``request``; the connection is then its own until the returned function has
+        read the answer (on a broken connection, sent once more on a new one)."""
         payload = request.SerializeToString()
-        with self._lock:
-            for attempt in (1, 2):
-                if self._sock is None:
-                    self._sock = self._connect()
+        self._lock.acquire()
+        try:
+            if self._sock is None:
+                self._sock = self._connect()
+            send_frame(self._sock, payload)
+            sent = True
+        except (OSError, FramingError):
+            self._drop()
+            sent = False
+        except BaseException:
+            self._lock.release()
+            raise
+        frame: list[bytes] = []
+        waiting = [True]
+
+        def answer() -> pb.SignerResponse:
+            if waiting[0]:
+                waiting[0] = False
                 try:
-                    send_frame(self._sock, payload)
-                    frame = recv_frame(self._sock)
-                    break
-                except (OSError, FramingError) as exc:
-                    self._sock.close()
-                    self._sock = None
-                    if attempt == 2:
-                        raise SignerUnavailableError(
-                            f"the signer at {self.path} did not answer: {exc}"
-                        ) from None
+                    frame.append(self._receive(payload, sent))
+                finally:
+                    self._lock.release()
+            if not frame:
+                raise SignerUnavailableError(f"the signer at {self.path}: its answer was lost")
+            return self._parse(frame[0])
+
+        return answer
+
+    def _receive(self, payload: bytes, sent: bool) -> bytes:
+        """The answer to ``payload`` (sent already when ``sent``); once more on a new
+        connection if the first one broke.  Holding the lock."""
+        if sent:
+            assert self._sock is not None
+            try:
+                return recv_frame(self._sock)
+            except (OSError, FramingError):
+                self._drop()
+        try:
+            if self._sock is None:
+                self._sock = self._connect()
+            send_frame(self._sock, payload)
+            return recv_frame(self._sock)
+        except (OSError, FramingError) as exc:
+            self._drop()
+            raise SignerUnavailableError(
+                f"the signer at {self.path} did not answer: {exc}"
+            ) from None
+
+    def _drop(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+    def _parse(self, frame: bytes) -> pb.SignerResponse:
         response = pb.SignerResponse()
         try:
             response.ParseFromString(frame)
@@ -200,15 +311,34 @@ class LocalSigner(Signer):
 
     def _exchange(self, request: pb.SignerRequest) -> pb.SignerResponse:
         try:
-            if self._keeper is None:
-                if self._create:
-                    create_key(self.state_dir)
-                self._keeper = Keeper(self.state_dir)
-            else:
-                self._keeper.reload()
-            return self._keeper.answer(request)
+            return self._ready().answer(request)
         except (SignerStateError, OSError) as exc:
             raise SignerUnavailableError(f"{self.where}: {exc}") from None
+
+    def sign_commit(
+        self, head: Head, snapshot_hash: bytes | None, seal: RoundSeal | None = None
+    ) -> CommitSignatures:
+        """:meth:`Signer.sign_commit` by the same rules, without encoding a request and its
+        answer (the seal is checked as the signer program checks the one it receives)."""
+        try:
+            if seal is not None:
+                seal = checked_seal(seal)
+            signed = self._ready().sign_commit(head, snapshot_hash or b"", seal)
+        except SignerRefusalError as exc:
+            raise SignerRefusedError(f"the signer refused: {exc}") from None
+        except (SignerStateError, OSError) as exc:
+            raise SignerUnavailableError(f"{self.where}: {exc}") from None
+        return CommitSignatures(*signed)
+
+    def _ready(self) -> Keeper:
+        """The keeper, its anchor read again (another process may have moved it)."""
+        if self._keeper is None:
+            if self._create:
+                create_key(self.state_dir)
+            self._keeper = Keeper(self.state_dir)
+        else:
+            self._keeper.reload()
+        return self._keeper
 
 
 def development_dir(data_dir: Path) -> Path:

@@ -96,16 +96,28 @@ def seal_to(seal: RoundSeal) -> pb.RoundSeal:
 
 def seal_from(msg: pb.RoundSeal) -> RoundSeal:
     """A round seal from its message (refused when it is not one)."""
-    cards = tuple(msg.cards)
-    if not cards or len(set(cards)) != len(cards) or max(cards) > 51:
-        raise SignerRefusalError("a round seal holds distinct card codes 0..51")
-    if msg.dealt > len(cards):
-        raise SignerRefusalError(f"a round of {len(cards)} cards cannot have dealt {msg.dealt}")
-    if len(msg.opening) > MAX_OPENING:
-        raise SignerRefusalError(f"a round's opening has at most {MAX_OPENING} characters")
-    return RoundSeal(
-        msg.epoch, msg.game_number, cards, msg.dealt, tuple(msg.decisions), msg.opening
+    return checked_seal(
+        RoundSeal(
+            msg.epoch,
+            msg.game_number,
+            tuple(msg.cards),
+            msg.dealt,
+            tuple(msg.decisions),
+            msg.opening,
+        )
     )
+
+
+def checked_seal(seal: RoundSeal) -> RoundSeal:
+    """``seal`` when it is one a signer keeps (else refused)."""
+    cards = seal.cards
+    if not cards or len(set(cards)) != len(cards) or min(cards) < 0 or max(cards) > 51:
+        raise SignerRefusalError("a round seal holds distinct card codes 0..51")
+    if seal.dealt > len(cards):
+        raise SignerRefusalError(f"a round of {len(cards)} cards cannot have dealt {seal.dealt}")
+    if len(seal.opening) > MAX_OPENING:
+        raise SignerRefusalError(f"a round's opening has at most {MAX_OPENING} characters")
+    return seal
 
 
 def anchor_from(msg: pb.SignerAnchor) -> Anchor:
@@ -150,7 +162,13 @@ class SignerCore:
                 status.round.CopyFrom(seal_to(self.anchor.seal))
             return Outcome(pb.SignerResponse(status=status))
         if which == "sign_commit":
-            return self._sign_commit(head_from(request.sign_commit.head), request.sign_commit)
+            body = request.sign_commit
+            seal = seal_from(body.round) if body.HasField("round") else None
+            signed, anchor = self.sign_commit(head_from(body.head), bytes(body.snapshot_hash), seal)
+            response = pb.SignerResponse.Signed(head_signature=signed[0])
+            if signed[1] is not None:
+                response.snapshot_signature = signed[1]
+            return Outcome(pb.SignerResponse(signed=response), anchor)
         if which == "sign_snapshot":
             return self._sign_snapshot(
                 head_from(request.sign_snapshot.head), bytes(request.sign_snapshot.snapshot_hash)
@@ -161,8 +179,16 @@ class SignerCore:
             return self._withdraw(head_from(request.withdraw.to), request.withdraw.at_ms)
         raise SignerRefusalError("empty request")
 
-    def _sign_commit(self, head: Head, msg: pb.SignerRequest.SignCommit) -> Outcome:
+    def sign_commit(
+        self, head: Head, snapshot_hash: bytes, seal: RoundSeal | None
+    ) -> tuple[tuple[bytes, bytes | None], Anchor | None]:
+        """SignCommit (the table above) without its message: ((the head's signature, the
+        snapshot's or None), the anchor to make durable first or None when unchanged); the
+        core holds that anchor from now on.  SignerRefusalError when refused (nothing
+        changes).  ``seal`` must have passed :func:`checked_seal`."""
         anchor = self.anchor
+        if len(head.chain_hash) != 32:
+            raise SignerRefusalError(f"a chain hash has 32 bytes, not {len(head.chain_hash)}")
         if anchor.epoch == 0:
             raise SignerRefusalError("no store epoch started yet")
         if head.epoch != anchor.epoch:
@@ -173,23 +199,22 @@ class SignerCore:
             raise SignerRefusalError(
                 f"head row {head.seq} is not after the last signed head row {anchor.seq}"
             )
-        seal = self._new_seal(head, msg) if msg.HasField("round") else anchor.seal
-        signed = pb.SignerResponse.Signed(head_signature=self.key.sign(head_message(head)))
-        if msg.snapshot_hash:
-            signed.snapshot_signature = self._snapshot_signature(head, bytes(msg.snapshot_hash))
-        response = pb.SignerResponse(signed=signed)
+        seal = anchor.seal if seal is None else self._new_seal(head, seal)
+        signature = self.key.sign(head_message(head))
+        snapshot = self._snapshot_signature(head, snapshot_hash) if snapshot_hash else None
         if head == anchor.head:
             if seal == anchor.seal:
-                return Outcome(response)
-            return Outcome(response, replace(anchor, seal=seal))
-        moved = Anchor(
-            head.epoch, head.seq, head.chain_hash, anchor.head, seal, anchor.withdrawn_at
-        )
-        return Outcome(response, moved)
+                return (signature, snapshot), None
+            moved = replace(anchor, seal=seal)
+        else:
+            moved = Anchor(
+                head.epoch, head.seq, head.chain_hash, anchor.head, seal, anchor.withdrawn_at
+            )
+        self.anchor = moved
+        return (signature, snapshot), moved
 
-    def _new_seal(self, head: Head, msg: pb.SignerRequest.SignCommit) -> RoundSeal:
+    def _new_seal(self, head: Head, seal: RoundSeal) -> RoundSeal:
         """The round seal a commit brings, checked against the one held."""
-        seal = seal_from(msg.round)
         if seal.epoch != head.epoch:
             raise SignerRefusalError(f"a seal of epoch {seal.epoch} with a head of {head.epoch}")
         held = self.anchor.seal

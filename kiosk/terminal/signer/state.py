@@ -16,6 +16,7 @@ import json
 import os
 from pathlib import Path
 
+import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -76,39 +77,102 @@ def load_key(state_dir: Path) -> Ed25519PrivateKey:
 
 def load_anchor(state_dir: Path) -> Anchor:
     """The anchor (no file yet: no epoch started); SignerStateError when it is damaged."""
-    path = state_dir / ANCHOR_NAME
-    if not path.exists():
-        return Anchor()
-    try:
-        slots = read_bounded(path, 2 * SLOT_SIZE, what="signer anchor")
-    except InputFileError as exc:
-        raise SignerStateError(f"signer anchor {path}: {exc}") from None
-    best = max(filter(None, _read_slots(slots)), default=None, key=lambda found: found[0])
-    if best is None:
-        raise SignerStateError(f"signer anchor {path} is damaged: no slot passes its checksum")
-    return best[1]
+    return AnchorFile(state_dir).load()
 
 
 def save_anchor(state_dir: Path, anchor: Anchor) -> None:
-    """Make the anchor durable: the slot not holding the newest anchor is overwritten and
-    fdatasync'd (after a power cut mid-write that slot fails its checksum and the other one,
-    the anchor before, is read)."""
-    path = state_dir / ANCHOR_NAME
-    created = not path.exists()
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        # the newest generation on disk (another process of the directory may have written)
-        slots = os.pread(fd, 2 * SLOT_SIZE, 0)
-        found = _read_slots(slots)
-        generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
-        if generation % 2 == 0 and slots.startswith(OLD_MAGIC) and not any(found[:2]):
-            generation += 1  # the previous format's slots stay until a slot of this one is in
-        os.pwrite(fd, _slot(generation, anchor), (generation % 2) * SLOT_SIZE)
-        os.fdatasync(fd)
-    finally:
-        os.close(fd)
-    if created:
-        fsync_directory(state_dir)
+    """Make the anchor durable (:meth:`AnchorFile.save`)."""
+    AnchorFile(state_dir).save(anchor)
+
+
+class AnchorFile:
+    """A state directory's ``anchor.slots``, read and written by path at every call (another
+    process of the directory may write it, delete it or put another file in its place).
+
+    The slots are parsed from the file's bytes alone, so the bytes last read or written are
+    remembered with what they hold: reading them again unchanged (the development signer reads
+    the anchor before every request, and a write reads the slots first) costs a read and a
+    comparison, not two checksums and two JSON parses.
+    """
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = Path(state_dir)
+        self.path = os.fspath(self.state_dir / ANCHOR_NAME)
+        #: the file's bytes last read or written, and what :func:`_read_slots` makes of them
+        self._seen: tuple[bytes, list[tuple[int, Anchor] | None]] | None = None
+
+    def load(self) -> Anchor:
+        """The anchor (no file yet: no epoch started); SignerStateError when it is damaged."""
+        if not os.path.exists(self.path):
+            return Anchor()
+        try:
+            slots = read_bounded(self.path, 2 * SLOT_SIZE, what="signer anchor")
+        except InputFileError as exc:
+            raise SignerStateError(f"signer anchor {self.path}: {exc}") from None
+        best = max(filter(None, self._read(slots)), default=None, key=lambda found: found[0])
+        if best is None:
+            raise SignerStateError(
+                f"signer anchor {self.path} is damaged: no slot passes its checksum"
+            )
+        return best[1]
+
+    def save(self, anchor: Anchor) -> None:
+        """Make the anchor durable: the slot not holding the newest anchor is overwritten and
+        fdatasync'd (after a power cut mid-write that slot fails its checksum and the other one,
+        the anchor before, is read)."""
+        created = False
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
+        except FileNotFoundError:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            created = True
+        try:
+            # the newest generation on disk (another process of the directory may have written)
+            slots = os.pread(fd, 2 * SLOT_SIZE, 0)
+            found = self._read(slots)
+            generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
+            if generation % 2 == 0 and slots.startswith(OLD_MAGIC) and not any(found[:2]):
+                generation += 1  # the previous format's slots stay until a slot of this one is in
+            slot = _slot(generation, anchor)
+            index = generation % 2
+            os.pwrite(fd, slot, index * SLOT_SIZE)
+            os.fdatasync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            fsync_directory(self.state_dir)
+        # the file as it is now, and what it holds (unless the slot would not read back so)
+        self._seen = None
+        if len(found) == 2 and len(slots) == 2 * SLOT_SIZE and _reads_back(anchor):
+            now = slot + slots[SLOT_SIZE:] if index == 0 else slots[:SLOT_SIZE] + slot
+            self._seen = (
+                now,
+                [(generation, anchor), found[1]]
+                if index == 0
+                else [found[0], (generation, anchor)],
+            )
+
+    def _read(self, data: bytes) -> list[tuple[int, Anchor] | None]:
+        """:func:`_read_slots`, parsed again only when the file's bytes changed."""
+        seen = self._seen
+        if seen is not None and seen[0] == data:
+            return seen[1]
+        found = _read_slots(data)
+        self._seen = (data, found)
+        return found
+
+
+def _reads_back(anchor: Anchor) -> bool:
+    """Whether the slot of ``anchor`` reads back as ``anchor`` itself: a slot keeps one epoch,
+    so the previous head and the seal are read back with the anchor's."""
+    previous, seal = anchor.previous, anchor.seal
+    return (
+        len(anchor.chain_hash) == 32
+        and (
+            previous is None or (previous.epoch == anchor.epoch and len(previous.chain_hash) == 32)
+        )
+        and (seal is None or seal.epoch == anchor.epoch)
+    )
 
 
 #: ``anchor.slots`` holds two slots of this size; each is ``MAGIC``, the generation (8 bytes,
@@ -153,7 +217,7 @@ def _slot(generation: int, anchor: Anchor) -> bytes:
             "decisions": list(seal.decisions),
             "opening": seal.opening,
         }
-    payload = json.dumps(data, sort_keys=True).encode()
+    payload = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     body = MAGIC + generation.to_bytes(8, "big") + len(payload).to_bytes(2, "big") + payload
     checksum = hashlib.sha256(body).digest()
     padding = SLOT_SIZE - len(body) - len(checksum)
@@ -210,6 +274,7 @@ def _hash(text: object) -> bytes:
 
 __all__ = [
     "GENESIS_HASH",
+    "AnchorFile",
     "SignerStateError",
     "create_key",
     "load_anchor",

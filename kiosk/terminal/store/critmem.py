@@ -59,6 +59,24 @@ class StoreSigner:
         signed = self.signer.sign_commit(head, snapshot_hash, seal)
         return signed.head, signed.snapshot
 
+    def begin(
+        self,
+        seq: int,
+        chain_hash: bytes,
+        snapshot_hash: bytes | None,
+        seal: RoundSeal | None = None,
+    ) -> Callable[[], tuple[bytes, bytes | None]]:
+        """:meth:`sign` with its answer taken later (the journal writes its rows meanwhile)."""
+        pending = self.signer.begin_sign_commit(
+            Head(self.epoch, seq, chain_hash), snapshot_hash, seal
+        )
+
+        def signatures() -> tuple[bytes, bytes | None]:
+            signed = pending.result()
+            return signed.head, signed.snapshot
+
+        return signatures
+
     def withdraw(self, seq: int, chain_hash: bytes) -> None:
         """Go back to the store's head ``seq`` after a signed commit that did not land."""
         self.signer.withdraw(Head(self.epoch, seq, chain_hash))

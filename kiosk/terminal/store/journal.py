@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -122,6 +122,18 @@ class CommitSigner(Protocol):
     ) -> tuple[bytes, bytes | None]:
         """(head signature, snapshot signature or None); the round's seal (if any) is kept by
         the signer with the head; StoreError when refused."""
+        ...
+
+    def begin(
+        self,
+        seq: int,
+        chain_hash: bytes,
+        snapshot_hash: bytes | None,
+        seal: RoundSeal | None = None,
+    ) -> Callable[[], tuple[bytes, bytes | None]]:
+        """:meth:`sign` sent now: calling the result waits for its answer (the same answer
+        again on a second call; StoreError when refused).  It must be called before the
+        commit, and in any case (the signer's connection waits for it)."""
         ...
 
     def withdraw(self, seq: int, chain_hash: bytes) -> None:
@@ -321,9 +333,11 @@ class Journal:
         write = self._writer
         snap = None if projections.snapshot is None else canonical(projections.snapshot)
         snap_hash = None if snap is None else body_hash(seq, snap)
+        # the signer signs and makes its anchor durable while the rows are written; the
+        # transaction commits only with the signatures, so only after the anchor (decision 0006)
         signatures = None
         if self.signer is not None and (rows or snap is not None):
-            signatures = self.signer.sign(seq, prev, snap_hash, projections.seal)
+            signatures = self.signer.begin(seq, prev, snap_hash, projections.seal)
         try:
             with self._txn():
                 write.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?)", rows)
@@ -333,8 +347,6 @@ class Journal:
                     write.execute(
                         "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", (seq, snap, snap_hash)
                     )
-                if signatures is not None:
-                    self._write_signatures(seq, prev, signatures, snapshot=snap is not None)
                 if projections.recall is not None:
                     self._recall(projections.recall)
                 for kind, message in projections.outbox:
@@ -345,17 +357,35 @@ class Journal:
                     )
                 for record in projections.audit:
                     self._audit(seq, record)
-        except StoreError:
+                if signatures is not None:
+                    self._write_signatures(seq, prev, signatures(), snapshot=snap is not None)
+        except BaseException as failed:
             self._head = None
             if signatures is not None and self.signer is not None:
-                # the signed head never reached the store: the signer goes back to the store's
-                # head, so that the terminal (locked, or retrying a full disk) can write again;
-                # if it cannot, the next power-up withdraws it (decision 0006)
-                with contextlib.suppress(StoreError):
-                    self.signer.withdraw(*before)
+                self._after_failed_commit(signatures, before, failed)
             raise
         self._head = ChainHead(seq, prev)
         return seq
+
+    def _after_failed_commit(
+        self,
+        signatures: Callable[[], tuple[bytes, bytes | None]],
+        before: tuple[int, bytes],
+        failed: BaseException,
+    ) -> None:
+        """A commit whose head was sent to the signer failed: its answer is taken (if not
+        already), and a head signed for nothing is withdrawn, so that the signer goes back to
+        the store's head and the terminal (locked, or retrying a full disk) can write again;
+        if it cannot, the next power-up withdraws it (decision 0006).  A head the signer did
+        not sign (refused, unreachable) is left to the next power-up, as ever."""
+        assert self.signer is not None
+        try:
+            signatures()
+        except StoreError:
+            return  # not signed (or not known to be): nothing to withdraw now
+        if isinstance(failed, StoreError):
+            with contextlib.suppress(StoreError):
+                self.signer.withdraw(*before)
 
     def _log(self, seq: int, event: ev.Event, body: str) -> None:
         self.db.execute(
@@ -388,7 +418,10 @@ class Journal:
             "INSERT OR REPLACE INTO recall VALUES (?, ?, ?, ?)",
             (number, record.get("settled_at", 0), body, body_hash(number, body)),
         )
-        write.execute("DELETE FROM recall WHERE game_number <= ?", (number - self.recall_limit,))
+        if number > self.recall_limit:  # the oldest games past the limit
+            write.execute(
+                "DELETE FROM recall WHERE game_number <= ?", (number - self.recall_limit,)
+            )
 
     def prune_snapshots(self, keep: int = 20) -> None:
         """Drop all but the newest ``keep`` snapshots (the genesis snapshot is kept too)."""
