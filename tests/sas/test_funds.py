@@ -10,6 +10,7 @@ import time
 
 from kiosk.host.sas import funds as host
 from kiosk.terminal.core import events as e
+from kiosk.terminal.core.state import Phase
 from kiosk.terminal.sas import status as sas_status
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.aft import receipt_lines
@@ -186,8 +187,13 @@ def test_legacy_bonus_is_paid_once_and_metered(rig: SasRig) -> None:
     assert reply[3:13] == b"\x00" + bytes(4) + b"\x01" + to_bcd(1234, 4)
     rig.acknowledge()
     assert runtime.core.audit_credits() is None
-    # a bonus during a round waits for its end
-    rig.play("bet first_down 5", "deal")
+    # a bonus during a round waits for its end (a round the cards settle at once has no
+    # decision to wait in: deal again until one asks for the raise)
+    for _ in range(50):
+        rig.play("bet first_down 5", "deal")
+        if runtime.state.phase is Phase.DECISION:
+            break
+    assert runtime.state.phase is Phase.DECISION
     assert rig.poll(host.legacy_bonus(100).frame(ADDRESS)) == bytes([ADDRESS])
     _pump(rig)
     assert len(_transfers(rig)) == 1

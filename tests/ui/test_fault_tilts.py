@@ -92,7 +92,7 @@ def test_every_device_fault_shows_its_tilt_in_both_languages(tmp_path: Path) -> 
                 if fault.code and language == "en":  # the attendant reads the driver's words
                     assert fault.reason in app.lockup_overlay.detail
                 elif fault.code:  # in Spanish the tilt's code (the driver's words are English)
-                    assert fault.code.value in app.lockup_overlay.detail
+                    assert str(fault.code) in app.lockup_overlay.detail
                 clear_fault(app, fault)
                 d.frames(3)
                 assert shown(app) == ("", ""), f"{fault.name}: still shown once cleared"
