@@ -16,6 +16,7 @@ from kiosk.terminal.presentation.i18n import game_text, text
 from kiosk.terminal.presentation.money import dollars
 from kiosk.terminal.presentation.played_game import game_of
 from kiosk.terminal.presentation.spots import ResultLine, result_line, spot_labels
+from kiosk.terminal.presentation.win import round_summary
 from kiosk.terminal.presentation.words import GameWords
 
 SEAT = 0
@@ -71,13 +72,7 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     if settled is not None and game is not None:
         ordered = sorted(settled.results, key=lambda r: order(r.spot))
         results = tuple(result_line(game, r, words, labels) for r in ordered)
-        paid, stake = settled.paid, settled.stake
-        if paid == 0:
-            total_text = text(language, "no_win")
-        elif paid == stake:
-            total_text = text(language, "push", amount=dollars(paid))
-        else:
-            total_text = text(language, "you_win", amount=dollars(paid))
+        total_text = round_summary(settled.paid, settled.stake, language)
     choice = rnd.choices.get(seat)
     decision = ""
     if choice is not None:

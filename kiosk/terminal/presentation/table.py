@@ -23,7 +23,7 @@ from kiosk.terminal.presentation.families import table_family
 from kiosk.terminal.presentation.i18n import text
 from kiosk.terminal.presentation.money import dollars
 from kiosk.terminal.presentation.spots import SpotView, spot_views
-from kiosk.terminal.presentation.win import WinView, win_view
+from kiosk.terminal.presentation.win import WinView, net_win, round_summary, win_view
 from kiosk.terminal.presentation.words import GameWords
 
 SEAT = 0
@@ -95,11 +95,23 @@ def allowed(state: TerminalState, command: type[c.Command]) -> bool:
     return state.phase in rule.phases and not any(x in rule.blocked_by for x in state.lockups())
 
 
-def _shown_round(state: TerminalState) -> RoundState | None:
+def _shown_round(state: TerminalState, game: GameRules) -> RoundState | None:
+    """The round on the table: the one being played, or the last one with its result until
+    the player starts the next.  A game whose player picks positions on the first deal
+    (Stadium's array) clears it as soon as a position or a chip is placed for the next round:
+    the picker then shows empty numbered positions, never the last round's cards face up
+    (which the next round does not deal again); the last round lives in history."""
     rnd = state.round
     if rnd is None or rnd.edition != state.selected_edition:
         return None
+    if game.positions and state.phase not in IN_ROUND and next_round_started(state):
+        return None
     return rnd
+
+
+def next_round_started(state: TerminalState) -> bool:
+    """The player has put something down for the next round (a chip, a position)."""
+    return bool(state.pending_wagers.get(SEAT)) or bool(state.pending_positions.get(SEAT))
 
 
 def round_cards(rnd: RoundState | None) -> list[int]:
@@ -155,7 +167,7 @@ def table_view(
     ``in_flight``: the screen is still moving dealt cards into place, so what follows from
     them waits — the decision prompt, the hands' names, the results, the win."""
     game = rules(state.selected_edition)
-    rnd = _shown_round(state)
+    rnd = _shown_round(state, game)
     cards = round_cards(rnd)
     shown = len(cards) if revealed is None else max(0, min(revealed, len(cards)))
     all_shown = shown == len(cards)
@@ -207,7 +219,7 @@ def table_view(
         offer=offer_view,
         guide_text=_guide(state, game, words, pending, positions, busy, offer_view, banner),
         win_banner=banner,
-        won=result_shown and paid > 0,
+        won=result_shown and seat_result is not None and net_win(paid, seat_result.stake),
         deal_steps=deal_steps(game),
         cards_total=len(cards),
         revealed=shown,
@@ -425,12 +437,7 @@ def _offer_view(
 def _banner(language: str, seat_result: SeatResult | None, shown: bool) -> str:
     if seat_result is None or not shown:
         return ""
-    paid, stake = seat_result.paid, seat_result.stake
-    if paid == 0:
-        return text(language, "no_win")
-    if paid == stake:
-        return text(language, "push", amount=dollars(paid))
-    return text(language, "you_win", amount=dollars(paid))
+    return round_summary(seat_result.paid, seat_result.stake, language)
 
 
 def _guide(

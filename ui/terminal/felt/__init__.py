@@ -25,7 +25,7 @@ from kivy.uix.widget import Widget
 from kiosk.terminal.presentation.chips import Chip
 from kiosk.terminal.presentation.felt import chip_stack
 from kiosk.terminal.presentation.money import dollars
-from kiosk.terminal.presentation.spots import ResultLine, SpotView
+from kiosk.terminal.presentation.spots import ResultLine, SpotView, spot_highlight
 from ui.terminal.draw import chipface
 from ui.terminal.widgets.named import Named
 
@@ -107,15 +107,10 @@ class PrintedSpot(FloatLayout):
 
     def show_result(self, lines: Sequence[ResultLine]) -> None:
         """How the spot's wager lines ended ("" and no light while there is no result)."""
+        self.highlight = spot_highlight(lines)
         paid = sum(line.paid for line in lines)
-        self.result_short = dollars(paid) if any(line.won for line in lines) else ""
+        self.result_short = dollars(paid) if self.highlight == "win" else ""
         self.result_text = "  ".join(line.amount_text for line in lines)
-        if not lines:
-            self.highlight = ""
-        elif any(line.won for line in lines):
-            self.highlight = "win"
-        else:
-            self.highlight = "push" if all(line.push for line in lines) else "lose"
 
 
 class FeltSpot(Named, ButtonBehavior, PrintedSpot):
