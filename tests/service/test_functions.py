@@ -154,7 +154,7 @@ def test_test_voucher_reports_a_printer_fault(srig: ServiceRig) -> None:
         ({"terminal_id": "X" * 17}, "terminal_id: at most 16 ASCII characters"),
         ({"accepted_notes": [300]}, "accepted_notes: 300 is not a note value"),
         ({"credit_limit": 100}, "credit_limit: must be at least table_max"),
-        ({"decision_seconds": 0}, "decision_seconds: must be a positive whole number"),
+        ({"decision_seconds": -1}, "decision_seconds: 0 (no timer) or whole seconds up to 600"),
         ({"editions": []}, "editions: at least one edition must be enabled"),
         ({"seats": 2}, "seats: the number of seats is fixed at installation"),
         ({"colour": "red"}, "colour: unknown configuration field"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.tools.tour import STADIUM_CARDS
+from kiosk.tools.tour import STADIUM_CARDS, TURBO_CARDS
 
 
 def _stadium(k: Any, wagers: tuple[str, ...], choice: str = "take") -> None:
@@ -70,3 +70,49 @@ def test_a_spot_is_lit_by_what_its_wagers_did_together(kiosk: Any) -> None:
     assert not view.won and not k.app.won
     by_id = {spot.id: spot for spot in view.spots}
     assert by_id["ante"].highlight == "lose" and by_id["pairs_plus"].highlight == "win"
+
+
+def test_stadium_results_name_the_hands_and_the_paying_lines(kiosk: Any) -> None:
+    """Item 7: the hands with their ranks, the winner first; each winning side wager with
+    the hand that paid it and its odds; the same in history and in Spanish."""
+    k = kiosk
+    _stadium(k, ("chip:500", "spot:ante", "spot:pairs_plus"))
+    view = k.app.view()
+    assert view.hand_text == "Your hand: Pair of Queens"
+    assert view.reasons == (
+        "Pair of Queens beats King high",
+        "Pair of Queens: Pairs Plus pays 1 to 1",
+    )
+    assert k.driver.widget("why").text == "Pair of Queens beats King high  (1/2) ›"
+    k.tap("why")  # the next reason
+    assert k.driver.widget("why").text == "Pair of Queens: Pairs Plus pays 1 to 1  (2/2) ›"
+    k.tap("language")
+    assert k.app.view().reasons == (
+        "Pareja de reinas gana a carta alta: rey",
+        "Pareja de reinas: Parejas Plus paga 1 a 1",
+    )
+    k.tap("history")
+    screen = k.app.root.ids.sm.current_screen
+    lines = [w.text for w in reversed(screen.ids.lines.children)]
+    assert "Pareja de reinas gana a carta alta: rey" in lines, lines
+
+
+def test_turbo_results_name_the_count_and_the_pay_line(kiosk: Any) -> None:
+    """Item 7: each paying Turbo wager with the footballs that paid it and the odds of the
+    edition's own pay table."""
+    k, d = kiosk, kiosk.driver
+    k.device("note", 10000)
+    d.wait(lambda: d.screen == "menu")
+    k.tap("game:turbo-football", "chip:100", "spot:field_goal", "spot:first_down")
+    k.deal_next(TURBO_CARDS)
+    k.tap("deal")
+    d.wait(lambda: k.app.view().offer is not None, what="the Double offer")
+    d.settle()
+    k.tap("decline")
+    d.settle()
+    view = k.app.view()
+    assert view.icon_count_text == "15 footballs"
+    assert view.reasons == (
+        "15 footballs: First Down pays 1 to 1",
+        "15 footballs: Field Goal pays 6 to 1",
+    )

@@ -50,7 +50,10 @@ class TerminalConfig:
     handpay_limit: int = 120_000  # a single win at or above this locks up for an attendant
     ticket_out_limit: int = 1_000_000  # larger cash-outs are paid by hand
     accepted_notes: tuple[int, ...] = NOTE_VALUES
-    decision_seconds: int = 20  # Play/Fold and raise timer; the default choice when it runs out
+    #: Play/Fold and raise timer: 0 (the default) none, the round waits for the player; when
+    #: the operator sets one, the rules' stated default is taken when it runs out, and the
+    #: screen shows it counting down (decision 0054)
+    decision_seconds: int = 0
     host_timeout_seconds: int = 30  # communication loss beyond this disables play
     seats: int = 1
     language: str = "en"
@@ -135,13 +138,17 @@ def validate(config: TerminalConfig) -> None:
         "credit_limit",
         "handpay_limit",
         "ticket_out_limit",
-        "decision_seconds",
         "host_timeout_seconds",
         "seats",
         "voucher_expiry_days",
         "withdrawal_lock_hours",
     ):
         _positive_int(name, getattr(config, name))
+    seconds = config.decision_seconds
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= 600:
+        raise ConfigError(
+            f"decision_seconds: 0 (no timer) or whole seconds up to 600, got {seconds!r}"
+        )
     for name in ("terminal_id", "venue", "host_address", "language"):
         value = getattr(config, name)
         if not isinstance(value, str) or not value.strip():

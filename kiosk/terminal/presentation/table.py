@@ -22,6 +22,7 @@ from kiosk.terminal.presentation.faces import CardFace, face
 from kiosk.terminal.presentation.families import table_family
 from kiosk.terminal.presentation.i18n import text
 from kiosk.terminal.presentation.money import dollars
+from kiosk.terminal.presentation.reasons import round_reasons
 from kiosk.terminal.presentation.spots import SpotView, spot_views
 from kiosk.terminal.presentation.win import WinView, net_win, round_summary, win_view
 from kiosk.terminal.presentation.words import GameWords
@@ -42,7 +43,7 @@ class OfferView:
     decline_label: str
     seconds_left: int
     total_seconds: int
-    default_text: str  # "FOLD in 12 s"
+    default_text: str  # "FOLD in 12 s"; "" with no timer (the round waits for the player)
     can_take: bool = True  # False: the credits do not cover the extra wager (the prompt says so)
 
 
@@ -87,6 +88,9 @@ class TableView:
     lines_text: str = ""  # Stadium: the blind row and column wagers' result, on every tab
     tile_icon: str = ""  # the game's icon in the title bar ("football", "stadium")
     win: WinView | None = None  # the round's win, once shown (the win presentation)
+    #: why the round paid what it did, once shown: the hands compared, each winning wager
+    #: with what paid it and its odds ("12 footballs: Field Goal pays 3 to 1")
+    reasons: tuple[str, ...] = ()
 
 
 def allowed(state: TerminalState, command: type[c.Command]) -> bool:
@@ -232,6 +236,7 @@ def table_view(
         lines_text=_lines_text(game, stakes.results, language),
         win=_win(seat_result if result_shown else None, rnd, credits, spots, language),
         tile_icon=family.tile_icon(game),
+        reasons=round_reasons(game, rnd, seat_result, words, SEAT) if result_shown else (),
     )
 
 
@@ -409,7 +414,7 @@ def _offer_view(
         return None
     offer = offered.decision
     amount = dollars(offer.extra_wager)
-    total = state.config.decision_seconds
+    total = state.config.decision_seconds if offered.deadline else 0
     end = deadline if deadline is not None else offered.deadline
     left = max(0, min(total, -(-(end - now) // 1000)))
     take, default = offer.take, offer.default
@@ -429,7 +434,9 @@ def _offer_view(
         decline_label=decline_label,
         seconds_left=left,
         total_seconds=total,
-        default_text=text(language, "default_after", choice=default_label, seconds=left),
+        default_text=(
+            text(language, "default_after", choice=default_label, seconds=left) if total else ""
+        ),
         can_take=can_take,
     )
 

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk.terminal.presentation.chips import Chip
@@ -18,6 +20,12 @@ from ui.terminal.actions import PlaceChip, SelectChip
 from ui.terminal.felt import Felt, Spot
 from ui.terminal.widgets.card import CardView
 from ui.terminal.widgets.chip import ChipButton
+from ui.terminal.widgets.named import Named
+
+
+class ReasonLine(Named, ButtonBehavior, Label):
+    """The line under the table giving a result's reasons, one at a time: a touch shows the
+    next."""
 
 
 class TableFooter(BoxLayout):
@@ -30,6 +38,7 @@ class TableScreen(Screen):
     """A game table; :meth:`show` takes a :class:`TableView`."""
 
     guide = StringProperty("")
+    why = StringProperty("")  # why the round paid what it did: one reason, "(2/5)" when more
     deciding = BooleanProperty(False)
     prompt = StringProperty("")
     take_label = StringProperty("")
@@ -37,6 +46,7 @@ class TableScreen(Screen):
     default_text = StringProperty("")
     seconds = NumericProperty(0)
     total_seconds = NumericProperty(1)
+    timed = BooleanProperty(False)  # the operator set a decision timer: its countdown shows
     won = BooleanProperty(False)
     can_bet = BooleanProperty(False)
     can_deal = BooleanProperty(False)
@@ -49,12 +59,17 @@ class TableScreen(Screen):
         self._rack: tuple[Chip, ...] = ()
         self._spots: dict[str, Spot] = {}
         self._spot_edition = ""
+        self._reasons: tuple[str, ...] = ()
+        self._reason = 0
 
     # --- filling in -------------------------------------------------------------------------
 
     def show(self, view: TableView, animate: bool, chip: int, speed: float) -> None:
         """Display ``view``; new cards are dealt with the animation when ``animate``."""
         self.guide = view.guide_text
+        if tuple(view.reasons) != self._reasons:
+            self._reasons, self._reason = tuple(view.reasons), 0
+        self._show_reason()
         self.won = view.won
         self.can_bet, self.can_deal = view.can_bet, view.can_deal
         self.can_clear, self.can_repeat = view.can_clear, view.can_repeat
@@ -65,7 +80,8 @@ class TableScreen(Screen):
             self.take_label, self.decline_label = offer.take_label, offer.decline_label
             self.default_text = offer.default_text
             self.can_take = offer.can_take
-            self.seconds, self.total_seconds = offer.seconds_left, offer.total_seconds
+            self.seconds, self.total_seconds = offer.seconds_left, max(1, offer.total_seconds)
+            self.timed = offer.total_seconds > 0
         self._show_rack(view.chips, chip, view.can_bet)
         if self._spot_edition != view.edition:
             self._build_spots(view.spots)
@@ -75,6 +91,22 @@ class TableScreen(Screen):
         for felt in self.felts():
             felt.show_decision(view.spots, view.chips)
         self.show_cards(view, animate, speed)
+
+    def next_reason(self) -> None:
+        """A touch on the reasons' line shows the next one (they are on one line, one at a
+        time, so that the table keeps its room at 800x480)."""
+        if self._reasons:
+            self._reason = (self._reason + 1) % len(self._reasons)
+            self._show_reason()
+
+    def _show_reason(self) -> None:
+        reasons = self._reasons
+        if not reasons:
+            self.why = ""
+        elif len(reasons) == 1:
+            self.why = reasons[0]
+        else:
+            self.why = f"{reasons[self._reason]}  ({self._reason + 1}/{len(reasons)}) ›"
 
     def show_cards(self, view: TableView, animate: bool, speed: float) -> None:
         """The game's cards (each table lays them out its own way)."""

@@ -3,22 +3,32 @@ dealer's hand, play or fold, the blind row and column wagers, the three pay tabl
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from kiosk.kernel.games import poker3
-from kiosk.kernel.games.base import GameRules, WagerSpot
-from kiosk.kernel.games.stadium import ANTE, ANTE_BONUS, FAMILY_ID, PLAY, StadiumRules
+from kiosk.kernel.games.base import GameRules, WagerResult, WagerSpot
+from kiosk.kernel.games.stadium import (
+    ANTE,
+    ANTE_BONUS,
+    FAMILY_ID,
+    PAIRS_PLUS,
+    PLAY,
+    StadiumRules,
+)
 from kiosk.terminal.presentation.families import (
     GameWordsLike,
     HelpContent,
     OfferLabels,
     PayTable,
+    RoundCards,
     TableFamily,
+    odds_words,
     register,
     stadium_help,
 )
 from kiosk.terminal.presentation.families.stadium_hands import dealer_qualifies as dealer_qualifies
+from kiosk.terminal.presentation.families.stadium_hands import ranked_name, showdown_text
 from kiosk.terminal.presentation.families.stadium_hands import three_card_name as three_card_name
 from kiosk.terminal.presentation.help_pictures import HelpPictures
 from kiosk.terminal.presentation.i18n import game_text, text
@@ -114,7 +124,7 @@ class StadiumTable(TableFamily):
         if len(positions) != game.positions or len(first) < game.first_deal:
             return ""
         hand = [first[p] for p in positions]
-        return text(language, "your_hand", hand=three_card_name(hand, language))
+        return text(language, "your_hand", hand=ranked_name(hand, language))
 
     def dealer_text(self, game: GameRules, dealer: Sequence[int], language: str) -> str:
         """``"Dealer: King high — qualifies"``."""
@@ -124,6 +134,37 @@ class StadiumTable(TableFamily):
         return text(
             language, "dealer_hand", hand=three_card_name(dealer, language), qualifies=qualifies
         )
+
+    def reasons(
+        self,
+        game: GameRules,
+        results: Sequence[WagerResult],
+        cards: RoundCards,
+        label: Callable[[str], str],
+        words: GameWordsLike,
+    ) -> tuple[str, ...]:
+        """The hands compared when the seat played (``"Pair of Jacks beats Pair of
+        Sevens"``, or the dealer not qualifying), then each winning side wager with the hand
+        that paid it: ``"Pair of Queens: Pairs Plus pays 1 to 1"``."""
+        language = words.language
+        complete = len(cards.positions) == game.positions and len(cards.first) >= game.first_deal
+        hand = [cards.first[p] for p in cards.positions] if complete else []
+        dealer = list(cards.shared)
+        out: list[str] = []
+        played = any(r.spot == PLAY for r in results)
+        if played and hand and len(dealer) == game.second_deal_shared:
+            if dealer_qualifies(dealer):
+                out.append(showdown_text(hand, dealer, language))
+            else:
+                out.append(text(language, "dealer_not_qualify", hand=ranked_name(dealer, language)))
+        for r in results:
+            if r.spot in (ANTE, PLAY) or r.paid <= r.stake:
+                continue
+            own_hand = r.spot in (ANTE_BONUS, PAIRS_PLUS) and hand
+            why = ranked_name(hand, language) if own_hand else words(r.outcome)
+            name, odds = label(r.spot), odds_words(r, words)
+            out.append(text(language, "pays_because", why=why, name=name, odds=odds))
+        return tuple(out)
 
     def offer_labels(
         self, game: GameRules, words: GameWordsLike, take: str, decline: str, amount: str
