@@ -97,7 +97,7 @@ def test_a_spanish_stadium_round_names_its_wagers_lines_and_hands_in_spanish(tab
     assert [r.text for r in results["six_card_bonus"]] == ["PIERDE Pareja"]
     assert [r.text for r in results["pairs_plus_row_3"]] == ["PIERDE Carta alta"]
     assert done.lines_text == "Filas y columnas: PIERDE"
-    assert done.hand_text == "Su mano: Pareja"
+    assert done.hand_text == "Su mano: Pareja de reinas"
     recalled = s.history()[0]
     assert ("Parejas Plus Fila 3", "$5.00") in recalled.wagers
 

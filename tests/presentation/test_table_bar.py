@@ -171,7 +171,7 @@ def test_the_decision_counts_down_the_tables_window(table: Table) -> None:
     assert s.place_chip("ante")
     table.deal(STADIUM_CARDS)
     local = s.view().offer
-    assert local is not None and local.seconds_left > 7
+    assert local is not None  # the terminal keeps no timer of its own (decision 0054)
     bar = table_bar(_status(TablePhase.DECIDING, 6_500), "es", dealer_hand=True, window_ms=10_000)
     offer = at_table(s.view(), bar, "es").offer
     assert offer is not None

@@ -64,7 +64,7 @@ def test_recall_shows_the_game_card_by_card(table: Table) -> None:
     view = recall_view(record, "en")
     assert [f.name for f in view.first] == STADIUM_CARDS.split()[:9]
     assert [f.name for f in view.dealer] == STADIUM_CARDS.split()[9:]
-    assert view.positions == (0, 4, 8) and view.hand_text == "Your hand: Pair"
+    assert view.positions == (0, 4, 8) and view.hand_text == "Your hand: Pair of Queens"
     assert view.decision_text == "Decision: FOLD"
     assert [r.text for r in view.results] == ["LOSE Fold"]
     assert view.credits_text == "Credit $20.00 → $19.00"

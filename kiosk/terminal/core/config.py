@@ -147,7 +147,7 @@ def validate(config: TerminalConfig) -> None:
     seconds = config.decision_seconds
     if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= 600:
         raise ConfigError(
-            f"decision_seconds: 0 (no timer) or whole seconds up to 600, got {seconds!r}"
+            f"decision_seconds: 0 for no timer, or whole seconds up to 600, got {seconds!r}"
         )
     for name in ("terminal_id", "venue", "host_address", "language"):
         value = getattr(config, name)

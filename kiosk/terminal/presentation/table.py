@@ -45,6 +45,7 @@ class OfferView:
     total_seconds: int
     default_text: str  # "FOLD in 12 s"; "" with no timer (the round waits for the player)
     can_take: bool = True  # False: the credits do not cover the extra wager (the prompt says so)
+    default_label: str = ""  # the button of the choice the rules take when a timer runs out
 
 
 @dataclass(frozen=True)
@@ -438,6 +439,7 @@ def _offer_view(
             text(language, "default_after", choice=default_label, seconds=left) if total else ""
         ),
         can_take=can_take,
+        default_label=default_label,
     )
 
 

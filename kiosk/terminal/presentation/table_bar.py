@@ -252,11 +252,7 @@ def at_table(view: TableView, bar: TableBarView, language: str) -> TableView:
     offer = view.offer
     counting = bar.step in (TableStep.DECIDING, TableStep.PAUSED)
     if offer is not None and counting and bar.seconds is not None:
-        default = (
-            offer.decline_label
-            if offer.default_text.startswith(offer.decline_label)
-            else offer.take_label
-        )
+        default = offer.default_label
         offer = replace(
             offer,
             seconds_left=bar.seconds,
