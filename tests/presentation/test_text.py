@@ -46,9 +46,10 @@ def test_interleaved_2_of_5_known_symbol() -> None:
 
 
 def test_session_clock_text() -> None:
-    assert clock_text(65_000) == "0:01"
-    assert clock_text(3_725_000) == "1:02"
-    assert clock_text(-5) == "0:00"
+    assert clock_text(65_000) == "1 min"
+    assert clock_text(3_725_000) == "1 h 02 min"
+    assert clock_text(3_725_000, "es") == "1 h 02 min"
+    assert clock_text(-5) == "0 min"
 
 
 def test_recall_shows_the_game_card_by_card(table: Table) -> None:
@@ -74,7 +75,7 @@ def test_recall_shows_the_game_card_by_card(table: Table) -> None:
 def test_session_reminder(table: Table) -> None:
     s = table.session
     table.note(2000)
-    assert s.session_text() == "Session 0:00"
+    assert s.session_text() == "Session 0 min"
     s.set_reminder(15)
     table.clock.advance(14 * 60)
     s.tick()

@@ -123,6 +123,7 @@ class KioskApp(App):
     title_text = StringProperty("")
     edition_icon = StringProperty("")
     session_text = StringProperty("")
+    responsible_text = StringProperty("")  # attract mode's responsible-gaming line
     can_cash_out = BooleanProperty(False)
     cash_out_text = StringProperty("")
     covered = BooleanProperty(False)  # a lockup, the voucher or a dialog covers the table
@@ -351,6 +352,7 @@ class KioskApp(App):
         self.title_text = view.title
         self.edition_icon = view.tile_icon
         self.session_text = s.session_text()
+        self.responsible_text = s.responsible_gaming_text()
         self.can_cash_out = view.can_cash_out
         by_hand = view.can_cash_out and s.cash_out_by_hand()
         self.cash_out_text = self.t["cash_out_handpay" if by_hand else "cash_out"]

@@ -26,6 +26,11 @@ class EditionConfig:
     paytables: Mapping[str, str] = field(default_factory=dict)
 
 
+#: fields a snapshot leaves out at their default (the releases before them wrote no such key)
+UNWRITTEN_AT_DEFAULT = ("responsible_gaming_en", "responsible_gaming_es")
+#: the longest responsible-gaming line (one line across the attract screen)
+RESPONSIBLE_GAMING_MAX = 80
+
 #: the default of ``withdrawal_lock_hours`` (a snapshot leaves it out at this value, so that the
 #: snapshots of the releases before it replay the same: kiosk/terminal/core/state.py)
 WITHDRAWAL_LOCK_HOURS = 24
@@ -61,6 +66,10 @@ class TerminalConfig:
     voucher_expiry_days: int = 30
     #: a second withdrawn head within this many hours locks for the operator (decision 0037)
     withdrawal_lock_hours: int = WITHDRAWAL_LOCK_HOURS
+    #: the responsible-gaming line attract mode shows, the operator's words in each language
+    #: ("" shows the built-in line); a snapshot leaves them out when "" (see WITHDRAWAL_...)
+    responsible_gaming_en: str = ""
+    responsible_gaming_es: str = ""
 
     def __post_init__(self) -> None:
         validate(self)
@@ -153,6 +162,12 @@ def validate(config: TerminalConfig) -> None:
         value = getattr(config, name)
         if not isinstance(value, str) or not value.strip():
             raise ConfigError(f"{name}: must be a non-empty text")
+    for name in UNWRITTEN_AT_DEFAULT:
+        line = getattr(config, name)
+        if not isinstance(line, str) or len(line) > RESPONSIBLE_GAMING_MAX:
+            raise ConfigError(f"{name}: a text of at most {RESPONSIBLE_GAMING_MAX} characters")
+        if not line.isprintable():
+            raise ConfigError(f"{name}: one line of printable characters")
     if not config.terminal_id.isascii() or len(config.terminal_id) > 16:
         raise ConfigError("terminal_id: at most 16 ASCII characters")
     if config.language not in ("en", "es"):

@@ -471,9 +471,11 @@ def _guide(
     chosen = len(state.pending_positions.get(SEAT, ()))
     if game.positions and chosen != game.positions:
         return text(language, "choose_positions", n=chosen)
+    config = state.config
+    limits = text(language, "limits", low=dollars(config.min_wager), high=dollars(config.max_wager))
     if not pending:
-        return text(language, "place_wagers")
+        return f"{text(language, 'place_wagers')} · {limits}"
     mandatory = next((s for s in game.spots if s.mandatory), None)
     if mandatory is not None and mandatory.id not in pending:
         return text(language, "place_mandatory", spot=words.spot(mandatory))
-    return text(language, "touch_deal")
+    return f"{text(language, 'touch_deal')} · {limits}"

@@ -63,6 +63,8 @@ class PrintedSpot(FloatLayout):
     result_short = StringProperty("")  # "$25.00", all its lines paid: shown when the whole
     # result does not fit (a win too wide, or the Ante and its bonus together)
     shown_result = StringProperty("")
+    pays_text = StringProperty("")  # what the spot pays, printed while no chip is on it
+    shown_pays = StringProperty("")  # the pays, or their top when the whole does not fit
     shown_label = StringProperty("")  # the name, broken after a hyphen when a word is too wide
     highlight = StringProperty("")
     stack = ListProperty([])
@@ -74,6 +76,19 @@ class PrintedSpot(FloatLayout):
 
     def on_label(self, *_: object) -> None:
         self.fit_name()
+
+    def on_pays_text(self, *_: object) -> None:
+        self.fit_pays()
+
+    def fit_pays(self, *_: object) -> None:
+        """The pays as printed: ``"2:1 · 4:1"``, or the top odds alone when the whole does not
+        fit the stake's line (``"10,000:1"``)."""
+        label = self.ids.get("result_label")
+        whole = self.pays_text
+        if label is not None and whole and label.width > 0:
+            if label._label.get_extents(whole)[0] > label.width:
+                whole = whole.replace("–", "·").split("·")[-1].strip()
+        self.shown_pays = whole
 
     def on_size(self, *_: object) -> None:
         Clock.schedule_once(self.fit_name, -1)  # once the name's column has its new width
@@ -122,6 +137,7 @@ class FeltSpot(Named, ButtonBehavior, PrintedSpot):
         self.tk_name = f"spot:{spot.id}"
         self.mandatory = spot.mandatory
         self.show_lines(spot.label, spot.amount_text, chip_stack(rack, spot.amount))
+        self.pays_text = spot.pays_text
         own = [r for r in spot.results if not spot.extra_label or r.label != spot.extra_label]
         self.show_result(own)
         self.disabled = not enabled

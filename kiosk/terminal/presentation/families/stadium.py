@@ -98,8 +98,8 @@ class StadiumTable(TableFamily):
     def pays_text(self, game: GameRules, spot: WagerSpot) -> str:
         """The ante's 1:1 and bonus range, a side wager's range."""
         rules = _rules(game)
-        if spot.id == ANTE:
-            return f"1:1 · {odds_range(list(rules.ante_bonus.pays.values()))}"
+        if spot.id == ANTE:  # Ante and Play 1:1, the ante bonus up to its top
+            return odds_range([Fraction(1), *rules.ante_bonus.pays.values()])
         side = rules.pairs_plus if spot.id.startswith("pairs_plus") else rules.six_card_bonus
         return odds_range(list(side.pays.values()))
 

@@ -50,6 +50,8 @@ FIELDS = (
     FieldSpec("withdrawal_lock_hours", "Second withdrawn head locks within", "hours"),
     FieldSpec("language", "Default language", "choice", ("en", "es")),
     FieldSpec("host_address", "Host address", "text"),
+    FieldSpec("responsible_gaming_en", "Responsible-gaming line (English)", "text"),
+    FieldSpec("responsible_gaming_es", "Responsible-gaming line (Spanish)", "text"),
 )
 FIELD_SPECS = {spec.name: spec for spec in FIELDS}
 
