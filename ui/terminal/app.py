@@ -323,7 +323,10 @@ class KioskApp(App):
         )
         self.table_view = bar
         self.root.ids.topbar.ids.tablebar.show(bar)
-        return at_table(view, bar, self.lang)
+        rnd = self.session.rt.state.round
+        past = rnd is not None and 0 < rnd.table_game < status.game_number
+        finished = rnd is not None and bool(rnd.settled_at or rnd.voided)
+        return at_table(view, bar, self.lang, past_round=past and finished)
 
     def _table_name(self) -> str:
         """The table screen of the selected game's family (each is named after its family)."""

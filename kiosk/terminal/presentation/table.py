@@ -92,6 +92,7 @@ class TableView:
     #: why the round paid what it did, once shown: the hands compared, each winning wager
     #: with what paid it and its odds ("12 footballs: Field Goal pays 3 to 1")
     reasons: tuple[str, ...] = ()
+    deal_button: bool = True  # a DEAL button is shown (none at a table's seat: decision 0054)
 
 
 def allowed(state: TerminalState, command: type[c.Command]) -> bool:

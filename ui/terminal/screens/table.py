@@ -50,6 +50,7 @@ class TableScreen(Screen):
     won = BooleanProperty(False)
     can_bet = BooleanProperty(False)
     can_deal = BooleanProperty(False)
+    deal_button = BooleanProperty(True)  # none at a table's seat (decision 0054)
     can_clear = BooleanProperty(False)
     can_repeat = BooleanProperty(False)
     can_take = BooleanProperty(True)
@@ -72,6 +73,7 @@ class TableScreen(Screen):
         self._show_reason()
         self.won = view.won
         self.can_bet, self.can_deal = view.can_bet, view.can_deal
+        self.deal_button = view.deal_button
         self.can_clear, self.can_repeat = view.can_clear, view.can_repeat
         offer = view.offer
         self.deciding = offer is not None
