@@ -24,7 +24,6 @@ from kiosk.terminal.service.functions.config import parse_field, with_edition, w
 from kiosk.terminal.service.functions.house_edge import HouseEdges
 from tests.helpers.service_rig import ServiceRig
 
-
 #: a terminal whose operator set a decision timer (none by default: decision 0054)
 TIMED = TerminalConfig(decision_seconds=20)
 

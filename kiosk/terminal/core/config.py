@@ -153,21 +153,11 @@ def validate(config: TerminalConfig) -> None:
         "withdrawal_lock_hours",
     ):
         _positive_int(name, getattr(config, name))
-    seconds = config.decision_seconds
-    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= 600:
-        raise ConfigError(
-            f"decision_seconds: 0 for no timer, or whole seconds up to 600, got {seconds!r}"
-        )
+    _validate_player_fields(config)
     for name in ("terminal_id", "venue", "host_address", "language"):
         value = getattr(config, name)
         if not isinstance(value, str) or not value.strip():
             raise ConfigError(f"{name}: must be a non-empty text")
-    for name in UNWRITTEN_AT_DEFAULT:
-        line = getattr(config, name)
-        if not isinstance(line, str) or len(line) > RESPONSIBLE_GAMING_MAX:
-            raise ConfigError(f"{name}: a text of at most {RESPONSIBLE_GAMING_MAX} characters")
-        if not line.isprintable():
-            raise ConfigError(f"{name}: one line of printable characters")
     if not config.terminal_id.isascii() or len(config.terminal_id) > 16:
         raise ConfigError("terminal_id: at most 16 ASCII characters")
     if config.language not in ("en", "es"):
@@ -205,3 +195,18 @@ def validate(config: TerminalConfig) -> None:
             load_game(ed.edition, ed.paytables)
         except (RuleError, ValueError) as exc:
             raise ConfigError(f"editions.{ed.edition}.paytables: {exc}") from exc
+
+
+def _validate_player_fields(config: TerminalConfig) -> None:
+    """The decision timer (0: none) and the responsible-gaming lines (decision 0054)."""
+    seconds = config.decision_seconds
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= 600:
+        raise ConfigError(
+            f"decision_seconds: 0 for no timer, or whole seconds up to 600, got {seconds!r}"
+        )
+    for name in UNWRITTEN_AT_DEFAULT:
+        line = getattr(config, name)
+        if not isinstance(line, str) or len(line) > RESPONSIBLE_GAMING_MAX:
+            raise ConfigError(f"{name}: a text of at most {RESPONSIBLE_GAMING_MAX} characters")
+        if not line.isprintable():
+            raise ConfigError(f"{name}: one line of printable characters")

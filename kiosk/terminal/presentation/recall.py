@@ -15,8 +15,8 @@ from kiosk.terminal.presentation.families import table_family
 from kiosk.terminal.presentation.i18n import game_text, text
 from kiosk.terminal.presentation.money import dollars
 from kiosk.terminal.presentation.played_game import game_of
-from kiosk.terminal.presentation.spots import ResultLine, result_line, spot_labels
 from kiosk.terminal.presentation.reasons import round_reasons
+from kiosk.terminal.presentation.spots import ResultLine, result_line, spot_labels
 from kiosk.terminal.presentation.win import round_summary
 from kiosk.terminal.presentation.words import GameWords
 

@@ -85,9 +85,9 @@ class PrintedSpot(FloatLayout):
         fit the stake's line (``"10,000:1"``)."""
         label = self.ids.get("result_label")
         whole = self.pays_text
-        if label is not None and whole and label.width > 0:
-            if label._label.get_extents(whole)[0] > label.width:
-                whole = whole.replace("–", "·").split("·")[-1].strip()
+        too_wide = label is not None and whole and label.width > 0
+        if too_wide and label._label.get_extents(whole)[0] > label.width:
+            whole = whole.replace("–", "·").split("·")[-1].strip()
         self.shown_pays = whole
 
     def on_size(self, *_: object) -> None:

@@ -8,14 +8,8 @@ from fractions import Fraction
 
 from kiosk.kernel.games import poker3
 from kiosk.kernel.games.base import GameRules, WagerResult, WagerSpot
-from kiosk.kernel.games.stadium import (
-    ANTE,
-    ANTE_BONUS,
-    FAMILY_ID,
-    PAIRS_PLUS,
-    PLAY,
-    StadiumRules,
-)
+from kiosk.kernel.games.stadium import ANTE, ANTE_BONUS, FAMILY_ID, PLAY, StadiumRules
+from kiosk.kernel.games.stadium_paytables import PAIRS_PLUS
 from kiosk.terminal.presentation.families import (
     GameWordsLike,
     HelpContent,
