@@ -203,7 +203,7 @@ def test_a_notice_shows_over_the_guide_line_not_over_the_title(kiosk: Any) -> No
     k.device("note", 500)
     notice = next(w for w in k.app.root.walk() if type(w).__name__ == "NoticeToast")
     assert notice.text == "$5.00 added" and notice.opacity == 1
-    guide = k.app.root.ids.sm.current_screen.ids.footer.children[-1]  # the guide line
+    guide = k.app.root.ids.sm.current_screen.ids.footer.children[-2]  # the guide line
     assert _overlap(_rect(notice), _rect(guide))
     assert not _overlap(_rect(notice), _rect(d.widget("title")))
 

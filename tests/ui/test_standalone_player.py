@@ -75,3 +75,30 @@ def test_no_decision_timer_unless_the_operator_sets_one(kiosk: Any) -> None:
     rt.clock = lambda: 10**13  # long after any timer would have run out
     assert rt.pump() == []
     assert rt.state.phase.value == "decision" and rt.state.round.choices == {}
+
+
+def test_help_opens_on_a_picture_and_turns_its_pages(kiosk: Any) -> None:
+    """Help opens on the icons the cards carry and the first pay table drawn, not on
+    paragraphs; NEXT and PREVIOUS turn the pages; the rules in words come last."""
+    from ui.terminal.screens.help import IconValuesView, Paragraph, PictureRowView
+
+    k, d = kiosk, kiosk.driver
+    k.device("note", 2000)
+    d.wait(lambda: d.screen == "menu")
+    k.tap("game:turbo-football", "help")
+    screen = k.app.root.ids.sm.current_screen
+    first = list(reversed(screen.ids.body.children))
+    assert isinstance(first[1], IconValuesView) and not any(isinstance(w, Paragraph) for w in first)
+    assert any(isinstance(w, PictureRowView) for w in first)
+    assert screen.page_count >= 4
+    assert d.widget("help_page").text == f"Page 1 of {screen.page_count}"
+    assert d.widget("help_previous").disabled
+    k.tap("help_next")
+    assert screen.page_number == 1 and d.widget("help_page").text.startswith("Page 2 of")
+    for _ in range(screen.page_count):
+        k.tap("help_next")
+    last = list(reversed(screen.ids.body.children))
+    assert last and all(isinstance(w, Paragraph) for w in last)  # the rules, last
+    assert d.widget("help_next").disabled
+    k.tap("language")
+    assert d.widget("help_page").text.startswith("Página")
