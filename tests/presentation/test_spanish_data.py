@@ -30,7 +30,7 @@ def test_a_spanish_turbo_round_names_everything_in_spanish(table: Table) -> None
         "Bono 9 Cartas",
     ]
     s.select_chip(500)
-    assert view.guide_text == "Toque una ficha y luego una apuesta"
+    assert view.guide_text == "Toque una ficha y luego una apuesta · MÍN $1.00 MÁX $100.00"
     for spot in ("first_down", "long_pass", "nine_card_bonus"):
         assert s.place_chip(spot)
     table.deal(TURBO_CARDS)

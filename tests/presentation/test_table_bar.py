@@ -148,7 +148,8 @@ def test_outside_the_betting_window_no_chip_spot_or_deal(table: Table) -> None:
     open_ = at_table(
         view, table_bar(_status(TablePhase.BETTING, 5_000), "en", dealer_hand=False), "en"
     )
-    assert (open_.can_bet, open_.can_deal, open_.can_clear, open_.can_repeat) == (True,) * 4
+    assert (open_.can_bet, open_.can_clear, open_.can_repeat) == (True,) * 3
+    assert not open_.can_deal and not open_.deal_button  # no DEAL at a seat (decision 0054)
     assert not open_.can_change_game
     for status in (
         _status(TablePhase.BETS_CLOSED),

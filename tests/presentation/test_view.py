@@ -80,7 +80,7 @@ def test_a_stadium_round_with_the_dealer(table: Table) -> None:
         assert s.toggle_position(position)
     s.select_chip(500)
     s.place_chip("ante")
-    assert s.view().guide_text == "Touch DEAL to play"
+    assert s.view().guide_text == "Touch DEAL to play · MIN $1.00 MAX $100.00"
     table.deal(STADIUM_CARDS)
     packs = s.view(revealed=6)
     assert sum(f is not None for f in packs.first) == 6 and packs.offer is None
