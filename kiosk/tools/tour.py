@@ -216,6 +216,10 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     _help_part(d, "pays", "28-help-stadium-pays", shot)
     _help_part(d, "example", "29-help-stadium-example", shot)
     d.tap("back")
+    # the next round begun: the picker is nine empty numbered positions again
+    d.tap("position:1")
+    shot("39-stadium-next-round")
+    d.tap("position:1")
 
     # the player's language
     d.tap("language")

@@ -43,7 +43,7 @@ def test_new_positions_are_not_ranked_against_the_last_rounds_cards(kiosk: Any) 
     k = kiosk
     _stadium_round(k)
     screen = k.app.root.ids.sm.current_screen
-    assert screen.hand_text == "Your hand: Pair"  # the hand played, beside its result
+    assert screen.hand_text == "Your hand: Pair of Queens"  # the hand played, beside its result
     for position in (1, 2, 3):
         k.tap(f"position:{position}")
     assert k.app.view().hand_text == ""
@@ -203,7 +203,7 @@ def test_a_notice_shows_over_the_guide_line_not_over_the_title(kiosk: Any) -> No
     k.device("note", 500)
     notice = next(w for w in k.app.root.walk() if type(w).__name__ == "NoticeToast")
     assert notice.text == "$5.00 added" and notice.opacity == 1
-    guide = k.app.root.ids.sm.current_screen.ids.footer.children[-2]  # the guide line
+    guide = k.app.root.ids.sm.current_screen.ids.footer.children[-1]  # the guide line
     assert _overlap(_rect(notice), _rect(guide))
     assert not _overlap(_rect(notice), _rect(d.widget("title")))
 

@@ -83,9 +83,12 @@ def test_stadium_results_name_the_hands_and_the_paying_lines(kiosk: Any) -> None
         "Pair of Queens beats King high",
         "Pair of Queens: Pairs Plus pays 1 to 1",
     )
-    assert k.driver.widget("why").text == "Pair of Queens beats King high  (1/2) ›"
-    k.tap("why")  # the next reason
-    assert k.driver.widget("why").text == "Pair of Queens: Pairs Plus pays 1 to 1  (2/2) ›"
+    # the guide line opens on why a win paid; a touch turns to the next page, then the summary
+    assert k.driver.widget("why").text == "Pair of Queens beats King high  (2/3) ›"
+    k.tap("why")
+    assert k.driver.widget("why").text == "Pair of Queens: Pairs Plus pays 1 to 1  (3/3) ›"
+    k.tap("why")
+    assert k.driver.widget("why").text == "YOU WIN $30.00  (1/3) ›"
     k.tap("language")
     assert k.app.view().reasons == (
         "Pareja de reinas gana a carta alta: rey",

@@ -211,4 +211,4 @@ def test_a_seat_has_no_deal_and_says_the_tables_step_in_one_word(seated: SeatedK
     d.frames(3)
     assert k.seat.status().game_number == 2
     assert all(d.widget(f"position:{p}").face is None for p in range(9))
-    assert screen.why == "" and not screen.won  # no reasons, no result of game 1
+    assert screen.why == screen.guide and not screen.won  # no reasons, no result of game 1

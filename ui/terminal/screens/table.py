@@ -38,7 +38,10 @@ class TableScreen(Screen):
     """A game table; :meth:`show` takes a :class:`TableView`."""
 
     guide = StringProperty("")
-    why = StringProperty("")  # why the round paid what it did: one reason, "(2/5)" when more
+    #: the guide line as shown: the guide, or after a round its summary and reasons, a page at
+    #: a time ("(2/3) ›")
+    why = StringProperty("")
+    reason_page = NumericProperty(0)  # 0: the guide (the round's summary); 1..: a reason
     deciding = BooleanProperty(False)
     prompt = StringProperty("")
     take_label = StringProperty("")
@@ -68,8 +71,11 @@ class TableScreen(Screen):
     def show(self, view: TableView, animate: bool, chip: int, speed: float) -> None:
         """Display ``view``; new cards are dealt with the animation when ``animate``."""
         self.guide = view.guide_text
-        if tuple(view.reasons) != self._reasons:
-            self._reasons, self._reason = tuple(view.reasons), 0
+        pages = (view.guide_text, *view.reasons) if view.reasons else (view.guide_text,)
+        if pages != self._reasons:
+            # a win is plain from its banner, meter and lit spots: open on why it paid
+            first = 1 if view.won and view.reasons else 0
+            self._reasons, self._reason = pages, first
         self._show_reason()
         self.won = view.won
         self.can_bet, self.can_deal = view.can_bet, view.can_deal
@@ -95,20 +101,19 @@ class TableScreen(Screen):
         self.show_cards(view, animate, speed)
 
     def next_reason(self) -> None:
-        """A touch on the reasons' line shows the next one (they are on one line, one at a
-        time, so that the table keeps its room at 800x480)."""
-        if self._reasons:
+        """A touch on the guide line after a round turns to its next page (the summary, then
+        each reason)."""
+        if len(self._reasons) > 1:
             self._reason = (self._reason + 1) % len(self._reasons)
             self._show_reason()
 
     def _show_reason(self) -> None:
-        reasons = self._reasons
-        if not reasons:
-            self.why = ""
-        elif len(reasons) == 1:
-            self.why = reasons[0]
+        pages = self._reasons
+        self.reason_page = self._reason
+        if len(pages) <= 1:
+            self.why = pages[0] if pages else ""
         else:
-            self.why = f"{reasons[self._reason]}  ({self._reason + 1}/{len(reasons)}) ›"
+            self.why = f"{pages[self._reason]}  ({self._reason + 1}/{len(pages)}) ›"
 
     def show_cards(self, view: TableView, animate: bool, speed: float) -> None:
         """The game's cards (each table lays them out its own way)."""

@@ -150,7 +150,10 @@ class StadiumTable(TableFamily):
             if dealer_qualifies(dealer):
                 out.append(showdown_text(hand, dealer, language))
             else:
-                out.append(text(language, "dealer_not_qualify", hand=ranked_name(dealer, language)))
+                hand_name = ranked_name(dealer, language)
+                if language == "es":  # inside the sentence: "(carta alta: jota)"
+                    hand_name = hand_name[:1].lower() + hand_name[1:]
+                out.append(text(language, "dealer_not_qualify", hand=hand_name))
         for r in results:
             if r.spot in (ANTE, PLAY) or r.paid <= r.stake:
                 continue
