@@ -165,6 +165,8 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.frames(3)
     d.wait(lambda: d.screen == "menu", what="the menu")
     shot("02-menu")
+    tour.later(5)  # the note's notice has gone: the guide line shows below
+    d.frames(3)
 
     # Turbo Football: wagers, the Double offer, the Super TD
     d.tap("game:turbo-football")

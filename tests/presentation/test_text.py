@@ -46,10 +46,11 @@ def test_interleaved_2_of_5_known_symbol() -> None:
 
 
 def test_session_clock_text() -> None:
-    assert clock_text(65_000) == "1 min"
-    assert clock_text(3_725_000) == "1 h 02 min"
-    assert clock_text(3_725_000, "es") == "1 h 02 min"
-    assert clock_text(-5) == "0 min"
+    nb = "\u00a0"  # a number stays on its unit's line
+    assert clock_text(65_000) == f"1{nb}min"
+    assert clock_text(3_725_000) == f"1{nb}h 02{nb}min"
+    assert clock_text(3_725_000, "es") == f"1{nb}h 02{nb}min"
+    assert clock_text(-5) == f"0{nb}min"
 
 
 def test_recall_shows_the_game_card_by_card(table: Table) -> None:
@@ -75,7 +76,7 @@ def test_recall_shows_the_game_card_by_card(table: Table) -> None:
 def test_session_reminder(table: Table) -> None:
     s = table.session
     table.note(2000)
-    assert s.session_text() == "Session 0 min"
+    assert s.session_text() == "Session 0\u00a0min"
     s.set_reminder(15)
     table.clock.advance(14 * 60)
     s.tick()

@@ -39,7 +39,7 @@ def test_the_reminder_at_no_credit_says_when_it_starts(kiosk: Any) -> None:
     k.tap("reminder:15")
     assert k.app.session.reminder_minutes == 15
     k.device("note", 2000)
-    assert d.widget("session").text == "Session 0 min"  # a unit, not "0:00"
+    assert d.widget("session").text == "Session 0\u00a0min"  # a unit, not "0:00"
     assert k.app.session._reminder_at is not None  # armed from the first credit
 
 

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 PLAYER_TEXTS: Mapping[str, Mapping[str, str]] = {
     "en": {
         "returned": "Returned {paid} of {stake}",
-        "session_minutes": "{minutes} min",
-        "session_hours": "{hours} h {minutes} min",
+        "session_minutes": "{minutes}\u00a0min",
+        "session_hours": "{hours}\u00a0h {minutes}\u00a0min",
         "reminder_explain": "A reminder of the time played, every 15, 30 or 60 minutes",
         "reminder_idle": "The session clock starts with your first credit; "
         "a reminder you set counts from then",
@@ -48,8 +48,8 @@ PLAYER_TEXTS: Mapping[str, Mapping[str, str]] = {
     },
     "es": {
         "returned": "Se devuelven {paid} de {stake}",
-        "session_minutes": "{minutes} min",
-        "session_hours": "{hours} h {minutes} min",
+        "session_minutes": "{minutes}\u00a0min",
+        "session_hours": "{hours}\u00a0h {minutes}\u00a0min",
         "reminder_explain": "Un aviso del tiempo jugado, cada 15, 30 o 60 minutos",
         "reminder_idle": "El reloj de la sesión empieza con su primer crédito; "
         "el aviso que elija cuenta desde entonces",
