@@ -14,7 +14,6 @@ from kiosk.terminal.textui.session import PlaySession
 from rng import BackgroundCycler, Csprng
 from tests.helpers.terminal_rig import FakeClock, ScriptedDeck
 
-
 #: the text sessions play with an operator's 20 s decision timer (none by default: decision
 #: 0054), so that their timer's lines and its automatic default are shown
 TIMED = TerminalConfig(decision_seconds=20)
