@@ -17,7 +17,7 @@ from typing import Any
 from kiosk.kernel.games.table_phase import TablePhase
 from kiosk.terminal.presentation.table_status import TableStatus
 from kiosk.tools.tour_cards import STADIUM_CARDS, TURBO_CARDS
-from ui.terminal.actions import ChooseEdition
+from ui.terminal.actions import ChooseEdition, Touch
 
 Shot = Callable[[str], None]
 
@@ -84,7 +84,7 @@ def visit_table(driver: Any, script: TableScript, shot: Shot, cards: Callable[[s
         d.tap(name)
     shot("31-table-stadium-betting")
     cards(STADIUM_CARDS)
-    d.tap("deal")
+    app.player(Touch.DEAL)  # no DEAL at a seat: the felt is committed as bets close
     script.status = DECIDING
     d.wait(lambda: app.view().offer is not None, what="Play or Fold")
     d.settle()
@@ -118,7 +118,7 @@ def visit_table(driver: Any, script: TableScript, shot: Shot, cards: Callable[[s
         d.tap(name)
     shot("37-table-turbo-betting-es")
     cards(TURBO_CARDS)
-    d.tap("deal")
+    app.player(Touch.DEAL)  # the felt committed as bets close
     script.status = replace(DECIDING, game_number=43)
     d.wait(lambda: app.view().offer is not None, what="the Double offer")
     d.settle()

@@ -166,6 +166,8 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.frames(3)
     d.wait(lambda: d.screen == "menu", what="the menu")
     shot("02-menu")
+    tour.later(5)  # the note's notice has gone: the guide line shows below
+    d.frames(3)
 
     # Turbo Football: wagers, the Double offer, the Super TD
     d.tap("game:turbo-football")
@@ -222,6 +224,10 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     _help_part(d, "pays", "28-help-stadium-pays", shot)
     _help_part(d, "example", "29-help-stadium-example", shot)
     d.tap("back")
+    # the next round begun: the picker is nine empty numbered positions again
+    d.tap("position:1")
+    shot("39-stadium-next-round")
+    d.tap("position:1")
 
     # the player's language
     d.tap("language")

@@ -17,6 +17,7 @@ import pytest
 
 from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
+from kiosk.terminal.core.config import TerminalConfig
 from kiosk.terminal.core.state import Phase, TerminalState
 from kiosk.terminal.store.journal import Journal, StoreError, canonical
 from kiosk.terminal.store.reader import current_state
@@ -140,7 +141,8 @@ STEPS: dict[str, tuple[Step, str, Step]] = {
 @pytest.mark.parametrize("step", list(STEPS))
 def test_a_failed_commit_leaves_the_journal_state_and_no_effect(tmp_path: Path, step: str):
     setup, kind, act = STEPS[step]
-    rig = Rig(tmp_path / "terminal")
+    # an operator's decision timer (none by default: decision 0054), for the timer's step
+    rig = Rig(tmp_path / "terminal", TerminalConfig(decision_seconds=20))
     rt = rig.runtime
     try:
         setup(rig)

@@ -152,7 +152,7 @@ def test_a_theme_without_translations_loads_and_keeps_its_english(tmp_path):
     assert "Turbo Curling" not in spanish and "Hack" not in spanish and "stones" not in spanish
     # the base's own Spanish stays: its outcomes read in Spanish with the theme's English word
     assert spanish["7-13 stones"] == "7-13 stones"
-    assert spanish["Bet B"] == "Apuesta B"
+    assert spanish["7+ Icons"] == "7+ Iconos"
 
 
 def test_a_theme_that_declares_spanish_must_give_it(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.terminal.app.wiring import InProcessDeviceSet, Terminal
+from kiosk.terminal.core.config import TerminalConfig
 from kiosk.terminal.devices.inprocess import InProcessBillValidator, InProcessPrinter
 from kiosk.terminal.runtime.terminal import TerminalRuntime
 from kiosk.terminal.runtime.validation import LocalValidationNumbers
@@ -12,6 +13,10 @@ from kiosk.terminal.store.port import sqlite_journal
 from kiosk.terminal.textui.session import PlaySession
 from rng import BackgroundCycler, Csprng
 from tests.helpers.terminal_rig import FakeClock, ScriptedDeck
+
+#: the text sessions play with an operator's 20 s decision timer (none by default: decision
+#: 0054), so that their timer's lines and its automatic default are shown
+TIMED = TerminalConfig(decision_seconds=20)
 
 
 class Player:
@@ -33,6 +38,7 @@ class Player:
             printer=printer,
             validation_numbers=LocalValidationNumbers(rng.randbelow),
             clock=self.clock,
+            config=TIMED,
         )
         self.terminal = Terminal(
             runtime, InProcessDeviceSet(validator, printer), rng, BackgroundCycler(rng)

@@ -30,7 +30,7 @@ def test_a_spanish_turbo_round_names_everything_in_spanish(table: Table) -> None
         "Bono 9 Cartas",
     ]
     s.select_chip(500)
-    assert view.guide_text == "Toque una ficha y luego una apuesta"
+    assert view.guide_text == "Toque una ficha y luego una apuesta · MÍN $1.00 MÁX $100.00"
     for spot in ("first_down", "long_pass", "nine_card_bonus"):
         assert s.place_chip(spot)
     table.deal(TURBO_CARDS)
@@ -97,7 +97,7 @@ def test_a_spanish_stadium_round_names_its_wagers_lines_and_hands_in_spanish(tab
     assert [r.text for r in results["six_card_bonus"]] == ["PIERDE Pareja"]
     assert [r.text for r in results["pairs_plus_row_3"]] == ["PIERDE Carta alta"]
     assert done.lines_text == "Filas y columnas: PIERDE"
-    assert done.hand_text == "Su mano: Pareja"
+    assert done.hand_text == "Su mano: Pareja de reinas"
     recalled = s.history()[0]
     assert ("Parejas Plus Fila 3", "$5.00") in recalled.wagers
 

@@ -46,9 +46,11 @@ def test_interleaved_2_of_5_known_symbol() -> None:
 
 
 def test_session_clock_text() -> None:
-    assert clock_text(65_000) == "0:01"
-    assert clock_text(3_725_000) == "1:02"
-    assert clock_text(-5) == "0:00"
+    nb = "\u00a0"  # a number stays on its unit's line
+    assert clock_text(65_000) == f"1{nb}min"
+    assert clock_text(3_725_000) == f"1{nb}h 02{nb}min"
+    assert clock_text(3_725_000, "es") == f"1{nb}h 02{nb}min"
+    assert clock_text(-5) == f"0{nb}min"
 
 
 def test_recall_shows_the_game_card_by_card(table: Table) -> None:
@@ -64,7 +66,7 @@ def test_recall_shows_the_game_card_by_card(table: Table) -> None:
     view = recall_view(record, "en")
     assert [f.name for f in view.first] == STADIUM_CARDS.split()[:9]
     assert [f.name for f in view.dealer] == STADIUM_CARDS.split()[9:]
-    assert view.positions == (0, 4, 8) and view.hand_text == "Your hand: Pair"
+    assert view.positions == (0, 4, 8) and view.hand_text == "Your hand: Pair of Queens"
     assert view.decision_text == "Decision: FOLD"
     assert [r.text for r in view.results] == ["LOSE Fold"]
     assert view.credits_text == "Credit $20.00 → $19.00"
@@ -74,7 +76,7 @@ def test_recall_shows_the_game_card_by_card(table: Table) -> None:
 def test_session_reminder(table: Table) -> None:
     s = table.session
     table.note(2000)
-    assert s.session_text() == "Session 0:00"
+    assert s.session_text() == "Session 0\u00a0min"
     s.set_reminder(15)
     table.clock.advance(14 * 60)
     s.tick()

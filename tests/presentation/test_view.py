@@ -46,10 +46,12 @@ def test_a_turbo_round_seen_card_by_card(table: Table) -> None:
     assert s.view(revealed=3, in_flight=True).offer is None  # the third card is still moving
     three = s.view(revealed=3)
     assert three.offer is not None and three.offer.take_label == "DOUBLE"
-    assert three.offer.seconds_left == 20
-    table.clock.advance(7.2)
+    # no decision timer unless the operator sets one (decision 0054): no countdown shown
+    assert (three.offer.seconds_left, three.offer.total_seconds) == (0, 0)
+    assert three.offer.default_text == ""
+    table.clock.advance(60)
     later = s.view(revealed=3).offer
-    assert later is not None and later.seconds_left == 13
+    assert later is not None and later.default_text == ""  # the round still waits
     assert s.decide(True)
     settled = table.rt.state
     assert settled.credits == [2000 - 1000 + 2000]  # First Down and the Double win 1:1
@@ -78,16 +80,16 @@ def test_a_stadium_round_with_the_dealer(table: Table) -> None:
         assert s.toggle_position(position)
     s.select_chip(500)
     s.place_chip("ante")
-    assert s.view().guide_text == "Touch DEAL to play"
+    assert s.view().guide_text == "Touch DEAL to play · MIN $1.00 MAX $100.00"
     table.deal(STADIUM_CARDS)
     packs = s.view(revealed=6)
     assert sum(f is not None for f in packs.first) == 6 and packs.offer is None
     moving = s.view(revealed=9, in_flight=True)
     assert moving.offer is None and moving.hand_text == ""
     view = s.view(revealed=9)
-    assert view.dealer_face_down and view.hand_text == "Your hand: Pair"
+    assert view.dealer_face_down and view.hand_text == "Your hand: Pair of Queens"
     assert view.offer is not None and view.offer.take_label == "PLAY $5.00"
-    assert view.offer.default_text == "FOLD in 20 s"
+    assert view.offer.default_text == ""  # no timer: the player decides (decision 0054)
     s.decide(True)
     done = s.view()
     assert not done.dealer_face_down

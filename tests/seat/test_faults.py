@@ -149,8 +149,10 @@ def test_the_players_screen_session_bets_and_decides_through_the_seat(
     assert terminal.runtime.state.round is None
     server.open_round()
     until(seat, lambda: seat.status().bets_open)
-    assert session.deal()
     rt = terminal.runtime
+    # the text UI's DEAL still commits; the seat also commits the felt itself as the (here
+    # 0.4 s) window closes, and may already have (decision 0054)
+    assert session.deal() or (rt.state.round is not None and rt.state.round.table_game == 1)
     until(seat, lambda: rt.state.phase is Phase.DECISION)
     assert session.decide(take=True)
     assert rt.state.phase is Phase.DECISION  # reported; journaled when the table has it

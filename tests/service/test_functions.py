@@ -24,6 +24,9 @@ from kiosk.terminal.service.functions.config import parse_field, with_edition, w
 from kiosk.terminal.service.functions.house_edge import HouseEdges
 from tests.helpers.service_rig import ServiceRig
 
+#: a terminal whose operator set a decision timer (none by default: decision 0054)
+TIMED = TerminalConfig(decision_seconds=20)
+
 
 def start_decision(rig: ServiceRig) -> None:
     """A Turbo Football round waiting for the raise decision."""
@@ -36,7 +39,10 @@ def start_decision(rig: ServiceRig) -> None:
     assert rt.state.phase is Phase.DECISION
 
 
-def test_service_stops_play_and_the_round_resumes_where_it_was(srig: ServiceRig) -> None:
+def test_service_stops_play_and_the_round_resumes_where_it_was(
+    make_srig: Callable[..., ServiceRig],
+) -> None:
+    srig = make_srig(TIMED)
     rt = srig.runtime
     start_decision(srig)
     rt.pump()  # the decision timer starts
@@ -70,10 +76,11 @@ def test_service_stops_play_and_the_round_resumes_where_it_was(srig: ServiceRig)
     ids=["door", "tilt", "host-disable"],
 )
 def test_a_lockup_holds_the_decision_timer(
-    srig: ServiceRig, lock: c.Command, unlock: c.Command
+    make_srig: Callable[..., ServiceRig], lock: c.Command, unlock: c.Command
 ) -> None:
     """The player cannot act while a lockup covers the table, so no default is taken for
     them then, nor the moment it clears: the timer resumes with the time it had left."""
+    srig = make_srig(TIMED)
     rt = srig.runtime
     start_decision(srig)
     rt.pump()
@@ -154,7 +161,7 @@ def test_test_voucher_reports_a_printer_fault(srig: ServiceRig) -> None:
         ({"terminal_id": "X" * 17}, "terminal_id: at most 16 ASCII characters"),
         ({"accepted_notes": [300]}, "accepted_notes: 300 is not a note value"),
         ({"credit_limit": 100}, "credit_limit: must be at least table_max"),
-        ({"decision_seconds": 0}, "decision_seconds: must be a positive whole number"),
+        ({"decision_seconds": -1}, "decision_seconds: 0 for no timer, or whole seconds up to 600"),
         ({"editions": []}, "editions: at least one edition must be enabled"),
         ({"seats": 2}, "seats: the number of seats is fixed at installation"),
         ({"colour": "red"}, "colour: unknown configuration field"),

@@ -44,7 +44,8 @@ def test_turbo_football_community_six_icons_pays_three_to_two_without_offer(rig)
     assert rt.state.credits == [2000 - 500 + 500 + 750]
 
 
-def test_stadium_timer_runs_out_and_folds(rig):
+def test_stadium_timer_runs_out_and_folds(make_rig):
+    rig = make_rig(TerminalConfig(decision_seconds=20))  # the operator set a timer
     rt = rig.runtime
     rig.insert(20)
     rt.execute(c.SelectEdition("stadium-3cp"))

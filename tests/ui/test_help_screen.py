@@ -41,10 +41,10 @@ def test_help_draws_the_pay_tables_the_game_pays_from(
     if isinstance(game, TurboRules):  # and straight from the tiers
         tiers = sorted(game.paytables["first_down"].tiers, key=lambda t: t.odds, reverse=True)
         assert [p for _o, p in screen.pay_rows()[0][1]] == [_odds(t.odds) for t in tiers]
-    body = screen.ids.body
-    rows = [w for w in body.children if isinstance(w, PictureRowView)]
+    shown = screen.all_widgets()  # every page's
+    rows = [w for w in shown if isinstance(w, PictureRowView)]
     assert all(r.icon or r.has_cards for r in rows)  # every row has its picture
-    steps = [w for w in reversed(body.children) if isinstance(w, ExampleStepView)]
+    steps = [w for w in shown if isinstance(w, ExampleStepView)]
     assert steps and steps[-1].won  # the example ends on what it paid back
     # the example's cards are drawn face up where the page shows them
     screen.show_part("example")

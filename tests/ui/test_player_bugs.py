@@ -43,7 +43,7 @@ def test_new_positions_are_not_ranked_against_the_last_rounds_cards(kiosk: Any) 
     k = kiosk
     _stadium_round(k)
     screen = k.app.root.ids.sm.current_screen
-    assert screen.hand_text == "Your hand: Pair"  # the hand played, beside its result
+    assert screen.hand_text == "Your hand: Pair of Queens"  # the hand played, beside its result
     for position in (1, 2, 3):
         k.tap(f"position:{position}")
     assert k.app.view().hand_text == ""

@@ -96,8 +96,7 @@ def test_language_help_and_history(kiosk: Any) -> None:
     assert k.app.view().win_banner == "GANA $10.00"
     k.tap("help")
     assert d.screen == "help"
-    body = k.app.root.ids.sm.current_screen.ids.body
-    texts = [getattr(w, "text", "") for w in body.children]
+    texts = [getattr(w, "text", "") for w in k.app.root.ids.sm.current_screen.all_widgets()]
     assert any("Las cartas de picas llevan balones" in t for t in texts)
     assert "Primer Down" in texts and not any("First Down" in t for t in texts)
     k.tap("back")

@@ -73,6 +73,13 @@ class SeatedKiosk:
         """Let the controller's window run out."""
         self.offset_ms += ms
 
+    def close_bets_soon(self) -> None:
+        """The seat's count of the betting window reaches its last second (the seat commits the
+        chips on the felt then), as it does when the window runs on the wall clock."""
+        base, status = self.seat.clock, self.seat.status()
+        left = status.remaining_at(base())
+        self.seat.clock = lambda: base() + max(0, left - 1_000)
+
     def step(self) -> TableStep | None:
         view = self.app.table_view
         return None if view is None else view.step
@@ -117,8 +124,10 @@ def test_a_seated_kiosk_plays_a_table_round_by_touch_and_shows_the_lost_link(
     assert (bar.headline, bar.timed) == ("Place your bets", True)
     assert 1 <= bar.seconds <= 9 and bar.total_seconds >= bar.seconds  # 9 s, as it runs
     assert bar.detail == "T1 · Game 1 · 1 seat in"
-    for name in ("position:0", "position:4", "position:8", "chip:500", "spot:ante", "deal"):
+    for name in ("position:0", "position:4", "position:8", "chip:500", "spot:ante"):
         d.tap(name)
+    k.close_bets_soon()  # no DEAL at a seat: the chips on the felt play as bets close
+    d.wait(lambda: rt.state.round is not None and rt.state.round.table_game == 1)
     assert rt.state.round is not None and rt.state.round.table_game == 1
     assert rt.state.credits[0] == 9_500  # committed on the terminal before it was reported
 
@@ -159,3 +168,47 @@ def test_a_seated_kiosk_plays_a_table_round_by_touch_and_shows_the_lost_link(
     readings = legibility.read(app, "table-link-lost")
     failing = [str(r) for r in readings if r.problems()]
     assert not failing, "\n".join(failing)
+
+
+def test_a_seat_has_no_deal_and_says_the_tables_step_in_one_word(seated: SeatedKiosk) -> None:
+    """Issue 26 item 2: chips on the felt play when bets close (no DEAL at a seat); the guide
+    says what the bar says; a round the seat did not play does not show the last one's cards."""
+    k, d, app = seated, seated.driver, seated.app
+    rt = k.runtime
+    app.root.ids.sim.act("note", 10_000)
+    d.frames(3)
+    k.wait_step(TableStep.WAITING, timeout=20)
+    k.server.open_round()
+    k.wait_step(TableStep.BETTING)
+    screen = app.root.ids.sm.current_screen
+    assert not screen.deal_button and d.widget("deal").width == 0  # no DEAL at a seat
+    for name in ("position:0", "position:4", "position:8", "chip:500", "spot:ante"):
+        d.tap(name)
+    assert app.view().guide_text == "Touch DEAL to play · MIN $1.00 MAX $100.00"  # the terminal's
+    assert screen.guide == "Your chips play when bets close"  # the seat's
+    k.close_bets_soon()
+    d.wait(lambda: rt.state.round is not None and rt.state.round.table_game == 1)
+    d.frames(3)
+    bar = app.root.ids.topbar.ids.tablebar
+    if k.step() is TableStep.BETTING:  # (a loaded machine may have let the window run out)
+        assert bar.headline == "Place your bets"
+        assert screen.guide == "Your wager is in · Place your bets"  # not "Dealing…"
+    assert screen.guide != "Dealing…"
+    d.wait(lambda: k.controller.state.round is not None and 1 in k.controller.state.round.bets)
+    k.later(9_001)
+    k.wait_step(TableStep.DECIDING)
+    d.wait(lambda: app.view().offer is not None, 10, "Play or Fold")
+    d.settle()
+    d.tap("take")
+    d.wait(lambda: rt.state.round is not None and bool(rt.state.round.settlement), 10, "result")
+    k.wait_step(TableStep.ROUND_OVER)
+    k.server.close_round()
+    k.wait_step(TableStep.WAITING)
+    # the next round opens: game 1's cards and results are not shown over game 2
+    assert all(d.widget(f"position:{p}").face is not None for p in range(9))
+    k.server.open_round()
+    k.wait_step(TableStep.BETTING)
+    d.frames(3)
+    assert k.seat.status().game_number == 2
+    assert all(d.widget(f"position:{p}").face is None for p in range(9))
+    assert screen.why == screen.guide and not screen.won  # no reasons, no result of game 1

@@ -123,6 +123,7 @@ class KioskApp(App):
     title_text = StringProperty("")
     edition_icon = StringProperty("")
     session_text = StringProperty("")
+    responsible_text = StringProperty("")  # attract mode's responsible-gaming line
     can_cash_out = BooleanProperty(False)
     cash_out_text = StringProperty("")
     covered = BooleanProperty(False)  # a lockup, the voucher or a dialog covers the table
@@ -322,7 +323,10 @@ class KioskApp(App):
         )
         self.table_view = bar
         self.root.ids.topbar.ids.tablebar.show(bar)
-        return at_table(view, bar, self.lang)
+        rnd = self.session.rt.state.round
+        past = rnd is not None and 0 < rnd.table_game < status.game_number
+        finished = rnd is not None and bool(rnd.settled_at or rnd.voided)
+        return at_table(view, bar, self.lang, past_round=past and finished)
 
     def _table_name(self) -> str:
         """The table screen of the selected game's family (each is named after its family)."""
@@ -351,6 +355,7 @@ class KioskApp(App):
         self.title_text = view.title
         self.edition_icon = view.tile_icon
         self.session_text = s.session_text()
+        self.responsible_text = s.responsible_gaming_text()
         self.can_cash_out = view.can_cash_out
         by_hand = view.can_cash_out and s.cash_out_by_hand()
         self.cash_out_text = self.t["cash_out_handpay" if by_hand else "cash_out"]

@@ -26,6 +26,11 @@ class EditionConfig:
     paytables: Mapping[str, str] = field(default_factory=dict)
 
 
+#: fields a snapshot leaves out at their default (the releases before them wrote no such key)
+UNWRITTEN_AT_DEFAULT = ("responsible_gaming_en", "responsible_gaming_es")
+#: the longest responsible-gaming line (one line across the attract screen)
+RESPONSIBLE_GAMING_MAX = 80
+
 #: the default of ``withdrawal_lock_hours`` (a snapshot leaves it out at this value, so that the
 #: snapshots of the releases before it replay the same: kiosk/terminal/core/state.py)
 WITHDRAWAL_LOCK_HOURS = 24
@@ -50,7 +55,10 @@ class TerminalConfig:
     handpay_limit: int = 120_000  # a single win at or above this locks up for an attendant
     ticket_out_limit: int = 1_000_000  # larger cash-outs are paid by hand
     accepted_notes: tuple[int, ...] = NOTE_VALUES
-    decision_seconds: int = 20  # Play/Fold and raise timer; the default choice when it runs out
+    #: Play/Fold and raise timer: 0 (the default) none, the round waits for the player; when
+    #: the operator sets one, the rules' stated default is taken when it runs out, and the
+    #: screen shows it counting down (decision 0054)
+    decision_seconds: int = 0
     host_timeout_seconds: int = 30  # communication loss beyond this disables play
     seats: int = 1
     language: str = "en"
@@ -58,6 +66,10 @@ class TerminalConfig:
     voucher_expiry_days: int = 30
     #: a second withdrawn head within this many hours locks for the operator (decision 0037)
     withdrawal_lock_hours: int = WITHDRAWAL_LOCK_HOURS
+    #: the responsible-gaming line attract mode shows, the operator's words in each language
+    #: ("" shows the built-in line); a snapshot leaves them out when "" (see WITHDRAWAL_...)
+    responsible_gaming_en: str = ""
+    responsible_gaming_es: str = ""
 
     def __post_init__(self) -> None:
         validate(self)
@@ -135,13 +147,13 @@ def validate(config: TerminalConfig) -> None:
         "credit_limit",
         "handpay_limit",
         "ticket_out_limit",
-        "decision_seconds",
         "host_timeout_seconds",
         "seats",
         "voucher_expiry_days",
         "withdrawal_lock_hours",
     ):
         _positive_int(name, getattr(config, name))
+    _validate_player_fields(config)
     for name in ("terminal_id", "venue", "host_address", "language"):
         value = getattr(config, name)
         if not isinstance(value, str) or not value.strip():
@@ -183,3 +195,18 @@ def validate(config: TerminalConfig) -> None:
             load_game(ed.edition, ed.paytables)
         except (RuleError, ValueError) as exc:
             raise ConfigError(f"editions.{ed.edition}.paytables: {exc}") from exc
+
+
+def _validate_player_fields(config: TerminalConfig) -> None:
+    """The decision timer (0: none) and the responsible-gaming lines (decision 0054)."""
+    seconds = config.decision_seconds
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= 600:
+        raise ConfigError(
+            f"decision_seconds: 0 for no timer, or whole seconds up to 600, got {seconds!r}"
+        )
+    for name in UNWRITTEN_AT_DEFAULT:
+        line = getattr(config, name)
+        if not isinstance(line, str) or len(line) > RESPONSIBLE_GAMING_MAX:
+            raise ConfigError(f"{name}: a text of at most {RESPONSIBLE_GAMING_MAX} characters")
+        if not line.isprintable():
+            raise ConfigError(f"{name}: one line of printable characters")

@@ -573,7 +573,7 @@ class TerminalCore:
                             take=offer.take,
                             extra_wager=offer.extra_wager,
                             spot=offer.spot,
-                            deadline=now + s.config.decision_seconds * 1000,
+                            deadline=decision_deadline(now, s.config.decision_seconds),
                         )
                     )
             return [
@@ -1285,3 +1285,9 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.FundsTransferred: TerminalCore._a_transferred,
     e.DeviceBaselineRecorded: lambda core, ev: None,  # a record for the audit trail only
 }
+
+
+def decision_deadline(now: int, seconds: int) -> int:
+    """When an offered decision is taken for the player: ``seconds`` from ``now``, or 0 for
+    none (no timer set: the round waits for the player, decision 0054)."""
+    return now + seconds * 1000 if seconds else 0

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from kiosk.terminal.core.config import WITHDRAWAL_LOCK_HOURS, TerminalConfig, from_dict, to_dict
+from kiosk.terminal.core.config import (
+    UNWRITTEN_AT_DEFAULT,
+    WITHDRAWAL_LOCK_HOURS,
+    TerminalConfig,
+    from_dict,
+    to_dict,
+)
 from kiosk.terminal.core.meters import Meters
 from kiosk.terminal.core.pins import factory_records
 from kiosk.terminal.core.records import (
@@ -207,6 +213,9 @@ class TerminalState:
         config = to_dict(self.config)
         if config["withdrawal_lock_hours"] == WITHDRAWAL_LOCK_HOURS:
             del config["withdrawal_lock_hours"]  # as the releases before it wrote the config
+        for name in UNWRITTEN_AT_DEFAULT:
+            if not config[name]:
+                del config[name]
         snapshot: dict[str, Any] = {
             "config": config,
             "phase": self.phase.value,

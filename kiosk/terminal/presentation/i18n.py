@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 
 from kiosk.kernel.games.paytable import LANGUAGES
+from kiosk.terminal.presentation.i18n_player import PLAYER_TEXTS
 from kiosk.terminal.presentation.i18n_show import SHOW_TEXTS
 from kiosk.terminal.presentation.i18n_staff import STAFF_TEXTS
 from kiosk.terminal.presentation.i18n_table import TABLE_TEXTS
@@ -413,8 +414,20 @@ _ES: dict[str, str] = {
 }
 
 CATALOGUES: Mapping[str, Mapping[str, str]] = {
-    "en": {**_EN, **SHOW_TEXTS["en"], **TABLE_TEXTS["en"], **STAFF_TEXTS["en"]},
-    "es": {**_ES, **SHOW_TEXTS["es"], **TABLE_TEXTS["es"], **STAFF_TEXTS["es"]},
+    "en": {
+        **_EN,
+        **SHOW_TEXTS["en"],
+        **TABLE_TEXTS["en"],
+        **STAFF_TEXTS["en"],
+        **PLAYER_TEXTS["en"],
+    },
+    "es": {
+        **_ES,
+        **SHOW_TEXTS["es"],
+        **TABLE_TEXTS["es"],
+        **STAFF_TEXTS["es"],
+        **PLAYER_TEXTS["es"],
+    },
 }
 
 #: Spanish for the game words the code defines (poker hands, results, suits, Stadium's names).

@@ -15,7 +15,9 @@ from kiosk.terminal.presentation.families import table_family
 from kiosk.terminal.presentation.i18n import game_text, text
 from kiosk.terminal.presentation.money import dollars
 from kiosk.terminal.presentation.played_game import game_of
+from kiosk.terminal.presentation.reasons import round_reasons
 from kiosk.terminal.presentation.spots import ResultLine, result_line, spot_labels
+from kiosk.terminal.presentation.win import round_summary
 from kiosk.terminal.presentation.words import GameWords
 
 SEAT = 0
@@ -39,6 +41,7 @@ class RecallView:
     results: tuple[ResultLine, ...]
     total_text: str  # the banner: win, push or no win
     credits_text: str
+    reasons: tuple[str, ...] = ()  # why it paid: the hands compared, the paying lines named
 
 
 def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
@@ -67,17 +70,13 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
     settled = next((s for s in rnd.settlement if s.seat == seat), None)
     results: tuple[ResultLine, ...] = ()
     total_text = ""
+    reasons: tuple[str, ...] = ()
     order = _table_order(game)
     if settled is not None and game is not None:
         ordered = sorted(settled.results, key=lambda r: order(r.spot))
         results = tuple(result_line(game, r, words, labels) for r in ordered)
-        paid, stake = settled.paid, settled.stake
-        if paid == 0:
-            total_text = text(language, "no_win")
-        elif paid == stake:
-            total_text = text(language, "push", amount=dollars(paid))
-        else:
-            total_text = text(language, "you_win", amount=dollars(paid))
+        total_text = round_summary(settled.paid, settled.stake, language)
+        reasons = round_reasons(game, rnd, settled, words, seat)
     choice = rnd.choices.get(seat)
     decision = ""
     if choice is not None:
@@ -117,6 +116,7 @@ def recall_view(record: Mapping[str, Any], language: str) -> RecallView:
         results=results,
         total_text=total_text,
         credits_text=credits_text,
+        reasons=reasons,
     )
 
 

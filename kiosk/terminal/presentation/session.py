@@ -78,11 +78,13 @@ def player_error(language: str, message: str) -> str:
     return text(language, "err_not_now")  # never the terminal's own words ("Deal ... while idle")
 
 
-def clock_text(ms: int) -> str:
-    """A duration in hours and minutes, ``1:02`` (the session clock changes once a minute: a
-    software-rendered screen is redrawn for every change)."""
+def clock_text(ms: int, language: str = "en") -> str:
+    """A duration in minutes with its unit, ``"2 min"``, ``"1 h 02 min"`` (the session clock
+    changes once a minute: a software-rendered screen is redrawn for every change)."""
     minutes = max(0, ms) // 60_000
-    return f"{minutes // 60}:{minutes % 60:02d}"
+    if minutes < 60:
+        return text(language, "session_minutes", minutes=minutes)
+    return text(language, "session_hours", hours=minutes // 60, minutes=f"{minutes % 60:02d}")
 
 
 class PlayerSession:
@@ -168,11 +170,18 @@ class PlayerSession:
             self._reminder_at = None
             self.reminder_due = False
 
+    def responsible_gaming_text(self) -> str:
+        """Attract mode's responsible-gaming line: the operator's words in the player's
+        language (``responsible_gaming_en``/``_es``), else the built-in line."""
+        config = self.rt.state.config
+        own = str(getattr(config, f"responsible_gaming_{self.language}", ""))
+        return own or text(self.language, "attract_responsible")
+
     def session_text(self) -> str:
-        """The session clock, ``"Session 12:34"`` (empty when no session runs)."""
+        """The session clock, ``"Session 12 min"`` (empty when no session runs)."""
         if self.session_started is None:
             return ""
-        elapsed = clock_text(self.clock() - self.session_started)
+        elapsed = clock_text(self.clock() - self.session_started, self.language)
         return text(self.language, "session", time=elapsed)
 
     def set_reminder(self, minutes: int) -> None:

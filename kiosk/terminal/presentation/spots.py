@@ -27,6 +27,7 @@ class ResultLine:
     detail: str = ""  # the outcome without the words the amount already says ("One pair")
     paid: int = 0  # cents the line paid back (0 when it lost)
     stake_text: str = ""  # what was staked on the line, "$5.00"
+    stake: int = 0  # cents staked on the line
 
     @property
     def text(self) -> str:
@@ -111,7 +112,7 @@ def result_line(
     inner = _LOSE_WITH.match(outcome)
     if inner is not None:
         detail = words(inner[1])
-    return ResultLine(label, words(outcome), amount, won, push, detail, paid, dollars(stake))
+    return ResultLine(label, words(outcome), amount, won, push, detail, paid, dollars(stake), stake)
 
 
 #: outcomes that say no more than WIN / LOSE / PUSH
@@ -119,12 +120,18 @@ _GENERIC = frozenset({"Win", "Lose", "Tie: push", "Dealer does not qualify: push
 _LOSE_WITH = re.compile(r"^Lose \((.+)\)$")
 
 
-def _highlight(lines: Sequence[ResultLine]) -> str:
+def spot_highlight(lines: Sequence[ResultLine]) -> str:
+    """How a spot is lit after a round, from its lines together (a wager and its Double, the
+    Ante with its bonus): ``"win"`` only when they paid back more than was staked on them,
+    ``"push"`` when exactly the stake, else ``"lose"`` ("" with no result); the same sum as
+    the spot's ``total_text``, so a spot never shines green on a net loss."""
     if not lines:
         return ""
-    if any(line.won for line in lines):
+    paid = sum(line.paid for line in lines)
+    stake = sum(line.stake for line in lines)
+    if paid > stake:
         return "win"
-    return "push" if all(line.push for line in lines) else "lose"
+    return "push" if paid == stake and stake else "lose"
 
 
 def _line_fields(game: GameRules, spot: WagerSpot, words: GameWords) -> tuple[str, str, str]:
@@ -170,7 +177,7 @@ def spot_views(
                 extra_text=extra_text,
                 pays_text=pays_text(game, spot),
                 results=lines,
-                highlight=_highlight(lines),
+                highlight=spot_highlight(lines),
                 line=line,
                 kind_label=kind_label,
                 line_label=line_label,

@@ -22,8 +22,9 @@ from kiosk.terminal.presentation.faces import CardFace, face
 from kiosk.terminal.presentation.families import table_family
 from kiosk.terminal.presentation.i18n import text
 from kiosk.terminal.presentation.money import dollars
+from kiosk.terminal.presentation.reasons import round_reasons
 from kiosk.terminal.presentation.spots import SpotView, spot_views
-from kiosk.terminal.presentation.win import WinView, win_view
+from kiosk.terminal.presentation.win import WinView, net_win, round_summary, win_view
 from kiosk.terminal.presentation.words import GameWords
 
 SEAT = 0
@@ -42,8 +43,9 @@ class OfferView:
     decline_label: str
     seconds_left: int
     total_seconds: int
-    default_text: str  # "FOLD in 12 s"
+    default_text: str  # "FOLD in 12 s"; "" with no timer (the round waits for the player)
     can_take: bool = True  # False: the credits do not cover the extra wager (the prompt says so)
+    default_label: str = ""  # the button of the choice the rules take when a timer runs out
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,10 @@ class TableView:
     lines_text: str = ""  # Stadium: the blind row and column wagers' result, on every tab
     tile_icon: str = ""  # the game's icon in the title bar ("football", "stadium")
     win: WinView | None = None  # the round's win, once shown (the win presentation)
+    #: why the round paid what it did, once shown: the hands compared, each winning wager
+    #: with what paid it and its odds ("12 footballs: Field Goal pays 3 to 1")
+    reasons: tuple[str, ...] = ()
+    deal_button: bool = True  # a DEAL button is shown (none at a table's seat: decision 0054)
 
 
 def allowed(state: TerminalState, command: type[c.Command]) -> bool:
@@ -95,11 +101,23 @@ def allowed(state: TerminalState, command: type[c.Command]) -> bool:
     return state.phase in rule.phases and not any(x in rule.blocked_by for x in state.lockups())
 
 
-def _shown_round(state: TerminalState) -> RoundState | None:
+def _shown_round(state: TerminalState, game: GameRules) -> RoundState | None:
+    """The round on the table: the one being played, or the last one with its result until
+    the player starts the next.  A game whose player picks positions on the first deal
+    (Stadium's array) clears it as soon as a position or a chip is placed for the next round:
+    the picker then shows empty numbered positions, never the last round's cards face up
+    (which the next round does not deal again); the last round lives in history."""
     rnd = state.round
     if rnd is None or rnd.edition != state.selected_edition:
         return None
+    if game.positions and state.phase not in IN_ROUND and next_round_started(state):
+        return None
     return rnd
+
+
+def next_round_started(state: TerminalState) -> bool:
+    """The player has put something down for the next round (a chip, a position)."""
+    return bool(state.pending_wagers.get(SEAT)) or bool(state.pending_positions.get(SEAT))
 
 
 def round_cards(rnd: RoundState | None) -> list[int]:
@@ -155,7 +173,7 @@ def table_view(
     ``in_flight``: the screen is still moving dealt cards into place, so what follows from
     them waits — the decision prompt, the hands' names, the results, the win."""
     game = rules(state.selected_edition)
-    rnd = _shown_round(state)
+    rnd = _shown_round(state, game)
     cards = round_cards(rnd)
     shown = len(cards) if revealed is None else max(0, min(revealed, len(cards)))
     all_shown = shown == len(cards)
@@ -207,7 +225,7 @@ def table_view(
         offer=offer_view,
         guide_text=_guide(state, game, words, pending, positions, busy, offer_view, banner),
         win_banner=banner,
-        won=result_shown and paid > 0,
+        won=result_shown and seat_result is not None and net_win(paid, seat_result.stake),
         deal_steps=deal_steps(game),
         cards_total=len(cards),
         revealed=shown,
@@ -220,6 +238,7 @@ def table_view(
         lines_text=_lines_text(game, stakes.results, language),
         win=_win(seat_result if result_shown else None, rnd, credits, spots, language),
         tile_icon=family.tile_icon(game),
+        reasons=round_reasons(game, rnd, seat_result, words, SEAT) if result_shown else (),
     )
 
 
@@ -397,7 +416,7 @@ def _offer_view(
         return None
     offer = offered.decision
     amount = dollars(offer.extra_wager)
-    total = state.config.decision_seconds
+    total = state.config.decision_seconds if offered.deadline else 0
     end = deadline if deadline is not None else offered.deadline
     left = max(0, min(total, -(-(end - now) // 1000)))
     take, default = offer.take, offer.default
@@ -417,20 +436,18 @@ def _offer_view(
         decline_label=decline_label,
         seconds_left=left,
         total_seconds=total,
-        default_text=text(language, "default_after", choice=default_label, seconds=left),
+        default_text=(
+            text(language, "default_after", choice=default_label, seconds=left) if total else ""
+        ),
         can_take=can_take,
+        default_label=default_label,
     )
 
 
 def _banner(language: str, seat_result: SeatResult | None, shown: bool) -> str:
     if seat_result is None or not shown:
         return ""
-    paid, stake = seat_result.paid, seat_result.stake
-    if paid == 0:
-        return text(language, "no_win")
-    if paid == stake:
-        return text(language, "push", amount=dollars(paid))
-    return text(language, "you_win", amount=dollars(paid))
+    return round_summary(seat_result.paid, seat_result.stake, language)
 
 
 def _guide(
@@ -455,9 +472,11 @@ def _guide(
     chosen = len(state.pending_positions.get(SEAT, ()))
     if game.positions and chosen != game.positions:
         return text(language, "choose_positions", n=chosen)
+    config = state.config
+    limits = text(language, "limits", low=dollars(config.min_wager), high=dollars(config.max_wager))
     if not pending:
-        return text(language, "place_wagers")
+        return f"{text(language, 'place_wagers')} · {limits}"
     mandatory = next((s for s in game.spots if s.mandatory), None)
     if mandatory is not None and mandatory.id not in pending:
         return text(language, "place_mandatory", spot=words.spot(mandatory))
-    return text(language, "touch_deal")
+    return f"{text(language, 'touch_deal')} · {limits}"

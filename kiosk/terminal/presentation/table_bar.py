@@ -249,19 +249,23 @@ class LinkWatch:
         return status
 
 
-def at_table(view: TableView, bar: TableBarView, language: str) -> TableView:
-    """``view`` as a seat shows it: the chips, spots, CLEAR, REPEAT and DEAL only while the
-    table takes bets (a lost link disables new bets); the decision's countdown is the table's
-    (its window, not the terminal's); no change of game (the table deals one game)."""
+def at_table(
+    view: TableView, bar: TableBarView, language: str, *, past_round: bool = False
+) -> TableView:
+    """``view`` as a seat shows it: the chips, spots, CLEAR and REPEAT only while the table
+    takes bets (a lost link disables new bets); no DEAL (the chips on the felt when bets close
+    are the wager, decision 0054); the decision's countdown is the table's (its window, not the
+    terminal's); no change of game (the table deals one game).  The guide says the table's
+    step in the bar's own words, never "Dealing…" beside "Place your bets".  ``past_round``:
+    the view's round is an earlier game than the table's current one (the seat did not play
+    this one): its cards and results are not shown over the table's round."""
+    if past_round:
+        view = _without_round(view)
     shut = not bar.bets_open
     offer = view.offer
     counting = bar.step in (TableStep.DECIDING, TableStep.PAUSED)
     if offer is not None and counting and bar.seconds is not None:
-        default = (
-            offer.decline_label
-            if offer.default_text.startswith(offer.decline_label)
-            else offer.take_label
-        )
+        default = offer.default_label
         offer = replace(
             offer,
             seconds_left=bar.seconds,
@@ -272,8 +276,51 @@ def at_table(view: TableView, bar: TableBarView, language: str) -> TableView:
         view,
         offer=offer,
         can_bet=view.can_bet and not shut,
-        can_deal=view.can_deal and not shut,
+        can_deal=False,
+        deal_button=False,
         can_clear=view.can_clear and not shut,
         can_repeat=view.can_repeat and not shut,
         can_change_game=False,
+        guide_text=_seat_guide(view, bar, language, offer is not None),
+    )
+
+
+def _seat_guide(view: TableView, bar: TableBarView, language: str, deciding: bool) -> str:
+    """The guide line at a seat: the decision's prompt; a wager ready on the felt while bets
+    are open plays when they close; while the terminal waits on the table, the bar's own
+    words for the step; else the view's guide (place your wagers, the last result)."""
+    guide = view.guide_text
+    if deciding:
+        return guide
+    busy = guide == text(language, "dealing")
+    ready = guide.startswith(text(language, "touch_deal"))
+    if bar.step is TableStep.BETTING:
+        if busy:
+            return text(language, "table_wager_in", step=bar.headline)
+        return text(language, "table_chips_play") if ready else guide
+    return bar.headline if busy or ready else guide
+
+
+def _without_round(view: TableView) -> TableView:
+    """``view`` without its round's cards and results (an earlier game than the table's)."""
+    spots = tuple(replace(spot, results=(), highlight="", total_text="") for spot in view.spots)
+    return replace(
+        view,
+        first=tuple(None for _ in view.first),
+        own=tuple(None for _ in view.own),
+        dealer=tuple(None for _ in view.dealer),
+        dealer_face_down=False,
+        spots=spots,
+        hand_text="",
+        dealer_text="",
+        lines_text="",
+        reasons=(),
+        win_banner="",
+        won=False,
+        win=None,
+        icon_count=0,
+        icon_count_text="",
+        positions=(),
+        cards_total=0,
+        revealed=0,
     )

@@ -108,3 +108,21 @@ def win_view(
         amount_text=dollars(paid),
         winning_spots=winning_spots,
     )
+
+
+def round_summary(paid: int, staked: int, language: str) -> str:
+    """What a settled round did, in one line: ``"YOU WIN $8.00"`` only when it paid more than
+    its stake; a push ``"PUSH — $6.00 returned"``; a part returned ``"Returned $2.00 of
+    $6.00"`` (a loss, said plainly); nothing back ``"No win this game"``."""
+    if paid > staked:
+        return text(language, "you_win", amount=dollars(paid))
+    if paid == staked and staked:
+        return text(language, "push", amount=dollars(paid))
+    if paid:
+        return text(language, "returned", paid=dollars(paid), stake=dollars(staked))
+    return text(language, "no_win")
+
+
+def net_win(paid: int, staked: int) -> bool:
+    """A round (or a wager) won: it paid back more than was staked."""
+    return paid > staked

@@ -745,8 +745,8 @@ class TerminalRuntime:
         now = self.clock()
         out: list[e.Event] = []
         for seat, offer in s.round.offers.items():
-            if seat in s.round.choices:
-                continue
+            if seat in s.round.choices or not offer.deadline or not s.config.decision_seconds:
+                continue  # no timer: the round waits for the player (decision 0054)
             deadline = self._deadlines.setdefault(seat, now + s.config.decision_seconds * 1000)
             if now >= deadline:
                 out += self.execute(
@@ -783,7 +783,7 @@ class TerminalRuntime:
 
     def decision_deadline(self, seat: int = 0) -> int | None:
         """Epoch ms when the seat's pending decision defaults, or None."""
-        return self._deadlines.get(seat)
+        return self._deadlines.get(seat) or None  # 0: no timer (decision 0054)
 
     def cash_out(self, seat: int = 0) -> list[e.Event]:
         """Cash out to a voucher (or a handpay when no voucher can be printed).

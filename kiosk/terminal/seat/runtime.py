@@ -12,6 +12,13 @@ own figure).  A decision is reported first and journaled when the controller has
 different decisions.  A round the controller voided, or that never took the seat's wager, is
 voided on the terminal (``VoidRound``: every cent back, journaled).
 
+**A table wager is what lies on the felt when bets close** (decision 0054): a seat has no
+DEAL.  :meth:`pump` commits the chips on the felt by itself, :data:`COMMIT_LEAD_MS` before the
+betting window ends on the seat's count of it (journaled first, then reported, as
+:meth:`bet` does); chips that cannot make a wager (no mandatory wager, positions missing) stay
+on the felt and the seat says why.  A dealer who closes bets early takes only the wagers
+already reported: the chips still on the felt then wait for the next round.
+
 Everything runs on the terminal's thread: :meth:`pump` drains the client's inbox and carries
 out the machine's actions until there is none (the caller's loop calls it, as it calls
 ``TerminalRuntime.pump``).
@@ -57,6 +64,9 @@ _PHASES = {
 
 #: the most actions one pump carries out (a round has at most five)
 _MAX_ACTIONS = 16
+#: the seat commits the chips on the felt this long before its betting window ends, so that the
+#: report reaches the controller before its deadline (a round trip on a table's LAN is far less)
+COMMIT_LEAD_MS = 1500
 
 
 def monotonic_ms() -> int:
@@ -84,6 +94,8 @@ class SeatRuntime:
         self.machine = SeatMachine(table_id, seat)
         self.clock = clock
         self.notes: list[str] = []
+        #: why the chips on the felt were not played at the last close of bets ("" none)
+        self.unplayed = ""
         self._join = self.machine.join(*self._games())
         self.client = connect(lambda: self._join)
 
@@ -191,7 +203,25 @@ class SeatRuntime:
                 self.notes.append(f"ignored: {exc}")
             self._converge()
         self._converge()
+        self._commit_at_close()
         return self.notes
+
+    def _commit_at_close(self) -> None:
+        """Commit the chips on the felt as the betting window closes (no DEAL at a table)."""
+        status = self.machine.status
+        if not status.bets_open or status.remaining_at(self.clock()) > COMMIT_LEAD_MS:
+            return
+        s = self.runtime.state
+        if s.phase is not Phase.WAGERING or not s.pending_wagers.get(0) or s.lockups():
+            return
+        try:
+            self.bet()
+        except CommandError as exc:
+            self.notes.append(f"not played: {exc}")
+            self.unplayed = str(exc)
+        else:
+            self.notes.append("committed at the close of bets")
+            self.unplayed = ""
 
     def _converge(self) -> None:
         for _ in range(_MAX_ACTIONS):

@@ -26,7 +26,9 @@ from kiosk.terminal.textui.show import (
 
 
 def deadline_text(deadline: int, now: int) -> str:
-    """``"decide by 14:05:29 (20 s left)"``."""
+    """``"decide by 14:05:29 (20 s left)"``; ``"no timer"`` for a decision without one."""
+    if not deadline:
+        return "no timer"
     left = max(0, -(-(deadline - now) // 1000))
     return f"decide by {clock_time(deadline)} ({left} s left)"
 

@@ -41,7 +41,8 @@ FIELD_LIMITS: dict[str, str] = {
     "handpay_limit": "positive; a single win at or above it locks for an attendant",
     "ticket_out_limit": "positive; a cash-out above it is a handpay",
     "accepted_notes": "at least one note value in cents",
-    "decision_seconds": "positive whole seconds; the disclosed default is taken when it runs out",
+    "decision_seconds": "0 (the default: no timer, the round waits for the player) or 1 to 600"
+    " whole seconds; the rules' stated default is taken when it runs out (decision 0054)",
     "host_timeout_seconds": "positive whole seconds; a longer silence disables play at the end"
     " of the game",
     "voucher_expiry_days": "positive whole days; printed on every voucher",
@@ -49,6 +50,10 @@ FIELD_LIMITS: dict[str, str] = {
     " locks the terminal for the operator",
     "language": "en or es",
     "host_address": "non-empty HOST:PORT of the accounting host",
+    "responsible_gaming_en": "one printable line of at most 80 characters, or empty for the"
+    " built-in line; shown in attract mode in English",
+    "responsible_gaming_es": "one printable line of at most 80 characters, or empty for the"
+    " built-in line; shown in attract mode in Spanish",
 }
 #: when a change is allowed at all
 CHANGE_RULE = (

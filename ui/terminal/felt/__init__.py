@@ -25,7 +25,7 @@ from kivy.uix.widget import Widget
 from kiosk.terminal.presentation.chips import Chip
 from kiosk.terminal.presentation.felt import chip_stack
 from kiosk.terminal.presentation.money import dollars
-from kiosk.terminal.presentation.spots import ResultLine, SpotView
+from kiosk.terminal.presentation.spots import ResultLine, SpotView, spot_highlight
 from ui.terminal.draw import chipface
 from ui.terminal.widgets.named import Named
 
@@ -63,6 +63,8 @@ class PrintedSpot(FloatLayout):
     result_short = StringProperty("")  # "$25.00", all its lines paid: shown when the whole
     # result does not fit (a win too wide, or the Ante and its bonus together)
     shown_result = StringProperty("")
+    pays_text = StringProperty("")  # what the spot pays, printed while no chip is on it
+    shown_pays = StringProperty("")  # the pays, or their top when the whole does not fit
     shown_label = StringProperty("")  # the name, broken after a hyphen when a word is too wide
     highlight = StringProperty("")
     stack = ListProperty([])
@@ -74,6 +76,19 @@ class PrintedSpot(FloatLayout):
 
     def on_label(self, *_: object) -> None:
         self.fit_name()
+
+    def on_pays_text(self, *_: object) -> None:
+        self.fit_pays()
+
+    def fit_pays(self, *_: object) -> None:
+        """The pays as printed: ``"2:1 · 4:1"``, or the top odds alone when the whole does not
+        fit the stake's line (``"10,000:1"``)."""
+        label = self.ids.get("result_label")
+        whole = self.pays_text
+        too_wide = label is not None and whole and label.width > 0
+        if too_wide and label._label.get_extents(whole)[0] > label.width:
+            whole = whole.replace("–", "·").split("·")[-1].strip()
+        self.shown_pays = whole
 
     def on_size(self, *_: object) -> None:
         Clock.schedule_once(self.fit_name, -1)  # once the name's column has its new width
@@ -107,15 +122,10 @@ class PrintedSpot(FloatLayout):
 
     def show_result(self, lines: Sequence[ResultLine]) -> None:
         """How the spot's wager lines ended ("" and no light while there is no result)."""
+        self.highlight = spot_highlight(lines)
         paid = sum(line.paid for line in lines)
-        self.result_short = dollars(paid) if any(line.won for line in lines) else ""
+        self.result_short = dollars(paid) if self.highlight == "win" else ""
         self.result_text = "  ".join(line.amount_text for line in lines)
-        if not lines:
-            self.highlight = ""
-        elif any(line.won for line in lines):
-            self.highlight = "win"
-        else:
-            self.highlight = "push" if all(line.push for line in lines) else "lose"
 
 
 class FeltSpot(Named, ButtonBehavior, PrintedSpot):
@@ -127,6 +137,7 @@ class FeltSpot(Named, ButtonBehavior, PrintedSpot):
         self.tk_name = f"spot:{spot.id}"
         self.mandatory = spot.mandatory
         self.show_lines(spot.label, spot.amount_text, chip_stack(rack, spot.amount))
+        self.pays_text = spot.pays_text
         own = [r for r in spot.results if not spot.extra_label or r.label != spot.extra_label]
         self.show_result(own)
         self.disabled = not enabled

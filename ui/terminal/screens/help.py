@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from kiosk.terminal.presentation.faces import CardFace
 from kiosk.terminal.presentation.help import HelpPage
@@ -90,67 +91,94 @@ class IconValuesView(BoxLayout):
 
 
 class HelpScreen(Screen):
-    """A scrolling page: the rules, the pay tables as pictures, a worked example."""
+    """Help in pages, opening on a picture: the icons the cards carry (Turbo) or the first pay
+    table drawn, then each pay table, the worked example and the rules in words last; PREVIOUS
+    and NEXT turn the pages (a page taller than the screen scrolls)."""
 
     title = StringProperty("")
     icon = StringProperty("")
+    page_number = NumericProperty(0)  # the page on show, from 0
+    page_count = NumericProperty(1)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._pages: list[list[Widget]] = [[]]
 
     def show(self, page: HelpPage, pictures: HelpPictures | None = None) -> None:
-        """Lay out ``page`` and, when the family has them, its ``pictures``."""
+        """Lay out ``page`` and, when the family has them, its ``pictures``, in pages."""
         self.title, self.icon = page.title, page.icon
+        rules: list[Widget] = [Paragraph(text=paragraph) for paragraph in page.paragraphs]
+        if pictures is None:
+            tables: list[Widget] = []
+            for table in page.tables:
+                tables.append(HeaderLabel(text=table.title))
+                tables.append(PayRow(outcome=page.outcome_header, pays=page.pays_header))
+                tables += [PayRow(outcome=outcome, pays=pays) for outcome, pays in table.rows]
+            pages = [rules, tables] if tables else [rules]
+        else:
+            pages = [*self._pictures(pictures, page.icon), rules]
+        self._pages = [p for p in pages if p] or [[]]
+        self.page_count = len(self._pages)
+        self.turn_to(0)
+
+    def turn(self, step: int) -> None:
+        """The next (``1``) or the previous (``-1``) page."""
+        self.turn_to(max(0, min(self.page_count - 1, self.page_number + step)))
+
+    def turn_to(self, number: int) -> None:
+        """Show page ``number`` (from 0), from its top."""
         body = self.ids.body
         body.clear_widgets()
-        for paragraph in page.paragraphs:
-            body.add_widget(Paragraph(text=paragraph))
-        if pictures is None:
-            for table in page.tables:
-                body.add_widget(HeaderLabel(text=table.title))
-                body.add_widget(PayRow(outcome=page.outcome_header, pays=page.pays_header))
-                for outcome, pays in table.rows:
-                    body.add_widget(PayRow(outcome=outcome, pays=pays))
-        else:
-            self._pictures(pictures, page.icon)
+        for widget in self._pages[number]:
+            body.add_widget(widget)
+        self.page_number = number
         self.ids.scroller.scroll_y = 1
 
-    def _pictures(self, pictures: HelpPictures, icon: str) -> None:
-        body = self.ids.body
+    def all_widgets(self) -> list[Widget]:
+        """Every page's widgets, in reading order (tests read them)."""
+        return [widget for page in self._pages for widget in page]
+
+    def _pictures(self, pictures: HelpPictures, icon: str) -> list[list[Widget]]:
+        """The picture pages: the icons with the first pay table, each further pay table, the
+        worked example."""
+        pages: list[list[Widget]] = []
+        first: list[Widget] = []
         if pictures.icon_values:
-            body.add_widget(HelpHeading(text=pictures.icon_values_title))
+            first.append(HelpHeading(text=pictures.icon_values_title))
             values = IconValuesView()
             values.show(pictures.icon_values, icon)
-            body.add_widget(values)
+            first.append(values)
         for table in pictures.tables:
-            body.add_widget(HelpHeading(text=table.title))
+            section: list[Widget] = [HelpHeading(text=table.title)]
             for row in table.rows:
                 view = PictureRowView()
                 view.show(row, icon)
-                body.add_widget(view)
-        body.add_widget(HelpHeading(text=pictures.example_title))
+                section.append(view)
+            pages.append(first + section)  # the first table shares the icons' page
+            first = []
+        example: list[Widget] = [HelpHeading(text=pictures.example_title)]
         for step in pictures.example:
             view_step = ExampleStepView()
             view_step.show(step, icon)
-            body.add_widget(view_step)
+            example.append(view_step)
+        pages.append(example)
+        return pages
 
     def show_part(self, part: str) -> None:
-        """Scroll to the pay tables (``"pays"``) or the worked example (``"example"``)."""
-        headings = [c for c in reversed(self.ids.body.children) if isinstance(c, HelpHeading)]
-        if not headings:
-            return
+        """Turn to the worked example (``"example"``) or the first pay table's page
+        (``"pays"``; the screenshots' visit)."""
         example = self._example_title()
-        if part == "example":
-            target = next(h for h in headings if h.text == example)
-        else:
-            target = next(h for h in headings if not h.text.startswith(self._values_title()))
-        scroller, body = self.ids.scroller, self.ids.body
-        below_top = body.top - target.top  # the heading's distance from the page's top
-        room = body.height - scroller.height
-        scroller.scroll_y = 1.0 if room <= 0 else max(0.0, min(1.0, 1 - below_top / room))
+        for number, page in enumerate(self._pages):
+            headings = [w.text for w in page if isinstance(w, HelpHeading)]
+            if (part == "example") == (example in headings) and headings:
+                self.turn_to(number)
+                return
 
     def pay_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """The pay tables as drawn: (title, [(outcome, pays), ...]) in order (tests read it)."""
         tables: list[tuple[str, list[tuple[str, str]]]] = []
         in_example = False
-        for child in reversed(self.ids.body.children):
+        for child in self.all_widgets():
             if isinstance(child, HelpHeading):
                 in_example = child.text == self._example_title()
                 if not in_example and not child.text.startswith(self._values_title()):

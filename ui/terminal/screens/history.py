@@ -123,7 +123,7 @@ class HistoryScreen(Screen):
             info += [f"{r.label} {r.stake_text}: {r.text}" for r in game.results]
         else:
             info += [f"{label}: {amount}" for label, amount in game.wagers]
-        info += [game.total_text, game.credits_text]
+        info += [game.total_text, *game.reasons, game.credits_text]
         for line in info:
             if line:
                 lines.add_widget(RecallLine(text=line))

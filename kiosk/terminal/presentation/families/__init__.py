@@ -11,11 +11,12 @@ families are loaded on the first look-up; another family calls :func:`register`.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Protocol
 
-from kiosk.kernel.games.base import GameRules, WagerSpot
+from kiosk.kernel.games.base import GameRules, WagerResult, WagerSpot
 from kiosk.kernel.games.paytable import Translations
 from kiosk.terminal.presentation.i18n import game_text, text
 from kiosk.terminal.presentation.picture_records import HelpPictures
@@ -64,6 +65,26 @@ class GameWordsLike(Protocol):
     def __call__(self, english: str) -> str:
         """``english`` (a text of the game's data or results) in the player's language."""
         ...
+
+
+@dataclass(frozen=True)
+class RoundCards:
+    """A settled round's cards as the families read them: the first deal, the seat's own
+    cards, the shared cards of the second deal, the positions played (Stadium)."""
+
+    first: tuple[int, ...]
+    own: tuple[int, ...]
+    shared: tuple[int, ...]
+    positions: tuple[int, ...] = ()
+
+
+def odds_words(result: WagerResult, words: GameWordsLike) -> str:
+    """A winning wager's odds as a dealer says them: ``"3 to 1"``, ``"3 a 2"`` (the odds it was
+    paid at; for a line that records none, its net over its stake)."""
+    odds = result.odds or (
+        Fraction(result.paid - result.stake, result.stake) if result.stake else Fraction(0)
+    )
+    return text(words.language, "odds_to", win=f"{odds.numerator:,}", stake=f"{odds.denominator:,}")
 
 
 class TableFamily:
@@ -155,6 +176,22 @@ class TableFamily:
     def help_pictures(self, game: GameRules, language: str) -> HelpPictures | None:
         """The help's pictures: pay tables drawn, a worked example (None: text only)."""
         return None
+
+    def reasons(
+        self,
+        game: GameRules,
+        results: Sequence[WagerResult],
+        cards: RoundCards,
+        label: Callable[[str], str],
+        words: GameWordsLike,
+    ) -> tuple[str, ...]:
+        """Why the round paid what it did, one line per wager that won (``label``: a result
+        line's spot id to its name): this base names the wager and its odds."""
+        return tuple(
+            text(words.language, "pays_line", name=label(r.spot), odds=odds_words(r, words))
+            for r in results
+            if r.paid > r.stake
+        )
 
     def icon_count_text(self, game: GameRules, count: int, words: GameWordsLike) -> str:
         """``"5 footballs"`` for a game with icons, else ""."""

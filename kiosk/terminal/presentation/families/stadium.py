@@ -3,22 +3,26 @@ dealer's hand, play or fold, the blind row and column wagers, the three pay tabl
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from kiosk.kernel.games import poker3
-from kiosk.kernel.games.base import GameRules, WagerSpot
+from kiosk.kernel.games.base import GameRules, WagerResult, WagerSpot
 from kiosk.kernel.games.stadium import ANTE, ANTE_BONUS, FAMILY_ID, PLAY, StadiumRules
+from kiosk.kernel.games.stadium_paytables import PAIRS_PLUS
 from kiosk.terminal.presentation.families import (
     GameWordsLike,
     HelpContent,
     OfferLabels,
     PayTable,
+    RoundCards,
     TableFamily,
+    odds_words,
     register,
     stadium_help,
 )
 from kiosk.terminal.presentation.families.stadium_hands import dealer_qualifies as dealer_qualifies
+from kiosk.terminal.presentation.families.stadium_hands import ranked_name, showdown_text
 from kiosk.terminal.presentation.families.stadium_hands import three_card_name as three_card_name
 from kiosk.terminal.presentation.help_pictures import HelpPictures
 from kiosk.terminal.presentation.i18n import game_text, text
@@ -88,8 +92,8 @@ class StadiumTable(TableFamily):
     def pays_text(self, game: GameRules, spot: WagerSpot) -> str:
         """The ante's 1:1 and bonus range, a side wager's range."""
         rules = _rules(game)
-        if spot.id == ANTE:
-            return f"1:1 · {odds_range(list(rules.ante_bonus.pays.values()))}"
+        if spot.id == ANTE:  # Ante and Play 1:1, the ante bonus up to its top
+            return odds_range([Fraction(1), *rules.ante_bonus.pays.values()])
         side = rules.pairs_plus if spot.id.startswith("pairs_plus") else rules.six_card_bonus
         return odds_range(list(side.pays.values()))
 
@@ -114,7 +118,7 @@ class StadiumTable(TableFamily):
         if len(positions) != game.positions or len(first) < game.first_deal:
             return ""
         hand = [first[p] for p in positions]
-        return text(language, "your_hand", hand=three_card_name(hand, language))
+        return text(language, "your_hand", hand=ranked_name(hand, language))
 
     def dealer_text(self, game: GameRules, dealer: Sequence[int], language: str) -> str:
         """``"Dealer: King high — qualifies"``."""
@@ -124,6 +128,40 @@ class StadiumTable(TableFamily):
         return text(
             language, "dealer_hand", hand=three_card_name(dealer, language), qualifies=qualifies
         )
+
+    def reasons(
+        self,
+        game: GameRules,
+        results: Sequence[WagerResult],
+        cards: RoundCards,
+        label: Callable[[str], str],
+        words: GameWordsLike,
+    ) -> tuple[str, ...]:
+        """The hands compared when the seat played (``"Pair of Jacks beats Pair of
+        Sevens"``, or the dealer not qualifying), then each winning side wager with the hand
+        that paid it: ``"Pair of Queens: Pairs Plus pays 1 to 1"``."""
+        language = words.language
+        complete = len(cards.positions) == game.positions and len(cards.first) >= game.first_deal
+        hand = [cards.first[p] for p in cards.positions] if complete else []
+        dealer = list(cards.shared)
+        out: list[str] = []
+        played = any(r.spot == PLAY for r in results)
+        if played and hand and len(dealer) == game.second_deal_shared:
+            if dealer_qualifies(dealer):
+                out.append(showdown_text(hand, dealer, language))
+            else:
+                hand_name = ranked_name(dealer, language)
+                if language == "es":  # inside the sentence: "(carta alta: jota)"
+                    hand_name = hand_name[:1].lower() + hand_name[1:]
+                out.append(text(language, "dealer_not_qualify", hand=hand_name))
+        for r in results:
+            if r.spot in (ANTE, PLAY) or r.paid <= r.stake:
+                continue
+            own_hand = r.spot in (ANTE_BONUS, PAIRS_PLUS) and hand
+            why = ranked_name(hand, language) if own_hand else words(r.outcome)
+            name, odds = label(r.spot), odds_words(r, words)
+            out.append(text(language, "pays_because", why=why, name=name, odds=odds))
+        return tuple(out)
 
     def offer_labels(
         self, game: GameRules, words: GameWordsLike, take: str, decline: str, amount: str

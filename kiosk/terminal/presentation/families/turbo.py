@@ -3,19 +3,23 @@ of the mandatory wager, icon pay tables and the 9 Card Bonus."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from kiosk.kernel.cards import SUIT_NAMES
-from kiosk.kernel.games.base import GameRules, WagerSpot
+from kiosk.kernel.games.base import GameRules, WagerResult, WagerSpot
 from kiosk.kernel.games.paytable import Translations, merged
 from kiosk.kernel.games.turbo import FAMILY_ID, RAISE, TurboRules
 from kiosk.kernel.games.turbo_edition import IconPaytable
+from kiosk.kernel.scoring import count_icons
 from kiosk.terminal.presentation.families import (
     GameWordsLike,
     HelpContent,
     OfferLabels,
     PayTable,
+    RoundCards,
     TableFamily,
+    odds_words,
     register,
 )
 from kiosk.terminal.presentation.help_pictures import HelpPictures
@@ -88,6 +92,43 @@ class TurboTable(TableFamily):
             return odds_range(pays)
         return ""
 
+    def reasons(
+        self,
+        game: GameRules,
+        results: Sequence[WagerResult],
+        cards: RoundCards,
+        label: Callable[[str], str],
+        words: GameWordsLike,
+    ) -> tuple[str, ...]:
+        """Each winning wager with the count that paid it and the pay table's odds:
+        ``"12 footballs: Field Goal pays 3 to 1"``, ``"6 footballs in the community: First
+        Down pays 3 to 2"``, ``"5 suited cards: 9 Card Bonus pays 8 to 1"``."""
+        turbo = _rules(game)
+        language = words.language
+        in_nine = count_icons((*cards.first, *cards.own), turbo.suit)
+        in_community = count_icons(cards.first, turbo.suit)
+        out = []
+        for r in results:
+            if r.paid <= r.stake:
+                continue
+            table = self._table(turbo, r.spot)
+            if table is None:  # the 9 Card Bonus: its outcome says what paid
+                why = words(r.outcome)
+            elif _scope(table, r.outcome) == "community":
+                icons = words(turbo.edition.icons)
+                why = text(language, "icons_in_community", count=in_community, icons=icons)
+            else:
+                why = self.icon_count_text(game, in_nine, words)
+            name, odds = label(r.spot), odds_words(r, words)
+            out.append(text(language, "pays_because", why=why, name=name, odds=odds))
+        return tuple(out)
+
+    @staticmethod
+    def _table(turbo: TurboRules, spot: str) -> IconPaytable | None:
+        if spot == RAISE:
+            return turbo.edition.raise_rule.paytable
+        return turbo.paytables.get(spot)
+
     def decision_spot(self, game: GameRules) -> tuple[str, str] | None:
         """The raise, beside the mandatory wager."""
         return _rules(game).edition.main.id, RAISE
@@ -159,3 +200,8 @@ class TurboTable(TableFamily):
 
 
 register(TurboTable())
+
+
+def _scope(table: IconPaytable, outcome: str) -> str:
+    """Whether the tier paid on ``outcome`` counts the 9 cards ("hand") or the community."""
+    return next((t.scope for t in table.tiers if t.outcome == outcome), "hand")

@@ -44,12 +44,14 @@ FIELDS = (
     FieldSpec("handpay_limit", "Handpay limit (a single win)", "money"),
     FieldSpec("ticket_out_limit", "Voucher limit (above: handpay)", "money"),
     FieldSpec("accepted_notes", "Notes accepted", "notes"),
-    FieldSpec("decision_seconds", "Decision timer", "seconds"),
+    FieldSpec("decision_seconds", "Decision timer (0: none)", "seconds"),
     FieldSpec("host_timeout_seconds", "Host link timeout", "seconds"),
     FieldSpec("voucher_expiry_days", "Voucher expiry", "days"),
     FieldSpec("withdrawal_lock_hours", "Second withdrawn head locks within", "hours"),
     FieldSpec("language", "Default language", "choice", ("en", "es")),
     FieldSpec("host_address", "Host address", "text"),
+    FieldSpec("responsible_gaming_en", "Responsible-gaming line (English)", "text"),
+    FieldSpec("responsible_gaming_es", "Responsible-gaming line (Spanish)", "text"),
 )
 FIELD_SPECS = {spec.name: spec for spec in FIELDS}
 
@@ -79,6 +81,8 @@ def show_field(name: str, value: Any) -> str:
         return dollars(value)
     if kind == "notes":
         return ", ".join(dollars(v) for v in value)
+    if name == "decision_seconds" and value == 0:
+        return "none (the round waits for the player)"
     if kind in ("seconds", "days", "hours"):
         return f"{value} {kind}"
     return str(value)
