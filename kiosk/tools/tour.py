@@ -194,7 +194,7 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     shot("07-history-turbo")
     d.tap("history_card:0")  # a touch on the recalled cards shows them large
     d.frames(3)
-    shot("39-history-zoom")
+    shot("59-history-zoom")
     d.tap_at(app.root.width / 2, app.root.height / 2)  # any touch closes it
     d.frames(2)
     d.tap("back")
@@ -226,7 +226,7 @@ def visit(driver: object, tour: TourTerminal, shot: Shot) -> None:
     d.tap("back")
     # the next round begun: the picker is nine empty numbered positions again
     d.tap("position:1")
-    shot("39-stadium-next-round")
+    shot("60-stadium-next-round")
     d.tap("position:1")
 
     # the player's language
