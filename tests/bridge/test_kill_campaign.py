@@ -40,6 +40,7 @@ from kiosk.terminal.devices.sim.program import control
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.store.journal import Journal
 from kiosk.terminal.store.reader import current_state, read_transaction
+from tests.helpers.campaign_progress import campaign_progress
 from tests.helpers.host_checks import disagreements, enroll
 
 READY_SECONDS = 60.0
@@ -135,12 +136,15 @@ class Campaign:
             "printer-bridge",
             "terminal",
         ]
-        for _ in range(kills):
+        progress = campaign_progress("bridge kill campaign", kills, "kills")
+        for done in range(kills):
             until = time.monotonic() + self.rng.uniform(1.5, 5.0)
             while time.monotonic() < until:
                 self.insert()
                 time.sleep(self.rng.uniform(0.2, 0.6))
             self.kill(self.rng.choice(victims))
+            progress.update(done + 1)
+        progress.close()
         for _ in range(3):
             self.insert()
             time.sleep(0.5)

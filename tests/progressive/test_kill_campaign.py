@@ -23,6 +23,7 @@ from kiosk.kernel.games import progressive
 from kiosk.table.core.journal import TableJournal
 from kiosk.table.progressive.feed import reconcile
 from kiosk.terminal.progressive.controller import ProgressiveController
+from tests.helpers.campaign_progress import campaign_progress
 from tests.helpers.progressive import pki_dir, write_frequent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,11 +102,13 @@ def run_campaign(tmp: Path, kills: int, seed: int) -> None:
             rig.start(table)
             rig.ready(table)
         victims = ("controller", *TABLES)
-        for _ in range(kills):
+        progress = campaign_progress("progressive kill campaign", kills, "kills")
+        for killed in range(kills):
             time.sleep(rnd.uniform(0.02, 0.3))
             who = rnd.choice(victims)
             rig.kill(who)
             rig.start(who)
+            progress.update(killed + 1)
             if who == "controller":
                 rig.ready(who)  # the tables wait for it (their rounds queue up)
             else:

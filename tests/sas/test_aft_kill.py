@@ -34,6 +34,7 @@ from kiosk.terminal.core.core import TerminalCore
 from kiosk.terminal.core.state import TerminalState
 from kiosk.terminal.sas import wire
 from kiosk.terminal.store.reader import open_readonly
+from tests.helpers.campaign_progress import campaign_progress
 
 REPO = Path(__file__).resolve().parents[2]
 ADDRESS = 1
@@ -111,7 +112,9 @@ def aft_kill_campaign(tmp_path: Path, kills: int, seed: int) -> None:
     try:
         life = 0
         retries = 0
+        progress = campaign_progress("AFT kill campaign", kills, "kills")
         while life <= kills:
+            progress.update(min(life, kills))
             process = _start(data, port)
             assert process.stdout is not None
             assert process.stdout.readline(), process.stderr.read() if process.stderr else ""

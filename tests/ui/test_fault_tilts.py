@@ -1,7 +1,7 @@
 """Each device fault shows its tilt on the player's screen, in the player's language (issue 25):
 the real Kivy app, offscreen, its lockup overlay read back for every fault the bridge's
 protocols report (the same ``RaiseTilt`` the drivers raise); paper low is a notice, not a
-lockup.  The screenshots of the same screens: docs/screenshots/800x480/39-... to 58-... (59 and 60 are the history zoom and the next Stadium round)"""
+lockup.  The screenshots of the same screens: docs/screenshots/800x480/39-... to 58-..."""
 
 from __future__ import annotations
 
