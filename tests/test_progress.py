@@ -56,3 +56,15 @@ def test_duration() -> None:
     assert duration(7) == "0:07"
     assert duration(125) == "2:05"
     assert duration(3723) == "1:02:03"
+
+
+def test_a_slow_rate_is_not_shown_as_nothing() -> None:
+    """A campaign of a kill every few seconds: its rate a minute, not "0/s"."""
+    out = io.StringIO()
+    now = [0.0]
+    progress = Progress(
+        "campaign", 10, "kills", stream=out, tty=False, every=0.0, clock=lambda: now[0]
+    )
+    now[0] = 30.0
+    progress.update(2)
+    assert out.getvalue() == "campaign: 20% (2 of 10 kills), 4.0/min, 2:00 left\n"

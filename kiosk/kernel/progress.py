@@ -37,6 +37,15 @@ REDRAW = 5
 WIDTH = 20
 
 
+def _rate(per_second: float) -> str:
+    """``2,048/s``; below 10 a second ``0.12/s`` or ``12/min``, never a bare ``0/s``."""
+    if per_second >= 10 or per_second == 0:
+        return f"{per_second:,.0f}/s"
+    if per_second >= 1:
+        return f"{per_second:.1f}/s"
+    return f"{per_second * 60:.1f}/min"
+
+
 def duration(seconds: float) -> str:
     """``1:02:03``, ``2:05`` or ``7 s`` (the plain form) for a number of seconds."""
     whole = max(int(seconds + 0.5), 0)
@@ -117,23 +126,23 @@ class Progress:
             eta = f", {_plain(left)} left" if left is not None else ""
             return (
                 f"{self.label}: {share:.0%} ({self.done:,} of {self.total:,}{unit}),"
-                f" {rate:,.0f}/s{eta}"
+                f" {_rate(rate)}{eta}"
             )
-        return f"{self.label}: {self.done:,}{unit}, {rate:,.0f}/s"
+        return f"{self.label}: {self.done:,}{unit}, {_rate(rate)}"
 
     def bar(self, now: float | None = None) -> str:
         """The terminal's bar line."""
         rate = self.rate(now)
         unit = f" {self.unit}" if self.unit else ""
         if not self.total:
-            return f"{self.label}  {self.done:,}{unit}  {rate:,.0f}/s"
+            return f"{self.label}  {self.done:,}{unit}  {_rate(rate)}"
         share = min(self.done / self.total, 1.0)
         filled = int(share * WIDTH)
         left = (self.total - self.done) / rate if rate > 0 else None
         eta = f"  {duration(left)} left" if left is not None else ""
         return (
             f"{self.label}  [{'#' * filled}{'.' * (WIDTH - filled)}]  {share:4.0%}"
-            f"  {self.done:,}/{self.total:,}{unit}  {rate:,.0f}/s{eta}"
+            f"  {self.done:,}/{self.total:,}{unit}  {_rate(rate)}{eta}"
         )
 
     def _draw(self, now: float) -> None:
