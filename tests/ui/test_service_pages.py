@@ -125,6 +125,13 @@ ENGLISH = {
     "Service",
     "Start test",
     "Stop test",
+    "Item",
+    "Value",
+    "Phase",
+    "Stopped by",
+    "nothing (play allowed)",
+    "Credits",
+    "idle",
 }
 
 
@@ -134,8 +141,8 @@ def _english(layer: Any) -> list[str]:
 
 def test_the_pin_page_and_the_buttons_follow_the_spanish_switch(kiosk: Any) -> None:
     """Issue 26: switched to Spanish, the PIN page (its title, help, roles, keys, prompts and
-    messages) and the outcome pages' buttons have no English label; the buttons keep their
-    English names for scripts (``action:Menu``)."""
+    messages), the status page and the outcome pages' buttons have no English label; the
+    buttons keep their English names for scripts (``action:Menu``)."""
     k = kiosk
     from ui.terminal.service import install
 
@@ -160,7 +167,7 @@ def test_the_pin_page_and_the_buttons_follow_the_spanish_switch(kiosk: Any) -> N
             k.tap(f"pin:{digit}")
         k.tap("pin:ok")
     for function, buttons in (
-        ("status", {"Menú"}),
+        ("status", {"Detenido por", "Fase", "en espera", "Créditos", "Menú"}),
         ("events", {"Todos", "Fallas", "Puertas", "Dinero", "Energía", "Servicio", "Menú"}),
         ("bill_test", {"Iniciar prueba", "Menú"}),
     ):

@@ -86,6 +86,30 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "filter_power": "Power",
         "filter_service": "Service",
         "notes_read": "Notes read so far: {count}",
+        "item": "Item",
+        "value": "Value",
+        "st_terminal": "Terminal",
+        "st_phase": "Phase",
+        "st_stopped": "Stopped by",
+        "st_nothing": "nothing (play allowed)",
+        "st_credits": "Credits",
+        "st_handpay": "Handpay waiting",
+        "st_handpay_value": "{amount} {kind}, seat {seat}",
+        "st_jackpot": "jackpot",
+        "st_cancelled": "cancelled credits",
+        "st_tilt": "Tilt {code}",
+        "st_tilt_waiting": "waiting to be cleared",
+        "st_doors": "Doors open",
+        "st_critical": "Critical memory error",
+        "st_read_only": "Read only",
+        "game_n": "game {n}",
+        "phase_idle": "idle",
+        "phase_wagering": "wagers placed",
+        "phase_dealing": "dealing",
+        "phase_decision": "waiting for a decision",
+        "phase_settling": "settling",
+        "phase_result": "showing the result",
+        "phase_cashout": "printing a voucher",
     },
     "es": {
         "menu_heading": "SERVICIO · {role} · terminal {terminal}",
@@ -162,6 +186,30 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "filter_power": "Energía",
         "filter_service": "Servicio",
         "notes_read": "Billetes leídos hasta ahora: {count}",
+        "item": "Dato",
+        "value": "Valor",
+        "st_terminal": "Terminal",
+        "st_phase": "Fase",
+        "st_stopped": "Detenido por",
+        "st_nothing": "nada (se puede jugar)",
+        "st_credits": "Créditos",
+        "st_handpay": "Pago a mano pendiente",
+        "st_handpay_value": "{amount} {kind}, puesto {seat}",
+        "st_jackpot": "premio mayor",
+        "st_cancelled": "créditos cancelados",
+        "st_tilt": "Falla {code}",
+        "st_tilt_waiting": "pendiente de borrar",
+        "st_doors": "Puertas abiertas",
+        "st_critical": "Error crítico de memoria",
+        "st_read_only": "Solo lectura",
+        "game_n": "partida {n}",
+        "phase_idle": "en espera",
+        "phase_wagering": "apuestas colocadas",
+        "phase_dealing": "repartiendo",
+        "phase_decision": "esperando una decisión",
+        "phase_settling": "liquidando",
+        "phase_result": "mostrando el resultado",
+        "phase_cashout": "imprimiendo un ticket",
     },
 }
 
@@ -362,6 +410,41 @@ def device_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]
     oldest = host.get("outbox_oldest_id")
     waiting = t("waiting", count=pending, oldest=oldest) if pending else t("none_waiting")
     rows.append((t("outbox"), waiting))
+    return rows
+
+
+def status_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]:
+    """The status outcome's data as rows: what, its state in words (the tilts by code, their
+    reasons being the terminal's English)."""
+
+    def t(key: str, **values: object) -> str:
+        return service_text(language, key, **values)
+
+    phase = str(data.get("phase") or "")
+    phase_text = t(f"phase_{phase}") if f"phase_{phase}" in SERVICE_TEXTS["en"] else phase
+    if data.get("game_number"):
+        phase_text += ", " + t("game_n", n=data["game_number"])
+    lockups = ", ".join(data.get("lockups") or ()) or t("st_nothing")
+    rows = [
+        (t("st_terminal"), str(data.get("terminal_id", ""))),
+        (t("st_phase"), phase_text),
+        (t("st_stopped"), lockups),
+        (t("st_credits"), dollars(sum(data.get("credits") or ()))),
+    ]
+    handpay: Mapping[str, Any] | None = data.get("handpay")
+    if handpay:
+        kind = t("st_jackpot" if handpay.get("kind") == "jackpot" else "st_cancelled")
+        amount = dollars(int(handpay.get("value", 0)))
+        value = t("st_handpay_value", amount=amount, kind=kind, seat=handpay.get("seat", 0))
+        rows.append((t("st_handpay"), value))
+    for code in sorted(data.get("tilts") or {}):
+        rows.append((t("st_tilt", code=code), t("st_tilt_waiting")))
+    if data.get("doors_open"):
+        rows.append((t("st_doors"), ", ".join(data["doors_open"])))
+    if data.get("critical"):
+        rows.append((t("st_critical"), str(data["critical"])))
+    if data.get("read_only"):
+        rows.append((t("st_read_only"), str(data["read_only"])))
     return rows
 
 

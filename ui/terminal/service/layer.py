@@ -28,6 +28,7 @@ from kiosk.terminal.presentation.service_words import (
     meter_rows,
     service_text,
     spot_and_edition_names,
+    status_rows,
 )
 from kiosk.terminal.service.access import AccessDeniedError, PinStore, Role
 from kiosk.terminal.service.backends import InProcessTerminal
@@ -237,7 +238,8 @@ class ServiceLayer(FloatLayout):
     def _table(
         self, name: str, outcome: Outcome
     ) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
-        """The meters and the devices as tables with human names (not the drivers' fields)."""
+        """The meters, the devices and the status as tables with human names (not the
+        drivers' fields)."""
         t = partial(service_text, self.language)
         if name == "meters" and outcome.ok:
             names = spot_and_edition_names(self.language)
@@ -245,6 +247,8 @@ class ServiceLayer(FloatLayout):
             return (t("meter"), t("lifetime"), t("period")), list(rows)
         if name == "devices" and outcome.ok:
             return (t("device"), t("state")), list(device_rows(outcome.data, self.language))
+        if name == "status" and outcome.ok:
+            return (t("item"), t("value")), list(status_rows(outcome.data, self.language))
         return None
 
     def _show_recall(self, outcome: Outcome) -> None:
