@@ -282,3 +282,37 @@ def test_a_pause_in_the_decision_window_holds_the_offers_seconds(table: Table) -
     bar = table_bar(held, "en", dealer_hand=True, window_ms=10_000)
     offer = at_table(s.view(), bar, "en").offer
     assert offer is not None and (offer.seconds_left, offer.total_seconds) == (4, 10)
+
+
+def test_a_paused_table_does_not_invite_the_player_to_play(table: Table) -> None:
+    """Issue 26: while the dealer has paused the table (it refuses wagers and decisions), the
+    seat's guide says the table is paused in the bar's words, in both languages, never "Place
+    your wagers", "Your chips play when bets close" or the decision's prompt."""
+    from kiosk.tools.tour import STADIUM_CARDS
+
+    table.note(2000)
+    s = table.session
+    assert s.select_edition("stadium-3cp")
+    empty = s.view()  # nothing on the felt: "Place your wagers"
+    for position in (0, 4, 8):
+        assert s.toggle_position(position)
+    assert s.place_chip("ante")
+    ready = s.view()  # a wager on the felt: "Touch DEAL to play"
+    table.deal(STADIUM_CARDS)
+    deciding = s.view()  # the Play or Fold prompt
+    for language in LANGUAGES:
+        paused = text(language, "table_step_paused")
+        for view, phase in (
+            (empty, TablePhase.BETTING),
+            (ready, TablePhase.BETTING),
+            (deciding, TablePhase.DECIDING),
+        ):
+            status = _status(phase, 5_000, paused=True, pause_reason="shuffler jam")
+            bar = table_bar(status, language, dealer_hand=True)
+            shown = at_table(view, bar, language)
+            assert shown.guide_text == paused, (language, phase, shown.guide_text)
+            assert not shown.can_bet
+        running = at_table(
+            empty, table_bar(_status(TablePhase.BETTING, 5_000), "en", dealer_hand=True), "en"
+        )
+        assert running.guide_text != text("en", "table_step_paused")  # only while paused

@@ -18,6 +18,7 @@ from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
 from kiosk.terminal.core.config import ConfigError, TerminalConfig, to_dict
 from kiosk.terminal.core.state import Lockup, Phase
+from kiosk.terminal.presentation.service_words import status_rows
 from kiosk.terminal.service.access import Role
 from kiosk.terminal.service.functions.base import ServiceError
 from kiosk.terminal.service.functions.config import parse_field, with_edition, with_paytable
@@ -107,6 +108,12 @@ def test_handpay_reset_is_journaled_with_its_record(srig: ServiceRig) -> None:
     session = srig.enter(Role.ATTENDANT)
     outcome = session.call("status")
     assert "Handpay waiting: $20.00 cancelled credits, seat 0" in outcome.lines
+    rows = dict(status_rows(outcome.data, "es"))  # the touchscreen's status page in Spanish
+    assert rows["Pago a mano pendiente"] == "$20.00 créditos cancelados, puesto 0"
+    assert rows["Créditos"] == "$20.00" and "Detenido por" in rows
+    assert dict(status_rows(outcome.data, "en"))["Handpay waiting"] == (
+        "$20.00 cancelled credits, seat 0"
+    )
     outcome = session.call("handpay_reset")
     assert outcome.title == "Handpay of $20.00 cancelled credits, seat 0 reset"
     assert rt.state.handpay is None and rt.state.credits == [0]

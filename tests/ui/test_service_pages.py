@@ -97,3 +97,88 @@ def test_service_pages_read_as_a_technician_needs(kiosk: Any) -> None:
     assert "Bill validator" in texts and "Voucher printer" in texts
     assert not [t for t in texts if any(raw in t for raw in RAW)]
     assert _legible(k, "devices") >= 6
+
+
+#: the English words of the PIN page, its messages and the outcome pages' buttons
+ENGLISH = {
+    "SERVICE MENU",
+    "CHANGE PIN",
+    "Choose your role and type its PIN.",
+    "Choose a PIN of 4 to 8 digits.",
+    "Attendant",
+    "Technician",
+    "Operator",
+    "Close (key off)",
+    "Back",
+    "Clear",
+    "Service mode left: play resumes",
+    "The technician PIN is the factory PIN: choose a new one",
+    "Menu",
+    "Status",
+    "Edit",
+    "Export",
+    "All",
+    "Tilts",
+    "Doors",
+    "Money",
+    "Power",
+    "Service",
+    "Start test",
+    "Stop test",
+    "Item",
+    "Value",
+    "Phase",
+    "Stopped by",
+    "nothing (play allowed)",
+    "Credits",
+    "idle",
+}
+
+
+def _english(layer: Any) -> list[str]:
+    return [t for t in _texts(layer) if t in ENGLISH or t.startswith("New PIN")]
+
+
+def test_the_pin_page_and_the_buttons_follow_the_spanish_switch(kiosk: Any) -> None:
+    """Issue 26: switched to Spanish, the PIN page (its title, help, roles, keys, prompts and
+    messages), the status page and the outcome pages' buttons have no English label; the
+    buttons keep their English names for scripts (``action:Menu``)."""
+    k = kiosk
+    from ui.terminal.service import install
+
+    layer = k.app.service_layer = install(k.app, k.terminal)
+    k.app.dispatch("on_service_key")
+    k.driver.frames(3)
+    _enter(k, "attendant", "1111", "2468")
+    k.tap("service:language")
+    k.tap("service:exit")  # the PIN pad for the next role, still in Spanish
+    k.driver.frames(2)
+    texts = _texts(layer)
+    assert "MENÚ DE SERVICIO" in texts and "Técnico" in texts
+    assert "Modo de servicio cerrado: el juego se reanuda" in texts
+    assert not _english(layer), _english(layer)
+    _pin(k, "technician", "2222")  # the factory PIN: change it
+    k.driver.frames(2)
+    assert "CAMBIAR PIN" in _texts(layer)
+    assert not _english(layer), _english(layer)
+    assert _legible(k, "pin pad es") >= 5
+    for _ in range(2):
+        for digit in "1357":
+            k.tap(f"pin:{digit}")
+        k.tap("pin:ok")
+    for function, buttons in (
+        ("status", {"Detenido por", "Fase", "en espera", "Créditos", "Menú"}),
+        ("events", {"Todos", "Fallas", "Puertas", "Dinero", "Energía", "Servicio", "Menú"}),
+        ("bill_test", {"Iniciar prueba", "Menú"}),
+    ):
+        k.tap(f"service:{function}")
+        k.driver.frames(2)
+        assert buttons <= set(_texts(layer)), (function, _texts(layer))
+        assert not _english(layer), (function, _english(layer))
+        if function != "events":  # (its timestamps break across lines in either language)
+            _legible(k, f"{function} es")
+        k.tap("action:Menu")
+    k.tap("service:language")  # back to English
+    k.tap("service:events")
+    assert {"All", "Tilts", "Menu"} <= set(_texts(layer))
+    k.tap("action:Menu")

@@ -50,6 +50,66 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "role_attendant": "Attendant",
         "role_technician": "Technician",
         "role_operator": "Operator",
+        "pin_title_enter": "SERVICE MENU",
+        "pin_title_new": "CHANGE PIN",
+        "pin_title_set": "SET A ROLE'S PIN",
+        "pin_help_enter": "Choose your role and type its PIN.",
+        "pin_help_new": "Choose a PIN of 4 to 8 digits.",
+        "pin_help_set": "The role must change this PIN at its next entry.",
+        "pin_back": "Back",
+        "pin_close": "Close (key off)",
+        "pin_clear": "Clear",
+        "pin_ok": "OK",
+        "pin": "PIN",
+        "new_pin": "New PIN",
+        "new_pin_again": "New PIN again",
+        "pins_differ": "The two PINs differ: type the new PIN again",
+        "factory_pin": "The {role} PIN is the factory PIN: choose a new one",
+        "pin_changed": "The {role} PIN was changed",
+        "service_left": "Service mode left: play resumes",
+        "type_new_pin": "Type the new PIN",
+        "choose_role_pin": "Choose the role, then its PIN",
+        "refused": "Refused",
+        "act_reset_handpay": "Reset handpay",
+        "act_clear_tilt": "Clear {code}",
+        "act_start_test": "Start test",
+        "act_stop_test": "Stop test",
+        "act_edit": "Edit",
+        "act_export": "Export",
+        "act_seeded_hmac": "Seeded HMAC",
+        "act_status": "Status",
+        "act_reset_period": "Reset period meters",
+        "filter_all": "All",
+        "filter_tilts": "Tilts",
+        "filter_doors": "Doors",
+        "filter_money": "Money",
+        "filter_power": "Power",
+        "filter_service": "Service",
+        "notes_read": "Notes read so far: {count}",
+        "item": "Item",
+        "value": "Value",
+        "st_terminal": "Terminal",
+        "st_phase": "Phase",
+        "st_stopped": "Stopped by",
+        "st_nothing": "nothing (play allowed)",
+        "st_credits": "Credits",
+        "st_handpay": "Handpay waiting",
+        "st_handpay_value": "{amount} {kind}, seat {seat}",
+        "st_jackpot": "jackpot",
+        "st_cancelled": "cancelled credits",
+        "st_tilt": "Tilt {code}",
+        "st_tilt_waiting": "waiting to be cleared",
+        "st_doors": "Doors open",
+        "st_critical": "Critical memory error",
+        "st_read_only": "Read only",
+        "game_n": "game {n}",
+        "phase_idle": "idle",
+        "phase_wagering": "wagers placed",
+        "phase_dealing": "dealing",
+        "phase_decision": "waiting for a decision",
+        "phase_settling": "settling",
+        "phase_result": "showing the result",
+        "phase_cashout": "printing a voucher",
     },
     "es": {
         "menu_heading": "SERVICIO · {role} · terminal {terminal}",
@@ -90,6 +150,66 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "role_attendant": "Asistente",
         "role_technician": "Técnico",
         "role_operator": "Operador",
+        "pin_title_enter": "MENÚ DE SERVICIO",
+        "pin_title_new": "CAMBIAR PIN",
+        "pin_title_set": "PIN DE OTRO ROL",
+        "pin_help_enter": "Elija su rol y escriba su PIN.",
+        "pin_help_new": "Elija un PIN de 4 a 8 dígitos.",
+        "pin_help_set": "El rol deberá cambiar este PIN en su próxima entrada.",
+        "pin_back": "Volver",
+        "pin_close": "Cerrar (sin llave)",
+        "pin_clear": "Borrar",
+        "pin_ok": "OK",
+        "pin": "PIN",
+        "new_pin": "PIN nuevo",
+        "new_pin_again": "PIN nuevo otra vez",
+        "pins_differ": "Los dos PIN no coinciden: escriba otra vez el PIN nuevo",
+        "factory_pin": "El PIN de {role} es de fábrica: cámbielo",
+        "pin_changed": "Se cambió el PIN de {role}",
+        "service_left": "Modo de servicio cerrado: el juego se reanuda",
+        "type_new_pin": "Escriba el PIN nuevo",
+        "choose_role_pin": "Elija el rol y luego su PIN",
+        "refused": "Rechazado",
+        "act_reset_handpay": "Pago a mano hecho",
+        "act_clear_tilt": "Borrar {code}",
+        "act_start_test": "Iniciar prueba",
+        "act_stop_test": "Detener prueba",
+        "act_edit": "Editar",
+        "act_export": "Exportar",
+        "act_seeded_hmac": "HMAC con semilla",
+        "act_status": "Estado",
+        "act_reset_period": "Reiniciar contadores del periodo",
+        "filter_all": "Todos",
+        "filter_tilts": "Fallas",
+        "filter_doors": "Puertas",
+        "filter_money": "Dinero",
+        "filter_power": "Energía",
+        "filter_service": "Servicio",
+        "notes_read": "Billetes leídos hasta ahora: {count}",
+        "item": "Dato",
+        "value": "Valor",
+        "st_terminal": "Terminal",
+        "st_phase": "Fase",
+        "st_stopped": "Detenido por",
+        "st_nothing": "nada (se puede jugar)",
+        "st_credits": "Créditos",
+        "st_handpay": "Pago a mano pendiente",
+        "st_handpay_value": "{amount} {kind}, puesto {seat}",
+        "st_jackpot": "premio mayor",
+        "st_cancelled": "créditos cancelados",
+        "st_tilt": "Falla {code}",
+        "st_tilt_waiting": "pendiente de borrar",
+        "st_doors": "Puertas abiertas",
+        "st_critical": "Error crítico de memoria",
+        "st_read_only": "Solo lectura",
+        "game_n": "partida {n}",
+        "phase_idle": "en espera",
+        "phase_wagering": "apuestas colocadas",
+        "phase_dealing": "repartiendo",
+        "phase_decision": "esperando una decisión",
+        "phase_settling": "liquidando",
+        "phase_result": "mostrando el resultado",
+        "phase_cashout": "imprimiendo un ticket",
     },
 }
 
@@ -290,6 +410,41 @@ def device_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]
     oldest = host.get("outbox_oldest_id")
     waiting = t("waiting", count=pending, oldest=oldest) if pending else t("none_waiting")
     rows.append((t("outbox"), waiting))
+    return rows
+
+
+def status_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]:
+    """The status outcome's data as rows: what, its state in words (the tilts by code, their
+    reasons being the terminal's English)."""
+
+    def t(key: str, **values: object) -> str:
+        return service_text(language, key, **values)
+
+    phase = str(data.get("phase") or "")
+    phase_text = t(f"phase_{phase}") if f"phase_{phase}" in SERVICE_TEXTS["en"] else phase
+    if data.get("game_number"):
+        phase_text += ", " + t("game_n", n=data["game_number"])
+    lockups = ", ".join(data.get("lockups") or ()) or t("st_nothing")
+    rows = [
+        (t("st_terminal"), str(data.get("terminal_id", ""))),
+        (t("st_phase"), phase_text),
+        (t("st_stopped"), lockups),
+        (t("st_credits"), dollars(sum(data.get("credits") or ()))),
+    ]
+    handpay: Mapping[str, Any] | None = data.get("handpay")
+    if handpay:
+        kind = t("st_jackpot" if handpay.get("kind") == "jackpot" else "st_cancelled")
+        amount = dollars(int(handpay.get("value", 0)))
+        value = t("st_handpay_value", amount=amount, kind=kind, seat=handpay.get("seat", 0))
+        rows.append((t("st_handpay"), value))
+    for code in sorted(data.get("tilts") or {}):
+        rows.append((t("st_tilt", code=code), t("st_tilt_waiting")))
+    if data.get("doors_open"):
+        rows.append((t("st_doors"), ", ".join(data["doors_open"])))
+    if data.get("critical"):
+        rows.append((t("st_critical"), str(data["critical"])))
+    if data.get("read_only"):
+        rows.append((t("st_read_only"), str(data["read_only"])))
     return rows
 
 

@@ -286,10 +286,14 @@ def at_table(
 
 
 def _seat_guide(view: TableView, bar: TableBarView, language: str, deciding: bool) -> str:
-    """The guide line at a seat: the decision's prompt; a wager ready on the felt while bets
-    are open plays when they close; while the terminal waits on the table, the bar's own
-    words for the step; else the view's guide (place your wagers, the last result)."""
+    """The guide line at a seat: while the dealer has paused the table, the bar's "Table
+    paused" (the table refuses wagers and decisions then, so no invitation to play); the
+    decision's prompt; a wager ready on the felt while bets are open plays when they close;
+    while the terminal waits on the table, the bar's own words for the step; else the view's
+    guide (place your wagers, the last result)."""
     guide = view.guide_text
+    if bar.step is TableStep.PAUSED:
+        return bar.headline
     if deciding:
         return guide
     busy = guide == text(language, "dealing")

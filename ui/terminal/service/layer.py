@@ -28,6 +28,7 @@ from kiosk.terminal.presentation.service_words import (
     meter_rows,
     service_text,
     spot_and_edition_names,
+    status_rows,
 )
 from kiosk.terminal.service.access import AccessDeniedError, PinStore, Role
 from kiosk.terminal.service.backends import InProcessTerminal
@@ -47,14 +48,14 @@ from ui.terminal.service.pages import (
 )
 
 KV_FILE = Path(__file__).resolve().parent / "service.kv"
-#: event-log filters offered on the touchscreen: label -> kinds
+#: event-log filters offered on the touchscreen: label's key (``filter_<key>``) -> kinds
 EVENT_FILTERS: dict[str, tuple[str, ...]] = {
-    "All": (),
-    "Tilts": ("TiltRaised", "TiltCleared"),
-    "Doors": ("DoorChanged",),
-    "Money": ("BillStacked", "BillReturned", "TicketRedeemed", "VoucherPrinted", "HandpayReset"),
-    "Power": ("PoweredUp", "CriticalMemoryError"),
-    "Service": ("ServiceChanged", "ConfigChanged", "PeriodMetersReset"),
+    "all": (),
+    "tilts": ("TiltRaised", "TiltCleared"),
+    "doors": ("DoorChanged",),
+    "money": ("BillStacked", "BillReturned", "TicketRedeemed", "VoucherPrinted", "HandpayReset"),
+    "power": ("PoweredUp", "CriticalMemoryError"),
+    "service": ("ServiceChanged", "ConfigChanged", "PeriodMetersReset"),
 }
 _loaded = False
 
@@ -126,7 +127,7 @@ class ServiceLayer(FloatLayout):
             page.start("enter", str(exc), error=True)
             return
         if must_change:
-            page.start("new", f"The {role.label} PIN is the factory PIN: choose a new one")
+            page.start("new", self._t("factory_pin", role=self._t(f"role_{role.label}")))
             return
         self.menu()
 
@@ -138,7 +139,7 @@ class ServiceLayer(FloatLayout):
         except ServiceError as exc:
             page.start("new", str(exc), error=True)
             return
-        self.menu(f"The {self.role_label()} PIN was changed")
+        self.menu(self._t("pin_changed", role=self._t(f"role_{self.role_label()}")))
 
     def set_pin(self, role: Role, new_pin: str) -> None:
         """The operator sets another role's PIN."""
@@ -148,7 +149,21 @@ class ServiceLayer(FloatLayout):
         """Exit: the terminal leaves service mode; the PIN pad waits for the next role."""
         self._stop_poll()
         self.session.leave()
-        self.login("Service mode left: play resumes")
+        self.login(self._t("service_left"))
+
+    def _t(self, key: str, **values: object) -> str:
+        """A service text in the pages' language."""
+        return service_text(self.language, key, **values)
+
+    def _action(
+        self, key: str, run: Callable[[], Any], style: str = "felt", **values: object
+    ) -> Action:
+        """A button in the pages' language, named (``action:...``) by its English words."""
+        english = service_text("en", key, **values)
+        return Action(self._t(key, **values), run, style, name=english)
+
+    def _menu_action(self) -> Action:
+        return Action(self._t("menu"), self.menu, name="Menu")
 
     def role_label(self) -> str:
         """The entered role's name, or ""."""
@@ -193,7 +208,7 @@ class ServiceLayer(FloatLayout):
             outcome: Outcome = self.session.call(name, given)
         except ServiceError as exc:
             self.show_outcome(
-                Outcome("Refused", (str(exc),), {}, ok=False), [Action("Menu", self.menu)]
+                Outcome(self._t("refused"), (str(exc),), {}, ok=False), [self._menu_action()]
             )
             return None
         self._last_function, self._last_args = name, given
@@ -223,7 +238,8 @@ class ServiceLayer(FloatLayout):
     def _table(
         self, name: str, outcome: Outcome
     ) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
-        """The meters and the devices as tables with human names (not the drivers' fields)."""
+        """The meters, the devices and the status as tables with human names (not the
+        drivers' fields)."""
         t = partial(service_text, self.language)
         if name == "meters" and outcome.ok:
             names = spot_and_edition_names(self.language)
@@ -231,6 +247,8 @@ class ServiceLayer(FloatLayout):
             return (t("meter"), t("lifetime"), t("period")), list(rows)
         if name == "devices" and outcome.ok:
             return (t("device"), t("state")), list(device_rows(outcome.data, self.language))
+        if name == "status" and outcome.ok:
+            return (t("item"), t("value")), list(status_rows(outcome.data, self.language))
         return None
 
     def _show_recall(self, outcome: Outcome) -> None:
@@ -267,32 +285,31 @@ class ServiceLayer(FloatLayout):
         actions: list[Action] = []
         if name == "status":
             if data.get("handpay"):
-                actions.append(Action("Reset handpay", lambda: self.call("handpay_reset"), "gold"))
-            for code in list(data.get("tilts") or {})[:3]:
-                actions.append(
-                    Action(
-                        f"Clear {code}",
-                        partial(self.call, "clear_tilt", {"code": code}),
-                        "gold",
-                    )
+                reset = self._action(
+                    "act_reset_handpay", lambda: self.call("handpay_reset"), "gold"
                 )
+                actions.append(reset)
+            for code in list(data.get("tilts") or {})[:3]:
+                clear = partial(self.call, "clear_tilt", {"code": code})
+                actions.append(self._action("act_clear_tilt", clear, "gold", code=code))
         elif name == "events":
-            for label, kinds in EVENT_FILTERS.items():
-                actions.append(Action(label, partial(self.call, "events", {"kinds": list(kinds)})))
+            for key, kinds in EVENT_FILTERS.items():
+                run = partial(self.call, "events", {"kinds": list(kinds)})
+                actions.append(self._action(f"filter_{key}", run))
         elif name == "bill_test":
             running = data.get("running")
             action = "stop" if running else "start"
             actions.append(
-                Action(
-                    "Stop test" if running else "Start test",
+                self._action(
+                    "act_stop_test" if running else "act_start_test",
                     lambda: self.call("bill_test", {"action": action}),
                     "red" if running else "green",
                 )
             )
         elif name == "config":
             actions += [
-                Action("Edit", self.edit_config, "gold"),
-                Action("Export", lambda: self.call("config_export")),
+                self._action("act_edit", self.edit_config, "gold"),
+                self._action("act_export", lambda: self.call("config_export")),
             ]
         elif name == "paytables":
             for edition in self._editions():
@@ -300,10 +317,10 @@ class ServiceLayer(FloatLayout):
                     Action(edition, partial(self.call, "paytables", {"edition": edition}))
                 )
         elif name == "software":
-            actions.append(Action("Seeded HMAC", self._seed_entry))
+            actions.append(self._action("act_seeded_hmac", self._seed_entry))
         elif name == "handpay_reset" or name == "clear_tilt":
-            actions.append(Action("Status", lambda: self.call("status")))
-        actions.append(Action("Menu", self.menu))
+            actions.append(self._action("act_status", lambda: self.call("status")))
+        actions.append(self._menu_action())
         return actions
 
     def _editions(self) -> list[str]:
@@ -313,7 +330,7 @@ class ServiceLayer(FloatLayout):
         validator = self.session.terminal.validator
         notes = validator.test_notes() if validator is not None else []
         page = self.pages.get_screen("outcome")
-        page.live_text = f"Notes read so far: {len(notes)}"
+        page.live_text = self._t("notes_read", count=len(notes))
 
     def _stop_poll(self) -> None:
         if self._poll is not None:
@@ -330,7 +347,7 @@ class ServiceLayer(FloatLayout):
 
     def _pin_page(self, mode: str) -> None:
         page = self.pages.get_screen("login")
-        page.start(mode, "Type the new PIN" if mode == "new" else "Choose the role, then its PIN")
+        page.start(mode, self._t("type_new_pin" if mode == "new" else "choose_role_pin"))
         self.pages.current = "login"
 
     def _seed_entry(self) -> None:
@@ -356,8 +373,8 @@ class ServiceLayer(FloatLayout):
                 ("Clear every period meter? The lifetime meters are never cleared.",),
             ),
             [
-                Action("Reset period meters", lambda: self.call("period_reset"), "red"),
-                Action("Menu", self.menu),
+                self._action("act_reset_period", lambda: self.call("period_reset"), "red"),
+                self._menu_action(),
             ],
         )
 
@@ -380,7 +397,7 @@ class ServiceLayer(FloatLayout):
                     lambda: self.call("ram_clear", {"reason": reason, "confirm": True}),
                     "red",
                 ),
-                Action("Menu", self.menu),
+                self._menu_action(),
             ],
         )
 
@@ -392,7 +409,7 @@ class ServiceLayer(FloatLayout):
                 Outcome(
                     "Import configuration", ("No exported configuration file found.",), ok=False
                 ),
-                [Action("Menu", self.menu)],
+                [self._menu_action()],
             )
             return
         self.call("config_import", {"path": str(files[-1])})

@@ -38,6 +38,8 @@ class Action:
     text: str
     run: Callable[[], Any]
     style: str = "felt"
+    name: str = ""  # the button's ``tk_name`` after "action:" (its text when empty): the
+    # English words, so a script taps the same button in either language
 
 
 class ServicePage(Screen):
@@ -59,16 +61,35 @@ class LoginPage(ServicePage):
     message = StringProperty("")
     error = BooleanProperty(False)
     prompt = StringProperty("")
+    title_text = StringProperty("")
+    help_text = StringProperty("")
+    attendant_text = StringProperty("")
+    technician_text = StringProperty("")
+    operator_text = StringProperty("")
+    close_text = StringProperty("")
+    clear_text = StringProperty("")
+    ok_text = StringProperty("OK")
+
+    def _t(self, key: str, **values: object) -> str:
+        language = self.layer.language if self.layer is not None else "en"
+        return service_text(language, key, **values)
 
     def start(self, mode: str, message: str = "", error: bool = False) -> None:
-        """Show the pad in ``mode``."""
+        """Show the pad in ``mode``, in the service pages' language."""
         self.mode, self.message, self.error = mode, message, error
         self._pin = ""
         self._first = ""
         self.digits = 0
         if mode == "new" and self.layer is not None:
             self.role = self.layer.role_label() or self.role
-        self.prompt = {"enter": "PIN", "new": "New PIN", "set": "New PIN"}[mode]
+        t = self._t
+        self.title_text, self.help_text = t(f"pin_title_{mode}"), t(f"pin_help_{mode}")
+        self.attendant_text = t("role_attendant")
+        self.technician_text = t("role_technician")
+        self.operator_text = t("role_operator")
+        self.close_text = t("pin_back" if mode != "enter" else "pin_close")
+        self.clear_text, self.ok_text = t("pin_clear"), t("pin_ok")
+        self.prompt = t("pin" if mode == "enter" else "new_pin")
 
     def choose(self, role: str) -> None:
         """A role button."""
@@ -93,12 +114,12 @@ class LoginPage(ServicePage):
             return
         if not self._first:
             self._first = pin
-            self.prompt = "New PIN again"
+            self.prompt = self._t("new_pin_again")
             return
         first, self._first = self._first, ""
-        self.prompt = "New PIN"
+        self.prompt = self._t("new_pin")
         if first != pin:
-            self.message, self.error = "The two PINs differ: type the new PIN again", True
+            self.message, self.error = self._t("pins_differ"), True
             return
         if self.mode == "new":
             self.layer.change_pin(pin)
@@ -222,7 +243,7 @@ class OutcomePage(ServicePage):
         bar.clear_widgets()
         for action in actions:
             button = CasinoButton(text=action.text, style=action.style, wrap=True)
-            button.tk_name = f"action:{action.text}"
+            button.tk_name = f"action:{action.name or action.text}"
             button.bind(on_release=lambda _b, run=action.run: run())
             bar.add_widget(button)
 
