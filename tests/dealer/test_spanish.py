@@ -166,6 +166,18 @@ def test_every_page_speaks_spanish_after_the_language_button(make: Any) -> None:
     _check(t, names, pages)  # paused, with its reason
     d.tap("dt:resume")
     t.until("resumed", lambda s: not s.paused)
+    t.set_pin(DealerRole.SUPERVISOR, "1357")
+    d.tap("dt:supervisor")  # the supervisor's void page
+    assert d.page == "signin"
+    _check(t, names, pages)
+    d.pin("supervisor", "1357")
+    assert d.page == "round"
+    d.tap("dt:void")
+    assert d.page == "void"
+    d.tap("reason:Misdeal")
+    assert d.text("void:game").startswith("Anular la partida")
+    _check(t, names, pages)
+    d.tap("void:back")
     d.tap("dt:close_bets")
     t.until("the settled round", lambda s: s.phase == "settled")
     assert d.text("dt:phase") == "LIQUIDADA"
@@ -183,15 +195,8 @@ def test_every_page_speaks_spanish_after_the_language_button(make: Any) -> None:
     assert t.app.lang == "en" and d.text("dt:language") == "Español"
     assert not all(spanish(x, names) for x in visible_texts(t.app.root.current_screen))
     assert pages == [
-        "signin",
-        "round",
-        "round",
-        "pause",
-        "pause",
-        "round",
-        "round",
-        "recall",
-        "signin",
+        *("signin", "round", "round", "pause", "pause", "round"),
+        *("signin", "void", "round", "recall", "signin"),
     ]
 
 
