@@ -13,6 +13,7 @@ from kiosk.kernel import errors
 from kiosk.kernel.games.table_phase import TablePhase
 from kiosk.table.core import core
 from kiosk.table.presentation.dealer import PHASE_TITLES
+from kiosk.table.presentation.i18n_dealer import text
 from kiosk.terminal.core import commands as c
 from kiosk.terminal.presentation.table_status import phase_word
 from kiosk.terminal.seat import status as seat_status
@@ -77,7 +78,7 @@ def test_every_layer_uses_the_one_vocabulary() -> None:
 def test_the_wire_values_and_the_words_are_unchanged() -> None:
     assert {p.value for p in TablePhase} == PHASE_VALUES | {"voided"}
     assert set(PHASE_TITLES) == PHASE_VALUES  # the Dealer Terminal's wire strings
-    assert PHASE_TITLES[TablePhase.BETS_CLOSED] == "DEALING"
+    assert text("en", PHASE_TITLES[TablePhase.BETS_CLOSED]) == "DEALING"
     # the seat's text line says what it said before the seat used the controller's phases
     assert [phase_word(p) for p in TablePhase] == [
         "idle",

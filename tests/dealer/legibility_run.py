@@ -1,6 +1,6 @@
 """Legibility of every Dealer Terminal screen, measured as the kiosk's are (decision 0018, with
 the DT's own least capital height, decision 0025), in a process whose window is made at the
-size asked for: ``python -m tests.dealer.legibility_run WxH`` prints JSON (a summary and the
+size asked for: ``python -m tests.dealer.legibility_run WxH [en|es]`` prints JSON (a summary and the
 failing labels)."""
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def read(app: Any, screen: str) -> list[Any]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     size = env.parse_size(args[0])
+    language = args[1] if len(args) > 1 else "en"  # the DT's language (its language button)
     env.prepare(size, headless=True, maxfps=0)
     from kiosk.tools.dealer_screenshots import Stand, _visit_manual, visit
     from tests.helpers.legibility import summary
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for source in ("shuffler", "manual"):
                 stand = Stand(Path(tmp) / source, size, source)
+                stand.app.lang = language
                 stands.append(stand)
                 current[:] = [stand]
                 (visit if source == "shuffler" else _visit_manual)(stand, shot)

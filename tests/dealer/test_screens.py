@@ -1,5 +1,6 @@
-"""Every Dealer Terminal screen at both sizes: legible by the rules of decisions 0018 and 0025,
-and the screenshots deterministic (each size in a process of its own; tox -e slow)."""
+"""Every Dealer Terminal screen at both sizes, in both languages: legible by the rules of
+decisions 0018 and 0025, and the screenshots deterministic (each size in a process of its own;
+tox -e slow)."""
 
 from __future__ import annotations
 
@@ -28,10 +29,11 @@ def _env() -> dict[str, str]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize("size", [f"{w}x{h}" for w, h in SIZES])
-def test_every_dealer_screen_is_legible(size: str) -> None:
+def test_every_dealer_screen_is_legible(size: str, language: str) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "tests.dealer.legibility_run", size],
+        [sys.executable, "-m", "tests.dealer.legibility_run", size, language],
         capture_output=True,
         text=True,
         env=_env(),

@@ -10,6 +10,7 @@ from fontTools.ttLib import TTFont
 from kivy.core.text import DEFAULT_FONT, LabelBase
 from kivy.core.text import Label as CoreLabel
 
+from kiosk.table.presentation.i18n_dealer import DEALER_TEXTS
 from kiosk.terminal.presentation.i18n import CATALOGUES
 from tests.helpers import glyphs
 
@@ -24,6 +25,8 @@ def test_every_text_of_both_languages_has_its_glyphs(bold: bool) -> None:
     shown = {text for _, text in texts}
     for language, table in CATALOGUES.items():  # the language tables are among them
         assert set(table.values()) <= shown, language
+    for language, table in DEALER_TEXTS.items():  # and the Dealer Terminal's
+        assert set(table.values()) <= shown, f"dealer {language}"
     lacking = glyphs.missing(cmap)
     assert not lacking, {char: (f"U+{ord(char):04X}", where[:3]) for char, where in lacking.items()}
 

@@ -26,8 +26,15 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.table.core.dealer_link import Answer, DealerLink, DealerLinkError
 from kiosk.table.core.dealer_records import PACK_SIZE, Role, TableSnapshot
-from kiosk.table.presentation.dealer import DealerView, dealer_view, location_title, recall_views
+from kiosk.table.presentation.dealer import (
+    DealerView,
+    dealer_view,
+    location_title,
+    pause_reason_words,
+    recall_views,
+)
 from kiosk.table.presentation.dealer_entry import PackEntry
+from kiosk.table.presentation.i18n_dealer import next_language, text
 from ui.table.pages import (
     CardsPage,
     PausePage,
@@ -68,6 +75,7 @@ class DealerApp(App):
 
     u = NumericProperty(1.0)
     status = StringProperty("")  # the link's state when it is down
+    lang = StringProperty("en")  # the language the screens speak (the language button)
 
     def __init__(
         self, link: DealerLink, *, clock: Callable[[], float] = time.monotonic, **kwargs: Any
@@ -110,7 +118,7 @@ class DealerApp(App):
         return sm
 
     def on_start(self) -> None:
-        self.pages["signin"].start("dealer", "Dealer: type your PIN")
+        self.pages["signin"].start("dealer", self.t("signin_dealer"))
         self._event = Clock.schedule_interval(self._tick, 0.1)
 
     def on_stop(self) -> None:
@@ -120,6 +128,27 @@ class DealerApp(App):
 
     def _resize(self, _window: Any, width: int, height: int) -> None:
         self.u = min(width / BASE_SIZE[0], height / BASE_SIZE[1])
+
+    def t(self, key: str, **fields: object) -> str:
+        """``key``'s text in the screens' language."""
+        return text(self.lang, key, **fields)
+
+    def switch_language(self) -> None:
+        """The language button: the next language; every page is drawn again in it (a line
+        already said stays as it was said)."""
+        self.lang = next_language(self.lang)
+        where = self.root.current
+        if where == "signin":
+            page = self.pages["signin"]
+            key = "pin_factory" if page.mode == "new" else f"signin_{page.role}"
+            page.message, page.error = self.t(key), False
+        elif where == "void":
+            self.pages["void"].game_text = self.t("void_game", game=self._game())
+        if self.entry is not None:
+            self._show_entry()
+        if where == "recall":
+            self.open_recall()
+        self.refresh(force=True)
 
     @property
     def pages(self) -> Any:
@@ -143,7 +172,7 @@ class DealerApp(App):
         snap = self.snapshot()
         if snap is None or self.role is None:
             return None
-        return dealer_view(snap, self.role)
+        return dealer_view(snap, self.role, self.lang)
 
     def _tick(self, _dt: float) -> None:
         self.refresh()
@@ -152,7 +181,7 @@ class DealerApp(App):
         """Redraw the round page when the view or the countdown's second changed."""
         self.status = self.link.down
         if self.link.down and self.root.current != "signin":
-            self._say(f"{self.link.down}: nothing can be done here until it is back", error=True)
+            self._say(self.t("link_down", down=self.link.down), error=True)
         view = self.view()
         if view is None:
             return
@@ -160,7 +189,7 @@ class DealerApp(App):
         if key == self._seen and not force:
             return
         self._seen = key
-        self.pages["round"].show(view)
+        self.pages["round"].show(view, self.lang)
 
     # --- sign-in --------------------------------------------------------------------------------
 
@@ -173,32 +202,32 @@ class DealerApp(App):
             page.start(role_name, str(exc), error=True)
             return
         if not answer.accepted:
-            page.start(role_name, answer.message or "PIN refused", error=True)
+            page.start(role_name, answer.message or self.t("pin_refused"), error=True)
             return
         self.role = answer.role
         if answer.must_change_pin:
-            page.start(role_name, "Factory PIN: choose a new PIN of 4 to 8 digits", mode="new")
+            page.start(role_name, self.t("pin_factory"), mode="new")
             return
-        self._to_round(f"{answer.role.value.capitalize()} signed in")
+        self._to_round(self.t(f"said_signed_in_{answer.role.value}"))
 
     def change_pin(self, new_pin: str) -> None:
         page = self.pages["signin"]
         answer = self._ask(lambda: self.link.change_pin(new_pin))
         if answer is None or not answer.ok:
-            reason = answer.reason if answer is not None else "no answer"
+            reason = answer.reason if answer is not None else self.t("no_answer")
             page.start(page.role, reason, error=True, mode="new")
             return
-        self._to_round("PIN changed")
+        self._to_round(self.t("pin_changed"))
 
     def sign_out(self) -> None:
         self._ask(self.link.sign_out)
         self.role = None
-        self.pages["signin"].start("dealer", "Signed out. Dealer: type your PIN")
+        self.pages["signin"].start("dealer", self.t("signed_out"))
         self.root.current = "signin"
 
     def supervisor(self) -> None:
         """The supervisor signs in on this terminal (void, re-read)."""
-        self.pages["signin"].start("supervisor", "Supervisor: type your PIN")
+        self.pages["signin"].start("supervisor", self.t("signin_supervisor"))
         self.root.current = "signin"
 
     def _to_round(self, message: str) -> None:
@@ -229,7 +258,7 @@ class DealerApp(App):
             self._say(done)
             self.link.wait_for(before, timeout=2.0)  # the view of the step it made
         else:
-            self._say(answer.reason or answer.error or "Refused", error=True)
+            self._say(answer.reason or answer.error or self.t("refused"), error=True)
         self.refresh(force=True)
         return answer.ok
 
@@ -238,10 +267,10 @@ class DealerApp(App):
         return snap.game_number if snap is not None else 0
 
     def new_game(self) -> None:
-        self._do(self.link.new_game, "New game: bets are open")
+        self._do(self.link.new_game, self.t("said_new_game"))
 
     def close_bets(self) -> None:
-        self._do(lambda: self.link.close_bets(self._game()), "Bets closed")
+        self._do(lambda: self.link.close_bets(self._game()), self.t("said_bets_closed"))
 
     def lay_pack(self) -> None:
         snap = self.link.snapshot()
@@ -250,11 +279,13 @@ class DealerApp(App):
         step = snap.next_step
         self._do(
             lambda: self.link.lay_pack(snap.game_number, step.pack),
-            f"Pack {step.pack} laid on {location_title(step.location)}",
+            self.t(
+                "said_pack_laid", pack=step.pack, place=location_title(step.location, self.lang)
+            ),
         )
 
     def confirm(self) -> None:
-        self._do(lambda: self.link.confirm(self._game()), "Round confirmed")
+        self._do(lambda: self.link.confirm(self._game()), self.t("said_confirmed"))
 
     def open_pause(self) -> None:
         """Pause asks for the reason first (the seats show it; the journal keeps it)."""
@@ -265,23 +296,24 @@ class DealerApp(App):
     def pause(self) -> None:
         page = self.pages["pause"]
         if not page.reason:
-            page.message = "Choose the reason first"
+            page.message = self.t("choose_reason")
             return
         reason = page.reason
-        if self._do(lambda: self.link.pause(reason), f"Table paused: {reason}"):
+        said = self.t("said_paused", reason=pause_reason_words(reason, self.lang))
+        if self._do(lambda: self.link.pause(reason), said):
             self.root.current = "round"
         else:
             page.message = self.pages["round"].message
 
     def resume(self) -> None:
-        self._do(self.link.resume, "Table resumed")
+        self._do(self.link.resume, self.t("said_resumed"))
 
     def reread(self) -> None:
         snap = self.link.snapshot()
         if snap is None or snap.tilt is None:
             return
         pack = snap.tilt.pack
-        self._do(lambda: self.link.reread(snap.game_number, pack), f"Pack {pack} to read again")
+        self._do(lambda: self.link.reread(snap.game_number, pack), self.t("said_reread", pack=pack))
 
     # --- manual cards ---------------------------------------------------------------------------
 
@@ -297,8 +329,9 @@ class DealerApp(App):
     def _show_entry(self) -> None:
         entry = self.entry
         if entry is not None:
-            title = f"Pack {entry.pack}: {location_title(entry.location)}"
-            self.pages["cards"].show(entry, title)
+            place = location_title(entry.location, self.lang)
+            title = self.t("cards_title", pack=entry.pack, place=place)
+            self.pages["cards"].show(entry, title, self.lang)
 
     def press_rank(self, rank: int) -> None:
         if self.entry is not None:
@@ -322,12 +355,13 @@ class DealerApp(App):
         before = self.link.revision
         answer = self._ask(lambda: self.link.lay_pack(self._game(), entry.pack, entry.cards))
         if answer is not None and not answer.ok:
-            self.entry = replace(entry, message=answer.reason or "Refused", refused=True)
+            said = answer.reason or self.t("refused")
+            self.entry = replace(entry, message=said, about=None, refused=True)
             self._show_entry()
             return
         self.entry = None
         self.root.current = "round"
-        self._say(f"Pack {entry.pack} entered")
+        self._say(self.t("said_entered", pack=entry.pack))
         self.link.wait_for(before, timeout=2.0)
         self.refresh(force=True)
 
@@ -340,15 +374,15 @@ class DealerApp(App):
     def open_void(self) -> None:
         page = self.pages["void"]
         page.reason, page.message = "", ""
-        page.game_text = f"Void game {self._game()}: every seat's wagers are returned"
+        page.game_text = self.t("void_game", game=self._game())
         self.root.current = "void"
 
     def void(self) -> None:
         page = self.pages["void"]
         if not page.reason:
-            page.message = "Choose the reason first"
+            page.message = self.t("choose_reason")
             return
-        if self._do(lambda: self.link.void(self._game(), page.reason), "Round voided"):
+        if self._do(lambda: self.link.void(self._game(), page.reason), self.t("said_voided")):
             self.root.current = "round"
         else:
             page.message = self.pages["round"].message
@@ -356,7 +390,8 @@ class DealerApp(App):
     def open_recall(self) -> None:
         self._ask(self.link.recall)
         snap = self.link.snapshot()
-        self.pages["recall"].show(recall_views(snap) if snap is not None else ())
+        rounds = recall_views(snap, lang=self.lang) if snap is not None else ()
+        self.pages["recall"].show(rounds, self.lang)
         self.root.current = "recall"
 
     def back_to_round(self) -> None:

@@ -19,6 +19,7 @@ from kiosk.table.presentation.dealer import (
     SeatView,
 )
 from kiosk.table.presentation.dealer_entry import PackEntry
+from kiosk.table.presentation.i18n_dealer import text
 from ui.terminal.theme import hex_rgba
 from ui.terminal.widgets.named import Named
 
@@ -30,8 +31,6 @@ SEAT_COLOURS = {
     "red": hex_rgba("#a8262b"),
     "blue": hex_rgba("#23415a"),
 }
-
-VOID_REASONS = ("Dealer error", "Misdeal", "Card check failed", "Table fault")
 
 
 class SignInPage(Named, Screen):
@@ -66,11 +65,11 @@ class SignInPage(Named, Screen):
         if self.mode == "new":
             if not self.first:
                 self.first = pin
-                self.message, self.error = "Type the new PIN again", False
+                self.message, self.error = text(app.lang, "pin_again"), False
                 return
             first, self.first = self.first, ""
             if first != pin:
-                self.message, self.error = "The two PINs differ: type the new PIN again", True
+                self.message, self.error = text(app.lang, "pin_differ"), True
                 return
             app.change_pin(pin)
             return
@@ -130,8 +129,8 @@ class RoundPage(Named, Screen):
         self._seats: tuple[SeatView, ...] = ()
         self._places: tuple[PlaceView, ...] = ()
 
-    def show(self, view: DealerView) -> None:
-        """Draw ``view``."""
+    def show(self, view: DealerView, lang: str = "en") -> None:
+        """Draw ``view`` (its words in ``lang``)."""
         for name in (
             "heading",
             "game_text",
@@ -147,7 +146,7 @@ class RoundPage(Named, Screen):
             "progressive_text",
         ):
             setattr(self, name, getattr(view, name))
-        self.deck_text = f"Deck check: {view.deck_text}" if view.deck_text else ""
+        self.deck_text = text(lang, "deck_check", check=view.deck_text) if view.deck_text else ""
         self.seconds_text = str(view.seconds_left) if view.seconds_left is not None else ""
         self.seconds = view.seconds_left or 0
         self.total = view.total_seconds
@@ -159,7 +158,7 @@ class RoundPage(Named, Screen):
         )
         self.can_pause, self.can_resume, self.can_void = b.pause, b.resume, b.void
         self.can_lay, self.can_enter, self.can_reread = b.lay_pack, b.enter_cards, b.reread
-        self.supervisor = view.role_text.startswith("Supervisor")
+        self.supervisor = view.supervisor
         if view.seats != self._seats:
             self._seats = view.seats
             self._fill_seats(view.seats)
@@ -202,9 +201,9 @@ class CardsPage(Named, Screen):
     refused = BooleanProperty(False)
     ready = BooleanProperty(False)
 
-    def show(self, entry: PackEntry, title: str) -> None:
+    def show(self, entry: PackEntry, title: str, lang: str = "en") -> None:
         self.title = title
-        self.prompt = entry.prompt()
+        self.prompt = entry.prompt(lang)
         self.refused = entry.refused
         self.ready = entry.ready
         row = self.ids.pack
@@ -253,13 +252,15 @@ class RecallPage(Named, Screen):
 
     empty = BooleanProperty(True)
 
-    def show(self, rounds: tuple[RecallView, ...]) -> None:
+    def show(self, rounds: tuple[RecallView, ...], lang: str = "en") -> None:
         box = self.ids.rounds
         box.clear_widgets()
         self.empty = not rounds
         for n, r in enumerate(rounds):
             row = RecallRow(title=r.title, summary=r.summary, voided=r.voided)
-            places = r.places or ((RecallPlace("Cards", r.cards),) if r.cards else ())
+            places = r.places or (
+                (RecallPlace(text(lang, "recall_cards"), r.cards),) if r.cards else ()
+            )
             for m, place in enumerate(places):
                 widget = RecallPlaceBox(title=place.title)
                 # the array in rows of three, as it lies; a hand in one row

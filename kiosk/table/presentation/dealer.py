@@ -21,39 +21,37 @@ from kiosk.table.core.dealer_records import (
     SeatState,
     TableSnapshot,
 )
+from kiosk.table.presentation.i18n_dealer import text
 from kiosk.terminal.presentation.faces import CardFace, face
 from kiosk.terminal.presentation.money import dollars
 
 #: the phases a supervisor may void in (a settled round is confirmed, not voided)
 VOIDABLE = IN_ROUND - {TablePhase.SETTLED}
 
-#: the phase's title on the Dealer Terminal
+#: the phase's title on the Dealer Terminal (a catalogue key)
 PHASE_TITLES: dict[str, str] = {
-    TablePhase.IDLE: "READY",
-    TablePhase.BETTING: "BETTING",
-    TablePhase.BETS_CLOSED: "DEALING",
-    TablePhase.DECIDING: "DECISIONS",
-    TablePhase.DEALING: "DEALER'S HAND",
-    TablePhase.SETTLED: "SETTLED",
+    TablePhase.IDLE: "phase_idle",
+    TablePhase.BETTING: "phase_betting",
+    TablePhase.BETS_CLOSED: "phase_bets_closed",
+    TablePhase.DECIDING: "phase_deciding",
+    TablePhase.DEALING: "phase_dealing",
+    TablePhase.SETTLED: "phase_settled",
 }
 
-#: seat state -> (words, colour name: "green", "gold", "grey", "red", "blue")
+#: seat state -> (catalogue key of its words, colour name: "green", "gold", "grey", "red", "blue")
 SEAT_WORDS: dict[SeatState, tuple[str, str]] = {
-    SeatState.WATCHING: ("Watching", "grey"),
-    SeatState.BETTING: ("Betting", "gold"),
-    SeatState.BET: ("Bet in", "green"),
-    SeatState.DECIDING: ("Deciding", "gold"),
-    SeatState.DECIDED: ("Decided", "green"),
-    SeatState.TIMED_OUT: ("Timed out", "red"),
-    SeatState.SETTLED: ("Settled", "blue"),
-    SeatState.VOIDED: ("Returned", "blue"),
+    SeatState.WATCHING: ("seat_watching", "grey"),
+    SeatState.BETTING: ("seat_betting", "gold"),
+    SeatState.BET: ("seat_bet", "green"),
+    SeatState.DECIDING: ("seat_deciding", "gold"),
+    SeatState.DECIDED: ("seat_decided", "green"),
+    SeatState.TIMED_OUT: ("seat_timed_out", "red"),
+    SeatState.SETTLED: ("seat_settled", "blue"),
+    SeatState.VOIDED: ("seat_voided", "blue"),
 }
 
-SOURCE_WORDS = {
-    "virtual": "Virtual deck",
-    "shuffler": "Card-reading shuffler",
-    "manual": "Cards entered by hand",
-}
+#: the card sources with words in the catalogue ("source_<name>")
+SOURCES = ("virtual", "shuffler", "manual")
 
 
 @dataclass(frozen=True)
@@ -115,14 +113,17 @@ class DealerView:
     presented: tuple[CardFace, ...]  # the cards the source presented for the next pack
     deck_text: str  # the shuffler's deck check
     progressive_text: str = ""  # the table's progressive meter ("" : none)
+    supervisor: bool = False  # the supervisor is signed in (void, re-read)
 
 
-def location_title(location: str) -> str:
+def location_title(location: str, lang: str = "en") -> str:
     """A pack's location in the dealer's words: ``"dealer"`` -> ``"Dealer's hand"``."""
     if location == "dealer":
-        return "Dealer's hand"
+        return text(lang, "place_dealer")
     if location == "community":
-        return "Community cards"
+        return text(lang, "place_community")
+    if location.startswith("array "):
+        return text(lang, "place_array", cards=location.removeprefix("array "))
     return location[:1].upper() + location[1:]
 
 
@@ -134,7 +135,7 @@ def edition_title(edition: str) -> str:
         return edition
 
 
-def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
+def layout_places(snapshot: TableSnapshot, lang: str = "en") -> tuple[PlaceView, ...]:
     """The layout's places with the cards known on them, named as the controller's pack plan
     names them: an array's locations ("array 1-3", ...) or the community cards, then the
     dealer's hand."""
@@ -165,7 +166,7 @@ def layout_places(snapshot: TableSnapshot) -> tuple[PlaceView, ...]:
         ]
     return tuple(
         PlaceView(
-            location_title(name),
+            location_title(name, lang),
             tuple(face(x) for x in cards) + (None,) * max(0, count - len(cards)),
             name == waiting,
         )
@@ -186,32 +187,41 @@ def countdown(snapshot: TableSnapshot) -> tuple[int | None, int]:
     return -(-max(0, left) // 1000), max(1, -(-window // 1000))
 
 
-def seat_view(line: SeatLine) -> SeatView:
+def seat_view(line: SeatLine, lang: str = "en") -> SeatView:
     """One seat's words (short enough for its line) and colour."""
-    words, colour = SEAT_WORDS[line.state]
+    key, colour = SEAT_WORDS[line.state]
+    words = text(lang, key)
     if line.choice and line.state in (SeatState.DECIDED, SeatState.TIMED_OUT):
-        words = f"{words}: {line.choice.upper()}"
+        words = text(lang, "seat_choice", words=words, choice=line.choice.upper())
     if line.state is SeatState.SETTLED:
-        words = f"Paid {dollars(line.paid)}" if line.paid else "Lost"
+        words = (
+            text(lang, "seat_paid", amount=dollars(line.paid))
+            if line.paid
+            else text(lang, "seat_lost")
+        )
     if line.state is SeatState.VOIDED:
-        words = f"Returned {dollars(line.returned)}"
+        words = text(lang, "seat_returned", amount=dollars(line.returned))
     if not line.online:
-        words, colour = "Offline", "red"
+        words, colour = text(lang, "seat_offline"), "red"
     return SeatView(
-        line.seat, f"Seat {line.seat}", words, colour, dollars(line.stake) if line.stake else ""
+        line.seat,
+        text(lang, "seat", seat=line.seat),
+        words,
+        colour,
+        dollars(line.stake) if line.stake else "",
     )
 
 
-def bets_text(snapshot: TableSnapshot) -> str:
+def bets_text(snapshot: TableSnapshot, lang: str = "en") -> str:
     """``"3 of 5 seats have bet"``; idle: how many seats are online."""
     if not snapshot.seats:
-        return "No seat at the table"
+        return text(lang, "bets_no_seat")
     online = sum(1 for s in snapshot.seats if s.online)
     if snapshot.phase == TablePhase.IDLE:
-        return f"{online} of {len(snapshot.seats)} seats online"
+        return text(lang, "bets_online", online=online, seats=len(snapshot.seats))
     bet = sum(1 for s in snapshot.seats if s.stake)
     counted = sum(1 for s in snapshot.seats if s.online or s.stake)
-    return f"{bet} of {counted} {'seat has' if counted == 1 else 'seats have'} bet"
+    return text(lang, "bets_one" if counted == 1 else "bets_many", bet=bet, seats=counted)
 
 
 def every_pack_laid(snapshot: TableSnapshot) -> bool:
@@ -226,41 +236,44 @@ def every_pack_laid(snapshot: TableSnapshot) -> bool:
     )
 
 
-def instruction(snapshot: TableSnapshot) -> str:
+def instruction(snapshot: TableSnapshot, lang: str = "en") -> str:
     """What the dealer does now, in the dealer's words."""
     if snapshot.tilt is not None:
-        return "Stop dealing. Call the supervisor: re-read the pack, or void the round."
+        return text(lang, "do_tilt")
     if snapshot.paused:
-        why = f" ({snapshot.pause_reason})" if snapshot.pause_reason else ""
-        return f"The table is paused{why}. Press Resume to go on."
+        if snapshot.pause_reason:
+            return text(
+                lang, "do_paused_why", reason=pause_reason_words(snapshot.pause_reason, lang)
+            )
+        return text(lang, "do_paused")
     phase = snapshot.phase
     step = snapshot.next_step
     if every_pack_laid(snapshot):
-        return "Every pack is laid: check the layout against the screen, then press Confirm."
+        return text(lang, "do_all_laid")
     if step is not None and phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING):
-        where = location_title(step.location)
+        where = location_title(step.location, lang)
         if snapshot.card_source == "manual":
-            return f"Enter pack {step.pack}'s cards for {where}, bottom card first."
+            return text(lang, "do_enter", pack=step.pack, place=where)
         if not step.presented:
-            return f"Waiting for the shuffler to present pack {step.pack}."
-        return f"Lay pack {step.pack} on {where}, bottom card first, then press Pack laid."
+            return text(lang, "do_wait_shuffler", pack=step.pack)
+        return text(lang, "do_lay", pack=step.pack, place=where)
     if phase == TablePhase.IDLE:
         if snapshot.voided:
-            return f"The last round was voided ({snapshot.voided}). Press New Game."
-        return "Press New Game to open the bets."
+            return text(lang, "do_voided", reason=void_reason_words(snapshot.voided, lang))
+        return text(lang, "do_new_game")
     if phase == TablePhase.BETTING:
-        return "Seats are betting. Close bets early, or wait for the countdown."
+        return text(lang, "do_betting")
     if phase == TablePhase.DECIDING:
-        return "Seats are deciding. The window closes by itself."
+        return text(lang, "do_deciding")
     if phase == TablePhase.SETTLED:
         if snapshot.card_source == "virtual":  # nothing is laid on a virtual deck's table
-            return "The round is settled: press Confirm to close it."
-        return "Check the layout against the screen, then press Confirm."
-    return "The cards are being dealt."
+            return text(lang, "do_confirm_virtual")
+        return text(lang, "do_confirm")
+    return text(lang, "do_dealt")
 
 
-def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
-    """The round screen for ``snapshot`` as ``role`` sees it."""
+def dealer_view(snapshot: TableSnapshot, role: Role, lang: str = "en") -> DealerView:
+    """The round screen for ``snapshot`` as ``role`` sees it, in ``lang``."""
     phase = snapshot.phase
     left, total = countdown(snapshot)
     tilted = snapshot.tilt is not None
@@ -286,44 +299,77 @@ def dealer_view(snapshot: TableSnapshot, role: Role) -> DealerView:
     step_text = ""
     if snapshot.next_step is not None and phase in (TablePhase.BETS_CLOSED, TablePhase.DEALING):
         s = snapshot.next_step
-        step_text = f"Pack {s.pack} of {s.packs_in_round}: {location_title(s.location)}"
+        step_text = text(
+            lang,
+            "step",
+            pack=s.pack,
+            packs=s.packs_in_round,
+            place=location_title(s.location, lang),
+        )
     presented: tuple[CardFace, ...] = ()
     if step is not None and step.presented:
         presented = tuple(face(x) for x in step.cards)
     return DealerView(
-        heading=f"Table {snapshot.table_id} · {edition_title(snapshot.edition)}",
-        game_text=f"Game {snapshot.game_number}" if snapshot.game_number else "No game yet",
-        source_text=SOURCE_WORDS.get(snapshot.card_source, snapshot.card_source),
-        role_text=f"{role.value.capitalize()} signed in",
+        heading=text(
+            lang, "heading", table=snapshot.table_id, game=edition_title(snapshot.edition)
+        ),
+        game_text=text(lang, "game", game=snapshot.game_number)
+        if snapshot.game_number
+        else text(lang, "no_game"),
+        source_text=text(lang, f"source_{snapshot.card_source}")
+        if snapshot.card_source in SOURCES
+        else snapshot.card_source,
+        role_text=text(lang, f"signed_in_{role.value}"),
         phase=phase,
-        phase_title="STOPPED"
+        phase_title=text(lang, "phase_stopped")
         if tilted
-        else "PAUSED"
+        else text(lang, "phase_paused")
         if snapshot.paused
-        else "CONFIRM"
+        else text(lang, "phase_confirm")
         if every_pack_laid(snapshot)
-        else PHASE_TITLES.get(phase, phase.upper()),
-        instruction="Re-read the pack, or void the round."
+        else text(lang, PHASE_TITLES[phase])
+        if phase in PHASE_TITLES
+        else phase.upper(),
+        instruction=text(lang, "do_tilt_supervisor")
         if tilted and supervisor
-        else instruction(snapshot),
+        else instruction(snapshot, lang),
         seconds_left=left,
         total_seconds=total,
-        bets_text=bets_text(snapshot),
-        seats=tuple(seat_view(s) for s in snapshot.seats),
-        places=layout_places(snapshot),
+        bets_text=bets_text(snapshot, lang),
+        seats=tuple(seat_view(s, lang) for s in snapshot.seats),
+        places=layout_places(snapshot, lang),
         buttons=buttons,
         paused=snapshot.paused,
-        tilt_title="CARD CHECK FAILED" if tilted else "",
+        tilt_title=text(lang, "tilt_title") if tilted else "",
         tilt_text=snapshot.tilt.reason if snapshot.tilt is not None else "",
         step_text=step_text,
         presented=presented,
         deck_text=snapshot.deck_check,
         progressive_text=snapshot.progressive,
+        supervisor=supervisor,
     )
 
 
-#: the reasons the dealer gives for a pause (each shown on the seats: 32 characters at most)
+#: the reasons the dealer gives for a pause (each shown on the seats: 32 characters at most),
+#: sent and journalled in English; the Dealer Terminal shows them in its language
 PAUSE_REASONS = ("Dealer change", "Break", "Table check", "Supervisor called")
+#: the reasons a supervisor gives for a void (sent and journalled in English)
+VOID_REASONS = ("Dealer error", "Misdeal", "Card check failed", "Table fault")
+
+
+def pause_reason_words(reason: str, lang: str = "en") -> str:
+    """A pause reason in ``lang`` (a reason not of :data:`PAUSE_REASONS` as it came)."""
+    if reason in PAUSE_REASONS:
+        return text(lang, f"pause_reason_{PAUSE_REASONS.index(reason)}")
+    return reason
+
+
+def void_reason_words(reason: str, lang: str = "en") -> str:
+    """A void reason in ``lang`` (a reason not of :data:`VOID_REASONS` as it came)."""
+    if reason in VOID_REASONS:
+        return text(lang, f"void_reason_{VOID_REASONS.index(reason)}")
+    return reason
+
 
 #: the suit keys of manual entry: (symbol, word, colour name), in the order of kiosk.kernel.cards
 SUIT_KEYS = (
@@ -361,73 +407,93 @@ def _spot_names(edition: str) -> dict[str, str]:
         return {}
 
 
-def recall_seat_text(seat: RecalledSeatLine, names: dict[str, str]) -> str:
+def recall_seat_text(seat: RecalledSeatLine, names: dict[str, str], lang: str = "en") -> str:
     """One seat of a recalled round: its choice, each wager with its result, what it got."""
-    parts = [f"Seat {seat.seat}"]
+    parts = [text(lang, "seat", seat=seat.seat)]
     if seat.choice:
         parts.append(seat.choice.upper())
     for w in seat.wagers:
         name = names.get(w.spot, w.spot.replace("_", " ").capitalize())
         if seat.returned and not seat.paid:
-            result = "returned"
+            result = text(lang, "result_returned")
         elif w.paid > w.stake:
-            result = f"won {dollars(w.paid)}"
+            result = text(lang, "result_won", amount=dollars(w.paid))
         elif w.paid == w.stake and w.paid:
-            result = "push"
+            result = text(lang, "result_push")
         elif w.paid:
-            result = f"{dollars(w.paid)} back"
+            result = text(lang, "result_back", amount=dollars(w.paid))
         else:
-            result = "lost"
+            result = text(lang, "result_lost")
         parts.append(f"{name} {dollars(w.stake)} {result}")
     if not seat.wagers:  # a recall that names no wager: the seat's totals
         parts.append(
-            f"staked {dollars(seat.stake)} · paid {dollars(seat.paid)}"
+            text(lang, "recall_staked", stake=dollars(seat.stake), paid=dollars(seat.paid))
             if seat.stake
-            else "no wager"
+            else text(lang, "recall_no_wager")
         )
     return " · ".join(parts)
 
 
-def recall_places(line: RecallLine) -> tuple[RecallPlace, ...]:
+def recall_places(line: RecallLine, lang: str = "en") -> tuple[RecallPlace, ...]:
     """The round's cards split as they lay: the array (or the community cards), then the
     dealer's hand."""
     first, shared = line.first_cards, line.shared_cards
     if not first and not shared:
-        return (RecallPlace("Cards", tuple(face(x) for x in line.cards)),) if line.cards else ()
+        return (
+            (RecallPlace(text(lang, "recall_cards"), tuple(face(x) for x in line.cards)),)
+            if line.cards
+            else ()
+        )
     places = []
     if first:
         places.append(
             RecallPlace(
-                "Array" if len(first) > PACK_SIZE else "Community cards",
+                text(lang, "recall_array")
+                if len(first) > PACK_SIZE
+                else text(lang, "place_community"),
                 tuple(face(x) for x in first),
             )
         )
     if shared:
-        places.append(RecallPlace(location_title("dealer"), tuple(face(x) for x in shared)))
+        places.append(RecallPlace(location_title("dealer", lang), tuple(face(x) for x in shared)))
     return tuple(places)
 
 
-def recall_view(line: RecallLine, edition: str = "") -> RecallView:
+def recall_view(line: RecallLine, edition: str = "", lang: str = "en") -> RecallView:
     """One recall line in the dealer's words."""
-    seats = f"{line.seats} seat" + ("" if line.seats == 1 else "s")
+    seats = text(lang, "recall_seats_one" if line.seats == 1 else "recall_seats", n=line.seats)
     if line.voided:
-        summary = f"VOIDED: {line.voided} · {seats} · returned {dollars(line.returned)}"
+        summary = text(
+            lang,
+            "recall_voided",
+            reason=void_reason_words(line.voided, lang),
+            seats=seats,
+            amount=dollars(line.returned),
+        )
     else:
-        summary = f"{seats} · wagered {dollars(line.wagered)} · paid {dollars(line.paid)}"
+        summary = text(
+            lang,
+            "recall_summary",
+            seats=seats,
+            wagered=dollars(line.wagered),
+            paid=dollars(line.paid),
+        )
     if line.deck_check:
-        summary += f" · deck check {line.deck_check}"
+        summary = text(lang, "recall_deck", summary=summary, check=line.deck_check)
     names = _spot_names(edition) if edition else {}
     return RecallView(
-        f"Game {line.game_number}",
+        text(lang, "game", game=line.game_number),
         summary,
         tuple(face(x) for x in line.cards),
         bool(line.voided),
-        recall_places(line),
-        tuple(recall_seat_text(seat, names) for seat in line.seat_lines),
+        recall_places(line, lang),
+        tuple(recall_seat_text(seat, names, lang) for seat in line.seat_lines),
     )
 
 
-def recall_views(snapshot: TableSnapshot, last: int = 5) -> tuple[RecallView, ...]:
+def recall_views(
+    snapshot: TableSnapshot, last: int = 5, lang: str = "en"
+) -> tuple[RecallView, ...]:
     """The last ``last`` rounds, newest first."""
     lines = sorted(snapshot.recall, key=lambda r: r.game_number, reverse=True)[:last]
-    return tuple(recall_view(line, snapshot.edition) for line in lines)
+    return tuple(recall_view(line, snapshot.edition, lang) for line in lines)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kiosk.kernel.cards import RANKS, SUIT_NAMES, card
+from kiosk.kernel.cards import RANKS, card
+from kiosk.table.presentation.i18n_dealer import DEALER_TEXTS, text
 from kiosk.terminal.presentation.faces import RANK_TEXT, CardFace, face
 
 #: the suit buttons' letters, in the order of kiosk.kernel.cards
@@ -32,7 +33,8 @@ class PackEntry:
     cards: tuple[int, ...] = ()
     rank: int | None = None  # 0..12 (2..A), chosen and not yet used
     suit: int | None = None
-    message: str = ""  # the last refusal or hint
+    message: str = ""  # the last refusal: a catalogue key, or the controller's own words
+    about: int | None = None  # the card the refusal names
     refused: bool = False
 
     def press_rank(self, rank: int) -> PackEntry:
@@ -54,13 +56,12 @@ class PackEntry:
             return replace(entry, message="", refused=False)
         code = card(RANKS[entry.rank] + SUIT_LETTERS[entry.suit])
         cleared = replace(entry, rank=None, suit=None)
-        label = card_words(code)
         if len(self.cards) >= self.size:
-            return replace(cleared, message="The pack is full: confirm it or undo", refused=True)
+            return replace(cleared, message="entry_full", refused=True)
         if code in self.on_layout:
-            return replace(cleared, message=f"{label} is already on the layout", refused=True)
+            return replace(cleared, message="entry_on_layout", about=code, refused=True)
         if code in self.cards:
-            return replace(cleared, message=f"{label} is already in this pack", refused=True)
+            return replace(cleared, message="entry_in_pack", about=code, refused=True)
         return replace(cleared, cards=(*self.cards, code), message="", refused=False)
 
     @property
@@ -72,22 +73,24 @@ class PackEntry:
         """The pack's slots: the cards entered, then None for each still to come."""
         return tuple(face(x) for x in self.cards) + (None,) * (self.size - len(self.cards))
 
-    def prompt(self) -> str:
-        """What the dealer does next on this page."""
-        if self.message:
+    def prompt(self, lang: str = "en") -> str:
+        """What the dealer does next on this page, in ``lang``."""
+        if self.message in DEALER_TEXTS["en"]:
+            about = card_words(self.about, lang) if self.about is not None else ""
+            return text(lang, self.message, card=about)
+        if self.message:  # the controller's refusal, in its words
             return self.message
         if self.ready:
-            return "Check the pack, then press Confirm pack."
-        chosen = ""
+            return text(lang, "entry_ready")
         if self.rank is not None:
-            chosen = f"{RANK_TEXT[self.rank]}: now its suit"
-        elif self.suit is not None:
-            chosen = f"{SUIT_NAMES[self.suit].capitalize()}: now its rank"
-        return chosen or f"Card {len(self.cards) + 1} of {self.size}: rank and suit"
+            return text(lang, "entry_suit_next", rank=RANK_TEXT[self.rank])
+        if self.suit is not None:
+            return text(lang, "entry_rank_next", suit=text(lang, f"suit_{self.suit}"))
+        return text(lang, "entry_card", n=len(self.cards) + 1, size=self.size)
 
 
-def card_words(code: int) -> str:
+def card_words(code: int, lang: str = "en") -> str:
     """``"Queen of hearts"``-style words for a card, e.g. ``"10 of spades"``."""
-    named = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
     f = face(code)
-    return f"{named.get(f.rank, f.rank)} of {SUIT_NAMES[f.suit]}"
+    rank = text(lang, f"rank_{f.rank}") if f.rank in "JQKA" else f.rank
+    return text(lang, "card_words", rank=rank, suit=text(lang, f"suit_name_{f.suit}"))
