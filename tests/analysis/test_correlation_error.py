@@ -81,11 +81,12 @@ def test_more_seats_use_the_pair_variance_as_a_bound() -> None:
         {w: c * pars[w].variance for w, c in corr.items()},
         corr,
         frozenset(stadium_table.blind_pars(rules)),
-        product_variances=stadium_table.exact_product_variances(rules),
+        product_variances=stadium_table.exact_product_variances(rules, corr),
     )
     rows = {c.wager_id: c for c in sim.correlations}
     assert rows["pairs_plus"].error_basis == "bound"
-    product = stadium_table.pairs_plus_product_variance(rules.pairs_plus)
+    covariance, _ = stadium_table.pairs_plus_covariance(rules.pairs_plus)
+    product = stadium_table.pairs_plus_product_variance(rules.pairs_plus, covariance)
     assert rows["pairs_plus"].std_error == pytest.approx(
         math.sqrt(product / 3000) / float(pars["pairs_plus"].variance)
     )

@@ -45,23 +45,22 @@ def pairs_plus_covariance(table: StadiumPaytable) -> tuple[Fraction, dict[int, F
     """The exact covariance of two seats' Pairs Plus results (per unit), and the covariance
     given each overlap ``k`` of their positions (``k = 3``: the same cards, the variance)."""
     x, scale = _pairs_plus_values(table)
-    total = sum(x)
-    mean = Fraction(total, len(x) * scale)
+    mean = Fraction(sum(x), len(x) * scale)
     cross = _overlap_cross(x)
     given = {k: cross[k] / scale**2 - mean * mean for k in range(4)}
     covariance = sum((OVERLAP[k] * given[k] for k in range(4)), Fraction(0))
     return covariance, given
 
 
-def pairs_plus_product_variance(table: StadiumPaytable) -> Fraction:
-    """``Var(X1 X2)`` of two seats' Pairs Plus results (seats picking at random): the exact
-    variance of one round's product, whose mean a simulation observes to estimate the
-    correlation."""
+def pairs_plus_product_variance(table: StadiumPaytable, covariance: Fraction) -> Fraction:
+    """``Var(X1 X2)`` of two seats' Pairs Plus results (seats picking at random), given their
+    ``covariance`` (:func:`pairs_plus_covariance`): the exact variance of one round's product,
+    whose mean a simulation observes to estimate the correlation."""
     x, scale = _pairs_plus_values(table)
-    cross = _overlap_cross(x)
+    mean = Fraction(sum(x), len(x) * scale)
     squares = _overlap_cross([v * v for v in x])
-    product_mean = sum((OVERLAP[k] * cross[k] for k in range(4)), Fraction(0)) / scale**2
     product_second = sum((OVERLAP[k] * squares[k] for k in range(4)), Fraction(0)) / scale**4
+    product_mean = covariance + mean * mean
     return product_second - product_mean * product_mean
 
 
@@ -133,9 +132,14 @@ def exact_correlations(rules: stadium.StadiumRules) -> dict[str, Fraction]:
     return {"pairs_plus": covariance / stadium_par.side_wager_par(rules.pairs_plus).variance}
 
 
-def exact_product_variances(rules: stadium.StadiumRules) -> dict[str, Fraction]:
-    """``Var(X1 X2)`` of two seats where it is known exactly: Pairs Plus."""
-    return {"pairs_plus": pairs_plus_product_variance(rules.pairs_plus)}
+def exact_product_variances(
+    rules: stadium.StadiumRules, correlations: dict[str, Fraction]
+) -> dict[str, Fraction]:
+    """``Var(X1 X2)`` of two seats where it is known exactly (Pairs Plus), from the exact
+    ``correlations`` (:func:`exact_correlations`: the covariance is not summed again)."""
+    variance = stadium_par.side_wager_par(rules.pairs_plus).variance
+    covariance = correlations["pairs_plus"] * variance
+    return {"pairs_plus": pairs_plus_product_variance(rules.pairs_plus, covariance)}
 
 
 def stadium_table_math(

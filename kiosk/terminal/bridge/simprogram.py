@@ -9,10 +9,8 @@ simulators' line-based TCP socket (``ok``/``error`` replies); besides the machin
 
 from __future__ import annotations
 
-import contextlib
 import os
 import selectors
-import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -83,33 +81,6 @@ class NativeSimProgram(SimProcess):
         out = self.machine.take_output()
         if out:
             self.line.write(out)
-
-    def _accept(self) -> None:
-        with contextlib.suppress(BlockingIOError):
-            sock, _ = self.server.accept()
-            sock.setblocking(False)
-            self._buffers[sock] = b""
-            self.sel.register(sock, selectors.EVENT_READ, "client")
-
-    def _client(self, sock: socket.socket) -> None:
-        try:
-            data = sock.recv(4096)
-        except BlockingIOError:
-            return
-        except ConnectionError:
-            data = b""
-        if not data:
-            self.sel.unregister(sock)
-            self._buffers.pop(sock, None)
-            sock.close()
-            return
-        buf = self._buffers[sock] + data
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
-            reply = self.command(line.decode("utf-8", "replace").split())
-            with contextlib.suppress(OSError):
-                sock.sendall(reply.encode() + b"\n")
-        self._buffers[sock] = buf
 
     def command(self, words: list[str]) -> str:
         """One control command; the reply line."""

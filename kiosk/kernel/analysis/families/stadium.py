@@ -64,7 +64,7 @@ class StadiumPar:
             covariances,
             correlations,
             frozenset(stadium_table.blind_pars(rules)),  # the lines are every seat's
-            product_variances=stadium_table.exact_product_variances(rules),
+            product_variances=stadium_table.exact_product_variances(rules, correlations),
         )
 
     def table_math(

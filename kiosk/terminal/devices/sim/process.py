@@ -4,6 +4,7 @@ machine, calls :meth:`SimProcess.open_control` and provides ``_step`` (one turn 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -77,6 +78,39 @@ class SimProcess:
         self.server.close()
         self.sel.close()
         self.line.close()
+
+    def command(self, words: list[str]) -> str:
+        """One control command; the reply line (each simulator's own)."""
+        raise NotImplementedError
+
+    def _accept(self) -> None:
+        """A control client connected: read its lines from now on."""
+        with contextlib.suppress(BlockingIOError):
+            sock, _ = self.server.accept()
+            sock.setblocking(False)
+            self._buffers[sock] = b""
+            self.sel.register(sock, selectors.EVENT_READ, "client")
+
+    def _client(self, sock: socket.socket) -> None:
+        """A control client's lines, each answered by :meth:`command`; EOF closes it."""
+        try:
+            data = sock.recv(4096)
+        except BlockingIOError:
+            return
+        except ConnectionError:
+            data = b""
+        if not data:
+            self.sel.unregister(sock)
+            self._buffers.pop(sock, None)
+            sock.close()
+            return
+        buf = self._buffers[sock] + data
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            reply = self.command(line.decode("utf-8", "replace").split())
+            with contextlib.suppress(OSError):
+                sock.sendall(reply.encode() + b"\n")
+        self._buffers[sock] = buf
 
     def _step(self) -> None:
         raise NotImplementedError

@@ -202,33 +202,6 @@ class SimProgram(SimProcess):
             self.line.write(out)
             self._sent.extend(f + b"\x00" for f in out.split(b"\x00")[:-1])
 
-    def _accept(self) -> None:
-        with contextlib.suppress(BlockingIOError):
-            sock, _ = self.server.accept()
-            sock.setblocking(False)
-            self._buffers[sock] = b""
-            self.sel.register(sock, selectors.EVENT_READ, "client")
-
-    def _client(self, sock: socket.socket) -> None:
-        try:
-            data = sock.recv(4096)
-        except BlockingIOError:
-            return
-        except ConnectionError:
-            data = b""
-        if not data:
-            self.sel.unregister(sock)
-            self._buffers.pop(sock, None)
-            sock.close()
-            return
-        buf = self._buffers[sock] + data
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
-            reply = self.command(line.decode("utf-8", "replace").split())
-            with contextlib.suppress(OSError):
-                sock.sendall(reply.encode() + b"\n")
-        self._buffers[sock] = buf
-
     def command(self, words: list[str]) -> str:
         """One control command; the reply line."""
         now = monotonic_ms()
