@@ -107,7 +107,9 @@ def test_the_tuned_collector_freezes_the_start_up_heap() -> None:
     try:
         state = gc_tuning.tune()
         assert state.thresholds == gc_tuning.THRESHOLDS == gc.get_threshold()
-        assert state.frozen > 1000 and gc.get_freeze_count() == state.frozen
+        # frozen objects freed by their refcount since (another test's threads) leave the
+        # permanent generation: the count can only have fallen
+        assert state.frozen > 1000 and 0 < gc.get_freeze_count() <= state.frozen
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
