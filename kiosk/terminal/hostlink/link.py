@@ -63,6 +63,7 @@ from kiosk.terminal.hostlink.anchor import (
 from kiosk.terminal.hostlink.client import HostClient
 from kiosk.terminal.hostlink.command_kinds import HostCommandKind
 from kiosk.terminal.hostlink.messages import meters_body, outbox_message, snapshot_message
+from kiosk.terminal.hostlink.progressive_report import Readings
 from kiosk.terminal.hostlink.runtime_port import LinkedRuntime
 from kiosk.terminal.hostlink.stream import LinkError, LinkSession
 from kiosk.terminal.store.faults import StoreError
@@ -158,6 +159,9 @@ class HostLink:
         #: why the host refuses this terminal's reports (play is disabled meanwhile)
         self.refusal: str | None = None
         self.identity_refusal: str | None = None  # the host refuses this terminal itself
+        #: the progressives this terminal knows, read on its thread with each periodic or
+        #: requested meter snapshot and sent beside it (None: none here)
+        self.progressive_readings: Readings | None = None
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._hello_done = threading.Event()
@@ -464,6 +468,10 @@ class HostLink:
         body = meters_body(rt.state, reason)
         msg = snapshot_message(self.terminal_id, self._epoch, seq, rt.clock(), body, tag)
         self._snapshots.append(msg)
+        if self.progressive_readings is not None:
+            for i, reading in enumerate(self.progressive_readings()):
+                message_id = f"{self.terminal_id}:{self._epoch}:{seq}:{tag}-p{i}"
+                self._snapshots.append(reading.message(message_id, seq, rt.clock()))
         self._wake.set()
 
     # --- commands -------------------------------------------------------------------------------
