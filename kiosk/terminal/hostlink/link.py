@@ -368,6 +368,8 @@ class HostLink:
                 try:
                     if not self._hello_done.is_set():
                         self._hello(signature, journal)
+                        # the host's period from the first snapshot on, not the default's
+                        next_meters = min(next_meters, self.monotonic() + self.meter_period)
                     busy = self._deliver(journal)
                 except grpc.RpcError as exc:
                     wait_ms = pushback_ms(exc)
