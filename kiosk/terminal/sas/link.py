@@ -52,6 +52,8 @@ from kiosk.terminal.sas.meters import GameEntry, MachineSnapshot
 from kiosk.terminal.sas.queue import ExceptionQueue, NewException, RowEffects
 from kiosk.terminal.sas.signature import BackgroundSignatures
 from kiosk.terminal.sas.transport import PortError, SasPortLoop, choose_mode, open_port
+from kiosk.terminal.sas.validation_status import STORE_KEY as VALIDATION_STATUS_KEY
+from kiosk.terminal.sas.validation_status import ValidationStatus
 from kiosk.terminal.sas.wire import ExceptionCode as X
 from kiosk.terminal.store.journal import Journal
 
@@ -165,8 +167,18 @@ class SasBridge:
     # --- the terminal's side (HostPort through kiosk.terminal.app.sas_wiring)
     # -------------------------
 
+    def validation_status(self) -> ValidationStatus:
+        """What the validation host last set with 7B (kept in the SAS store)."""
+        return ValidationStatus.from_json(self.queue.get_json(VALIDATION_STATUS_KEY))
+
+    def expiry_days(self, operator_days: int) -> int:
+        """The expiry to print on a cash-out ticket: the host's (7B), else the operator's."""
+        return self.validation_status().expiry_days(operator_days)
+
     def request_validation_number(self, value: int) -> str:
         """The host's 18-digit number for a cash-out of ``value`` cents (57/58)."""
+        if not self.validation_status().cashout_tickets:
+            raise SasUnavailableError("the SAS host turned cash-out tickets off")
         with self._cond:
             self.queue.push([NewException(X.SYSTEM_VALIDATION_REQUEST, volatile=True)])
             self._cashout, self._number = value, None
@@ -181,6 +193,9 @@ class SasBridge:
 
     def request_ticket(self, number: str) -> tuple[bool, int, str]:
         """The host's verdict on a ticket in escrow: (accepted, cents, reason) (67/70/71)."""
+        if not self.validation_status().ticket_redemption:
+            self._set_status(0x80, 0, number)  # rejected here: not asked of the host
+            return False, 0, "the SAS host turned ticket redemption off"
         with self._cond:
             self._set_status(0x20, 0, number)  # waiting for long poll 71
             self.queue.push([NewException(X.TICKET_INSERTED, volatile=True)])
