@@ -184,6 +184,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="long poll 72: a bonus of CENTS to the machine's credits",
     )
     aft.add_argument(
+        "--aft-receipt",
+        action="store_true",
+        help="with --aft-in/--aft-out/--aft-bonus: ask the machine to print a receipt",
+    )
+    aft.add_argument(
         "--aft-id",
         type=_transaction_id,
         metavar="ID",
@@ -387,7 +392,15 @@ def _queue_funds(args: argparse.Namespace, casino: CasinoHost) -> None:
         if number:
             txid = f"{txid[:18]}-{number}"
         casino.ask(
-            funds.transfer(kind, cents, txid, asset=asset, key=args.aft_key, partial=kind == "out")
+            funds.transfer(
+                kind,
+                cents,
+                txid,
+                asset=asset,
+                key=args.aft_key,
+                partial=kind == "out",
+                receipt=args.aft_receipt,
+            )
         )
     if args.bonus is not None:
         casino.ask(funds.legacy_bonus(args.bonus, args.bonus_tax))

@@ -89,14 +89,16 @@ def transfer(
     key: bytes = bytes(20),
     partial: bool = False,
     only_if_locked: bool = False,
+    receipt: bool = False,
 ) -> HostPoll:
-    """Long poll 72: move ``cents`` in (to the machine), out (to the host) or as a bonus."""
+    """Long poll 72: move ``cents`` in (to the machine), out (to the host) or as a bonus;
+    ``receipt``: ask the machine to print a transaction receipt (flag bit 7)."""
     txid = transaction_id.encode("ascii")
     if not 1 <= len(txid) <= 20:
         raise ValueError("an AFT transaction id has 1 to 20 characters")
     if len(key) != 20:
         raise ValueError("an AFT registration key has 20 bytes")
-    flags = 0x40 if only_if_locked else 0x00
+    flags = (0x40 if only_if_locked else 0x00) | (0x80 if receipt else 0x00)
     payload = (
         bytes([0x01 if partial else 0x00, 0x00, TRANSFER_TYPES[kind]])
         + to_bcd(cents, 5)
@@ -170,6 +172,7 @@ def _transfer_fields(body: bytes) -> list[Field]:
         Field("transfer", KINDS.get(reply.type_code, f"{reply.type_code:02x}")),
         Field("cashable", reply.cashable),
         Field("transaction_id", reply.transaction_id),
+        Field("receipt_status", f"{reply.receipt_status:02x}"),
     ]
     if reply.meter is not None:
         fields.append(Field("cumulative", reply.meter))

@@ -37,6 +37,7 @@ from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
 from kiosk.terminal.core.state import Phase, TerminalState
 from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.aft import receipt_lines
 from kiosk.terminal.sas.bills import GatedValidator, ValidatorLike
 from kiosk.terminal.sas.events import effects_of
 from kiosk.terminal.sas.framing import WakeupMode
@@ -46,10 +47,17 @@ from kiosk.terminal.sas.funds import (
     UNABLE_NOW,
     FundsDesk,
     TransferIntent,
+    find_transfer,
 )
 from kiosk.terminal.sas.machine import SasMachine, paytable_id
 from kiosk.terminal.sas.meters import GameEntry, MachineSnapshot
 from kiosk.terminal.sas.queue import ExceptionQueue, NewException, RowEffects
+from kiosk.terminal.sas.receipts import (
+    RECEIPT_REQUEST,
+    RECEIPTS_FILE,
+    ReceiptLog,
+    ReceiptPrinter,
+)
 from kiosk.terminal.sas.signature import BackgroundSignatures
 from kiosk.terminal.sas.transport import PortError, SasPortLoop, choose_mode, open_port
 from kiosk.terminal.sas.validation_status import STORE_KEY as VALIDATION_STATUS_KEY
@@ -108,6 +116,10 @@ class SasRuntime(Protocol):
 
     def execute(self, command: c.Command, *, audit: Any = None) -> list[e.Event]:
         """Carry out a command (terminal's thread)."""
+
+    @property
+    def printer(self) -> object:
+        """The ticket printer (a ``ReceiptPrinter`` prints AFT receipts)."""
 
 
 @dataclass(frozen=True)
@@ -337,6 +349,8 @@ class SasLink:
         address = int(self.queue.get_meta("address", "0")) or settings.address
         self.intents_path = data_dir / INTENTS_FILE
         self._deferred: list[TransferIntent] = []  # legacy bonuses waiting for a round's end
+        self.receipts = ReceiptLog(data_dir / RECEIPTS_FILE)
+        self._receipts_posted = threading.Event()  # a print of the receipts owed is posted
         self.funds = FundsDesk(
             store=self.queue,
             post=self._post_transfer,
@@ -344,6 +358,7 @@ class SasLink:
             limit=settings.transfer_limit,
             clock=time.time,
             on_lock=self._game_lock,
+            receipt_status=self.receipts.status,
         )
         self.machine = SasMachine(
             address,
@@ -384,8 +399,10 @@ class SasLink:
         except Exception as exc:  # a store that cannot be read: the terminal locks up and
             log.warning("SAS link: journal not readable: %s", exc)  # says why; nothing to follow
         runtime.subscribe(self._on_commit)
+        self.funds.receipt_printer = isinstance(getattr(runtime, "printer", None), ReceiptPrinter)
         for intent in self._unfinished_intents():  # asked for before a power cut or a kill
             self.funds.submit(intent)
+        self._post_receipts()  # owed before a power cut: printed once the terminal runs
         self._game_lock(False)  # a game lock does not outlive the process that granted it
 
     # --- funds transfers (kiosk/terminal/sas/funds.py) ------------------------------------------
@@ -475,8 +492,44 @@ class SasLink:
             refusal = UNABLE_NOW
         except c.CommandError:
             refusal = NOT_A_VALID_FUNCTION
+        wants_receipt = intent.flags & RECEIPT_REQUEST and intent.kind != "legacy_bonus"
+        if refusal is None and wants_receipt and self.funds.receipt_printer:
+            self.receipts.want(intent.transaction_id)  # durable before the intent is done
         self._log_intent({"done": self._intent_key(intent)})
         self.funds.settle(intent, refusal)
+        if self.receipts.pending():
+            self._print_receipts()
+
+    def _post_receipts(self) -> None:
+        """Have the terminal's thread print the receipts owed (once posted at a time)."""
+        runtime = self.runtime
+        if runtime is None or self._receipts_posted.is_set() or not self.receipts.pending():
+            return
+        self._receipts_posted.set()
+        runtime.post(self._print_receipts)
+
+    def _print_receipts(self) -> None:
+        """On the terminal's thread: print each receipt owed (the printer prints an id once);
+        one the printer cannot print now stays owed and is tried again within a second."""
+        self._receipts_posted.clear()
+        runtime = self.runtime
+        printer = getattr(runtime, "printer", None)
+        if runtime is None or not isinstance(printer, ReceiptPrinter):
+            return
+        fields = self.funds.receipt_data()
+        for transaction_id in self.receipts.pending():
+            record = find_transfer(tuple(runtime.state.transfers), transaction_id)
+            if record is None:  # no longer in the journal's history: nothing to print from
+                log.warning("SAS link: no transfer %s for its receipt", transaction_id)
+                self.receipts.printed(transaction_id)
+                continue
+            lines = receipt_lines(record, fields, self.funds.asset)
+            lines.append(time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.at / 1000)))
+            problem = printer.print_receipt(transaction_id, lines, runtime.clock())
+            if problem is not None:
+                log.info("SAS link: receipt %s not printed: %s", transaction_id, problem)
+                return  # in order: the next ones wait for this one
+            self.receipts.printed(transaction_id)
 
     # --- the terminal's thread ------------------------------------------------------------------
 
@@ -575,6 +628,7 @@ class SasLink:
     def _housekeeping(self) -> None:
         """Once a second on the port's thread: publish the figures, take a new address."""
         self.funds.locked()  # a lock past its timeout ends (play allowed again)
+        self._post_receipts()  # a receipt the printer could not print: tried again
         token = self.queue.stored_value("aft_ack")
         if token != self._ack_seen:  # the operator acknowledged the AFT registration
             self._ack_seen = token
