@@ -187,3 +187,19 @@ def test_the_link_sends_the_meter_over_mutual_tls(
         assert kept.reset_cents == controller.settings.meter.reset_cents
     finally:
         controller.close()
+
+
+def test_a_reader_that_fails_never_stops_the_snapshot(
+    host: HostRig, make_terminal: Callable[..., TerminalRig]
+) -> None:
+    """The readings are display data: a reader that raises costs its readings, not the
+    terminal's thread or the meter snapshot beside them."""
+    rig = make_terminal(host.endpoint("TK-A")).start()
+
+    def broken() -> list[Reading]:
+        raise RuntimeError("controller closed")
+
+    rig.link.progressive_readings = broken
+    rig.link._snapshot("requested")  # on the terminal's thread, as a posted job runs
+    queued = [m.WhichOneof("body") for m in rig.link._snapshots]
+    assert queued[-1] == "meters" and "progressive" not in queued

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kiosk.host.sas import funds as host
 from kiosk.terminal.app.wiring import Terminal, build_terminal
 from kiosk.terminal.devices.inprocess import InProcessPrinter
@@ -140,3 +142,17 @@ def test_the_printer_simulator_prints_a_receipt_once_per_id(tmp_path: Path) -> N
     Path(kept["png"]).replace(part)
     PrinterMachine(tmp_path, clock.ms)
     assert Path(kept["png"]).exists() and not part.exists()
+
+
+def test_a_printer_that_raises_leaves_the_receipt_owed(
+    rig: SasRig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(receipt_id: str, lines: list[str], at: int) -> str | None:
+        raise OSError("device link gone")
+
+    monkeypatch.setattr(_printer(rig), "print_receipt", broken)
+    _send(rig, host.transfer("in", 900, "E-1", asset=ADDRESS, receipt=True))
+    rig.terminal.runtime.pump()  # the terminal's thread goes on
+    made = _send(rig, host.interrogate())
+    assert (made.status, made.receipt_status) == (0x00, 0x40)
+    assert rig.terminal.runtime.state.credits[0] == 900

@@ -39,6 +39,7 @@ import collections
 import contextlib
 import itertools
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -69,6 +70,8 @@ from kiosk.terminal.hostlink.stream import LinkError, LinkSession
 from kiosk.terminal.store.faults import StoreError
 from kiosk.terminal.store.journal import Journal
 from proto.turbokiosk.v1 import host_pb2
+
+log = logging.getLogger(__name__)
 
 LINK_LOST_REASON = "host link lost"
 #: the start of the disable reason while the host refuses this terminal's reports
@@ -471,7 +474,12 @@ class HostLink:
         msg = snapshot_message(self.terminal_id, self._epoch, seq, rt.clock(), body, tag)
         self._snapshots.append(msg)
         if self.progressive_readings is not None:
-            for i, reading in enumerate(self.progressive_readings()):
+            try:
+                readings = list(self.progressive_readings())
+            except Exception:  # display data: a reader's fault never stops the terminal
+                log.exception("host link: the progressive readings could not be read")
+                readings = []
+            for i, reading in enumerate(readings):
                 message_id = f"{self.terminal_id}:{self._epoch}:{seq}:{tag}-p{i}"
                 self._snapshots.append(reading.message(message_id, seq, rt.clock()))
         self._wake.set()

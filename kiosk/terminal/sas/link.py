@@ -525,7 +525,10 @@ class SasLink:
                 continue
             lines = receipt_lines(record, fields, self.funds.asset)
             lines.append(time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.at / 1000)))
-            problem = printer.print_receipt(transaction_id, lines, runtime.clock())
+            try:
+                problem = printer.print_receipt(transaction_id, lines, runtime.clock())
+            except Exception as exc:  # a printer's fault never stops the terminal: still owed
+                problem = f"{type(exc).__name__}: {exc}"
             if problem is not None:
                 log.info("SAS link: receipt %s not printed: %s", transaction_id, problem)
                 return  # in order: the next ones wait for this one
