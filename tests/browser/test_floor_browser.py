@@ -51,14 +51,18 @@ from selenium.webdriver.support.expected_conditions import staleness_of  # noqa:
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from kiosk.cli import main  # noqa: E402
-from kiosk.host.accounting.db import SqliteHostDb  # noqa: E402
+from kiosk.host.accounting.db import Message, SqliteHostDb  # noqa: E402
+from kiosk.kernel.games import progressive  # noqa: E402
+from kiosk.kernel.money_text import dollars  # noqa: E402
 from kiosk.terminal.core import commands as c  # noqa: E402
 from kiosk.terminal.core import events as e  # noqa: E402
 from kiosk.terminal.core.state import Phase  # noqa: E402
 from kiosk.terminal.hostlink import pki  # noqa: E402
 from kiosk.terminal.hostlink.client import HostClient  # noqa: E402
 from kiosk.terminal.hostlink.ports import HostUnavailableError  # noqa: E402
+from kiosk.terminal.hostlink.progressive_report import standalone_readings  # noqa: E402
 from kiosk.terminal.hostlink.wiring import HostEndpoint  # noqa: E402
+from kiosk.terminal.progressive.controller import ProgressiveController, WagerIn  # noqa: E402
 from kiosk.terminal.store.journal import Journal  # noqa: E402
 from tests.helpers.host_checks import enroll  # noqa: E402
 from tests.helpers.host_rig import TerminalRig  # noqa: E402
@@ -130,9 +134,9 @@ def seed_history(db_path: Path, hours: int = 12) -> None:
 def floor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FloorRig]:
     root = tmp_path_factory.mktemp("floor")
     rig = FloorRig(root, root / "pki", root / "host.sqlite3")
-    pki.ensure_pki(rig.pki_dir, (*ROBOTS, "TK-C", "TK-D"))
+    pki.ensure_pki(rig.pki_dir, (*ROBOTS, "TK-C", "TK-D", "TK-E"))
     seed_history(rig.db)
-    enroll(rig.db, (*ROBOTS, "TK-C", "TK-D"))
+    enroll(rig.db, (*ROBOTS, "TK-C", "TK-D", "TK-E"))
     for name, role in (("olive", "operator"), ("audrey", "auditor"), ("locky", "operator")):
         _add_user(rig.db, name, role)
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -501,3 +505,49 @@ def test_a_door_a_handpay_and_a_voucher_on_the_operators_pages(
     shoot(browser, "16-voucher-search")
     browser.get(f"{floor.url}/audit")
     assert "alarm ack" in text(browser, "#audit")
+
+
+def test_the_progressives_page_shows_each_meter_and_a_stale_one(
+    floor: FloorRig, browser: WebDriver
+) -> None:
+    """Issue 28: a terminal's standalone meter reaches the dashboard over its link (mutual TLS)
+    with its periodic meters, with its reset, hits and last hit; a table's meter no seat has
+    reported for ten minutes is shown stale."""
+    settings = progressive.load("stadium-6cb-royal")
+    controller = ProgressiveController(settings, floor.root / "TK-E-progressive.sqlite3")
+    spot, stake = settings.wager, max(settings.qualify_cents, 500)
+    for number in range(1, 41):  # a hit in round 7, then the meter grows again
+        controller.book_round("TK-E", number, [WagerIn(1, spot, stake, number == 7)], None)
+    meters = controller.meters()
+    award = [h for r in controller.rounds() for h in r.hits][-1].award_cents
+    old = time.time_ns() // 1_000_000 - 600_000
+    body = {"name": settings.name, "mode": "table", "source": "T9", "meter_cents": 1_234_567}
+    db = floor.records()
+    try:  # a seat of table T9 that last spoke ten minutes ago
+        db.record("TK-D", [Message(f"TK-D:1:1:p{old}-p0", 1, old, "progressive", body)], old)
+    finally:
+        db.close()
+    sign_in(browser, floor.url, "olive", PASSWORD)
+    try:
+        with PumpedTerminal(floor, "TK-E") as rig:
+            rig.link.progressive_readings = standalone_readings(controller, "TK-E")
+            browser.get(f"{floor.url}/progressives")
+            row = 'tr[data-source="TK-E"]'
+
+            deadline = time.monotonic() + 30  # the link's next periodic snapshot (5 s here)
+            while not browser.find_elements(By.CSS_SELECTOR, row):
+                assert time.monotonic() < deadline, "the progressive never reached the page"
+                time.sleep(1)
+                browser.refresh()
+    finally:
+        controller.close()
+    assert text(browser, f"{row} td.amount") == dollars(meters.meter_cents)
+    assert text(browser, f"{row} td.reset") == dollars(settings.meter.reset_cents)
+    assert text(browser, f"{row} td.hits") == "1"
+    assert text(browser, f"{row} td.last-hit").startswith(dollars(award))
+    assert text(browser, f"{row} td.status") == "current"
+    stale = 'tr[data-source="T9"]'
+    assert text(browser, f"{stale} td.status") == "stale"
+    assert text(browser, f"{stale} td.amount") == "$12,345.67"
+    assert text(browser, f"{stale} td.hits") == "not reported"
+    shoot(browser, "17-progressives")

@@ -180,7 +180,34 @@ def _ram_cleared(where: str, body: host_pb2.TerminalMessage.RamCleared, limits: 
         raise BoundsError(f"{where}: a RAM clear names who cleared it and why")
 
 
+#: characters of a progressive's name (its pay-table file's stem)
+MAX_PROGRESSIVE_NAME = 64
+#: a progressive reading's modes
+PROGRESSIVE_MODES = frozenset({"standalone", "table"})
+
+
+def _progressive(
+    where: str, body: host_pb2.TerminalMessage.ProgressiveMeter, limits: Limits
+) -> None:
+    name = body.name
+    if not name or len(name) > MAX_PROGRESSIVE_NAME or not name.isprintable():
+        raise BoundsError(
+            f"{where}: a progressive's name is 1 to {MAX_PROGRESSIVE_NAME} printable characters"
+        )
+    if body.mode not in PROGRESSIVE_MODES:
+        raise BoundsError(
+            f"{where}: mode {body.mode[:24]!r}, one of {', '.join(sorted(PROGRESSIVE_MODES))}"
+        )
+    if not body.source or len(body.source) > MAX_TEXT or not body.source.isprintable():
+        raise BoundsError(f"{where}: a progressive's source names a terminal or a table")
+    for what in ("meter_cents", "reset_cents", "last_hit_cents"):
+        check_amount(f"{where} {what}", getattr(body, what), limits.largest_amount, zero=True)
+    if body.hits > MAX_METER:
+        raise BoundsError(f"{where}: hits {body.hits} is out of range")
+
+
 _CHECKS: dict[str, Callable[[str, Any, Limits], None]] = {
+    "progressive": _progressive,
     "bill_stacked": _bill,
     "cashout_started": _voucher_out,
     "voucher_printed": _voucher_out,

@@ -44,6 +44,13 @@ from kiosk.host.accounting.device_counts import DEVICE_COUNTS_SCHEMA
 from kiosk.host.accounting.floor_alarms import FLOOR_ALARMS_SCHEMA, floor_alarm
 from kiosk.host.accounting.group_record import ContendedError, record_setwise
 from kiosk.host.accounting.plausibility import REFUSED
+from kiosk.host.accounting.progressives import KIND as PROGRESSIVE
+from kiosk.host.accounting.progressives import (
+    PROGRESSIVES_SCHEMA,
+    ProgressiveReading,
+    record_reading,
+)
+from kiosk.host.accounting.progressives import progressives as read_progressives
 from kiosk.host.accounting.records import (
     TERMINALS_SQL,
     CommandRecord,
@@ -131,6 +138,7 @@ CREATE INDEX IF NOT EXISTS voucher_audit_by_number
     + DEVICE_COUNTS_SCHEMA
     + REGISTRY_SCHEMA
     + FLOOR_ALARMS_SCHEMA
+    + PROGRESSIVES_SCHEMA
 )
 
 #: the voucher states as stored (the enum's words)
@@ -432,6 +440,12 @@ class HostDb(ABC):
         for m in messages:
             if m.kind in device_counts.COUNTED_KINDS:
                 m = device_counts.admit(tx, terminal_id, m, at, self.require_device_counts)
+            if m.kind == PROGRESSIVE:  # display data: the newest reading kept, not an event
+                if record_reading(tx, terminal_id, m, at):
+                    accepted += 1
+                else:
+                    duplicates += 1
+                continue
             if m.kind == "meters":
                 cur = tx.execute(
                     "INSERT INTO meter_snapshots VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -973,6 +987,11 @@ class HostDb(ABC):
             (terminal_id, last),
         )
         return [MeterSnapshotRecord.from_row(row) for row in rows]
+
+    def progressives(self) -> list[ProgressiveReading]:
+        """Each progressive meter's newest reading (docs/host.md "Progressives")."""
+        with self.transaction() as tx:
+            return read_progressives(tx)
 
     def latest_meters(self, terminal_id: str) -> dict[str, int]:
         """The terminal's newest meter snapshot (empty when none)."""

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 SLOW_KINDS = frozenset(
     {"voucher_printed", "voucher_voided", "voucher_redeemed", "enable", "ram_cleared", "refused"}
     | {"head_withdrawn"}  # an alarm on the floor
+    | {"progressive"}  # a progressive's reading, kept in progressive_meters (not an event)
 )
 
 

@@ -142,6 +142,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bills.add_argument("--enable-bills", action="store_true", help="long poll 06")
     bills.add_argument("--disable-bills", action="store_true", help="long poll 07")
     parser.add_argument("--handpay-reset", action="store_true", help="long poll 94")
+    validation = parser.add_argument_group(
+        "validation", "long poll 7B: the machine's validation functions (docs/sas.md)"
+    )
+    validation.add_argument(
+        "--cashout-tickets",
+        choices=("on", "off"),
+        help="7B bit 0: cash-outs print tickets (off: a cash-out is a handpay)",
+    )
+    validation.add_argument(
+        "--ticket-redemption",
+        choices=("on", "off"),
+        help="7B bit 5: tickets inserted are redeemed (off: returned)",
+    )
+    validation.add_argument(
+        "--ticket-expiry",
+        type=int_type(1, 9999),
+        metavar="DAYS",
+        help="7B: the cashable ticket expiration printed (9999: never expires)",
+    )
+    validation.add_argument(
+        "--validation-status", action="store_true", help="7B: read the validation status"
+    )
     aft = parser.add_argument_group("AFT and bonusing", "money moved by the host (docs/sas.md)")
     aft.add_argument(
         "--aft-in",
@@ -160,6 +182,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int_type(1, 9_999_999_999),
         metavar="CENTS",
         help="long poll 72: a bonus of CENTS to the machine's credits",
+    )
+    aft.add_argument(
+        "--aft-receipt",
+        action="store_true",
+        help="with --aft-in/--aft-out/--aft-bonus: ask the machine to print a receipt",
     )
     aft.add_argument(
         "--aft-id",
@@ -365,10 +392,25 @@ def _queue_funds(args: argparse.Namespace, casino: CasinoHost) -> None:
         if number:
             txid = f"{txid[:18]}-{number}"
         casino.ask(
-            funds.transfer(kind, cents, txid, asset=asset, key=args.aft_key, partial=kind == "out")
+            funds.transfer(
+                kind,
+                cents,
+                txid,
+                asset=asset,
+                key=args.aft_key,
+                partial=kind == "out",
+                receipt=args.aft_receipt,
+            )
         )
     if args.bonus is not None:
         casino.ask(funds.legacy_bonus(args.bonus, args.bonus_tax))
+    mask = states = 0
+    for bit, choice in ((0x0001, args.cashout_tickets), (0x0020, args.ticket_redemption)):
+        if choice is not None:
+            mask |= bit
+            states |= bit if choice == "on" else 0
+    if mask or args.ticket_expiry is not None or args.validation_status:
+        casino.ask(funds.validation_status(mask, states, args.ticket_expiry or 0))
 
 
 #: console commands (``--commands``) -> the long poll each asks for
@@ -379,6 +421,10 @@ CONSOLE: dict[str, int] = {
     "disable-bills": wire.LongPoll.DISABLE_BILL_ACCEPTOR,
     "handpay-reset": wire.LongPoll.REMOTE_HANDPAY_RESET,
 }
+
+
+#: console commands that turn one of 7B's status bits on or off -> the bit
+VALIDATION_BITS: dict[str, int] = {"cashout-tickets": 0x0001, "ticket-redemption": 0x0020}
 
 
 def console_command(line: str, casino: CasinoHost, rom_seed: int | None) -> str:
@@ -401,6 +447,11 @@ def console_command(line: str, casino: CasinoHost, rom_seed: int | None) -> str:
             )
         elif name == "bonus" and len(rest) == 1:
             casino.ask(funds.legacy_bonus(int_type(1, 99_999_999)(rest[0])))
+        elif name in VALIDATION_BITS and rest in (["on"], ["off"]):
+            bit = VALIDATION_BITS[name]
+            casino.ask(funds.validation_status(bit, bit if rest == ["on"] else 0))
+        elif name == "ticket-expiry" and len(rest) == 1:
+            casino.ask(funds.validation_status(0, 0, int_type(1, 9999)(rest[0])))
         elif name == "poll" and len(rest) == 1:
             casino.ask(polls.poll(_hex_code(rest[0])))
         elif name == "set-time" and len(rest) == 1:
@@ -415,6 +466,8 @@ def console_command(line: str, casino: CasinoHost, rom_seed: int | None) -> str:
                     "set-time now|ISO",
                     "aft-in|aft-out|aft-bonus CENTS",
                     "bonus CENTS",
+                    "cashout-tickets|ticket-redemption on|off",
+                    "ticket-expiry DAYS",
                 ]
             )
             return f"unknown command {line.strip()!r} (known: {known})"

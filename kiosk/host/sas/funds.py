@@ -22,6 +22,7 @@ __all__ = [
     "register",
     "transfer",
     "transfer_reply",
+    "validation_status",
 ]
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.wire import LongPoll as Code
@@ -88,14 +89,16 @@ def transfer(
     key: bytes = bytes(20),
     partial: bool = False,
     only_if_locked: bool = False,
+    receipt: bool = False,
 ) -> HostPoll:
-    """Long poll 72: move ``cents`` in (to the machine), out (to the host) or as a bonus."""
+    """Long poll 72: move ``cents`` in (to the machine), out (to the host) or as a bonus;
+    ``receipt``: ask the machine to print a transaction receipt (flag bit 7)."""
     txid = transaction_id.encode("ascii")
     if not 1 <= len(txid) <= 20:
         raise ValueError("an AFT transaction id has 1 to 20 characters")
     if len(key) != 20:
         raise ValueError("an AFT registration key has 20 bytes")
-    flags = 0x40 if only_if_locked else 0x00
+    flags = (0x40 if only_if_locked else 0x00) | (0x80 if receipt else 0x00)
     payload = (
         bytes([0x01 if partial else 0x00, 0x00, TRANSFER_TYPES[kind]])
         + to_bcd(cents, 5)
@@ -141,6 +144,21 @@ def receipt_data(fields: dict[int, str]) -> HostPoll:
     return with_length(Code.SET_AFT_RECEIPT_DATA, payload, "aft_receipt_data")
 
 
+def validation_status(
+    mask: int = 0, states: int = 0, cashable_days: int = 0, restricted_days: int = 0
+) -> HostPoll:
+    """Long poll 7B: set the masked status bits (bit 0 cash-out tickets, 5 ticket redemption)
+    to ``states`` and the expirations (days; 0 keeps the machine's, 9999 never); mask 0 and
+    days 0 only read the status."""
+    payload = (
+        mask.to_bytes(2, "little")
+        + states.to_bytes(2, "little")
+        + to_bcd(cashable_days, 2)
+        + to_bcd(restricted_days, 2)
+    )
+    return with_length(Code.EXTENDED_VALIDATION_STATUS, payload, "validation_status")
+
+
 def legacy_bonus(cents: int, tax_status: int = 0) -> HostPoll:
     """Long poll 8A: pay a legacy bonus (tax status 00 deductible, 01 not, 02 wager match)."""
     return poll(Code.LEGACY_BONUS_PAY, to_bcd(cents, 4) + bytes([tax_status]), "legacy_bonus")
@@ -154,6 +172,7 @@ def _transfer_fields(body: bytes) -> list[Field]:
         Field("transfer", KINDS.get(reply.type_code, f"{reply.type_code:02x}")),
         Field("cashable", reply.cashable),
         Field("transaction_id", reply.transaction_id),
+        Field("receipt_status", f"{reply.receipt_status:02x}"),
     ]
     if reply.meter is not None:
         fields.append(Field("cumulative", reply.meter))
@@ -201,6 +220,12 @@ DECODERS.update(
             Field("validation_type", f"{b[0]:02x}"),
             Field("validations", from_bcd(b[1:5])),
             Field("validation_amount", from_bcd(b[5:10])),
+        ],
+        Code.EXTENDED_VALIDATION_STATUS: lambda b: [
+            Field("asset", int.from_bytes(b[1:5], "little")),
+            Field("validation_status_bits", f"{int.from_bytes(b[5:7], 'little'):04x}"),
+            Field("cashable_expiration_days", from_bcd(b[7:9])),
+            Field("restricted_expiration_days", from_bcd(b[9:11])),
         ],
         Code.SEND_ENABLED_FEATURES: lambda b: [
             Field("game_number", from_bcd(b[0:2])),

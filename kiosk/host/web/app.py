@@ -55,6 +55,7 @@ from kiosk.host.web.floor import (
     LIFETIME_COLUMNS,
     OFFLINE_AFTER_SECONDS,
     PERIODS,
+    PROGRESSIVE_STALE_SECONDS,
     VOUCHER_STATES,
     Floor,
     is_money,
@@ -99,6 +100,8 @@ class DashboardConfig:
 
     db: str  #: the host's records: a SQLite file or a PostgreSQL URL/DSN
     offline_after_seconds: int = OFFLINE_AFTER_SECONDS
+    #: a progressive not reported for this long is shown stale
+    progressive_stale_seconds: int = PROGRESSIVE_STALE_SECONDS
     #: a live stream ends after this long (the browser reconnects at once, its session checked)
     stream_seconds: float = 300.0
     tick_seconds: float = 1.0
@@ -254,6 +257,7 @@ def build_app(config: DashboardConfig) -> SecurityHeaders:
             route("/terminals/{terminal}", terminal_page),
             route("/handpays", handpays_page),
             route("/handpays/{message_id}/slip.pdf", handpay_slip),
+            route("/progressives", progressives_page),
             route("/audit", audit_page),
             route("/terminals/{terminal}/command", command_form),
             route("/terminals/{terminal}/command", command_post, ("POST",)),
@@ -529,6 +533,21 @@ async def handpays_page(dash: Dashboard, request: Request) -> Response:
     session = await dash.session(request)
     handpays = await run_in_threadpool(dash.floor.handpays)
     return dash.page(request, "handpays.html", session, handpays=handpays)
+
+
+async def progressives_page(dash: Dashboard, request: Request) -> Response:
+    session = await dash.session(request)
+    meters = await run_in_threadpool(dash.floor.progressives)
+    now = now_ms()
+    stale_ms = dash.config.progressive_stale_seconds * 1000
+    rows = [(p, p.stale(now, stale_ms)) for p in meters]
+    return dash.page(
+        request,
+        "progressives.html",
+        session,
+        progressives=rows,
+        stale_seconds=dash.config.progressive_stale_seconds,
+    )
 
 
 async def handpay_slip(dash: Dashboard, request: Request) -> Response:

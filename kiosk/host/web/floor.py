@@ -1,7 +1,8 @@
 """What the floor dashboard reads of the host's records: typed, read-only queries.
 
 This module is the dashboard's one view of the host's tables (``terminals``, ``events``,
-``meter_snapshots``, ``vouchers``, ``voucher_audit``, ``terminal_alarms``, ``commands``) and of
+``meter_snapshots``, ``vouchers``, ``voucher_audit``, ``terminal_alarms``, ``commands``,
+``progressive_meters``) and of
 its own acknowledgements (``web_alarm_acks``), written against the columns documented in
 docs/host.md and run on a read-only connection (:mod:`kiosk.host.web.sql`).  Money is in
 cents, times in epoch milliseconds.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.host.accounting.floor_alarms import NOTICES_SQL
+from kiosk.host.accounting.progressives import READINGS_SQL, ProgressiveReading, readings
 from kiosk.host.accounting.records import (
     TERMINALS_SQL,
     CommandRecord,
@@ -64,6 +66,9 @@ LIFETIME_COLUMNS = (
 )
 #: at most this many open alarms are listed (the count says how many there are)
 OPEN_SHOWN = 500
+#: a progressive no terminal has reported for this long is shown stale (three of the host's
+#: default 60 s meter periods: the readings come with the periodic meter snapshots)
+PROGRESSIVE_STALE_SECONDS = 180
 #: a terminal silent this long is offline (a working link says something every 5 s at most)
 OFFLINE_AFTER_SECONDS = 30
 
@@ -539,6 +544,18 @@ class Floor:
             (terminal_id, terminal_id, last),
         )
         return [VoucherRecord.from_row(_named(VoucherRecord, r)) for r in rows]
+
+    def progressives(self) -> list[ProgressiveReading]:
+        """Each progressive meter's newest reading, by name and source (none on records no
+        host of this version has opened)."""
+        sql = (
+            "SELECT to_regclass('progressive_meters') IS NOT NULL"
+            if self.conn.postgres
+            else "SELECT COUNT(*) FROM sqlite_master WHERE name = 'progressive_meters'"
+        )
+        if not self.conn.rows(sql)[0][0]:
+            return []
+        return readings(self.conn.rows(READINGS_SQL))
 
     def handpays(self, terminal_id: str | None = None, last: int = 200) -> list[Handpay]:
         """Handpays newest first, each with the reset that paid it (if any)."""

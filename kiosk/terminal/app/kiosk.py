@@ -299,12 +299,18 @@ def _run(
         from kiosk.terminal.app.progressive_wiring import attach_progressive
 
         config = terminal.runtime.state.config
-        attach_progressive(
+        controller = attach_progressive(
             terminal,
             screen.progressive,
             terminal_id=config.terminal_id or "TK-0001",
             handpay_limit=config.handpay_limit,
         )
+        if terminal.host_link is not None:  # its meter on the floor dashboard
+            from kiosk.terminal.hostlink.progressive_report import standalone_readings
+
+            terminal.host_link.progressive_readings = standalone_readings(
+                controller, config.terminal_id or "TK-0001"
+            )
     if terminal.host_link is not None:
         terminal.host_link.start()
     if terminal.sas_link is not None:
@@ -320,6 +326,10 @@ def _run(
 
             select_table_game(terminal.runtime, screen.table_edition)
         terminal.seat = screen.table.seat_on(terminal.runtime)
+        if terminal.host_link is not None:  # the table's meter on the floor dashboard
+            from kiosk.terminal.hostlink.progressive_report import seat_readings
+
+            terminal.host_link.progressive_readings = seat_readings(terminal.seat.status)
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:

@@ -209,6 +209,7 @@ def build_terminal(
     if wiring is not None:
         terminal.host_link = wiring.link(runtime)
     if sas_link is not None:
+        runtime.voucher_expiry = sas_link.bridge.expiry_days  # the SAS host's 7B expiration
         sas_link.attach(runtime)
         terminal.sas_link = sas_link
     return terminal

@@ -303,6 +303,25 @@ class InProcessPrinter:
         self.test_vouchers += 1
         return None
 
+    def print_receipt(self, receipt_id: str, lines: list[str], at: int) -> str | None:
+        """Print a transaction receipt once per id (remembered); None, or why not."""
+        receipts = self._mem.setdefault("receipts", {})
+        if receipt_id in receipts:
+            return None
+        if not self.ready():
+            return "paper out" if not self.paper else str(self.fault)
+        receipts[receipt_id] = {"lines": list(lines), "at": at}
+        _durable_write(self._path, self._mem)
+        return None
+
+    def receipt_printed(self, receipt_id: str) -> bool | None:
+        """Whether this receipt was printed."""
+        return receipt_id in self._mem.get("receipts", {})
+
+    def receipts(self) -> dict[str, dict[str, Any]]:
+        """Every receipt printed, by id."""
+        return dict(self._mem.get("receipts", {}))
+
     def voucher_status(self, validation_number: str) -> VoucherStatus:
         """Whether this voucher was printed."""
         return "printed" if validation_number in self._mem["printed"] else "not_printed"

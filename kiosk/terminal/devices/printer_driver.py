@@ -110,6 +110,8 @@ class PrinterDriver(DriverBase):
         self._answers: dict[str, int] = {}  # voucher status replies by number
         self._test_answers: dict[int, PrinterEvent.TestVoucherDone] = {}
         self._test_id = 0  # the test voucher being printed
+        self._receipts: dict[str, PrinterEvent.ReceiptDone] = {}  # receipt answers by id
+        self._receipt_states: dict[str, bool] = {}  # receipt status answers: printed
         self._reconciling = False  # the runtime asked for money records (after power-up)
         self._record_id = 0  # the latest record request: older answers are ignored
 
@@ -200,6 +202,38 @@ class PrinterDriver(DriverBase):
             return FAILURES.get(done.failure, "not printed")
         self.test_vouchers += 1
         return None
+
+    # --- ReceiptPrinter ---------------------------------------------------------------------
+
+    def print_receipt(self, receipt_id: str, lines: list[str], at: int) -> str | None:
+        """Print a transaction receipt, waiting for the printer (which prints an id once);
+        None when printed, else why not."""
+        problem = self.not_ready_reason()
+        if problem is not None:
+            return problem
+        self._receipts.pop(receipt_id, None)
+        printed_at = Timestamp()
+        printed_at.FromMilliseconds(at)
+        job = PrinterCommand.PrintReceipt(receipt_id=receipt_id, lines=lines, printed_at=printed_at)
+        self._command(PrinterCommand(print_receipt=job))
+        self._wait_until(
+            lambda: receipt_id in self._receipts or not self.link_up, self.answer_timeout
+        )
+        done = self._receipts.pop(receipt_id, None)
+        if done is None:
+            lost = "link lost" if not self.link_up else "no answer"
+            return f"printer {lost} while printing the receipt"
+        return None if done.printed else FAILURES.get(done.failure, "not printed")
+
+    def receipt_printed(self, receipt_id: str) -> bool | None:
+        """Ask the printer whether it printed this receipt (None: no answer now)."""
+        if not self._wait_until(lambda: self.link_up, self.connect_grace):
+            return None
+        self._receipt_states.pop(receipt_id, None)
+        request = PrinterCommand.ReceiptStatusRequest(receipt_id=receipt_id)
+        self._command(PrinterCommand(receipt_status_request=request))
+        self._wait_until(lambda: receipt_id in self._receipt_states, self.answer_timeout)
+        return self._receipt_states.pop(receipt_id, None)
 
     def not_ready_reason(self) -> str | None:
         """Why nothing can be printed now (link, paper, fault, a voucher printing), or None."""
@@ -307,6 +341,11 @@ class PrinterDriver(DriverBase):
         elif kind == "test_voucher_done":
             if ev.test_voucher_done.test_id == self._test_id:
                 self._test_answers[self._test_id] = ev.test_voucher_done
+        elif kind == "receipt_done":
+            done = ev.receipt_done
+            self._receipts[done.receipt_id] = done
+        elif kind == "receipt_status":
+            self._receipt_states[ev.receipt_status.receipt_id] = ev.receipt_status.printed
         elif kind == "identity":
             self.identity = (
                 f"{ev.identity.model} {ev.identity.serial_number} {ev.identity.firmware}"

@@ -264,6 +264,18 @@ def render_test_lines(lines: list[str], path: Path, *, void: bool = False) -> Pa
     return _save(img, path, lines)
 
 
+def render_receipt_lines(lines: list[str], path: Path) -> Path:
+    """Draw a transaction receipt (SAS AFT): its lines framed, left-aligned, no barcode."""
+    font = ImageFont.load_default(size=20)
+    height = 40 + 30 * len(lines)
+    img = Image.new("L", (WIDTH_PX, height), 255)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((4, 4, WIDTH_PX - 5, height - 5), outline=0, width=2)
+    for n, text in enumerate(lines):
+        draw.text((20, 20 + 30 * n), text, fill=0, font=font)
+    return _save(img, path, list(lines))
+
+
 def printed_text(path: Path) -> list[str]:
     """The lines a voucher PNG says it shows (its ``voucher`` text chunk)."""
     with Image.open(path) as img:

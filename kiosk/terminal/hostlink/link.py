@@ -39,6 +39,7 @@ import collections
 import contextlib
 import itertools
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -63,11 +64,14 @@ from kiosk.terminal.hostlink.anchor import (
 from kiosk.terminal.hostlink.client import HostClient
 from kiosk.terminal.hostlink.command_kinds import HostCommandKind
 from kiosk.terminal.hostlink.messages import meters_body, outbox_message, snapshot_message
+from kiosk.terminal.hostlink.progressive_report import Readings
 from kiosk.terminal.hostlink.runtime_port import LinkedRuntime
 from kiosk.terminal.hostlink.stream import LinkError, LinkSession
 from kiosk.terminal.store.faults import StoreError
 from kiosk.terminal.store.journal import Journal
 from proto.turbokiosk.v1 import host_pb2
+
+log = logging.getLogger(__name__)
 
 LINK_LOST_REASON = "host link lost"
 #: the start of the disable reason while the host refuses this terminal's reports
@@ -158,6 +162,9 @@ class HostLink:
         #: why the host refuses this terminal's reports (play is disabled meanwhile)
         self.refusal: str | None = None
         self.identity_refusal: str | None = None  # the host refuses this terminal itself
+        #: the progressives this terminal knows, read on its thread with each periodic or
+        #: requested meter snapshot and sent beside it (None: none here)
+        self.progressive_readings: Readings | None = None
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._hello_done = threading.Event()
@@ -364,6 +371,8 @@ class HostLink:
                 try:
                     if not self._hello_done.is_set():
                         self._hello(signature, journal)
+                        # the host's period from the first snapshot on, not the default's
+                        next_meters = min(next_meters, self.monotonic() + self.meter_period)
                     busy = self._deliver(journal)
                 except grpc.RpcError as exc:
                     wait_ms = pushback_ms(exc)
@@ -464,6 +473,15 @@ class HostLink:
         body = meters_body(rt.state, reason)
         msg = snapshot_message(self.terminal_id, self._epoch, seq, rt.clock(), body, tag)
         self._snapshots.append(msg)
+        if self.progressive_readings is not None:
+            try:
+                readings = list(self.progressive_readings())
+            except Exception:  # display data: a reader's fault never stops the terminal
+                log.exception("host link: the progressive readings could not be read")
+                readings = []
+            for i, reading in enumerate(readings):
+                message_id = f"{self.terminal_id}:{self._epoch}:{seq}:{tag}-p{i}"
+                self._snapshots.append(reading.message(message_id, seq, rt.clock()))
         self._wake.set()
 
     # --- commands -------------------------------------------------------------------------------

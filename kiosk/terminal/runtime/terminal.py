@@ -136,6 +136,9 @@ class TerminalRuntime:
         self.rng_health = rng_health
         self.host_messages = host_messages
         self.host = host
+        #: the expiry printed on a cash-out ticket, from the operator's days (a SAS validation
+        #: host may set its own: kiosk.terminal.sas.validation_status)
+        self.voucher_expiry: Callable[[int], int] = lambda operator_days: operator_days
         self._posted: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
         #: the terminal id the host link speaks as (its certificate's name), None without one
         self._link_id: str | None = getattr(host, "terminal_id", None)
@@ -657,7 +660,7 @@ class TerminalRuntime:
                         terminal_id=cfg.terminal_id,
                         venue=cfg.venue,
                         issued_at=event.at,
-                        expires_days=cfg.voucher_expiry_days,
+                        expires_days=self.voucher_expiry(cfg.voucher_expiry_days),
                         sequence=self.voucher_sequence,
                     )
                 )

@@ -61,6 +61,7 @@ def _transfer_reply(
     transaction_id: str,
     at: int | None,
     meter: int | None,
+    receipt: int = 0xFF,
 ) -> bytes:
     desk = desk_of(m)
     txid = transaction_id.encode("ascii")
@@ -69,7 +70,7 @@ def _transfer_reply(
     if meter is not None:  # the meter of this transfer type after it, then restricted, non-r.
         cumulative = b"\x05" + wire.meter_bcd(meter, 5) + b"\x00\x00"
     body = (
-        bytes([position, status, 0xFF, type_code])  # receipt: none printed
+        bytes([position, status, receipt, type_code])
         + _amounts(cashable)
         + bytes([flags])
         + desk.asset.to_bytes(4, "little")
@@ -95,10 +96,12 @@ def _record_reply(m: SasMachine, record: TransferRecord, position: int) -> bytes
         transaction_id=record.transaction_id,
         at=record.at,
         meter=record.meter,
+        receipt=desk_of(m).receipt_status(record.transaction_id),
     )
 
 
 def _intent_reply(m: SasMachine, intent: TransferIntent, status: int) -> bytes:
+    owed = status == PENDING and intent.flags & 0x80 and desk_of(m).receipt_printer
     return _transfer_reply(
         m,
         position=0,
@@ -109,6 +112,7 @@ def _intent_reply(m: SasMachine, intent: TransferIntent, status: int) -> bytes:
         transaction_id=intent.transaction_id,
         at=None,
         meter=None,
+        receipt=0x40 if owed else 0xFF,
     )
 
 
@@ -307,6 +311,8 @@ def _aft_lock(m: SasMachine, frame: LongPollFrame) -> bytes:
     snapshot = m.snapshot()
     registration = desk.registration()
     status = 0x10 | 0x20 | 0x80  # in-house and bonus transfers enabled, AFT enabled
+    if desk.receipt_printer:
+        status |= 0x01  # the printer prints transaction receipts
     if registration.status == REGISTERED:
         status |= 0x08
     status |= 0x02  # a transfer to the host of less than the credits is allowed

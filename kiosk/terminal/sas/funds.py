@@ -217,6 +217,10 @@ class FundsDesk:
     bonus_serial: int = 0
     #: told when the game lock is granted (True) or ends (False): the link stops play
     on_lock: Callable[[bool], None] = lambda locked: None
+    #: 72's receipt status of a transfer (kiosk.terminal.sas.receipts; FF: none asked)
+    receipt_status: Callable[[str], int] = lambda transaction_id: 0xFF
+    #: the ticket printer prints transaction receipts (74's AFT status bit 0)
+    receipt_printer: bool = False
 
     # --- the terminal's thread -----------------------------------------------------------------
 

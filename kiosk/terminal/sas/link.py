@@ -37,6 +37,7 @@ from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
 from kiosk.terminal.core.state import Phase, TerminalState
 from kiosk.terminal.sas import wire
+from kiosk.terminal.sas.aft import receipt_lines
 from kiosk.terminal.sas.bills import GatedValidator, ValidatorLike
 from kiosk.terminal.sas.events import effects_of
 from kiosk.terminal.sas.framing import WakeupMode
@@ -46,12 +47,21 @@ from kiosk.terminal.sas.funds import (
     UNABLE_NOW,
     FundsDesk,
     TransferIntent,
+    find_transfer,
 )
 from kiosk.terminal.sas.machine import SasMachine, paytable_id
 from kiosk.terminal.sas.meters import GameEntry, MachineSnapshot
 from kiosk.terminal.sas.queue import ExceptionQueue, NewException, RowEffects
+from kiosk.terminal.sas.receipts import (
+    RECEIPT_REQUEST,
+    RECEIPTS_FILE,
+    ReceiptLog,
+    ReceiptPrinter,
+)
 from kiosk.terminal.sas.signature import BackgroundSignatures
 from kiosk.terminal.sas.transport import PortError, SasPortLoop, choose_mode, open_port
+from kiosk.terminal.sas.validation_status import STORE_KEY as VALIDATION_STATUS_KEY
+from kiosk.terminal.sas.validation_status import ValidationStatus
 from kiosk.terminal.sas.wire import ExceptionCode as X
 from kiosk.terminal.store.journal import Journal
 
@@ -106,6 +116,10 @@ class SasRuntime(Protocol):
 
     def execute(self, command: c.Command, *, audit: Any = None) -> list[e.Event]:
         """Carry out a command (terminal's thread)."""
+
+    @property
+    def printer(self) -> object:
+        """The ticket printer (a ``ReceiptPrinter`` prints AFT receipts)."""
 
 
 @dataclass(frozen=True)
@@ -165,8 +179,18 @@ class SasBridge:
     # --- the terminal's side (HostPort through kiosk.terminal.app.sas_wiring)
     # -------------------------
 
+    def validation_status(self) -> ValidationStatus:
+        """What the validation host last set with 7B (kept in the SAS store)."""
+        return ValidationStatus.from_json(self.queue.get_json(VALIDATION_STATUS_KEY))
+
+    def expiry_days(self, operator_days: int) -> int:
+        """The expiry to print on a cash-out ticket: the host's (7B), else the operator's."""
+        return self.validation_status().expiry_days(operator_days)
+
     def request_validation_number(self, value: int) -> str:
         """The host's 18-digit number for a cash-out of ``value`` cents (57/58)."""
+        if not self.validation_status().cashout_tickets:
+            raise SasUnavailableError("the SAS host turned cash-out tickets off")
         with self._cond:
             self.queue.push([NewException(X.SYSTEM_VALIDATION_REQUEST, volatile=True)])
             self._cashout, self._number = value, None
@@ -181,6 +205,9 @@ class SasBridge:
 
     def request_ticket(self, number: str) -> tuple[bool, int, str]:
         """The host's verdict on a ticket in escrow: (accepted, cents, reason) (67/70/71)."""
+        if not self.validation_status().ticket_redemption:
+            self._set_status(0x80, 0, number)  # rejected here: not asked of the host
+            return False, 0, "the SAS host turned ticket redemption off"
         with self._cond:
             self._set_status(0x20, 0, number)  # waiting for long poll 71
             self.queue.push([NewException(X.TICKET_INSERTED, volatile=True)])
@@ -322,6 +349,8 @@ class SasLink:
         address = int(self.queue.get_meta("address", "0")) or settings.address
         self.intents_path = data_dir / INTENTS_FILE
         self._deferred: list[TransferIntent] = []  # legacy bonuses waiting for a round's end
+        self.receipts = ReceiptLog(data_dir / RECEIPTS_FILE)
+        self._receipts_posted = threading.Event()  # a print of the receipts owed is posted
         self.funds = FundsDesk(
             store=self.queue,
             post=self._post_transfer,
@@ -329,6 +358,7 @@ class SasLink:
             limit=settings.transfer_limit,
             clock=time.time,
             on_lock=self._game_lock,
+            receipt_status=self.receipts.status,
         )
         self.machine = SasMachine(
             address,
@@ -369,8 +399,10 @@ class SasLink:
         except Exception as exc:  # a store that cannot be read: the terminal locks up and
             log.warning("SAS link: journal not readable: %s", exc)  # says why; nothing to follow
         runtime.subscribe(self._on_commit)
+        self.funds.receipt_printer = isinstance(getattr(runtime, "printer", None), ReceiptPrinter)
         for intent in self._unfinished_intents():  # asked for before a power cut or a kill
             self.funds.submit(intent)
+        self._post_receipts()  # owed before a power cut: printed once the terminal runs
         self._game_lock(False)  # a game lock does not outlive the process that granted it
 
     # --- funds transfers (kiosk/terminal/sas/funds.py) ------------------------------------------
@@ -460,8 +492,47 @@ class SasLink:
             refusal = UNABLE_NOW
         except c.CommandError:
             refusal = NOT_A_VALID_FUNCTION
+        wants_receipt = intent.flags & RECEIPT_REQUEST and intent.kind != "legacy_bonus"
+        if refusal is None and wants_receipt and self.funds.receipt_printer:
+            self.receipts.want(intent.transaction_id)  # durable before the intent is done
         self._log_intent({"done": self._intent_key(intent)})
         self.funds.settle(intent, refusal)
+        if self.receipts.pending():
+            self._print_receipts()
+
+    def _post_receipts(self) -> None:
+        """Have the terminal's thread print the receipts owed (once posted at a time)."""
+        runtime = self.runtime
+        if runtime is None or self._receipts_posted.is_set() or not self.receipts.pending():
+            return
+        self._receipts_posted.set()
+        runtime.post(self._print_receipts)
+
+    def _print_receipts(self) -> None:
+        """On the terminal's thread: print each receipt owed (the printer prints an id once);
+        one the printer cannot print now stays owed and is tried again within a second."""
+        self._receipts_posted.clear()
+        runtime = self.runtime
+        printer = getattr(runtime, "printer", None)
+        if runtime is None or not isinstance(printer, ReceiptPrinter):
+            return
+        fields = self.funds.receipt_data()
+        for transaction_id in self.receipts.pending():
+            record = find_transfer(tuple(runtime.state.transfers), transaction_id)
+            if record is None:  # no longer in the journal's history: nothing to print from
+                log.warning("SAS link: no transfer %s for its receipt", transaction_id)
+                self.receipts.printed(transaction_id)
+                continue
+            lines = receipt_lines(record, fields, self.funds.asset)
+            lines.append(time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.at / 1000)))
+            try:
+                problem = printer.print_receipt(transaction_id, lines, runtime.clock())
+            except Exception as exc:  # a printer's fault never stops the terminal: still owed
+                problem = f"{type(exc).__name__}: {exc}"
+            if problem is not None:
+                log.info("SAS link: receipt %s not printed: %s", transaction_id, problem)
+                return  # in order: the next ones wait for this one
+            self.receipts.printed(transaction_id)
 
     # --- the terminal's thread ------------------------------------------------------------------
 
@@ -560,6 +631,7 @@ class SasLink:
     def _housekeeping(self) -> None:
         """Once a second on the port's thread: publish the figures, take a new address."""
         self.funds.locked()  # a lock past its timeout ends (play allowed again)
+        self._post_receipts()  # a receipt the printer could not print: tried again
         token = self.queue.stored_value("aft_ack")
         if token != self._ack_seen:  # the operator acknowledged the AFT registration
             self._ack_seen = token

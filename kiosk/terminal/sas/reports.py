@@ -9,6 +9,7 @@ from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.funds import SasMachine, body_of, desk_of
 from kiosk.terminal.sas.meters import meter_value
 from kiosk.terminal.sas.polling import PollError, game_number
+from kiosk.terminal.sas.validation_status import NEVER_DAYS, STORE_KEY, ValidationStatus
 from kiosk.terminal.sas.wire import LongPoll as P
 from kiosk.terminal.sas.wire import LongPollFrame
 
@@ -40,29 +41,29 @@ def _validation_meters(m: SasMachine, frame: LongPollFrame) -> bytes:
     )
 
 
-#: 7B's status bits this terminal has on (table 15.2c as public descriptions give it): the
-#: printer is the cash-out device (bit 0), tickets are redeemed (bit 5)
-VALIDATION_STATUS_BITS = 0x0001 | 0x0020
-
-
 def _extended_validation_status(m: SasMachine, frame: LongPollFrame) -> bytes:
+    """7B: apply the host's masked bits and expirations (kept before the answer), then answer
+    with the status in force (kiosk.terminal.sas.validation_status)."""
     desk = desk_of(m)
     body = body_of(frame)
     if len(body) != 8:
         raise PollError("extended validation status takes 8 bytes")
     try:
-        wire.from_bcd(body[4:6])
-        wire.from_bcd(body[6:8])
+        cashable_days = wire.from_bcd(body[4:6])
+        restricted_days = wire.from_bcd(body[6:8])
     except wire.BcdError as exc:
         raise PollError(str(exc)) from exc
-    # the functions are fixed by the hardware and the operator's settings: a host's change is
-    # not taken (the answer says what is in force)
-    days = min(m.snapshot().voucher_expiry_days, 9999)
+    mask, states = int.from_bytes(body[0:2], "little"), int.from_bytes(body[2:4], "little")
+    kept = ValidationStatus.from_json(desk.store.get_json(STORE_KEY))
+    status = kept.changed(mask, states, cashable_days, restricted_days)
+    if status != kept:
+        desk.store.set_json(STORE_KEY, status.to_json())  # durable before the answer
+    days = min(status.expiry_days(m.snapshot().voucher_expiry_days), NEVER_DAYS)
     out = (
         desk.asset.to_bytes(4, "little")
-        + VALIDATION_STATUS_BITS.to_bytes(2, "little")
+        + status.bits.to_bytes(2, "little")
         + wire.to_bcd(days, 2)
-        + wire.to_bcd(0, 2)
+        + wire.to_bcd(status.restricted_days, 2)
     )
     return m.respond(frame.command, bytes([len(out)]) + out)
 

@@ -205,6 +205,7 @@ class SeatMachine:
             dealer_step="New Game",
             seats_in=body.seats_in or self.status.seats_in,
             progressive=_progressive_words(body),
+            progressive_name=body.progressive.name if body.HasField("progressive") else "",
             paused=False,  # the controller opens no round while it is paused
             pause_reason="",
             reason="" if self.status.connection is Connection.SEATED else self.status.reason,

@@ -53,6 +53,8 @@ class SeatStatus:
     pack_location: str = ""
     #: the table's progressive as the round opened: (winning outcome, meter cents), or None
     progressive: tuple[str, int] | None = None
+    #: that progressive's name ("" when none)
+    progressive_name: str = ""
 
     def remaining_at(self, monotonic_ms: int) -> int:
         """Milliseconds left on the countdown at the seat's monotonic ``monotonic_ms``."""

@@ -268,7 +268,7 @@ class ValidatorEvent(_message.Message):
     def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., escrowed: _Optional[_Union[ValidatorEvent.Escrowed, _Mapping]] = ..., stacked: _Optional[_Union[ValidatorEvent.Stacked, _Mapping]] = ..., returned: _Optional[_Union[ValidatorEvent.Returned, _Mapping]] = ..., rejected: _Optional[_Union[ValidatorEvent.Rejected, _Mapping]] = ..., status: _Optional[_Union[ValidatorEvent.Status, _Mapping]] = ..., refused: _Optional[_Union[ValidatorEvent.CommandRefused, _Mapping]] = ..., cashbox_record: _Optional[_Union[ValidatorEvent.CashboxRecord, _Mapping]] = ...) -> None: ...
 
 class PrinterCommand(_message.Message):
-    __slots__ = ("print_voucher", "voucher_status_request", "status_request", "acknowledge", "print_test_voucher", "record_request", "set_baseline")
+    __slots__ = ("print_voucher", "voucher_status_request", "status_request", "acknowledge", "print_test_voucher", "record_request", "set_baseline", "print_receipt", "receipt_status_request")
     class PrintVoucher(_message.Message):
         __slots__ = ("validation_number", "value", "terminal_id", "venue", "issued_at", "expires_days", "sequence")
         VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -302,6 +302,20 @@ class PrinterCommand(_message.Message):
         venue: str
         printed_at: _timestamp_pb2.Timestamp
         def __init__(self, test_id: _Optional[int] = ..., terminal_id: _Optional[str] = ..., venue: _Optional[str] = ..., printed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    class PrintReceipt(_message.Message):
+        __slots__ = ("receipt_id", "lines", "printed_at")
+        RECEIPT_ID_FIELD_NUMBER: _ClassVar[int]
+        LINES_FIELD_NUMBER: _ClassVar[int]
+        PRINTED_AT_FIELD_NUMBER: _ClassVar[int]
+        receipt_id: str
+        lines: _containers.RepeatedScalarFieldContainer[str]
+        printed_at: _timestamp_pb2.Timestamp
+        def __init__(self, receipt_id: _Optional[str] = ..., lines: _Optional[_Iterable[str]] = ..., printed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    class ReceiptStatusRequest(_message.Message):
+        __slots__ = ("receipt_id",)
+        RECEIPT_ID_FIELD_NUMBER: _ClassVar[int]
+        receipt_id: str
+        def __init__(self, receipt_id: _Optional[str] = ...) -> None: ...
     PRINT_VOUCHER_FIELD_NUMBER: _ClassVar[int]
     VOUCHER_STATUS_REQUEST_FIELD_NUMBER: _ClassVar[int]
     STATUS_REQUEST_FIELD_NUMBER: _ClassVar[int]
@@ -309,6 +323,8 @@ class PrinterCommand(_message.Message):
     PRINT_TEST_VOUCHER_FIELD_NUMBER: _ClassVar[int]
     RECORD_REQUEST_FIELD_NUMBER: _ClassVar[int]
     SET_BASELINE_FIELD_NUMBER: _ClassVar[int]
+    PRINT_RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_STATUS_REQUEST_FIELD_NUMBER: _ClassVar[int]
     print_voucher: PrinterCommand.PrintVoucher
     voucher_status_request: PrinterCommand.VoucherStatusRequest
     status_request: DeviceStatusRequest
@@ -316,10 +332,12 @@ class PrinterCommand(_message.Message):
     print_test_voucher: PrinterCommand.PrintTestVoucher
     record_request: DeviceRecordRequest
     set_baseline: PrinterBaseline
-    def __init__(self, print_voucher: _Optional[_Union[PrinterCommand.PrintVoucher, _Mapping]] = ..., voucher_status_request: _Optional[_Union[PrinterCommand.VoucherStatusRequest, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ..., print_test_voucher: _Optional[_Union[PrinterCommand.PrintTestVoucher, _Mapping]] = ..., record_request: _Optional[_Union[DeviceRecordRequest, _Mapping]] = ..., set_baseline: _Optional[_Union[PrinterBaseline, _Mapping]] = ...) -> None: ...
+    print_receipt: PrinterCommand.PrintReceipt
+    receipt_status_request: PrinterCommand.ReceiptStatusRequest
+    def __init__(self, print_voucher: _Optional[_Union[PrinterCommand.PrintVoucher, _Mapping]] = ..., voucher_status_request: _Optional[_Union[PrinterCommand.VoucherStatusRequest, _Mapping]] = ..., status_request: _Optional[_Union[DeviceStatusRequest, _Mapping]] = ..., acknowledge: _Optional[_Union[AcknowledgeEvents, _Mapping]] = ..., print_test_voucher: _Optional[_Union[PrinterCommand.PrintTestVoucher, _Mapping]] = ..., record_request: _Optional[_Union[DeviceRecordRequest, _Mapping]] = ..., set_baseline: _Optional[_Union[PrinterBaseline, _Mapping]] = ..., print_receipt: _Optional[_Union[PrinterCommand.PrintReceipt, _Mapping]] = ..., receipt_status_request: _Optional[_Union[PrinterCommand.ReceiptStatusRequest, _Mapping]] = ...) -> None: ...
 
 class PrinterEvent(_message.Message):
-    __slots__ = ("event_id", "identity", "status", "voucher_printed", "voucher_failed", "voucher_status", "test_voucher_done", "printed_record")
+    __slots__ = ("event_id", "identity", "status", "voucher_printed", "voucher_failed", "voucher_status", "test_voucher_done", "printed_record", "receipt_done", "receipt_status")
     class Failure(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         FAILURE_UNSPECIFIED: _ClassVar[PrinterEvent.Failure]
@@ -387,6 +405,22 @@ class PrinterEvent(_message.Message):
         printed: bool
         failure: PrinterEvent.Failure
         def __init__(self, test_id: _Optional[int] = ..., printed: _Optional[bool] = ..., failure: _Optional[_Union[PrinterEvent.Failure, str]] = ...) -> None: ...
+    class ReceiptDone(_message.Message):
+        __slots__ = ("receipt_id", "printed", "failure")
+        RECEIPT_ID_FIELD_NUMBER: _ClassVar[int]
+        PRINTED_FIELD_NUMBER: _ClassVar[int]
+        FAILURE_FIELD_NUMBER: _ClassVar[int]
+        receipt_id: str
+        printed: bool
+        failure: PrinterEvent.Failure
+        def __init__(self, receipt_id: _Optional[str] = ..., printed: _Optional[bool] = ..., failure: _Optional[_Union[PrinterEvent.Failure, str]] = ...) -> None: ...
+    class ReceiptStatusReply(_message.Message):
+        __slots__ = ("receipt_id", "printed")
+        RECEIPT_ID_FIELD_NUMBER: _ClassVar[int]
+        PRINTED_FIELD_NUMBER: _ClassVar[int]
+        receipt_id: str
+        printed: bool
+        def __init__(self, receipt_id: _Optional[str] = ..., printed: _Optional[bool] = ...) -> None: ...
     class PrintedRecord(_message.Message):
         __slots__ = ("request_id", "lifetime_vouchers", "last_printed", "baseline")
         REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
@@ -406,6 +440,8 @@ class PrinterEvent(_message.Message):
     VOUCHER_STATUS_FIELD_NUMBER: _ClassVar[int]
     TEST_VOUCHER_DONE_FIELD_NUMBER: _ClassVar[int]
     PRINTED_RECORD_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_DONE_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_STATUS_FIELD_NUMBER: _ClassVar[int]
     event_id: int
     identity: DeviceIdentity
     status: PrinterEvent.Status
@@ -414,4 +450,6 @@ class PrinterEvent(_message.Message):
     voucher_status: PrinterEvent.VoucherStatusReply
     test_voucher_done: PrinterEvent.TestVoucherDone
     printed_record: PrinterEvent.PrintedRecord
-    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., status: _Optional[_Union[PrinterEvent.Status, _Mapping]] = ..., voucher_printed: _Optional[_Union[PrinterEvent.VoucherPrinted, _Mapping]] = ..., voucher_failed: _Optional[_Union[PrinterEvent.VoucherFailed, _Mapping]] = ..., voucher_status: _Optional[_Union[PrinterEvent.VoucherStatusReply, _Mapping]] = ..., test_voucher_done: _Optional[_Union[PrinterEvent.TestVoucherDone, _Mapping]] = ..., printed_record: _Optional[_Union[PrinterEvent.PrintedRecord, _Mapping]] = ...) -> None: ...
+    receipt_done: PrinterEvent.ReceiptDone
+    receipt_status: PrinterEvent.ReceiptStatusReply
+    def __init__(self, event_id: _Optional[int] = ..., identity: _Optional[_Union[DeviceIdentity, _Mapping]] = ..., status: _Optional[_Union[PrinterEvent.Status, _Mapping]] = ..., voucher_printed: _Optional[_Union[PrinterEvent.VoucherPrinted, _Mapping]] = ..., voucher_failed: _Optional[_Union[PrinterEvent.VoucherFailed, _Mapping]] = ..., voucher_status: _Optional[_Union[PrinterEvent.VoucherStatusReply, _Mapping]] = ..., test_voucher_done: _Optional[_Union[PrinterEvent.TestVoucherDone, _Mapping]] = ..., printed_record: _Optional[_Union[PrinterEvent.PrintedRecord, _Mapping]] = ..., receipt_done: _Optional[_Union[PrinterEvent.ReceiptDone, _Mapping]] = ..., receipt_status: _Optional[_Union[PrinterEvent.ReceiptStatusReply, _Mapping]] = ...) -> None: ...

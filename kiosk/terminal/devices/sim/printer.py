@@ -26,7 +26,12 @@ from typing import Any
 from kiosk.terminal.devices.ports import Voucher
 from kiosk.terminal.devices.printer_driver import voucher_of
 from kiosk.terminal.devices.sim.memory import DeviceMemory
-from kiosk.terminal.devices.voucher import TestVoucher, render_png, render_test_png
+from kiosk.terminal.devices.voucher import (
+    TestVoucher,
+    render_png,
+    render_receipt_lines,
+    render_test_png,
+)
 from proto.turbokiosk.v1.device_pb2 import (
     DeviceIdentity,
     PrintedVoucher,
@@ -64,6 +69,7 @@ class PrinterMachine:
         self.print_ms = print_ms
         self.vouchers_dir = state_dir / "vouchers"
         self.test_vouchers_dir = state_dir / "test-vouchers"
+        self.receipts_dir = state_dir / "receipts"
         self.mem = self._memory(
             state_dir,
             {
@@ -94,6 +100,10 @@ class PrinterMachine:
             part = self._part(number)
             if part.exists():
                 part.replace(self._png(number))
+        for kept in self.mem.data.get("receipts", {}).values():  # remembered, not yet cut
+            part = Path(kept["png"]).with_suffix(".png.part")
+            if part.exists():
+                part.replace(kept["png"])
         job = self.mem.data["printing"]
         if job is not None:  # power came back in the middle of a voucher
             self._power_up_job(job)
@@ -128,6 +138,13 @@ class PrinterMachine:
             self._print(cmd.print_voucher, now)
         elif kind == "print_test_voucher":
             self._print_test(cmd.print_test_voucher, now)
+        elif kind == "print_receipt":
+            self._print_receipt(cmd.print_receipt)
+        elif kind == "receipt_status_request":
+            wanted = cmd.receipt_status_request.receipt_id
+            printed = wanted in self.mem.data.setdefault("receipts", {})
+            reply = Ev.ReceiptStatusReply(receipt_id=wanted, printed=printed)
+            self._emit(self._event(receipt_status=reply))
         elif kind == "voucher_status_request":
             number = cmd.voucher_status_request.validation_number
             job = self.mem.data["printing"]
@@ -292,6 +309,40 @@ class PrinterMachine:
         self._started = now
         self._emit_status()
         return None
+
+    def _print_receipt(self, msg: PrinterCommand.PrintReceipt) -> None:
+        """A transaction receipt, printed at once and once per id: the same id again is
+        answered printed without printing (a terminal that lost the answer asks again)."""
+        d = self.mem.data
+        receipts: dict[str, Any] = d.setdefault("receipts", {})
+        rid, lines = msg.receipt_id, list(msg.lines)
+        failure: Ev.Failure | None = None
+        bad = not 1 <= len(rid) <= 20 or not rid.isprintable() or "/" in rid
+        if rid in receipts:
+            pass
+        elif bad or not 1 <= len(lines) <= 24 or any(len(line) > 40 for line in lines):
+            failure = Ev.FAILURE_BAD_REQUEST
+        elif d["printing"] is not None:
+            failure = Ev.FAILURE_BUSY
+        elif (stopped := next((f for f in STOPPERS if d["faults"][f]), None)) is not None:
+            failure = STOPPERS[stopped]
+        else:  # print, remember, then cut and present (as a voucher): a restart at any
+            # point leaves a presented receipt remembered, or none and none remembered
+            png = self.receipts_dir / f"{rid}.png"
+            render_receipt_lines(lines, png.with_suffix(".png.part"))
+            receipts[rid] = {"lines": lines, "png": str(png)}
+            self.mem.save()
+            png.with_suffix(".png.part").replace(png)
+        done = Ev.ReceiptDone(
+            receipt_id=rid,
+            printed=failure is None,
+            failure=Ev.FAILURE_UNSPECIFIED if failure is None else failure,
+        )
+        self._emit(self._event(receipt_done=done))
+
+    def receipts(self) -> dict[str, Any]:
+        """Every receipt printed, by id (lines and PNG)."""
+        return dict(self.mem.data.get("receipts", {}))
 
     def _finish_test(self, job: dict[str, Any], failure: Ev.Failure | None) -> None:
         voucher = TestVoucher(**job["voucher"])
