@@ -138,3 +138,27 @@ class PaidWins:
     def wins(self) -> tuple[Win, ...]:
         """Every win paid, oldest first (``seq`` from 1)."""
         return self._wins
+
+
+def paid_problems(
+    hits: Iterable[Hit], awards: Iterable[e.ProgressiveAwarded], prefix: str
+) -> list[str]:
+    """The progressive's hits of the terminal (keys starting ``prefix``) against the awards its
+    journal paid: each hit paid once, at its amount and as its kind (credits or handpay);
+    nothing paid that the progressive never booked.  Empty when they agree to the cent."""
+    mine = {h.key: h for h in hits if h.key.startswith(prefix)}
+    problems, seen = [], set()
+    for award in awards:
+        hit = mine.get(award.key)
+        if award.key in seen:
+            problems.append(f"{award.key} paid twice")
+        elif hit is None:
+            problems.append(f"{award.key} paid, never booked as a hit")
+        elif (award.award, award.handpay) != (hit.award_cents, hit.handpay):
+            problems.append(
+                f"{award.key} paid {award.award} cents (handpay {award.handpay}), the "
+                f"progressive booked {hit.award_cents} (handpay {hit.handpay})"
+            )
+        seen.add(award.key)
+    problems += [f"{key} booked as a hit, never paid" for key in sorted(set(mine) - seen)]
+    return problems
