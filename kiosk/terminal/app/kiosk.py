@@ -320,6 +320,12 @@ def _run(
 
             select_table_game(terminal.runtime, screen.table_edition)
         terminal.seat = screen.table.seat_on(terminal.runtime)
+        if terminal.sas_link is not None and terminal.sas_link.machine.progressives is None:
+            from kiosk.terminal.runtime.progressive_pay import PaidWins
+            from kiosk.terminal.sas.progressive import ProgressiveLink
+
+            # the table's progressive hits as this seat's journal paid them (decision 0066)
+            terminal.sas_link.machine.progressives = ProgressiveLink(PaidWins(terminal.runtime))
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:

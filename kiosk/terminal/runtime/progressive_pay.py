@@ -111,10 +111,11 @@ class HitPayer:
 
 class PaidWins:
     """The progressive wins the terminal's own journal paid, for its SAS link (thread-safe:
-    the SAS thread reads a tuple the terminal's thread replaces)."""
+    the SAS thread reads a tuple the terminal's thread replaces).  ``name``: only that
+    progressive's (None: every progressive's, as a seat of a table reports its table's)."""
 
     def __init__(
-        self, runtime: TerminalRuntime, name: str, *, group: int = 1, level: int = 1
+        self, runtime: TerminalRuntime, name: str | None = None, *, group: int = 1, level: int = 1
     ) -> None:
         self.name, self.group, self.level = name, group, level
         self._lock = threading.Lock()
@@ -130,7 +131,7 @@ class PaidWins:
         with self._lock:
             wins = list(self._wins)
             for ev in new:
-                if ev.progressive == self.name:
+                if self.name is None or ev.progressive == self.name:
                     amount = LevelAmount(self.group, self.level, ev.award)
                     wins.append(Win(len(wins) + 1, ev.key, amount, ev.handpay))
             self._wins = tuple(wins)
