@@ -4,8 +4,9 @@
 
 It powers up from its journal (booking the games its meter lacks and paying the hits it has not
 paid), prints ``ready``, then plays Three Card Poker with a Pairs Plus wager on the frequent
-pair progressive; a hit at the handpay limit locks and the attendant's key pays it.  ``GAMES``:
-that many games, then it closes and exits; otherwise until killed.
+pair progressive; a hit at the handpay limit locks and the attendant's key pays it.  Notes go in
+before ``ready`` only (a kill in a note's escrow is the bill validator's campaign, not this
+one).  ``GAMES``: that many games, then it closes and exits; otherwise until killed.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from tests.helpers.progressive import FREQUENT
 
 #: a progressive on Pairs Plus's pair (about one game in six)
 PAIR = progressive.parse({**FREQUENT, "wager": "pairs_plus", "outcome": "Pair"}, "test")
-#: hits from $10.00 lock for the attendant (the meter runs $5.00 to $20.00)
-HANDPAY_LIMIT = 1_000
+#: hits from $5.40 lock for the attendant (the meter starts at $5.00; about 6 cents a game)
+HANDPAY_LIMIT = 540
 GAME = ("bet ante 1", "bet pairs_plus 2", "positions 1 5 9", "deal", "play")
 
 
@@ -33,16 +34,19 @@ def main(data_dir: str, *rest: str) -> None:
     session.start()
     meter = attach_progressive(terminal, PAIR, terminal_id="TK-0001", handpay_limit=HANDPAY_LIMIT)
     session.pump()  # what power-up posted
-    print("ready", flush=True)
     runtime = terminal.runtime
-    played, games = 0, int(rest[0]) if rest else -1
+    for _ in range(3):
+        if runtime.state.credits[0] < 20_000:
+            session.handle("bill 100")
     session.handle("game stadium-3cp")
+    print("ready", flush=True)
+    played, games = 0, int(rest[0]) if rest else -1
     while played != games:
         state = runtime.state
         if state.handpay is not None or state.tilts:
             session.handle("attendant")
-        if state.credits[0] < 2_000:
-            session.handle("bill 100")
+        if state.credits[0] < 1_000:
+            break  # out of money: the campaign's run ends here
         for line in GAME:
             try:
                 session.handle(line)

@@ -176,6 +176,7 @@ def test_a_hit_at_the_handpay_limit_locks_for_the_attendant(tmp_path: Path) -> N
     codes = rig.drain()
     assert wire.ExceptionCode.SAS_PROGRESSIVE_LEVEL_HIT in codes
     assert wire.ExceptionCode.PROGRESSIVE_WIN not in codes
+    assert wire.ExceptionCode.HANDPAY_PENDING in codes
     info = rig.long(0x1B)
     assert info[:2] == bytes([1, 1]) and wire.from_bcd(info[2:7]) == hit.award_cents
     rig.play("attendant")  # the attendant's key

@@ -177,7 +177,7 @@ def run_terminal_campaign(tmp: Path, kills: int, seed: int) -> dict[str, int]:
         child = start()
         assert child.stdout is not None
         assert child.stdout.readline() == b"ready\n", "the terminal did not start"
-        time.sleep(rnd.uniform(0.05, 0.6))
+        time.sleep(rnd.uniform(0.1, 2.0))
         child.send_signal(signal.SIGKILL)
         child.wait()
         child.stdout.close()
