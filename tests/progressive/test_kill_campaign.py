@@ -218,6 +218,7 @@ def run_terminal_campaign(tmp: Path, kills: int, seed: int) -> dict[str, int]:
         "credited_cents": credited,
         "handpays": sum(a.handpay for a in awards),
         "handpaid_cents": handpaid,
+        "withdrawn_heads": sum(isinstance(e, ev.HeadWithdrawn) for e in events),
     }
     print(f"progressive hits-paid campaign: {figures}", file=sys.stderr)
     return figures
