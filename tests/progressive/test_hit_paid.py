@@ -102,8 +102,8 @@ def test_a_hit_reaches_the_credits_once_and_is_reported(tmp_path: Path) -> None:
     en = table_view(state, game, "en", now=0, deadline=None).win_banner
     es = table_view(state, game, "es", now=0, deadline=None).win_banner
     amount = f"${hit.award_cents // 100:,}.{hit.award_cents % 100:02d}"
-    assert "Pair PROGRESSIVE JACKPOT" in en and amount in en
-    assert "PREMIO PROGRESIVO Pair" in es and amount in es
+    assert en == f"PROGRESSIVE JACKPOT! Pair: {amount} credited"
+    assert es == f"¡PREMIO PROGRESIVO! Pair: {amount} acreditados"
     # a retried command is refused: paid once
     again = c.PayProgressive(
         seat=0,

@@ -103,7 +103,7 @@ _EN: dict[str, str] = {
     "handpay_progressive": (
         "{name} progressive jackpot of {amount} — an attendant will pay you by hand"
     ),
-    "progressive_won": "{name} PROGRESSIVE JACKPOT · {amount} added to your credits",
+    "progressive_won": "PROGRESSIVE JACKPOT! {name}: {amount} credited",
     "doors": "Open: {doors}",
     "door_main": "main door",
     "lock_printer_fault": "PRINTER FAULT",
@@ -297,7 +297,7 @@ _ES: dict[str, str] = {
     "handpay_progressive": (
         "Premio progresivo {name} de {amount}: un asistente se lo pagará en mano"
     ),
-    "progressive_won": "PREMIO PROGRESIVO {name} · {amount} sumados a sus créditos",
+    "progressive_won": "¡PREMIO PROGRESIVO! {name}: {amount} acreditados",
     "doors": "Abierta: {doors}",
     "door_main": "puerta principal",
     "lock_printer_fault": "FALLO DE IMPRESORA",

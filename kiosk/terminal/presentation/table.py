@@ -211,7 +211,7 @@ def table_view(
         phase=state.phase.value,
         credit_text=dollars(credits),
         wager_text=dollars(stakes.total),
-        win_text=dollars(win),
+        win_text=dollars(win + sum(p.award for p in jackpots)),
         chips=rack,
         spots=spots,
         first=_slots(cards, 0, first_n, shown, suit),
@@ -462,11 +462,12 @@ def _banner(
 ) -> str:
     if seat_result is None or not shown:
         return ""
-    summary = round_summary(seat_result.paid, seat_result.stake, language)
-    won = [
-        text(language, "progressive_won", name=p.outcome, amount=dollars(p.award)) for p in jackpots
-    ]
-    return " · ".join([*won, summary])
+    if jackpots:  # the jackpot is the news (the round's own result is on its spots)
+        return " · ".join(
+            text(language, "progressive_won", name=p.outcome, amount=dollars(p.award))
+            for p in jackpots
+        )
+    return round_summary(seat_result.paid, seat_result.stake, language)
 
 
 def _guide(
