@@ -164,7 +164,9 @@ class TableServer:
 
     def offer_hits(self, name: str, outcome: str, hits: Sequence[Hit], source: str) -> None:
         """The progressive booked ``hits`` (keys ``source/game/seat/spot``): send each to its
-        seat now if it is connected, and on its every join (the seat pays a key once)."""
+        seat now if it is connected, and on its every join (the seat pays a key once).  Takes
+        the table's lock: call it from the progressive feed's thread, never from a hook of the
+        controller (those run under the lock)."""
         with self._lock:
             for hit in hits:
                 if not hit.key.startswith(f"{source}/"):
