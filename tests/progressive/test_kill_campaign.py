@@ -4,7 +4,13 @@ instants (any of the three) and restarted; at the end every round each table jou
 settled is booked exactly once on the progressive's journal, its contribution equal to its
 wagers times the rates, and the meters balance (contributed + seeded = meter + hidden +
 overflow + paid).  A handful of kills in the default run; ``-m table_campaign``
-(``tox -e progressive-campaign``) runs PROGRESSIVE_CAMPAIGN_KILLS (200)."""
+(``tox -e progressive-campaign``) runs PROGRESSIVE_CAMPAIGN_KILLS (200).
+
+Hits paid (decision 0066): a terminal with its own progressive, a real process playing, is
+SIGKILLed at random instants and restarted; at the end every hit the progressive's journal
+booked for it is paid once in the terminal's signed journal, to the cent and as its kind
+(credits, or a handpay the attendant's key paid), the paid meters equal the awards, every
+settled game is booked once, and the terminal's audit passes."""
 
 from __future__ import annotations
 
@@ -22,7 +28,11 @@ import pytest
 from kiosk.kernel.games import progressive
 from kiosk.table.core.journal import TableJournal
 from kiosk.table.progressive.feed import reconcile
+from kiosk.terminal.core import events as ev
 from kiosk.terminal.progressive.controller import ProgressiveController
+from kiosk.terminal.runtime.progressive_pay import paid_problems
+from kiosk.terminal.store.audit import audit, rebuild
+from kiosk.terminal.store.journal import Journal
 from tests.helpers.campaign_progress import campaign_progress
 from tests.helpers.progressive import pki_dir, write_frequent
 
@@ -148,3 +158,80 @@ def test_a_small_kill_campaign_reconciles_to_the_cent(tmp_path: Path) -> None:
 def test_the_kill_campaign_reconciles_to_the_cent(tmp_path: Path) -> None:
     kills = int(os.environ.get("PROGRESSIVE_CAMPAIGN_KILLS", "200"))
     run_campaign(tmp_path, kills=kills, seed=int(os.environ.get("PROGRESSIVE_CAMPAIGN_SEED", "28")))
+
+
+def run_terminal_campaign(tmp: Path, kills: int, seed: int) -> dict[str, int]:
+    """The standalone terminal's campaign; its figures."""
+    from tests.progressive.terminal_child import PAIR
+
+    rnd = random.Random(seed)
+    data = tmp / "terminal"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "tests.progressive.terminal_child", str(data)]
+
+    def start(*extra: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([*command, *extra], stdout=subprocess.PIPE, cwd=ROOT, env=env)
+
+    progress = campaign_progress("progressive hits-paid kill campaign", kills, "kills")
+    for killed in range(kills):
+        child = start()
+        assert child.stdout is not None
+        assert child.stdout.readline() == b"ready\n", "the terminal did not start"
+        time.sleep(rnd.uniform(0.1, 2.0))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        progress.update(killed + 1)
+    done = start("40")  # a last run: pays what is due, plays, exits cleanly
+    assert done.wait(timeout=300) == 0
+    assert done.stdout is not None
+    done.stdout.close()
+    meter = ProgressiveController(PAIR, data / f"progressive-{PAIR.name}.sqlite3")
+    booked = meter.rounds()
+    meters = meter.meters()
+    meter.close()
+    journal = Journal(data, readonly=True)
+    events = [row.event for row in journal.rows()]
+    state, _ = rebuild(journal)
+    journal.close()
+    awards = [e for e in events if isinstance(e, ev.ProgressiveAwarded)]
+    hits = [h for row in booked for h in row.hits]
+    assert paid_problems(hits, awards, "TK-0001/") == []
+    settled = [e.game_number for e in events if isinstance(e, ev.RoundSettled)]
+    games = [row.game for row in booked if row.source == "TK-0001"]
+    assert sorted(games) == sorted(set(settled)) and len(games) == len(set(games))
+    assert meters.balanced(), meters
+    report = audit(data)
+    assert report.ok, report
+    credited = sum(a.award for a in awards if not a.handpay)
+    handpaid = sum(
+        e.value for e in events if isinstance(e, ev.HandpayReset) and e.kind == "progressive"
+    )
+    assert state.lifetime["progressive_won"] == credited
+    assert state.lifetime["handpaid_progressive"] == handpaid
+    assert handpaid == sum(a.award for a in awards if a.handpay)  # the last one paid too
+    figures = {
+        "kills": kills,
+        "games": len(settled),
+        "hits": len(hits),
+        "credited": sum(not a.handpay for a in awards),
+        "credited_cents": credited,
+        "handpays": sum(a.handpay for a in awards),
+        "handpaid_cents": handpaid,
+        "withdrawn_heads": sum(isinstance(e, ev.HeadWithdrawn) for e in events),
+    }
+    print(f"progressive hits-paid campaign: {figures}", file=sys.stderr)
+    return figures
+
+
+def test_a_small_hits_paid_campaign_pays_every_hit_once(tmp_path: Path) -> None:
+    figures = run_terminal_campaign(tmp_path, kills=3, seed=66)
+    assert figures["hits"] > 0
+
+
+@pytest.mark.table_campaign
+def test_the_hits_paid_campaign_pays_every_hit_once(tmp_path: Path) -> None:
+    kills = int(os.environ.get("PROGRESSIVE_CAMPAIGN_KILLS", "200"))
+    seed = int(os.environ.get("PROGRESSIVE_CAMPAIGN_SEED", "28"))
+    figures = run_terminal_campaign(tmp_path, kills=kills, seed=seed)
+    assert figures["hits"] > 0 and figures["handpays"] > 0 and figures["credited"] > 0

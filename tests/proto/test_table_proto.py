@@ -49,8 +49,9 @@ def test_every_round_event_has_a_step_message() -> None:
     kinds = set(e.KINDS.values())
     assert set(STEP_MESSAGES) | SEAT_EVENTS == kinds
     assert set(STEP_MESSAGES.values()) <= bodies
-    # not events: a refusal, and a finished round from the recall for a seat that comes back
-    assert bodies - set(STEP_MESSAGES.values()) == {"refused", "finished_round"}
+    # not events: a refusal, a finished round from the recall for a seat that comes back, and
+    # a progressive hit from the progressive's journal (decision 0066)
+    assert bodies - set(STEP_MESSAGES.values()) == {"refused", "finished_round", "progressive_hit"}
 
 
 def test_a_wager_report_round_trips() -> None:
@@ -73,4 +74,5 @@ def test_the_seat_folds_every_step_body_the_controller_sends() -> None:
     from kiosk.terminal.seat.machine import STEP_FOLDS
 
     bodies = {f.name for f in table_pb2.SeatResponse.DESCRIPTOR.oneofs_by_name["body"].fields}
-    assert set(STEP_FOLDS) == bodies
+    # a progressive hit is no fact of a round: the seat's runtime pays it (decision 0066)
+    assert set(STEP_FOLDS) == bodies - {"progressive_hit"}

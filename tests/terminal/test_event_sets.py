@@ -16,6 +16,7 @@ def test_the_event_log_keeps_the_kinds_it_always_kept() -> None:
         "TiltCleared", "DoorChanged", "EnableChanged", "ServiceChanged", "DeviceBaselineRecorded",
         "HeadWithdrawn",  # a signed head the store no longer had (issue 23)
         "FundsTransferred",  # SAS AFT and legacy bonus transfers (issue 28)
+        "ProgressiveAwarded",  # a progressive hit paid (decision 0066)
     }  # fmt: skip
     assert always == event_sets.LOGGED_KINDS
 

@@ -51,6 +51,9 @@ SAMPLES = {
         "printer_reconcile", "host", "printer", {"tickets_out": 0}, {"vouchers": 0}
     ),
     c.TransferFunds: c.TransferFunds("aft_in", "T1", 500, 10_000),
+    c.PayProgressive: c.PayProgressive(
+        0, "TK-0001/7/0/pairs_plus", "test-3cp-pair", "Pair", 530, False
+    ),
 }
 
 
@@ -270,6 +273,15 @@ EVENT_SAMPLES = [
         limit=10_000,
         tax_status=0,
         pos_id=0,
+    ),
+    e.ProgressiveAwarded(
+        8,
+        seat=0,
+        key="TK-0001/7/0/pairs_plus",
+        progressive="test-3cp-pair",
+        outcome="Pair",
+        award=530,
+        handpay=True,
     ),
 ]
 

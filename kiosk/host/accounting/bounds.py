@@ -165,6 +165,12 @@ def _game(where: str, body: host_pb2.TerminalMessage.GamePlayed, limits: Limits)
                 check_amount(f"{where} paid_cents", part.paid_cents, top, zero=True)
 
 
+def _award(where: str, body: host_pb2.TerminalMessage.ProgressiveAwarded, limits: Limits) -> None:
+    check_amount(f"{where} award_cents", body.award_cents, limits.largest_amount)
+    if len(body.key) > MAX_TEXT or len(body.progressive) > MAX_TEXT or len(body.outcome) > MAX_TEXT:
+        raise BoundsError(f"{where}: a text longer than {MAX_TEXT} characters")
+
+
 def _meters(where: str, body: host_pb2.TerminalMessage.MeterSnapshot, limits: Limits) -> None:
     del limits
     for meter in body.meters:
@@ -216,6 +222,7 @@ _CHECKS: dict[str, Callable[[str, Any, Limits], None]] = {
     "handpay_locked": _handpay,
     "handpay_reset": _handpay,
     "game_played": _game,
+    "progressive_awarded": _award,
     "meters": _meters,
     "ram_cleared": _ram_cleared,
 }

@@ -14,6 +14,14 @@ has (:func:`kiosk.kernel.games.registry.pay_limits`, cached per edition in :clas
 :func:`screen` turns a game that breaks one into a ``refused`` message (:func:`refused`): the
 host records it (so the terminal's outbox moves on) apart from the events any figure counts,
 and raises an ``implausible_game`` alarm.
+
+A progressive hit is not a pay-table win: the terminal reports it apart, as
+``progressive_awarded`` (decision 0066), and the game's own report stays within its pay tables.
+:func:`award_problem` checks it against the progressive's data (:class:`ProgressiveBook`): the
+progressive is one the host knows, and the award is at most its ceiling, the most its meter
+ever holds (the progressive's journal never pays more; the award itself is the journal's, to
+the cent, and reconciled from it).  One that breaks it is refused the same way, with an
+``implausible_progressive`` alarm.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from kiosk.kernel.games import registry
+from kiosk.kernel.games import progressive, registry
 from kiosk.kernel.games.base import RuleError
 from kiosk.kernel.games.pay_limits import PayLimits
 from kiosk.kernel.games.paytable import PaytableError
@@ -59,6 +67,46 @@ class PayBook:
         """Compute every registered edition's limits now (at start, not on a report)."""
         for edition in registry.edition_ids():
             self.limits(edition)
+
+
+class ProgressiveBook:
+    """Each progressive's settings as the host's pay-table data has them (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, progressive.ProgressiveSettings | str] = {}
+        self._lock = threading.Lock()
+
+    def settings(self, name: str) -> progressive.ProgressiveSettings | str:
+        """The progressive's settings, or why the host has none."""
+        found = self._known.get(name)
+        if found is None:
+            try:
+                found = progressive.load(name) if name in progressive.available() else ""
+            except PaytableError as exc:
+                found = str(exc)
+            if not found:
+                found = f"the host knows no progressive {name!r}"[:300]
+            with self._lock:
+                if len(self._known) < 1024:
+                    self._known[name] = found
+        return found
+
+
+def award_problem(body: dict[str, Any], book: ProgressiveBook) -> str | None:
+    """Why a ``progressive_awarded`` body is implausible, or None."""
+    settings = book.settings(str(body.get("progressive", "")))
+    if isinstance(settings, str):
+        return settings
+    key = str(body.get("key", ""))
+    parts = key.split("/")
+    if len(parts) != 4 or not parts[1].isdigit() or not parts[2].isdigit():
+        return f"the hit's key {key[:80]!r} is not source/game/seat/spot"
+    if parts[3] != settings.wager:
+        return f"{settings.name} rides on {settings.wager}, not {parts[3]!r}"
+    award, ceiling = int(body.get("award_cents", 0)), settings.meter.ceiling_cents
+    if not 0 < award <= ceiling:
+        return f"an award of {award} cents; {settings.name}'s meter holds at most {ceiling}"
+    return None
 
 
 def game_problem(body: dict[str, Any], book: PayBook) -> str | None:
@@ -114,12 +162,22 @@ def refused(message: Message, alarm: str, why: str) -> Message:
     return replace(message, kind=REFUSED, body=body)
 
 
-def screen(messages: Sequence[Message], book: PayBook) -> list[Message]:
-    """The batch with every implausible game turned into a refused message."""
+_PROGRESSIVES = ProgressiveBook()
+
+
+def screen(
+    messages: Sequence[Message], book: PayBook, progressives: ProgressiveBook | None = None
+) -> list[Message]:
+    """The batch with every implausible game or progressive award turned into a refused
+    message."""
     out = list(messages)
     for i, m in enumerate(out):
         if m.kind == "game_played":
             problem = game_problem(m.body, book)
             if problem is not None:
                 out[i] = refused(m, "implausible_game", problem)
+        elif m.kind == "progressive_awarded":
+            problem = award_problem(m.body, progressives or _PROGRESSIVES)
+            if problem is not None:
+                out[i] = refused(m, "implausible_progressive", problem)
     return out

@@ -68,6 +68,7 @@ TERMINAL_ALARM_KINDS = {
     "head_forked": "alarm",
     # plausibility (kiosk/host/accounting/plausibility.py, device_counts.py, rate_limit.py)
     "implausible_game": "alarm",
+    "implausible_progressive": "alarm",  # a progressive award its meter could not pay (0066)
     "device_count_repeat": "alarm",
     "device_count_missing": "alarm",
     "report_rate": "alarm",

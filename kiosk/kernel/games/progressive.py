@@ -35,6 +35,14 @@ replaying a journal rebuilds the same meter.  Every event carries the key of the
 (``source/game/seat/spot``) that caused it; a key seen before returns the recorded event and
 changes nothing (exactly once across retries and restarts).  A winning wager has both a
 contribution and a hit under its key.
+
+**Retiring a meter** (decision 0066) moves its whole liability (meter, hidden and overflow) to a
+named successor: :meth:`ProgressivePool.transfer_out` empties the retired meter (an outgoing
+:class:`Transferred`), :meth:`ProgressivePool.transfer_in` books the same micro-cents on the
+successor (its meter up to its ceiling, the rest as its own overflow rule says; the hidden to
+its hidden).  Both keep the balance with the transfer counted::
+
+    contributed + seeded + transferred_in == meter + hidden + overflow + paid + transferred_out
 """
 
 from __future__ import annotations
@@ -204,7 +212,29 @@ class Hit:
     handpay: bool  # above the handpay limit: the attendant pays it
 
 
-Event = Contributed | Hit
+@dataclass(frozen=True)
+class Transferred:
+    """A retired meter's liability moved to its successor (micro-cents): in the retired
+    meter's journal what left each of its meters (``outgoing``), in the successor's what
+    reached each of its meters; the same total in both.  ``by`` and ``reason``: the operator's."""
+
+    key: str  # "transfer/<retired>/<successor>"
+    retired: str
+    successor: str
+    to_meter: int
+    to_hidden: int
+    to_overflow: int
+    outgoing: bool
+    by: str
+    reason: str
+
+    @property
+    def total(self) -> int:
+        """Everything moved, in micro-cents."""
+        return self.to_meter + self.to_hidden + self.to_overflow
+
+
+Event = Contributed | Hit | Transferred
 
 
 @dataclass(frozen=True)
@@ -219,6 +249,9 @@ class MeterState:
     paid_cents: int = 0
     hits: int = 0
     wagers: int = 0
+    transferred_in: int = 0  # from retired meters (micro-cents)
+    transferred_out: int = 0  # to the successor, when this meter was retired
+    retired_to: str = ""  # the successor's name once retired ("" while in play)
 
     @property
     def meter_cents(self) -> int:
@@ -228,8 +261,12 @@ class MeterState:
     def balanced(self) -> bool:
         """Whether every micro-cent is accounted for (see the module docstring)."""
         return (
-            self.contributed + self.seeded
-            == self.meter + self.hidden + self.overflow + self.paid_cents * MICRO
+            self.contributed + self.seeded + self.transferred_in
+            == self.meter
+            + self.hidden
+            + self.overflow
+            + self.paid_cents * MICRO
+            + self.transferred_out
         )
 
 
@@ -287,6 +324,56 @@ class ProgressivePool:
         handpay = handpay_limit_cents is not None and award >= handpay_limit_cents
         return Hit(key, award, from_hidden, reset - from_hidden, carried, handpay)
 
+    def transfer_out(self, successor: str, by: str, reason: str) -> Transferred:
+        """Retire this meter to ``successor``: everything on it leaves (the recorded transfer
+        when it was retired before; :class:`ProgressiveError` when retired to another)."""
+        if not successor or successor == self.settings.name or "/" in successor:
+            raise ProgressiveError(f"a meter is retired to another progressive, not {successor!r}")
+        if not by.strip():
+            raise ProgressiveError("a retirement names the operator who made it")
+        key = transfer_key(self.settings.name, successor)
+        if self.state.retired_to:
+            seen = self._seen.get(("Transferred", key))
+            if not isinstance(seen, Transferred):
+                raise ProgressiveError(
+                    f"{self.settings.name} was retired to {self.state.retired_to} already"
+                )
+            return seen
+        s = self.state
+        return Transferred(
+            key, self.settings.name, successor, s.meter, s.hidden, s.overflow, True, by, reason
+        )
+
+    def transfer_in(self, out: Transferred) -> Transferred:
+        """Book a retired meter's outgoing transfer on this one, its successor (the recorded
+        one for a transfer seen before)."""
+        if not out.outgoing or out.successor != self.settings.name:
+            raise ProgressiveError(f"{out.key} is not a transfer to {self.settings.name}")
+        if self.state.retired_to:
+            raise ProgressiveError(
+                f"{self.settings.name} is retired (to {self.state.retired_to}): it takes nothing"
+            )
+        seen = self._seen.get(("Transferred", out.key))
+        if isinstance(seen, Transferred):
+            return seen
+        m = self.settings.meter
+        visible = out.to_meter + out.to_overflow
+        room = max(m.ceiling_cents * MICRO - self.state.meter, 0)
+        to_meter = min(visible, room)
+        excess = visible - to_meter
+        carry = m.overflow is Overflow.CARRY
+        return Transferred(
+            out.key,
+            out.retired,
+            out.successor,
+            to_meter,
+            out.to_hidden + (0 if carry else excess),
+            excess if carry else 0,
+            False,
+            out.by,
+            out.reason,
+        )
+
     def apply(self, event: Event) -> None:
         """Fold a journaled event in (a key already folded is ignored: replay is idempotent)."""
         slot = (type(event).__name__, event.key)
@@ -294,6 +381,18 @@ class ProgressivePool:
             return
         self._seen[slot] = event
         s = self.state
+        if isinstance(event, Transferred):
+            sign = -1 if event.outgoing else 1
+            self.state = replace(
+                s,
+                meter=s.meter + sign * event.to_meter,
+                hidden=s.hidden + sign * event.to_hidden,
+                overflow=s.overflow + sign * event.to_overflow,
+                transferred_in=s.transferred_in + (0 if event.outgoing else event.total),
+                transferred_out=s.transferred_out + (event.total if event.outgoing else 0),
+                retired_to=event.successor if event.outgoing else s.retired_to,
+            )
+            return
         if isinstance(event, Contributed):
             self.state = replace(
                 s,
@@ -315,6 +414,11 @@ class ProgressivePool:
             paid_cents=s.paid_cents + event.award_cents,
             hits=s.hits + 1,
         )
+
+
+def transfer_key(retired: str, successor: str) -> str:
+    """The one key of a retirement: ``transfer/<retired>/<successor>``."""
+    return f"transfer/{retired}/{successor}"
 
 
 def wager_key(source: str, game: int, seat: int, spot: str) -> str:

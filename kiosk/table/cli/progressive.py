@@ -4,6 +4,8 @@
         [--cert-name table-progressive]
     turbokiosk progressive meters --progressive NAME_OR_FILE [--json]
     turbokiosk progressive reconcile --progressive NAME_OR_FILE --table ID=JOURNAL ...
+    turbokiosk progressive retire --progressive NAME_OR_FILE --to NAME_OR_FILE --by OPERATOR
+        [--reason TEXT] [--to-journal PATH]
 
 ``serve`` runs the meter of a linked progressive (``mode = "linked"``; docs/table.md
 "Progressives") on its journal ``DATA_DIR/progressive-<name>.sqlite3`` (``--data-dir``, default
@@ -15,6 +17,11 @@ certificate name.  Tables join with ``turbokiosk table serve --progressive NAME
 journal of table T1, booked as ``table-T1``) against the progressive's journal to the
 micro-cent (exit 0 only when all reconcile).  ``--journal PATH`` names the meter's journal
 instead (a table's own meter: ``DATA_DIR/progressive-<name>-<table id>.sqlite3``).
+``retire`` (with the meter's controller stopped) moves the meter's whole liability (meter,
+hidden and overflow) to the successor ``--to`` (its journal ``DATA_DIR/progressive-<to>.sqlite3``
+or ``--to-journal``), journaled in both with the operator's name and reason (decision 0066);
+the retired meter books nothing more.  Run again after an interruption, it finishes the same
+transfer once.
 """
 
 from __future__ import annotations
@@ -23,15 +30,24 @@ import argparse
 import json
 import signal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kiosk.kernel.games import progressive
 from kiosk.kernel.games.paytable import PaytableError
-from kiosk.kernel.games.progressive import MICRO, MeterState, ProgressiveSettings
+from kiosk.kernel.games.progressive import (
+    MICRO,
+    MeterState,
+    ProgressiveError,
+    ProgressiveSettings,
+)
 from kiosk.terminal.cli.args import check_bindable, listen_address
 from kiosk.terminal.cli.guard import EXIT_LOCKED, CommandLineError
 from kiosk.terminal.hostlink import pki
 from kiosk.terminal.progressive.journal import BookedRound
 from kiosk.terminal.store.faults import StoreError
+
+if TYPE_CHECKING:
+    from kiosk.terminal.progressive.controller import ProgressiveController
 
 DEFAULT_LISTEN = "127.0.0.1:50081"
 
@@ -65,6 +81,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     meters.add_argument("--json", action="store_true", help="one JSON object")
     rec = sub.add_parser("reconcile", help="every table's settled rounds against the journal")
     rec.add_argument("--table", dest="tables", type=table_journal, action="append", required=True)
+    retire = sub.add_parser("retire", help="move the meter's liability to a successor, retire it")
+    retire.add_argument("--to", required=True, metavar="NAME_OR_FILE", help="the successor")
+    retire.add_argument("--to-journal", type=Path, default=None, metavar="PATH")
+    retire.add_argument("--by", required=True, metavar="OPERATOR")
+    retire.add_argument("--reason", default="", metavar="TEXT")
 
 
 def settings_of(args: argparse.Namespace) -> ProgressiveSettings:
@@ -99,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         if args.progressive_command == "meters":
             print(meters_text(settings, controller.meters(), as_json=args.json))
             return 0
+        if args.progressive_command == "retire":
+            return _retire(args, controller)
         return _reconcile(args, settings, controller.rounds())
     finally:
         controller.close()
@@ -121,9 +144,47 @@ def meters_text(settings: ProgressiveSettings, s: MeterState, *, as_json: bool =
             f"  contributed  {cents(s.contributed)}  ({s.wagers} wagers)",
             f"  seeded       {cents(s.seeded)}",
             f"  paid         {s.paid_cents / 100:,.2f}  ({s.hits} hits)",
+            *((f"  transferred in   {cents(s.transferred_in)}",) if s.transferred_in else ()),
+            *((f"  transferred out  {cents(s.transferred_out)}",) if s.transferred_out else ()),
+            *((f"  RETIRED to   {s.retired_to}",) if s.retired_to else ()),
             f"  balanced     {'yes' if s.balanced() else 'NO'}",
         )
     )
+
+
+def _retire(args: argparse.Namespace, controller: ProgressiveController) -> int:
+    from kiosk.terminal.progressive.controller import ProgressiveController
+
+    if not args.by.strip():
+        raise CommandLineError("--by: name the operator who retires the meter")
+    try:
+        successor_settings = progressive.load(args.to)
+    except PaytableError as exc:
+        raise CommandLineError(f"--to: {exc}") from exc
+    if successor_settings.name == controller.settings.name:
+        raise CommandLineError("--to: a meter is retired to another progressive, not itself")
+    path = args.to_journal or journal_path(args.data_dir, successor_settings)
+    try:
+        successor = ProgressiveController(successor_settings, path)
+    except StoreError as exc:
+        raise CommandLineError(f"--to: progressive {successor_settings.name}: {exc}") from exc
+    try:
+        out, incoming = controller.retire_to(successor, args.by, args.reason)
+    except ProgressiveError as exc:
+        raise CommandLineError(f"retire: {exc}") from exc
+    except StoreError as exc:
+        raise CommandLineError(f"retire: {exc}", EXIT_LOCKED) from exc
+    finally:
+        after = successor.meters()
+        successor.close()
+    print(
+        f"progressive {out.retired} retired to {out.successor} by {out.by}: "
+        f"{out.total / MICRO / 100:,.6f} moved (meter {incoming.to_meter / MICRO / 100:,.6f}, "
+        f"hidden {incoming.to_hidden / MICRO / 100:,.6f}, "
+        f"overflow {incoming.to_overflow / MICRO / 100:,.6f}); "
+        f"{out.successor} shows {after.meter_cents / 100:,.2f}"
+    )
+    return 0
 
 
 def _serve(args: argparse.Namespace, settings: ProgressiveSettings, path: Path) -> int:

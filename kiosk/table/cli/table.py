@@ -48,7 +48,10 @@ from kiosk.terminal.hostlink.identity import IdentityError, Role, check_name, se
 from kiosk.terminal.hostlink.tls_log import HandshakeLog
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from kiosk.table.core.controller import TableController
+    from kiosk.table.core.server import TableServer
     from kiosk.table.core.shuffler_feed import ShufflerFeed
     from kiosk.table.progressive.feed import TableFeed
 
@@ -229,9 +232,9 @@ def _serve(args: argparse.Namespace) -> int:
         raise CommandLineError(f"table {args.table_id} locked: {exc}", EXIT_LOCKED) from exc
     for action in controller.recovery.actions:
         print(f"table {args.table_id}: {action}", flush=True)
-    progressive_feed = _progressive_feed(args, controller, creds, cert_name)
     auto = None if args.auto_deal is None else round(args.auto_deal * 1000)
     server = TableServer(controller, creds, args.listen, auto_deal_ms=auto, card_feed=feed)
+    progressive_feed = _progressive_feed(args, controller, creds, cert_name, server)
     if progressive_feed is not None:
         server.progressive = progressive_feed.shown
     server.start()
@@ -264,9 +267,14 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _progressive_feed(
-    args: argparse.Namespace, controller: TableController, creds: pki.Credentials, source: str
+    args: argparse.Namespace,
+    controller: TableController,
+    creds: pki.Credentials,
+    source: str,
+    server: TableServer,
 ) -> TableFeed | None:
-    """The feed of this table's settled rounds to its progressive (None: no progressive)."""
+    """The feed of this table's settled rounds to its progressive (None: no progressive); the
+    hits it books are sent to their seats by ``server`` (decision 0066)."""
     if args.progressive is None:
         if args.progressive_at is not None:
             raise CommandLineError("--progressive-at needs --progressive NAME_OR_FILE")
@@ -276,6 +284,7 @@ def _progressive_feed(
     from kiosk.table.progressive.client import ProgressiveUnavailableError, RemoteProgressive
     from kiosk.table.progressive.feed import TableFeed
     from kiosk.terminal.progressive.controller import ProgressiveBook, ProgressiveController
+    from kiosk.terminal.progressive.journal import BookedRound
 
     try:
         settings = progressive.load(args.progressive)
@@ -287,7 +296,14 @@ def _progressive_feed(
         book = ProgressiveController(settings, path)
     else:
         book = RemoteProgressive(args.progressive_at, creds, source)
-    feed = TableFeed(book, source, settings, args.handpay_limit)
+
+    def hits(rows: Sequence[BookedRound]) -> None:
+        for row in rows:
+            server.offer_hits(settings.name, settings.outcome, row.hits, source)
+
+    feed = TableFeed(book, source, settings, args.handpay_limit, hits)
+    if isinstance(book, ProgressiveController):  # its own journal: every hit it ever booked
+        hits(book.rounds())
     feed.start()
     events = list(controller.journal.events())
     try:

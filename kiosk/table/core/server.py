@@ -18,13 +18,14 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 from typing import Any
 
 import grpc
 
 from kiosk.kernel.clock import wall_clock_ms
+from kiosk.kernel.games.progressive import Hit
 from kiosk.table.core import commands as c
 from kiosk.table.core import events as e
 from kiosk.table.core.controller import TableController, TableLockedError
@@ -116,6 +117,8 @@ class TableServer:
         # meter cents), or None (set by ``table serve --progressive``; never blocks: a feed's
         # last known meter, kiosk/table/progressive/feed.py)
         self.progressive: Callable[[], tuple[str, str, int] | None] = lambda: None
+        #: every progressive hit of this table's seats known, by key (sent on each join)
+        self._hits: dict[str, pb.SeatResponse] = {}
         self._phase_since = (controller.state.phase, clock())
         self.table_id = controller.state.config.table_id
         self.clock = clock
@@ -158,6 +161,34 @@ class TableServer:
             opened.progressive.CopyFrom(
                 pb.SeatProgressive(name=name, outcome=outcome, meter_cents=cents)
             )
+
+    def offer_hits(self, name: str, outcome: str, hits: Sequence[Hit], source: str) -> None:
+        """The progressive booked ``hits`` (keys ``source/game/seat/spot``): send each to its
+        seat now if it is connected, and on its every join (the seat pays a key once).  Takes
+        the table's lock: call it from the progressive feed's thread, never from a hook of the
+        controller (those run under the lock)."""
+        with self._lock:
+            for hit in hits:
+                if not hit.key.startswith(f"{source}/"):
+                    continue
+                _, game, seat, _ = hit.key.split("/")
+                body = pb.SeatProgressiveHit(
+                    key=hit.key,
+                    progressive=name,
+                    outcome=outcome,
+                    award_cents=hit.award_cents,
+                    handpay=hit.handpay,
+                )
+                step = pb.SeatResponse(
+                    table_id=self.table_id,
+                    game_number=int(game),
+                    seat=int(seat),
+                    progressive_hit=body,
+                )
+                self._hits[hit.key] = step
+                outbox = self._seats.queues.get(int(seat))
+                if outbox is not None:
+                    outbox.put(step)
 
     def progressive_display(self) -> dealer_pb2.ProgressiveDisplay | None:
         """The progressive line of the Dealer Terminal's view (None: no progressive)."""
@@ -241,6 +272,9 @@ class TableServer:
             pause = self._pause_now(seat, replay)
             if pause is not None:
                 outbox.put(pause)
+            for hit in self._hits.values():
+                if hit.seat == seat:
+                    outbox.put(hit)
             rnd = self.controller.state.round
             for game in sorted({join.join.pending_game, join.join.last_settled_game} - {0}):
                 if rnd is None or rnd.game_number != game:  # ended while the seat was away

@@ -10,13 +10,18 @@ later round waits behind it, so rounds are booked strictly in order; after a res
 cursor (``last_game``).  Booking is idempotent by (source, game), so a round booked twice
 is booked once: contributions reconcile to the micro-cent (``turbokiosk progressive
 reconcile``, :func:`reconcile`).
+
+``on_booked`` is told every booked round (the table server sends each seat its hits, decision
+0066).  At :meth:`TableFeed.catch_up` the rounds already booked whose settlement has a winning
+wager that qualifies are booked again (an idempotent answer: the journaled hits), so a hit whose
+answer a killed table never heard is still told to its seat.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from kiosk.kernel.games.progressive import MICRO, ProgressiveSettings
@@ -46,9 +51,11 @@ class TableFeed:
         source: str,
         settings: ProgressiveSettings,
         handpay_limit: int | None = None,
+        on_booked: Callable[[Sequence[BookedRound]], None] | None = None,
     ) -> None:
         self.book, self.source, self.settings = book, source, settings
         self.handpay_limit = handpay_limit
+        self.on_booked = on_booked
         self.pending: list[e.RoundSettled] = []
         self.booked: list[BookedRound] = []  # what this feed booked since it started
         self._lock = threading.RLock()
@@ -97,10 +104,16 @@ class TableFeed:
         """Queue every settled round of the table journal past the book's cursor, then book
         (the cursor unreachable: :class:`ProgressiveUnavailableError`, nothing queued)."""
         cursor = self.book.last_game(self.source)
+        settled = [ev for ev in events if isinstance(ev, e.RoundSettled)]
+        q = self.settings.qualify_cents
+        hit = [
+            ev
+            for ev in settled
+            if ev.game_number <= cursor
+            and any(w.won and w.cents >= q for w in round_wagers(self.settings, ev))
+        ]
         with self._lock:
-            self.pending = [
-                ev for ev in events if isinstance(ev, e.RoundSettled) and ev.game_number > cursor
-            ]
+            self.pending = hit + [ev for ev in settled if ev.game_number > cursor]
         self.flush()
 
     def after(self, events: Sequence[e.Event]) -> None:
@@ -133,6 +146,8 @@ class TableFeed:
                 self.fault = None
                 self.booked.append(row)
                 del self.pending[0]
+                if self.on_booked is not None and row.hits:
+                    self.on_booked([row])
             if booked or self.meter_cents is None:
                 self.refresh()
             return True

@@ -330,6 +330,12 @@ def _run(
             from kiosk.terminal.hostlink.progressive_report import seat_readings
 
             terminal.host_link.progressive_readings = seat_readings(terminal.seat.status)
+        if terminal.sas_link is not None and terminal.sas_link.machine.progressives is None:
+            from kiosk.terminal.runtime.progressive_pay import PaidWins
+            from kiosk.terminal.sas.progressive import ProgressiveLink
+
+            # the table's progressive hits as this seat's journal paid them (decision 0066)
+            terminal.sas_link.machine.progressives = ProgressiveLink(PaidWins(terminal.runtime))
 
     def ready(app: Any) -> None:
         if screen.dump_path is not None:

@@ -405,3 +405,19 @@ class TransferFunds(Command):
     tax_status: int = 0
     pos_id: int = 0
     seat: int = 0
+
+
+@dataclass(frozen=True)
+class PayProgressive(Command):
+    """Pay a progressive hit of this terminal (decision 0066): ``award`` cents of the meter
+    ``progressive`` won by the wager ``key`` (``source/game/seat/spot``, the hit's identity in
+    the progressive's journal).  Below the handpay limit it reaches the seat's credits; at or
+    above it (``handpay``, as the progressive journaled it) it locks for the attendant.  A key
+    the journal already holds is refused as a duplicate: a hit is paid once."""
+
+    seat: int
+    key: str
+    progressive: str
+    outcome: str  # the winning outcome, as the player reads it ("Royal flush")
+    award: int
+    handpay: bool

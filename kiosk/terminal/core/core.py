@@ -47,6 +47,7 @@ from kiosk.terminal.core.records import (
     Handpay,
     LastBet,
     OfferRecord,
+    ProgressivePaid,
     SeatBetRecord,
     SeatResult,
     TicketEscrow,
@@ -140,6 +141,8 @@ COMMAND_RULES: dict[type[c.Command], CommandRule] = {
     c.ConfirmDeviceRecords: CommandRule(ALL_PHASES, frozenset({Lockup.CRITICAL})),
     # a transfer waits for the end of a round; a host's disable does not stop one (0059)
     c.TransferFunds: CommandRule(BETWEEN_ROUNDS, ROUND_STOPPERS),
+    # a hit is paid whatever stops play but a critical error; never during a voucher's print
+    c.PayProgressive: CommandRule(ALL_PHASES - {Phase.CASHOUT}, frozenset({Lockup.CRITICAL})),
 }
 
 
@@ -899,6 +902,33 @@ class TerminalCore:
             )
         ]
 
+    def _pay_progressive(self, cmd: c.PayProgressive, now: int) -> list[e.Event]:
+        s = self.state
+        seat = self._seat(cmd.seat)
+        if any(p.key == cmd.key for p in s.progressive_paid):
+            raise DuplicateReportError(f"progressive hit {cmd.key} was paid already")
+        if cmd.award <= 0:
+            raise InvalidArgumentError(f"a progressive award of {cmd.award} cents")
+        parts = cmd.key.split("/")
+        if len(parts) != 4 or not all(parts) or not parts[1].isdigit() or not cmd.progressive:
+            raise InvalidArgumentError(
+                f"a progressive hit names its wager (source/game/seat/spot) and its meter, "
+                f"not {cmd.key!r}"
+            )
+        if cmd.handpay and s.handpay is not None:
+            raise IllegalCommandError("a handpay waits for the attendant; the hit is paid after")
+        return [
+            e.ProgressiveAwarded(
+                at=now,
+                seat=seat,
+                key=cmd.key,
+                progressive=cmd.progressive,
+                outcome=cmd.outcome,
+                award=cmd.award,
+                handpay=cmd.handpay,
+            )
+        ]
+
     # --- the fold -----------------------------------------------------------------------------
 
     def _meter(self, name: str, amount: int = 1) -> None:
@@ -1111,6 +1141,9 @@ class TerminalCore:
         self._meter("handpay_count")
         if ev.kind == "jackpot":
             self._meter("handpaid_jackpots", ev.value)
+        elif ev.kind == "progressive":
+            self._meter("handpaid_progressive", ev.value)
+            self._meter("handpaid_progressive_count")
         else:
             s.credits[ev.seat] -= ev.value
             self._meter("handpaid_cancelled_credits", ev.value)
@@ -1143,6 +1176,27 @@ class TerminalCore:
             meter=s.lifetime[ev.kind],
         )
         s.transfers = [*s.transfers, record][-TRANSFER_HISTORY:]
+
+    def _a_progressive(self, ev: e.ProgressiveAwarded) -> None:
+        s = self.state
+        paid = ProgressivePaid(ev.key, ev.progressive, ev.outcome, ev.seat, ev.award, ev.handpay)
+        s.progressive_paid = [*s.progressive_paid, paid]
+        if ev.handpay:
+            s.handpay = Handpay(
+                seat=ev.seat,
+                value=ev.award,
+                kind="progressive",
+                game_number=paid.game,
+                name=ev.outcome,
+            )
+            s.pending_wagers.clear()
+            s.pending_positions.clear()
+            if s.phase is Phase.WAGERING:
+                s.phase = Phase.RESULT if s.round is not None else Phase.IDLE
+            return
+        s.credits[ev.seat] += ev.award
+        self._meter("progressive_won", ev.award)
+        self._meter("progressive_won_count")
 
     def _a_tilt(self, ev: e.TiltRaised) -> None:
         if ev.code not in self.state.tilts:
@@ -1242,6 +1296,7 @@ _HANDLERS: dict[type[c.Command], Callable[[TerminalCore, Any, int], list[e.Event
     c.RecordDeviceBaseline: TerminalCore._record_baseline,
     c.ConfirmDeviceRecords: TerminalCore._confirm_records,
     c.TransferFunds: TerminalCore._transfer,
+    c.PayProgressive: TerminalCore._pay_progressive,
 }
 
 APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
@@ -1283,6 +1338,7 @@ APPLY: dict[type[e.Event], Callable[[TerminalCore, Any], None]] = {
     e.PinLockoutLifted: TerminalCore._a_lockout_lifted,
     e.PinsMigrated: TerminalCore._a_pins_migrated,
     e.FundsTransferred: TerminalCore._a_transferred,
+    e.ProgressiveAwarded: TerminalCore._a_progressive,
     e.DeviceBaselineRecorded: lambda core, ev: None,  # a record for the audit trail only
 }
 

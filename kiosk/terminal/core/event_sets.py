@@ -36,6 +36,7 @@ LOGGED: frozenset[type[e.Event]] = frozenset(
         e.ServiceChanged,
         e.DeviceBaselineRecorded,
         e.FundsTransferred,
+        e.ProgressiveAwarded,
     }
 )
 
@@ -56,6 +57,7 @@ METERED: frozenset[type[e.Event]] = frozenset(
         e.TiltRaised,
         e.DoorChanged,
         e.FundsTransferred,
+        e.ProgressiveAwarded,
     }
 )
 

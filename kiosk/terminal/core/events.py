@@ -354,7 +354,7 @@ class HandpayLocked(Event):
 
     seat: int
     value: int
-    kind: str  # "jackpot" or "cancelled_credits"
+    kind: str  # "jackpot", "progressive" or "cancelled_credits"
     game_number: int
 
 
@@ -383,6 +383,20 @@ class FundsTransferred(Event):
     limit: int
     tax_status: int
     pos_id: int
+
+
+@_event
+@dataclass(frozen=True, kw_only=True)
+class ProgressiveAwarded(Event):
+    """A progressive hit paid to ``seat`` (decision 0066): ``award`` cents of ``progressive``
+    for the wager ``key``; credited, or (``handpay``) locked for the attendant to pay."""
+
+    seat: int
+    key: str
+    progressive: str
+    outcome: str
+    award: int
+    handpay: bool
 
 
 # --- conditions ---------------------------------------------------------------------------------

@@ -16,6 +16,9 @@ is done modulo ``METER_MODULUS``.  Names are stable strings, also used on the ho
 - electronic funds transfers (SAS, docs/sas.md): ``aft_in``, ``aft_bonus``, ``aft_out``,
   ``legacy_bonus`` (cents, money in or out like notes and tickets) with their ``_count``s,
   ``legacy_bonus.<tax status>`` (cents) and ``aft_transfers`` (every AFT transfer, counted);
+- progressive hits (decision 0066): ``progressive_won`` (cents credited, money in like a
+  bonus) and ``progressive_won_count``; ``handpaid_progressive`` (cents the attendant paid,
+  never on the credits) and ``handpaid_progressive_count``;
 - per wager spot: ``wager_in.<spot>``, ``wager_out.<spot>``;
 - per edition and pay table: ``game.<edition>.<key>.played|in|out`` where key names the
   pay tables in force.
@@ -32,6 +35,8 @@ MONEY_IN = ("bills_in", "tickets_in")
 MONEY_OUT = ("tickets_out", "handpaid_cancelled_credits")
 #: electronic funds transfers (SAS AFT and legacy bonusing), kept once the first one is made
 TRANSFER_IN = ("aft_in", "aft_bonus", "legacy_bonus")
+#: a progressive hit credited (decision 0066): won outside the pay table, so not coin out
+PROGRESSIVE_IN = "progressive_won"
 TRANSFER_OUT = ("aft_out",)
 
 CORE_METERS = (
@@ -107,7 +112,8 @@ def advance(name: str, amount: int, *sets: Meters) -> None:
 def expected_credits(meters: Meters) -> int:
     """Credits the meters say the terminal must hold (modulo the meter modulus).
 
-    credits = money in - money out - wagered + won (jackpot handpays never reach credits).
+    credits = money in - money out - wagered + won + progressive hits credited (jackpot and
+    progressive handpays never reach credits).
     """
     values = meters._values  # every core meter is always there
     balance = values["coin_out"] - values["coin_in"]
@@ -117,5 +123,6 @@ def expected_credits(meters: Meters) -> int:
         balance -= values[name]
     balance += values.get("voided_returns", 0)  # a voided table round's wagers, returned
     balance += sum(values.get(name, 0) for name in TRANSFER_IN)
+    balance += values.get(PROGRESSIVE_IN, 0)
     balance -= sum(values.get(name, 0) for name in TRANSFER_OUT)
     return balance % METER_MODULUS

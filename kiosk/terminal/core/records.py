@@ -253,22 +253,27 @@ class Cashout:
 
 @dataclass(frozen=True, slots=True)
 class Handpay:
-    """An amount an attendant must pay by hand: a ``"jackpot"`` (of game ``game_number``) or
-    ``"cancelled_credits"`` (a cash-out the printer cannot take; game_number 0)."""
+    """An amount an attendant must pay by hand: a ``"jackpot"`` (of game ``game_number``), a
+    ``"progressive"`` hit (of the meter ``name``, decision 0066) or ``"cancelled_credits"`` (a
+    cash-out the printer cannot take; game_number 0)."""
 
     seat: int
     value: int
     kind: str
     game_number: int = 0
+    name: str = ""  # a progressive handpay: the winning outcome the player reads
 
     def to_json(self) -> JsonObject:
-        """``{"seat", "value", "kind", "game_number"}``."""
-        return {
+        """``{"seat", "value", "kind", "game_number"}`` (and ``"name"`` when there is one)."""
+        out: JsonObject = {
             "seat": self.seat,
             "value": self.value,
             "kind": self.kind,
             "game_number": self.game_number,
         }
+        if self.name:
+            out["name"] = self.name
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Handpay:
@@ -278,6 +283,7 @@ class Handpay:
             value=_int(d["value"], "value"),
             kind=_str(d["kind"], "kind"),
             game_number=_int(d["game_number"], "game_number"),
+            name=_str(d.get("name", ""), "name"),
         )
 
 
@@ -357,4 +363,46 @@ class TransferRecord:
             tax_status=_int(d["tax_status"], "tax_status"),
             pos_id=_int(d["pos_id"], "pos_id"),
             meter=_int(d["meter"], "meter"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressivePaid:
+    """A progressive hit the terminal paid (decision 0066): ``award`` cents of the meter
+    ``progressive`` for the wager ``key`` (``source/game/seat/spot``) at ``seat``, credited or
+    (``handpay``) paid by the attendant."""
+
+    key: str
+    progressive: str
+    outcome: str
+    seat: int
+    award: int
+    handpay: bool
+
+    @property
+    def game(self) -> int:
+        """The game number in the key (the terminal's own, or the table's at a seat)."""
+        return int(self.key.split("/")[1])
+
+    def to_json(self) -> JsonObject:
+        """Every field by name."""
+        return {
+            "key": self.key,
+            "progressive": self.progressive,
+            "outcome": self.outcome,
+            "seat": self.seat,
+            "award": self.award,
+            "handpay": self.handpay,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> ProgressivePaid:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            key=_str(d["key"], "key"),
+            progressive=_str(d["progressive"], "progressive"),
+            outcome=_str(d["outcome"], "outcome"),
+            seat=_int(d["seat"], "seat"),
+            award=_int(d["award"], "award"),
+            handpay=_bool(d["handpay"], "handpay"),
         )

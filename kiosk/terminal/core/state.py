@@ -21,6 +21,7 @@ from kiosk.terminal.core.records import (
     Handpay,
     LastBet,
     OfferRecord,
+    ProgressivePaid,
     SeatBetRecord,
     SeatResult,
     TicketEscrow,
@@ -162,6 +163,8 @@ class TerminalState:
     config_version: int = 0
     #: the last electronic funds transfers (SAS AFT and legacy bonus), oldest first
     transfers: list[TransferRecord] = field(default_factory=list)
+    #: every progressive hit paid, oldest first (its key: exactly once)
+    progressive_paid: list[ProgressivePaid] = field(default_factory=list)
     # not durable: wagers placed for the next round are only taken at Deal
     pending_wagers: dict[int, dict[str, int]] = field(default_factory=dict)
     pending_positions: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -207,7 +210,8 @@ class TerminalState:
     def to_snapshot(self) -> dict[str, Any]:
         """The durable part, JSON-ready (pending wagers are deliberately left out).
 
-        ``pins``, ``config_version`` and ``transfers`` are written only once they exist, so the
+        ``pins``, ``config_version``, ``transfers`` and ``progressive_paid`` are written only
+        once they exist, so the
         snapshots of a store made by the previous release still equal its replay.
         """
         config = to_dict(self.config)
@@ -243,6 +247,8 @@ class TerminalState:
             snapshot["config_version"] = self.config_version
         if self.transfers:
             snapshot["transfers"] = [t.to_json() for t in self.transfers]
+        if self.progressive_paid:
+            snapshot["progressive_paid"] = [p.to_json() for p in self.progressive_paid]
         return snapshot
 
     @classmethod
@@ -273,4 +279,5 @@ class TerminalState:
             pins=None if d.get("pins") is None else {k: dict(v) for k, v in d["pins"].items()},
             config_version=d.get("config_version", 0),
             transfers=[TransferRecord.from_json(t) for t in d.get("transfers", [])],
+            progressive_paid=[ProgressivePaid.from_json(p) for p in d.get("progressive_paid", [])],
         )

@@ -81,6 +81,10 @@ def event_body(ev: e.Event, state: TerminalState) -> tuple[str, dict[str, Any]] 
     if isinstance(ev, e.HandpayReset):
         body = {"seat": ev.seat, "value_cents": ev.value, "kind": ev.kind, "by": ev.by}
         return "handpay_reset", body
+    if isinstance(ev, e.ProgressiveAwarded):
+        body = {"seat": ev.seat, "key": ev.key, "progressive": ev.progressive}
+        body |= {"outcome": ev.outcome, "award_cents": ev.award, "handpay": ev.handpay}
+        return "progressive_awarded", body
     if isinstance(ev, e.DoorChanged):
         return "door", {"door": ev.door, "open": ev.open}
     if isinstance(ev, e.TiltRaised):

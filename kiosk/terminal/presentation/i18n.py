@@ -100,6 +100,10 @@ _EN: dict[str, str] = {
     "wait_service": "Play resumes when the condition is cleared",
     "handpay_jackpot": "Jackpot of {amount} — an attendant will pay you by hand",
     "handpay_cancelled_credits": "Cash-out of {amount} — an attendant will pay you by hand",
+    "handpay_progressive": (
+        "{name} progressive jackpot of {amount} — an attendant will pay you by hand"
+    ),
+    "progressive_won": "PROGRESSIVE JACKPOT! {name}: {amount} credited",
     "doors": "Open: {doors}",
     "door_main": "main door",
     "lock_printer_fault": "PRINTER FAULT",
@@ -290,6 +294,10 @@ _ES: dict[str, str] = {
     "wait_service": "El juego continúa cuando se resuelva la situación",
     "handpay_jackpot": "Premio mayor de {amount}: un asistente se lo pagará en mano",
     "handpay_cancelled_credits": "Cobro de {amount}: un asistente se lo pagará en mano",
+    "handpay_progressive": (
+        "Premio progresivo {name} de {amount}: un asistente se lo pagará en mano"
+    ),
+    "progressive_won": "¡PREMIO PROGRESIVO! {name}: {amount} acreditados",
     "doors": "Abierta: {doors}",
     "door_main": "puerta principal",
     "lock_printer_fault": "FALLO DE IMPRESORA",

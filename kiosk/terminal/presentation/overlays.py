@@ -134,7 +134,7 @@ def lockup_view(
     if lockup is Lockup.HANDPAY:
         hp = state.handpay
         assert hp is not None
-        reason = text(language, f"handpay_{hp.kind}", amount=dollars(hp.value))
+        reason = text(language, f"handpay_{hp.kind}", amount=dollars(hp.value), name=hp.name)
         return LockupView(lockup.value, _title(language, lockup), reason, attendant, "attendant")
     if lockup is Lockup.DEVICE_RECORDS:
         code, tilt = next((k, t) for k, t in state.tilts.items() if k in DISPUTE_TILTS)

@@ -96,6 +96,7 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "st_handpay": "Handpay waiting",
         "st_handpay_value": "{amount} {kind}, seat {seat}",
         "st_jackpot": "jackpot",
+        "st_progressive": "progressive jackpot",
         "st_cancelled": "cancelled credits",
         "st_tilt": "Tilt {code}",
         "st_tilt_waiting": "waiting to be cleared",
@@ -196,6 +197,7 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "st_handpay": "Pago a mano pendiente",
         "st_handpay_value": "{amount} {kind}, puesto {seat}",
         "st_jackpot": "premio mayor",
+        "st_progressive": "premio progresivo",
         "st_cancelled": "créditos cancelados",
         "st_tilt": "Falla {code}",
         "st_tilt_waiting": "pendiente de borrar",
@@ -433,7 +435,8 @@ def status_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]
     ]
     handpay: Mapping[str, Any] | None = data.get("handpay")
     if handpay:
-        kind = t("st_jackpot" if handpay.get("kind") == "jackpot" else "st_cancelled")
+        kinds = {"jackpot": "st_jackpot", "progressive": "st_progressive"}
+        kind = t(kinds.get(str(handpay.get("kind")), "st_cancelled"))
         amount = dollars(int(handpay.get("value", 0)))
         value = t("st_handpay_value", amount=amount, kind=kind, seat=handpay.get("seat", 0))
         rows.append((t("st_handpay"), value))

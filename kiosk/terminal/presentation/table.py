@@ -15,7 +15,7 @@ from kiosk.kernel.games.base import GameRules, WagerResult
 from kiosk.kernel.scoring import count_icons
 from kiosk.terminal.core import commands as c
 from kiosk.terminal.core.core import COMMAND_RULES
-from kiosk.terminal.core.records import SeatBetRecord, SeatResult
+from kiosk.terminal.core.records import ProgressivePaid, SeatBetRecord, SeatResult
 from kiosk.terminal.core.state import Phase, RoundState, TerminalState
 from kiosk.terminal.presentation.chips import Chip, chips
 from kiosk.terminal.presentation.faces import CardFace, face
@@ -197,7 +197,8 @@ def table_view(
     landed = shown if not in_flight else -1  # nothing follows from cards still moving
     offer_view = _offer_view(state, rnd, game, words, now, deadline, landed >= first_n)
     busy = state.phase in IN_ROUND or not all_shown or in_flight
-    banner = _banner(language, seat_result, result_shown)
+    jackpots = _jackpots(state, rnd, result_shown)
+    banner = _banner(language, seat_result, result_shown, jackpots)
     spots = spot_views(game, stakes.wagers, stakes.extra, stakes.results, language, rack)
     buttons = _buttons(state, busy, pending)
     return TableView(
@@ -210,7 +211,7 @@ def table_view(
         phase=state.phase.value,
         credit_text=dollars(credits),
         wager_text=dollars(stakes.total),
-        win_text=dollars(win),
+        win_text=dollars(win + sum(p.award for p in jackpots)),
         chips=rack,
         spots=spots,
         first=_slots(cards, 0, first_n, shown, suit),
@@ -225,7 +226,9 @@ def table_view(
         offer=offer_view,
         guide_text=_guide(state, game, words, pending, positions, busy, offer_view, banner),
         win_banner=banner,
-        won=result_shown and seat_result is not None and net_win(paid, seat_result.stake),
+        won=result_shown
+        and seat_result is not None
+        and (net_win(paid, seat_result.stake) or bool(jackpots)),
         deal_steps=deal_steps(game),
         cards_total=len(cards),
         revealed=shown,
@@ -444,9 +447,26 @@ def _offer_view(
     )
 
 
-def _banner(language: str, seat_result: SeatResult | None, shown: bool) -> str:
+def _jackpots(state: TerminalState, rnd: RoundState | None, shown: bool) -> list[ProgressivePaid]:
+    """The progressive hits credited to the seat for the round on show (decision 0066)."""
+    if rnd is None or not shown:
+        return []
+    game = rnd.table_game or rnd.game_number
+    return [
+        p for p in state.progressive_paid if p.seat == SEAT and p.game == game and not p.handpay
+    ]
+
+
+def _banner(
+    language: str, seat_result: SeatResult | None, shown: bool, jackpots: list[ProgressivePaid]
+) -> str:
     if seat_result is None or not shown:
         return ""
+    if jackpots:  # the jackpot is the news (the round's own result is on its spots)
+        return " · ".join(
+            text(language, "progressive_won", name=p.outcome, amount=dollars(p.award))
+            for p in jackpots
+        )
     return round_summary(seat_result.paid, seat_result.stake, language)
 
 

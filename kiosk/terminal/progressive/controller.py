@@ -12,6 +12,12 @@ the controller (:class:`ProgressiveLockedError`): nothing more is booked.
 The same controller serves the three modes: a terminal's own meter (standalone), a table
 controller's (the seats of one table) and the progressive controller process's (linked
 across tables, :mod:`kiosk.table.progressive.server`).
+
+:meth:`ProgressiveController.retire_to` retires the meter to a successor (decision 0066): the
+retired journal books the outgoing transfer (a row of source :data:`RETIRE_SOURCE`), then the
+successor's journal the incoming one (source ``transfer-from:<retired>``); a retired meter
+books nothing more.  A stop between the two commits is finished by running it again: the
+retired journal's transfer is the truth, and the successor takes it once.
 """
 
 from __future__ import annotations
@@ -29,11 +35,15 @@ from kiosk.kernel.games.progressive import (
     ProgressiveError,
     ProgressivePool,
     ProgressiveSettings,
+    Transferred,
     Win,
     wager_key,
 )
 from kiosk.terminal.progressive.journal import BookedRound, ProgressiveJournal
 from kiosk.terminal.store.faults import StoreError
+
+#: the source of a retirement's row in the retired meter's journal (game 1: once)
+RETIRE_SOURCE = "retired"
 
 
 class ProgressiveLockedError(StoreError):
@@ -103,6 +113,11 @@ class ProgressiveController:
                 return done
             if self.fault is not None:
                 raise ProgressiveLockedError(f"the progressive is locked: {self.fault}")
+            if self.pool.state.retired_to:
+                raise ProgressiveLockedError(
+                    f"progressive {self.settings.name} was retired to "
+                    f"{self.pool.state.retired_to}: it books nothing more"
+                )
             if game <= 0:
                 raise ProgressiveError(f"game numbers start at 1, not {game}")
             mine = sorted(
@@ -138,6 +153,37 @@ class ProgressiveController:
         """The meters now."""
         with self._lock:
             return self.pool.state
+
+    def retire_to(
+        self, successor: ProgressiveController, by: str, reason: str
+    ) -> tuple[Transferred, Transferred]:
+        """Move this meter's whole liability to ``successor`` and retire it; the two journaled
+        transfers (outgoing, incoming).  Idempotent: run again after a stop between the two
+        commits, it books on the successor what the retired journal holds, once.
+        :class:`ProgressiveError` for a retirement the meters refuse (nothing changes)."""
+        if successor is self:
+            raise ProgressiveError("a meter is retired to another progressive, not itself")
+        with self._lock, successor._lock:
+            out = self.pool.transfer_out(successor.settings.name, by, reason)
+            incoming = successor.pool.transfer_in(out)  # the successor refuses before any row
+            if successor.fault is not None:
+                raise ProgressiveLockedError(f"the successor is locked: {successor.fault}")
+            if not self.pool.state.retired_to:
+                self._journal_one(RETIRE_SOURCE, out)
+            if successor.pool.recorded(Transferred, out.key) is None:
+                successor._journal_one(f"transfer-from:{self.settings.name}", incoming)
+        return out, incoming
+
+    def _journal_one(self, source: str, event: Transferred) -> None:
+        """Journal one transfer as a row of its own (the lock held)."""
+        if self.fault is not None:
+            raise ProgressiveLockedError(f"the progressive is locked: {self.fault}")
+        try:
+            self.journal.append(source, 1, [event])
+        except StoreError as exc:
+            self.fault = str(exc)
+            raise ProgressiveLockedError(f"the progressive is locked: {exc}") from exc
+        self._fold(BookedRound(source, 1, (event,)))
 
     def last_game(self, source: str) -> int:
         """The highest game booked from ``source``."""

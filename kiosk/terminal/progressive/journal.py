@@ -18,7 +18,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kiosk.kernel.games.progressive import Contributed, Event, Hit, ProgressiveSettings
+from kiosk.kernel.games.progressive import (
+    Contributed,
+    Event,
+    Hit,
+    ProgressiveSettings,
+    Transferred,
+)
 from kiosk.terminal.store.faults import StoreError, store_fault
 from kiosk.terminal.store.journal import IntegrityError
 
@@ -62,6 +68,11 @@ class BookedRound:
         """The round's hits, in seat order."""
         return tuple(ev for ev in self.events if isinstance(ev, Hit))
 
+    @property
+    def transfers(self) -> tuple[Transferred, ...]:
+        """A retirement's transfer (a row of its own)."""
+        return tuple(ev for ev in self.events if isinstance(ev, Transferred))
+
 
 def settings_text(settings: ProgressiveSettings) -> str:
     """The settings as canonical JSON (what the journal keeps)."""
@@ -96,8 +107,15 @@ def events_of(body: str) -> tuple[Event, ...]:
     out: list[Event] = []
     for item in json.loads(body):
         kind = item.pop("kind")
-        out.append(Contributed(**item) if kind == "Contributed" else Hit(**item))
+        out.append(_KINDS[kind](**item))
     return tuple(out)
+
+
+_KINDS: dict[str, type[Contributed] | type[Hit] | type[Transferred]] = {
+    "Contributed": Contributed,
+    "Hit": Hit,
+    "Transferred": Transferred,
+}
 
 
 def link(prev: bytes, source: str, game: int, body: str) -> bytes:
@@ -136,10 +154,24 @@ class ProgressiveJournal:
         body = body_of(events)
         digest = link(self._head, source, game, body)
         try:
-            self.db.execute(
-                "INSERT INTO rounds (source, game, body, hash) VALUES (?, ?, ?, ?)",
-                (source, game, body, digest),
-            )
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                last = self.db.execute(
+                    "SELECT hash FROM rounds ORDER BY seq DESC LIMIT 1"
+                ).fetchone()
+                if (bytes(last[0]) if last else GENESIS) != self._head:
+                    raise JournalChainError(
+                        f"{self.path}: another writer booked after this meter's last row; "
+                        "a progressive has one writer"
+                    )
+                self.db.execute(
+                    "INSERT INTO rounds (source, game, body, hash) VALUES (?, ?, ?, ?)",
+                    (source, game, body, digest),
+                )
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
         except sqlite3.Error as exc:
             raise store_fault(f"booking {source} game {game}", exc) from exc
         self._head = digest

@@ -4,16 +4,18 @@ The terminal's journal is the truth of each wager: :func:`game_wagers` reads the
 wagers of a terminal ``RoundSettled`` (its seats' results on the progressive's spot).
 :class:`TerminalFeed` books each game right after the terminal commits it (an observer of the
 runtime) and, at power-up, every settled game of the journal past the meter's cursor, so a power
-cut between the two commits books the game at the next power-up, once.
+cut between the two commits books the game at the next power-up, once.  ``on_booked`` is told
+each booked round (the terminal pays its hits: :mod:`kiosk.terminal.runtime.progressive_pay`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from kiosk.kernel.games.progressive import ProgressiveSettings
 from kiosk.terminal.core import events as ev
 from kiosk.terminal.progressive.controller import ProgressiveBook, WagerIn
+from kiosk.terminal.progressive.journal import BookedRound
 
 
 def game_wagers(settings: ProgressiveSettings, event: ev.RoundSettled) -> list[WagerIn]:
@@ -35,9 +37,11 @@ class TerminalFeed:
         source: str,
         settings: ProgressiveSettings,
         handpay_limit: int | None,
+        on_booked: Callable[[Sequence[BookedRound]], None] | None = None,
     ) -> None:
         self.book, self.source, self.settings = book, source, settings
         self.handpay_limit = handpay_limit
+        self.on_booked = on_booked
 
     def catch_up(self, events: Iterable[ev.Event]) -> int:
         """Book every settled game of the journal past the meter's cursor; how many."""
@@ -48,7 +52,12 @@ class TerminalFeed:
 
     def after(self, events: Sequence[ev.Event]) -> None:
         """The terminal committed ``events``: book its settled games."""
+        rows = []
         for event in events:
             if isinstance(event, ev.RoundSettled):
                 wagers = game_wagers(self.settings, event)
-                self.book.book_round(self.source, event.game_number, wagers, self.handpay_limit)
+                rows.append(
+                    self.book.book_round(self.source, event.game_number, wagers, self.handpay_limit)
+                )
+        if rows and self.on_booked is not None:
+            self.on_booked(rows)

@@ -106,6 +106,11 @@ def _transferred(ev: e.FundsTransferred, meters: Mapping[str, int]) -> RowEffect
     return _one(X.LEGACY_BONUS_AWARDED, data)
 
 
+def _progressive(ev: e.ProgressiveAwarded, meters: Mapping[str, int]) -> RowEffects:
+    # a hit at the handpay limit is a handpay (51); 56 and 54 come from the progressive link
+    return _one(X.HANDPAY_PENDING) if ev.handpay else RowEffects()
+
+
 Mapper = Callable[[e.Event, Mapping[str, int]], RowEffects]
 
 
@@ -139,6 +144,7 @@ MAPPING: dict[type[e.Event], Mapper] = {
     e.DoorChanged: _typed(_door),
     e.ServiceChanged: _typed(_service),
     e.FundsTransferred: _typed(_transferred),
+    e.ProgressiveAwarded: _typed(_progressive),
 }
 
 

@@ -449,10 +449,13 @@ def _current_credits(m: SasMachine, frame: LongPollFrame) -> bytes:
 
 def _handpay_info(m: SasMachine, frame: LongPollFrame) -> bytes:
     s = m.snapshot()
-    level = 0x80 if s.handpay_kind == "cancelled_credits" else 0x00
+    # progressive group and level: cancelled credits 80; a progressive hit group 1 level 1
+    group, level = {"cancelled_credits": (0, 0x80), "progressive": (1, 0x01)}.get(
+        s.handpay_kind, (0, 0x00)
+    )
     return m.respond(
         frame.command,
-        bytes([0, level if s.handpay_value else 0])
+        bytes([group if s.handpay_value else 0, level if s.handpay_value else 0])
         + wire.meter_bcd(s.handpay_value, 5)
         + wire.to_bcd(0, 2)
         + b"\x00"

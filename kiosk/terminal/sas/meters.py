@@ -88,7 +88,7 @@ def _zero(_: MachineSnapshot) -> int:
 MACHINE_METERS: dict[int, Reader] = {
     M.TOTAL_COIN_IN: _m("coin_in"),
     M.TOTAL_COIN_OUT: _m("coin_out"),
-    M.TOTAL_JACKPOT: _m("handpaid_jackpots"),
+    M.TOTAL_JACKPOT: _sum("handpaid_jackpots", "handpaid_progressive"),
     M.TOTAL_HANDPAID_CANCELLED_CREDITS: _m("handpaid_cancelled_credits"),
     M.TOTAL_CANCELLED_CREDITS: _sum("tickets_out", "handpaid_cancelled_credits"),
     M.GAMES_PLAYED: _m("games_played"),
@@ -114,9 +114,15 @@ MACHINE_METERS: dict[int, Reader] = {
     M.TOTAL_MACHINE_PAID_EXTERNAL_BONUS_WIN: _sum("aft_bonus", "legacy_bonus"),
     M.TOTAL_ATTENDANT_PAID_EXTERNAL_BONUS_WIN: _zero,
     M.TOTAL_MACHINE_PAID_PAYTABLE_WIN: _m("coin_out"),
+    M.TOTAL_MACHINE_PAID_PROGRESSIVE_WIN: _m("progressive_won"),
     M.TOTAL_ATTENDANT_PAID_PAYTABLE_WIN: _m("handpaid_jackpots"),
-    M.TOTAL_WON_CREDITS: _sum("coin_out", "handpaid_jackpots"),
-    M.TOTAL_HANDPAID_CREDITS: _sum("handpaid_cancelled_credits", "handpaid_jackpots"),
+    M.TOTAL_ATTENDANT_PAID_PROGRESSIVE_WIN: _m("handpaid_progressive"),
+    M.TOTAL_WON_CREDITS: _sum(
+        "coin_out", "handpaid_jackpots", "progressive_won", "handpaid_progressive"
+    ),
+    M.TOTAL_HANDPAID_CREDITS: _sum(
+        "handpaid_cancelled_credits", "handpaid_jackpots", "handpaid_progressive"
+    ),
     M.TOTAL_DROP: _sum("bills_in", "tickets_in"),
     M.GAMES_SINCE_POWER_RESET: lambda s: s.games_since_power_up,
     M.GAMES_SINCE_SLOT_DOOR_CLOSURE: lambda s: s.games_since_door_closed,

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from kiosk.terminal.core import commands as c
 from kiosk.terminal.core import events as e
-from kiosk.terminal.core.commands import CommandError, IllegalCommandError
+from kiosk.terminal.core.commands import CommandError, DuplicateReportError, IllegalCommandError
 from kiosk.terminal.core.state import Phase
 from kiosk.terminal.core.tilts import TiltCode
 from kiosk.terminal.hostlink import pki
@@ -49,6 +49,7 @@ from kiosk.terminal.seat.machine import (
     SeatProtocolError,
     SendWager,
     TerminalRound,
+    WrongTableError,
 )
 from kiosk.terminal.seat.status import Connection, SeatStatus
 from kiosk.terminal.store.journal import StoreError
@@ -96,6 +97,8 @@ class SeatRuntime:
         self.notes: list[str] = []
         #: why the chips on the felt were not played at the last close of bets ("" none)
         self.unplayed = ""
+        #: progressive hits the table told of, not yet paid (a handpay waits), by key
+        self.hits_due: dict[str, pb.SeatProgressiveHit] = {}
         self._join = self.machine.join(*self._games())
         self.client = connect(lambda: self._join)
 
@@ -195,7 +198,9 @@ class SeatRuntime:
         while not self.client.inbox.empty():
             what, body = self.client.inbox.get_nowait()
             try:
-                if isinstance(body, pb.SeatResponse):
+                if isinstance(body, pb.SeatResponse) and body.HasField("progressive_hit"):
+                    self._hit_told(body)
+                elif isinstance(body, pb.SeatResponse):
                     self.machine.receive(body, self.clock())
                 else:
                     self.machine.link(what, body)
@@ -203,8 +208,39 @@ class SeatRuntime:
                 self.notes.append(f"ignored: {exc}")
             self._converge()
         self._converge()
+        self._pay_hits()
         self._commit_at_close()
         return self.notes
+
+    def _hit_told(self, step: pb.SeatResponse) -> None:
+        """The table booked a progressive hit of this seat: due until paid (decision 0066)."""
+        if step.table_id != self.machine.table_id or step.seat != self.machine.seat:
+            raise WrongTableError(f"a progressive hit for {step.table_id!r} seat {step.seat}")
+        hit = step.progressive_hit
+        if not any(p.key == hit.key for p in self.runtime.state.progressive_paid):
+            self.hits_due[hit.key] = hit
+
+    def _pay_hits(self) -> None:
+        """Pay the hits due, once each (the terminal's journal refuses a key twice)."""
+        for key, hit in list(self.hits_due.items()):
+            command = c.PayProgressive(
+                seat=0,
+                key=key,
+                progressive=hit.progressive,
+                outcome=hit.outcome,
+                award=hit.award_cents,
+                handpay=hit.handpay,
+            )
+            try:
+                self.runtime.execute(command)
+            except DuplicateReportError:
+                pass
+            except (CommandError, StoreError) as exc:
+                self.notes.append(f"progressive hit waits: {exc}")
+                break
+            else:
+                self.notes.append(f"progressive hit paid: {key}")
+            del self.hits_due[key]
 
     def _commit_at_close(self) -> None:
         """Commit the chips on the felt as the betting window closes (no DEAL at a table)."""

@@ -39,7 +39,7 @@ class JournalHead(_message.Message):
     def __init__(self, epoch: _Optional[int] = ..., seq: _Optional[int] = ..., hash: _Optional[bytes] = ...) -> None: ...
 
 class TerminalMessage(_message.Message):
-    __slots__ = ("message_id", "journal_seq", "at_ms", "game_played", "bill_stacked", "cashout_started", "voucher_printed", "voucher_voided", "voucher_redeemed", "handpay_locked", "handpay_reset", "door", "tilt", "power_up", "enable", "service", "config", "period_meters_reset", "ram_cleared", "head_withdrawn", "progressive", "meters")
+    __slots__ = ("message_id", "journal_seq", "at_ms", "game_played", "bill_stacked", "cashout_started", "voucher_printed", "voucher_voided", "voucher_redeemed", "handpay_locked", "handpay_reset", "door", "tilt", "power_up", "enable", "service", "config", "period_meters_reset", "ram_cleared", "head_withdrawn", "progressive", "progressive_awarded", "meters")
     class VoucherRef(_message.Message):
         __slots__ = ("validation_number", "value_cents", "seat")
         VALIDATION_NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -222,6 +222,21 @@ class TerminalMessage(_message.Message):
         hits_known: bool
         source: str
         def __init__(self, name: _Optional[str] = ..., mode: _Optional[str] = ..., meter_cents: _Optional[int] = ..., reset_cents: _Optional[int] = ..., hits: _Optional[int] = ..., last_hit_cents: _Optional[int] = ..., hits_known: _Optional[bool] = ..., source: _Optional[str] = ...) -> None: ...
+    class ProgressiveAwarded(_message.Message):
+        __slots__ = ("seat", "key", "progressive", "outcome", "award_cents", "handpay")
+        SEAT_FIELD_NUMBER: _ClassVar[int]
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        PROGRESSIVE_FIELD_NUMBER: _ClassVar[int]
+        OUTCOME_FIELD_NUMBER: _ClassVar[int]
+        AWARD_CENTS_FIELD_NUMBER: _ClassVar[int]
+        HANDPAY_FIELD_NUMBER: _ClassVar[int]
+        seat: int
+        key: str
+        progressive: str
+        outcome: str
+        award_cents: int
+        handpay: bool
+        def __init__(self, seat: _Optional[int] = ..., key: _Optional[str] = ..., progressive: _Optional[str] = ..., outcome: _Optional[str] = ..., award_cents: _Optional[int] = ..., handpay: _Optional[bool] = ...) -> None: ...
     class MeterSnapshot(_message.Message):
         __slots__ = ("reason", "meters")
         REASON_FIELD_NUMBER: _ClassVar[int]
@@ -250,6 +265,7 @@ class TerminalMessage(_message.Message):
     RAM_CLEARED_FIELD_NUMBER: _ClassVar[int]
     HEAD_WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
     PROGRESSIVE_FIELD_NUMBER: _ClassVar[int]
+    PROGRESSIVE_AWARDED_FIELD_NUMBER: _ClassVar[int]
     METERS_FIELD_NUMBER: _ClassVar[int]
     message_id: str
     journal_seq: int
@@ -272,8 +288,9 @@ class TerminalMessage(_message.Message):
     ram_cleared: TerminalMessage.RamCleared
     head_withdrawn: TerminalMessage.HeadWithdrawn
     progressive: TerminalMessage.ProgressiveMeter
+    progressive_awarded: TerminalMessage.ProgressiveAwarded
     meters: TerminalMessage.MeterSnapshot
-    def __init__(self, message_id: _Optional[str] = ..., journal_seq: _Optional[int] = ..., at_ms: _Optional[int] = ..., game_played: _Optional[_Union[TerminalMessage.GamePlayed, _Mapping]] = ..., bill_stacked: _Optional[_Union[TerminalMessage.BillStacked, _Mapping]] = ..., cashout_started: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_printed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_voided: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_redeemed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., handpay_locked: _Optional[_Union[TerminalMessage.HandpayLocked, _Mapping]] = ..., handpay_reset: _Optional[_Union[TerminalMessage.HandpayReset, _Mapping]] = ..., door: _Optional[_Union[TerminalMessage.DoorChanged, _Mapping]] = ..., tilt: _Optional[_Union[TerminalMessage.TiltChanged, _Mapping]] = ..., power_up: _Optional[_Union[TerminalMessage.PowerUp, _Mapping]] = ..., enable: _Optional[_Union[TerminalMessage.EnableChanged, _Mapping]] = ..., service: _Optional[_Union[TerminalMessage.ServiceChanged, _Mapping]] = ..., config: _Optional[_Union[TerminalMessage.ConfigChanged, _Mapping]] = ..., period_meters_reset: _Optional[_Union[TerminalMessage.PeriodMetersReset, _Mapping]] = ..., ram_cleared: _Optional[_Union[TerminalMessage.RamCleared, _Mapping]] = ..., head_withdrawn: _Optional[_Union[TerminalMessage.HeadWithdrawn, _Mapping]] = ..., progressive: _Optional[_Union[TerminalMessage.ProgressiveMeter, _Mapping]] = ..., meters: _Optional[_Union[TerminalMessage.MeterSnapshot, _Mapping]] = ...) -> None: ...
+    def __init__(self, message_id: _Optional[str] = ..., journal_seq: _Optional[int] = ..., at_ms: _Optional[int] = ..., game_played: _Optional[_Union[TerminalMessage.GamePlayed, _Mapping]] = ..., bill_stacked: _Optional[_Union[TerminalMessage.BillStacked, _Mapping]] = ..., cashout_started: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_printed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_voided: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., voucher_redeemed: _Optional[_Union[TerminalMessage.VoucherRef, _Mapping]] = ..., handpay_locked: _Optional[_Union[TerminalMessage.HandpayLocked, _Mapping]] = ..., handpay_reset: _Optional[_Union[TerminalMessage.HandpayReset, _Mapping]] = ..., door: _Optional[_Union[TerminalMessage.DoorChanged, _Mapping]] = ..., tilt: _Optional[_Union[TerminalMessage.TiltChanged, _Mapping]] = ..., power_up: _Optional[_Union[TerminalMessage.PowerUp, _Mapping]] = ..., enable: _Optional[_Union[TerminalMessage.EnableChanged, _Mapping]] = ..., service: _Optional[_Union[TerminalMessage.ServiceChanged, _Mapping]] = ..., config: _Optional[_Union[TerminalMessage.ConfigChanged, _Mapping]] = ..., period_meters_reset: _Optional[_Union[TerminalMessage.PeriodMetersReset, _Mapping]] = ..., ram_cleared: _Optional[_Union[TerminalMessage.RamCleared, _Mapping]] = ..., head_withdrawn: _Optional[_Union[TerminalMessage.HeadWithdrawn, _Mapping]] = ..., progressive: _Optional[_Union[TerminalMessage.ProgressiveMeter, _Mapping]] = ..., progressive_awarded: _Optional[_Union[TerminalMessage.ProgressiveAwarded, _Mapping]] = ..., meters: _Optional[_Union[TerminalMessage.MeterSnapshot, _Mapping]] = ...) -> None: ...
 
 class ReportRequest(_message.Message):
     __slots__ = ("terminal_id", "messages", "head")

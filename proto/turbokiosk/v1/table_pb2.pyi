@@ -73,7 +73,7 @@ class LeaveTable(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class SeatResponse(_message.Message):
-    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused", "pack_laid", "table_paused", "table_resumed", "finished_round")
+    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused", "pack_laid", "table_paused", "table_resumed", "finished_round", "progressive_hit")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +93,7 @@ class SeatResponse(_message.Message):
     TABLE_PAUSED_FIELD_NUMBER: _ClassVar[int]
     TABLE_RESUMED_FIELD_NUMBER: _ClassVar[int]
     FINISHED_ROUND_FIELD_NUMBER: _ClassVar[int]
+    PROGRESSIVE_HIT_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     game_number: int
     seat: int
@@ -112,7 +113,22 @@ class SeatResponse(_message.Message):
     table_paused: TablePaused
     table_resumed: TableResumed
     finished_round: FinishedRound
-    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ..., pack_laid: _Optional[_Union[PackLaid, _Mapping]] = ..., table_paused: _Optional[_Union[TablePaused, _Mapping]] = ..., table_resumed: _Optional[_Union[TableResumed, _Mapping]] = ..., finished_round: _Optional[_Union[FinishedRound, _Mapping]] = ...) -> None: ...
+    progressive_hit: SeatProgressiveHit
+    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ..., pack_laid: _Optional[_Union[PackLaid, _Mapping]] = ..., table_paused: _Optional[_Union[TablePaused, _Mapping]] = ..., table_resumed: _Optional[_Union[TableResumed, _Mapping]] = ..., finished_round: _Optional[_Union[FinishedRound, _Mapping]] = ..., progressive_hit: _Optional[_Union[SeatProgressiveHit, _Mapping]] = ...) -> None: ...
+
+class SeatProgressiveHit(_message.Message):
+    __slots__ = ("key", "progressive", "outcome", "award_cents", "handpay")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    PROGRESSIVE_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    AWARD_CENTS_FIELD_NUMBER: _ClassVar[int]
+    HANDPAY_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    progressive: str
+    outcome: str
+    award_cents: int
+    handpay: bool
+    def __init__(self, key: _Optional[str] = ..., progressive: _Optional[str] = ..., outcome: _Optional[str] = ..., award_cents: _Optional[int] = ..., handpay: _Optional[bool] = ...) -> None: ...
 
 class FinishedRound(_message.Message):
     __slots__ = ("played", "first_cards", "choice", "seat_cards", "shared_cards", "settled", "voided")

@@ -57,7 +57,8 @@ def status(ctx: Context, args: Mapping[str, Any]) -> Outcome:
 
 def handpay_text(handpay: Handpay) -> str:
     """``"$1,500.00 jackpot (game 12), seat 0"``."""
-    kind = "jackpot" if handpay.kind == "jackpot" else "cancelled credits"
+    kinds = {"jackpot": "jackpot", "progressive": f"{handpay.name} progressive jackpot"}
+    kind = kinds.get(handpay.kind, "cancelled credits")
     game = f" (game {handpay.game_number})" if handpay.game_number else ""
     return f"{dollars(handpay.value)} {kind}{game}, seat {handpay.seat}"
 
