@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from kiosk.terminal.presentation.money import dollars
+from kiosk.terminal.presentation.service_outcome_texts import OUTCOME_TEXTS
 
-SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
+_PAGE_TEXTS: Mapping[str, Mapping[str, str]] = {
     "en": {
         "menu_heading": "SERVICE · {role} · terminal {terminal}",
         "read_only": "(read only)",
@@ -213,6 +214,11 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
     },
 }
 
+#: every text of the service pages, by language
+SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
+    language: {**_PAGE_TEXTS[language], **OUTCOME_TEXTS[language]} for language in _PAGE_TEXTS
+}
+
 #: the core meters by the names of docs/terminal.md ("Records")
 METER_NAMES: Mapping[str, Mapping[str, str]] = {
     "en": {
@@ -278,6 +284,18 @@ def service_text(language: str, key: str, **values: object) -> str:
     """A service page's text in ``language`` (English when the language has none)."""
     table = SERVICE_TEXTS.get(language, SERVICE_TEXTS["en"])
     return table.get(key, SERVICE_TEXTS["en"][key]).format(**values)
+
+
+def door_name(door: str, language: str) -> str:
+    """A door's name ("Main door"; a door the catalogue does not know: its id)."""
+    key = f"door_{door}"
+    return service_text(language, key) if key in SERVICE_TEXTS["en"] else door
+
+
+def role_name(label: str, language: str) -> str:
+    """A role's name from its label ("technician" -> "Técnico"); another text as it is."""
+    key = f"role_{label}"
+    return service_text(language, key) if key in SERVICE_TEXTS["en"] else label
 
 
 def _spot_name(spot: str) -> str:
@@ -424,7 +442,11 @@ def status_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]
     phase_text = t(f"phase_{phase}") if f"phase_{phase}" in SERVICE_TEXTS["en"] else phase
     if data.get("game_number"):
         phase_text += ", " + t("game_n", n=data["game_number"])
-    lockups = ", ".join(data.get("lockups") or ()) or t("st_nothing")
+    lockups = ", ".join(
+        t(f"lockup_{code}") if f"lockup_{code}" in SERVICE_TEXTS["en"] else str(code)
+        for code in data.get("lockups") or ()
+    )
+    lockups = lockups or t("st_nothing")
     rows = [
         (t("st_terminal"), str(data.get("terminal_id", ""))),
         (t("st_phase"), phase_text),
@@ -440,11 +462,14 @@ def status_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]
     for code in sorted(data.get("tilts") or {}):
         rows.append((t("st_tilt", code=code), t("st_tilt_waiting")))
     if data.get("doors_open"):
-        rows.append((t("st_doors"), ", ".join(data["doors_open"])))
+        rows.append((t("st_doors"), ", ".join(door_name(d, language) for d in data["doors_open"])))
+    # the terminal's own English words for these in English; in another language what they mean
+    english = language == "en"
     if data.get("critical"):
-        rows.append((t("st_critical"), str(data["critical"])))
+        rows.append((t("st_critical"), str(data["critical"]) if english else t("ev_critical")))
     if data.get("read_only"):
-        rows.append((t("st_read_only"), str(data["read_only"])))
+        shown = str(data["read_only"]) if english else t("st_other_process")
+        rows.append((t("st_read_only"), shown))
     return rows
 
 
