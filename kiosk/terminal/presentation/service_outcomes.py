@@ -50,6 +50,7 @@ class ServiceNames:
     fields: Mapping[str, str] = field(default_factory=dict)  # field name -> kind, in order
     spots: Mapping[str, str] = field(default_factory=dict)
     editions: Mapping[str, str] = field(default_factory=dict)
+    wagers: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (edition, wager)
 
 
 def _known(key: str) -> bool:
@@ -82,6 +83,9 @@ class _Words:
 
     def edition(self, edition: str, title: str = "") -> str:
         return self.names.editions.get(edition, title or edition)
+
+    def wager(self, edition: str, wager: str, label: str = "") -> str:
+        return self.names.wagers.get((edition, wager), label or wager)
 
     def setting(self, name: str, value: Any) -> str:
         """A setting's value for people ("$5.00", "20 seconds", "Spanish")."""
@@ -132,6 +136,10 @@ def refusal_text(
 View = Callable[[_Words, Mapping[str, Any], bool], OutcomeView]
 
 
+#: the devices the journal names in English, by their catalogue key
+_DEVICES = {"printer": "printer", "bill validator": "validator", "validator": "validator"}
+
+
 def _event_details(w: _Words, kind: str, d: Mapping[str, Any]) -> str:
     amount = dollars(int(d.get("value", d.get("cashable", 0)) or 0))
     seat = d.get("seat", 0)
@@ -179,7 +187,9 @@ def _event_details(w: _Words, kind: str, d: Mapping[str, Any]) -> str:
             return w("ev_service_on", role=w.role(d.get("role")))
         return w("ev_service_off")
     if kind == "DeviceBaselineRecorded":
-        return w("ev_device", device=d.get("device", ""))
+        device = str(d.get("device", ""))
+        key = _DEVICES.get(device)
+        return w(key) if key else w("ev_device", device=device)
     return ""
 
 
@@ -266,8 +276,7 @@ def _touch_test(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
 def _display_test(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
     patterns = ", ".join(pattern_title(w.language, str(p)) for p in data.get("patterns") or ())
     key = "t_display_pass" if data.get("verdict") == "pass" else "t_display_fail"
-    title = w(key, patterns=patterns)
-    return OutcomeView(title, (title,))
+    return OutcomeView(w(key), (w("display_patterns", patterns=patterns),))
 
 
 def _doors(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
@@ -313,17 +322,26 @@ def _rng(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
     return OutcomeView(title, table=ServiceTable((w("col_test"), w("col_result")), rows, (3, 1.4)))
 
 
+def hex_groups(digits: str) -> str:
+    """Hex digits in groups of eight ("b2a0d08a 85f529cd ..."): read and compared group by group,
+    and a line breaks between groups, never inside one."""
+    return " ".join(digits[i : i + 8] for i in range(0, len(digits), 8))
+
+
 def _software(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
     rows = [
         (w("sw_packages"), ", ".join(data.get("packages") or ())),
         (w("sw_files"), f"{int(data.get('files', 0)):,}"),
-        (w("sw_digest"), str(data.get("digest", ""))),
+        (w("sw_digest"), hex_groups(str(data.get("digest", "")))),
     ]
     return OutcomeView(table=ServiceTable((w("item"), w("value")), rows, (1, 2.4)))
 
 
 def _software_hmac(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
-    rows = [(w("sw_seed"), str(data.get("seed", ""))), ("HMAC-SHA256", str(data.get("hmac", "")))]
+    rows = [
+        (w("sw_seed"), hex_groups(str(data.get("seed", "")))),
+        ("HMAC-SHA256", hex_groups(str(data.get("hmac", "")))),
+    ]
     return OutcomeView(table=ServiceTable((w("item"), w("value")), rows, (1, 2.4)))
 
 
@@ -349,7 +367,7 @@ def _config(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
         for wager in edition.get("wagers") or ():
             key = "cfg_table_default" if wager.get("default") else "cfg_table_value"
             edge = wager.get("house_edge_percent", "")
-            label = w.names.spots.get(wager["wager"], wager.get("label", wager["wager"]))
+            label = w.wager(edition["edition"], wager["wager"], wager.get("label", ""))
             rows.append((f"    {label}", w(key, table=wager["table"], edge=edge)))
     return OutcomeView(table=ServiceTable((w("col_setting"), w("value")), rows, (1.2, 1.6)))
 
@@ -362,11 +380,11 @@ def _paytables(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
         if edition != seen[0]:
             rows.append((w.edition(edition), ""))
         if (edition, wager) != seen:
-            rows.append((f"  {w.names.spots.get(wager, table.get('label', wager))}", ""))
+            rows.append((f"  {w.wager(edition, wager, str(table.get('label', '')))}", ""))
         seen = (edition, wager)
         name = str(table["table"])
         if table.get("default"):
-            name += f" ({w('cfg_default')})"
+            name = w("pt_default", table=name)
         rows.append((f"    {name}", str(table.get("house_edge_percent", ""))))
     header = (w("col_table"), w("col_edge"))
     return OutcomeView(table=ServiceTable(header, rows, (2.6, 1), frozenset({1})))

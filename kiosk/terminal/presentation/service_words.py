@@ -324,6 +324,8 @@ def meter_name(
         if len(parts) >= 3 and f"game.{parts[-1]}" in names:
             edition = (editions or {}).get(parts[0], parts[0])
             tables = ".".join(parts[1:-1])
+            if tables == "default":  # the pay-table set the edition comes with
+                tables = service_text(language, "cfg_default")
             return names[f"game.{parts[-1]}"].format(edition=edition, tables=tables)
     return meter
 
@@ -513,10 +515,37 @@ def function_title(name: str, title: str, language: str) -> str:
     return title
 
 
+def wager_names(language: str) -> dict[tuple[str, str], str]:
+    """Every shipped edition's wagers with a pay table, by (edition, wager), in ``language``
+    (the game's own words; the service catalogue's where the game has none)."""
+    from kiosk.kernel.games.registry import edition_ids, family_of, load_game
+    from kiosk.terminal.presentation.words import GameWords
+
+    names: dict[tuple[str, str], str] = {}
+    for edition in edition_ids():
+        try:
+            game = load_game(edition)
+        except (ValueError, KeyError, OSError):
+            continue
+        words = GameWords(game, language)
+        for choice in family_of(edition).paytable_choices(edition):
+            name = words(choice.label)
+            key = f"wager_{choice.wager}"
+            if name == choice.label and key in SERVICE_TEXTS["en"]:
+                name = service_text(language, key)
+            names[(edition, choice.wager)] = name
+    return names
+
+
+#: the result lines of wagers made after the deal, which the meters count as spots
+_RESULT_LINES = ("raise", "play", "ante_bonus")
+
+
 def spot_and_edition_names(language: str) -> tuple[dict[str, str], dict[str, str]]:
     """Every shipped edition's wager spots and titles in ``language``, for the meters' names
     (a spot id shared by editions takes the first edition's name)."""
     from kiosk.kernel.games.registry import edition_ids, load_game
+    from kiosk.terminal.presentation.families import table_family
     from kiosk.terminal.presentation.words import GameWords
 
     spots: dict[str, str] = {}
@@ -530,4 +559,9 @@ def spot_and_edition_names(language: str) -> tuple[dict[str, str], dict[str, str
         editions[edition] = words.title
         for spot in game.spots:
             spots.setdefault(spot.id, words.spot(spot))
+        family = table_family(game)
+        for line in _RESULT_LINES:  # wagers made after the deal: the family names them
+            name = family.extra_label(game, line, words)
+            if name and name != line:
+                spots.setdefault(line, name[:1].upper() + name[1:])
     return spots, editions

@@ -32,6 +32,7 @@ from kiosk.terminal.presentation.service_words import (
     function_title,
     service_text,
     spot_and_edition_names,
+    wager_names,
 )
 from kiosk.terminal.service.access import AccessDeniedError, PinStore, Role
 from kiosk.terminal.service.backends import InProcessTerminal
@@ -170,7 +171,8 @@ class ServiceLayer(FloatLayout):
                 for f in self.session.functions.values()
             }
             fields = {spec.name: spec.kind for spec in FIELDS}
-            self._names[language] = ServiceNames(titles, fields, spots, editions)
+            wagers = wager_names(language)
+            self._names[language] = ServiceNames(titles, fields, spots, editions, wagers)
         return self._names[language]
 
     def refusal(self, error: Exception) -> str:
@@ -219,7 +221,6 @@ class ServiceLayer(FloatLayout):
             "handpay_reset": lambda: self.call("status"),
             "clear_tilt": lambda: self.call("status"),
             "bill_test": lambda: self.call("bill_test", {"action": "status"}),
-            "paytables": lambda: self.call("paytables", {"edition": self._editions()[0]}),
         }
         if name in special:
             special[name]()
@@ -290,6 +291,12 @@ class ServiceLayer(FloatLayout):
         except AttributeError:
             return "en"
 
+    def use_language(self, language: str) -> None:
+        """Show the pages in ``language`` until the key is turned off (a tour's choice)."""
+        self._language = language
+        if self.pages.current == "login":
+            self.login()
+
     def switch_language(self) -> None:
         """The menu's language button."""
         self._language = "es" if self.language == "en" else "en"
@@ -326,20 +333,12 @@ class ServiceLayer(FloatLayout):
                 self._action("act_edit", self.edit_config, "gold"),
                 self._action("act_export", lambda: self.call("config_export")),
             ]
-        elif name == "paytables":
-            for edition in self._editions():
-                run = partial(self.call, "paytables", {"edition": edition})
-                title = self.names.editions.get(edition, edition)
-                actions.append(Action(title, run, name=edition))
         elif name == "software":
             actions.append(self._action("act_seeded_hmac", self._seed_entry))
         elif name == "handpay_reset" or name == "clear_tilt":
             actions.append(self._action("act_status", lambda: self.call("status")))
         actions.append(self._menu_action())
         return actions
-
-    def _editions(self) -> list[str]:
-        return [e.edition for e in self.session.terminal.state().config.editions]
 
     def _refresh_bill_test(self, _dt: float) -> None:
         validator = self.session.terminal.validator

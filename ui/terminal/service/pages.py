@@ -22,6 +22,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.kernel.games.registry import edition_ids
 from kiosk.terminal.core.config import ConfigError
+from kiosk.terminal.presentation.i18n import catalogue
 from kiosk.terminal.presentation.service_outcomes import (
     ServiceTable,
     field_label,
@@ -310,7 +311,8 @@ class ServiceRecallPage(ServicePage):
 
         app = App.get_running_app()
         u = app.u
-        for caption, row, base in recall_rows(game, app.t):
+        captions = catalogue(self.language)  # the service pages' language, not the player's
+        for caption, row, base in recall_rows(game, captions):
             if caption:
                 cards.add_widget(HeaderLabel(text=caption, size_hint_y=None, height=u * 27))
             line = CardRow(spacing=u * 5, fit=6)
@@ -444,7 +446,7 @@ class ConfigPage(ServicePage):
             for wt in wager_tables(edition):
                 table = chosen.get(wt.wager, wt.default)
                 row = SettingRow(
-                    label=f"    {names.spots.get(wt.wager, wt.label)}",
+                    label=f"    {names.wagers.get((edition, wt.wager), wt.label)}",
                     value=table,
                     field=f"table:{edition}:{wt.wager}",
                 )
