@@ -387,7 +387,7 @@ _ES = {
     "au_ok": "hecha",
     "au_refused": "rechazada",
     "au_error": "error",
-    "t_handpay_paid": "Pago a mano de {handpay} hecho",
+    "t_handpay_paid": "Pago a mano hecho: {handpay}",
     "t_tilt_cleared": "Falla {code} borrada",
     "t_pin_set": "Se fijó el PIN de {role}: deberá cambiarlo en su próxima entrada",
     "t_voucher_printed": "Ticket de prueba impreso (ANULADO, sin valor)",
