@@ -1,8 +1,8 @@
 """Screenshots of every service page, from a scripted visit by touches (headless).
 
-``python -m kiosk.tools.service_screenshots OUT [--size WxH]`` writes ``OUT/WxH/NN-name.png``
-and prints the files; the visit enters each role with its factory PIN (and changes it), and
-calls every function from the touchscreen.
+``python -m kiosk.tools.service_screenshots OUT [--size WxH] [--language es]`` writes
+``OUT/WxH/NN-name.png`` (``OUT/WxH-es/`` in Spanish) and prints the files; the visit enters each
+role with its factory PIN (and changes it), and calls every function from the touchscreen.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ def _enter_first_time(d: Any, role: str, factory: str, new: str, shot: Shot, nam
         d.tap("pin:ok")
 
 
-def visit(d: Any, tour: Any, shot: Shot) -> None:
-    """Every service page, in a technician's order."""
+def visit(d: Any, tour: Any, shot: Shot, language: str = "en") -> None:
+    """Every service page, in a technician's order, in ``language`` from the PIN pad on."""
     from kiosk.terminal.core import commands as c
 
     terminal = tour.terminal
@@ -58,8 +58,12 @@ def visit(d: Any, tour: Any, shot: Shot) -> None:
     d.frames(3)
 
     app.dispatch("on_service_key")
+    if language != "en":
+        app.service_layer.use_language(language)
     d.frames(3)
     shot("01-pin-pad")
+    _pin(d, "attendant", "0000")  # a wrong PIN: the gate says why
+    shot("01b-wrong-pin")
     _enter_first_time(d, "attendant", "1111", "2468", shot, "02-new-pin")
     shot("03-menu-attendant")
     d.tap("service:status")
@@ -75,12 +79,16 @@ def visit(d: Any, tour: Any, shot: Shot) -> None:
     d.tap("service:recall")
     shot("07-recall")
     d.tap("recall:menu")
-    d.tap("service:language")  # the pages in Spanish, then back
-    shot("07b-menu-spanish")
-    d.tap("service:meters")
-    shot("07c-meters-spanish")
+    if language == "en":
+        d.tap("service:language")  # the pages in Spanish, then back
+        shot("07b-menu-spanish")
+        d.tap("service:meters")
+        shot("07c-meters-spanish")
+        d.tap("action:Menu")
+        d.tap("service:language")
+    app.service_layer.call("events")  # a function above the attendant's role: refused
+    shot("07d-refused")
     d.tap("action:Menu")
-    d.tap("service:language")
     d.tap("service:exit")
 
     _enter_first_time(d, "technician", "2222", "1357", shot, "08-new-pin-technician")
@@ -176,6 +184,14 @@ def visit(d: Any, tour: Any, shot: Shot) -> None:
     d.tap("action:Menu")
     d.tap("service:config_import")
     shot("38-config-import")
+    d.tap("action:Import")
+    shot("38b-config-import-refused")
+    d.tap("action:Menu")
+    d.tap("service:ram_clear")
+    d.app.service_layer.pages.get_screen("entry").value = "board swap"  # the keyboard's
+    shot("38c-ram-clear-reason")
+    d.tap("entry:ok")
+    shot("38d-ram-clear-confirm")
     d.tap("action:Menu")
     d.tap("service:set_pin")
     shot("39-set-pin")
@@ -197,8 +213,8 @@ def _row(d: Any, field: str) -> Any:
     return next(row for row in rows.children if row.field == field)
 
 
-def take(out: Path, size: tuple[int, int] = (800, 480)) -> list[Path]:
-    """Write the screenshots of the visit; the files written."""
+def take(out: Path, size: tuple[int, int] = (800, 480), language: str = "en") -> list[Path]:
+    """Write the screenshots of the visit in ``language``; the files written."""
     from ui.terminal import env
 
     env.prepare(size, headless=True)
@@ -209,7 +225,7 @@ def take(out: Path, size: tuple[int, int] = (800, 480)) -> list[Path]:
     from ui.terminal.service import install
 
     written: list[Path] = []
-    folder = out / f"{size[0]}x{size[1]}"
+    folder = out / (f"{size[0]}x{size[1]}" + ("" if language == "en" else f"-{language}"))
     with tempfile.TemporaryDirectory(prefix="turbokiosk-service-") as tmp:
         tour = tour_terminal(Path(tmp))
         app = build_app(tour.terminal, show_simulator=False, speed=0.25)
@@ -221,7 +237,7 @@ def take(out: Path, size: tuple[int, int] = (800, 480)) -> list[Path]:
             written.append(capture.save_png(folder / f"{name}.png", driver.frame()))
 
         try:
-            visit(driver, tour, shot)
+            visit(driver, tour, shot, language)
         finally:
             tour.terminal.runtime.close()  # the process ends here: the window goes with it
     return written
@@ -232,10 +248,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--size", default="800x480")
+    parser.add_argument("--language", default="en", choices=("en", "es"))
     args = parser.parse_args(argv)
     from ui.terminal.env import parse_size
 
-    for path in take(args.out, parse_size(args.size)):
+    for path in take(args.out, parse_size(args.size), args.language):
         print(path)
     return 0
 

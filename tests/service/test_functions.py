@@ -342,7 +342,7 @@ def test_device_status_counters(srig: ServiceRig) -> None:
     assert outcome.data["printer"]["ready"] is True
     assert outcome.data["host"]["address"] == "127.0.0.1:50051"
     doors = session.call("doors")
-    assert doors.data == {"key_on": True, "doors_open": []}
+    assert doors.data == {"key_on": True, "doors_open": [], "door_opens": 0}
 
 
 def test_touch_and_display_tests(srig: ServiceRig) -> None:

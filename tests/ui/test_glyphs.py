@@ -12,6 +12,7 @@ from kivy.core.text import Label as CoreLabel
 
 from kiosk.table.presentation.i18n_dealer import DEALER_TEXTS
 from kiosk.terminal.presentation.i18n import CATALOGUES
+from kiosk.terminal.presentation.service_words import SERVICE_TEXTS
 from tests.helpers import glyphs
 
 
@@ -27,6 +28,8 @@ def test_every_text_of_both_languages_has_its_glyphs(bold: bool) -> None:
         assert set(table.values()) <= shown, language
     for language, table in DEALER_TEXTS.items():  # and the Dealer Terminal's
         assert set(table.values()) <= shown, f"dealer {language}"
+    for language, table in SERVICE_TEXTS.items():  # and the service menu's
+        assert set(table.values()) <= shown, f"service {language}"
     lacking = glyphs.missing(cmap)
     assert not lacking, {char: (f"U+{ord(char):04X}", where[:3]) for char, where in lacking.items()}
 

@@ -8,45 +8,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kivy.core.window import Window
 from kivy.uix.label import Label
 
 from kiosk.terminal.robot import Robot
 from tests.helpers import legibility
+from tests.helpers.service_touch import enter as _enter
+from tests.helpers.service_touch import page_labels as _labels
+from tests.helpers.service_touch import pin as _pin
 from ui.terminal.widgets.card import CardView
 
 RAW = ("coin_in", "kind=", "enabled=", "notes=[", "InProcess", "outbox_pending", "=None")
 
 
-def _pin(k: Any, role: str, pin: str) -> None:
-    k.tap(f"role:{role}")
-    for digit in pin:
-        k.tap(f"pin:{digit}")
-    k.tap("pin:ok")
-
-
-def _enter(k: Any, role: str, factory: str, new: str) -> None:
-    _pin(k, role, factory)
-    for _ in range(2):  # the factory PIN is changed, typed twice
-        for digit in new:
-            k.tap(f"pin:{digit}")
-        k.tap("pin:ok")
-
-
 def _texts(layer: Any) -> list[str]:
     return [w.text for w in layer.walk(restrict=True) if isinstance(w, Label) and w.text]
-
-
-def _labels(layer: Any) -> list[Label]:
-    """The service page's labels on the window (a scrolled-away line is skipped)."""
-    found = []
-    for w in layer.walk(restrict=True):
-        if not isinstance(w, Label) or not w.text.strip() or w.opacity == 0 or w.width < 1:
-            continue
-        x, y = w.to_window(w.x, w.y)
-        if x >= -1 and x + w.width <= Window.width + 1 and 0 <= y < Window.height:
-            found.append(w)
-    return found
 
 
 def _legible(k: Any, page: str) -> int:

@@ -24,6 +24,7 @@ MUTED = hex_rgba("#a9c2b4")
 WIN = hex_rgba("#4ee08c")
 LOSE = hex_rgba("#7d8b84")
 RED = hex_rgba("#d8333a")
+RED_TEXT = hex_rgba("#ff6b6b")  # red words on the bar and panels: 4.5:1 and more
 CARD = hex_rgba("#fbfaf6")
 CARD_EDGE = hex_rgba("#b9b4a6")
 INK_BLACK = hex_rgba("#15171a")

@@ -15,7 +15,13 @@ NOTE_VALUES = (100, 200, 500, 1000, 2000, 5000, 10000)
 
 
 class ConfigError(ValueError):
-    """A configuration value that is not allowed; the message names the field."""
+    """A configuration value that is not allowed; the message names the field (``key`` and
+    ``values``, when given, say it for the service pages' catalogue)."""
+
+    def __init__(self, message: str, key: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values: dict[str, object] = dict(values)
 
 
 @dataclass(frozen=True)

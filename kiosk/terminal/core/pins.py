@@ -86,15 +86,25 @@ PIN_MAX_DIGITS = 8
 
 
 class PinPolicyError(ValueError):
-    """A new PIN that is not allowed."""
+    """A new PIN that is not allowed; ``key`` names the rule for the service pages."""
+
+    def __init__(self, message: str, key: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values: dict[str, object] = dict(values)
 
 
 def check_new_pin(pin: str) -> None:
     """Raise :class:`PinPolicyError` unless ``pin`` is 4 to 8 digits."""
     if not (pin.isascii() and pin.isdigit()):
-        raise PinPolicyError("a PIN is digits only")
+        raise PinPolicyError("a PIN is digits only", "pin_digits_only")
     if not PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS:
-        raise PinPolicyError(f"a PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits")
+        raise PinPolicyError(
+            f"a PIN has {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits",
+            "pin_length",
+            low=PIN_MIN_DIGITS,
+            high=PIN_MAX_DIGITS,
+        )
 
 
 @dataclass(frozen=True)

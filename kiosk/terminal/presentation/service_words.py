@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from kiosk.terminal.presentation.money import dollars
+from kiosk.terminal.presentation.service_outcome_texts import OUTCOME_TEXTS
 
-SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
+_PAGE_TEXTS: Mapping[str, Mapping[str, str]] = {
     "en": {
         "menu_heading": "SERVICE · {role} · terminal {terminal}",
         "read_only": "(read only)",
@@ -215,6 +216,11 @@ SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
     },
 }
 
+#: every text of the service pages, by language
+SERVICE_TEXTS: Mapping[str, Mapping[str, str]] = {
+    language: {**_PAGE_TEXTS[language], **OUTCOME_TEXTS[language]} for language in _PAGE_TEXTS
+}
+
 #: the core meters by the names of docs/terminal.md ("Records")
 METER_NAMES: Mapping[str, Mapping[str, str]] = {
     "en": {
@@ -282,6 +288,18 @@ def service_text(language: str, key: str, **values: object) -> str:
     return table.get(key, SERVICE_TEXTS["en"][key]).format(**values)
 
 
+def door_name(door: str, language: str) -> str:
+    """A door's name ("Main door"; a door the catalogue does not know: its id)."""
+    key = f"door_{door}"
+    return service_text(language, key) if key in SERVICE_TEXTS["en"] else door
+
+
+def role_name(label: str, language: str) -> str:
+    """A role's name from its label ("technician" -> "Técnico"); another text as it is."""
+    key = f"role_{label}"
+    return service_text(language, key) if key in SERVICE_TEXTS["en"] else label
+
+
 def _spot_name(spot: str) -> str:
     return spot.replace("_", " ").capitalize()
 
@@ -308,6 +326,8 @@ def meter_name(
         if len(parts) >= 3 and f"game.{parts[-1]}" in names:
             edition = (editions or {}).get(parts[0], parts[0])
             tables = ".".join(parts[1:-1])
+            if tables == "default":  # the pay-table set the edition comes with
+                tables = service_text(language, "cfg_default")
             return names[f"game.{parts[-1]}"].format(edition=edition, tables=tables)
     return meter
 
@@ -426,7 +446,11 @@ def status_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]
     phase_text = t(f"phase_{phase}") if f"phase_{phase}" in SERVICE_TEXTS["en"] else phase
     if data.get("game_number"):
         phase_text += ", " + t("game_n", n=data["game_number"])
-    lockups = ", ".join(data.get("lockups") or ()) or t("st_nothing")
+    lockups = ", ".join(
+        t(f"lockup_{code}") if f"lockup_{code}" in SERVICE_TEXTS["en"] else str(code)
+        for code in data.get("lockups") or ()
+    )
+    lockups = lockups or t("st_nothing")
     rows = [
         (t("st_terminal"), str(data.get("terminal_id", ""))),
         (t("st_phase"), phase_text),
@@ -443,11 +467,14 @@ def status_rows(data: Mapping[str, Any], language: str) -> list[tuple[str, str]]
     for code in sorted(data.get("tilts") or {}):
         rows.append((t("st_tilt", code=code), t("st_tilt_waiting")))
     if data.get("doors_open"):
-        rows.append((t("st_doors"), ", ".join(data["doors_open"])))
+        rows.append((t("st_doors"), ", ".join(door_name(d, language) for d in data["doors_open"])))
+    # the terminal's own English words for these in English; in another language what they mean
+    english = language == "en"
     if data.get("critical"):
-        rows.append((t("st_critical"), str(data["critical"])))
+        rows.append((t("st_critical"), str(data["critical"]) if english else t("ev_critical")))
     if data.get("read_only"):
-        rows.append((t("st_read_only"), str(data["read_only"])))
+        shown = str(data["read_only"]) if english else t("st_other_process")
+        rows.append((t("st_read_only"), shown))
     return rows
 
 
@@ -491,10 +518,37 @@ def function_title(name: str, title: str, language: str) -> str:
     return title
 
 
+def wager_names(language: str) -> dict[tuple[str, str], str]:
+    """Every shipped edition's wagers with a pay table, by (edition, wager), in ``language``
+    (the game's own words; the service catalogue's where the game has none)."""
+    from kiosk.kernel.games.registry import edition_ids, family_of, load_game
+    from kiosk.terminal.presentation.words import GameWords
+
+    names: dict[tuple[str, str], str] = {}
+    for edition in edition_ids():
+        try:
+            game = load_game(edition)
+        except (ValueError, KeyError, OSError):
+            continue
+        words = GameWords(game, language)
+        for choice in family_of(edition).paytable_choices(edition):
+            name = words(choice.label)
+            key = f"wager_{choice.wager}"
+            if name == choice.label and key in SERVICE_TEXTS["en"]:
+                name = service_text(language, key)
+            names[(edition, choice.wager)] = name
+    return names
+
+
+#: the result lines of wagers made after the deal, which the meters count as spots
+_RESULT_LINES = ("raise", "play", "ante_bonus")
+
+
 def spot_and_edition_names(language: str) -> tuple[dict[str, str], dict[str, str]]:
     """Every shipped edition's wager spots and titles in ``language``, for the meters' names
     (a spot id shared by editions takes the first edition's name)."""
     from kiosk.kernel.games.registry import edition_ids, load_game
+    from kiosk.terminal.presentation.families import table_family
     from kiosk.terminal.presentation.words import GameWords
 
     spots: dict[str, str] = {}
@@ -508,4 +562,9 @@ def spot_and_edition_names(language: str) -> tuple[dict[str, str], dict[str, str
         editions[edition] = words.title
         for spot in game.spots:
             spots.setdefault(spot.id, words.spot(spot))
+        family = table_family(game)
+        for line in _RESULT_LINES:  # wagers made after the deal: the family names them
+            name = family.extra_label(game, line, words)
+            if name and name != line:
+                spots.setdefault(line, name[:1].upper() + name[1:])
     return spots, editions

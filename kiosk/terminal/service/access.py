@@ -99,12 +99,21 @@ class AccessDeniedError(Exception):
     """
 
     def __init__(
-        self, message: str, role: Role, locked_until: int = 0, *, recorded: bool = False
+        self,
+        message: str,
+        role: Role,
+        locked_until: int = 0,
+        *,
+        recorded: bool = False,
+        key: str = "",
+        **values: object,
     ) -> None:
         super().__init__(message)
         self.role = role
         self.locked_until = locked_until
         self.recorded = recorded
+        self.key = key  # the catalogue key of the message, for the service pages
+        self.values: dict[str, object] = {"role": role.label, **values}
 
 
 @dataclass(frozen=True)
@@ -149,9 +158,12 @@ class PinStore:
                 "service/pins.json was taken in at power-up (see its PoweredUp event); put the "
                 "previous release's pins.json back and restart, or clear the RAM",
                 role,
+                key="pin_no_records",
             )
         if role.label not in pins:
-            raise AccessDeniedError(f"no {role.label} PIN record in the journal", role)
+            raise AccessDeniedError(
+                f"no {role.label} PIN record in the journal", role, key="pin_no_record"
+            )
         return pins[role.label]
 
     def access(self, role: Role) -> RoleAccess:
@@ -190,19 +202,24 @@ class PinStore:
                 f"{role.label} is locked out for {wait} s more after {failures} wrong PINs",
                 role,
                 locked_until,
+                key="pin_locked_out",
+                seconds=wait,
+                failures=failures,
             )
         if not matches(rec, pin):
             failures += 1
             delay = self.policy.delay_after(failures)
             until = now + delay if delay else 0
+            left = self.policy.free_attempts - failures
             if delay:
                 message = f"wrong PIN: {role.label} is locked out for {delay // 1000} s"
+                key, values = "pin_wrong_locked", {"seconds": delay // 1000}
             else:
-                left = self.policy.free_attempts - failures
                 message = f"wrong PIN ({left} more before a lock-out)"
+                key, values = "pin_wrong", {"left": left}
             command = c.RecordPinEntry(role.label, False, failures, until)
             recorded = self._record_refusal(command, None if refusal is None else refusal(message))
-            raise AccessDeniedError(message, role, until, recorded=recorded)
+            raise AccessDeniedError(message, role, until, recorded=recorded, key=key, **values)
         with contextlib.suppress(ReadOnlyError):  # tidying up only
             self.terminal.execute_pin(c.RecordPinEntry(role.label, True, failures), None)
         if params_of(rec).weaker_than(self.kdf):
@@ -238,7 +255,7 @@ class PinStore:
         check_new_pin(new_pin)
         rec = self.record(role)
         if not must_change and matches(rec, new_pin):
-            raise PinPolicyError("the new PIN must differ from the current one")
+            raise PinPolicyError("the new PIN must differ from the current one", "pin_same")
         reason = "set by the operator" if must_change else "changed"
         return c.SetPin(role.label, hashed(new_pin, self.kdf), must_change, reason, by)
 

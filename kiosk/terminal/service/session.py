@@ -95,7 +95,7 @@ class ServiceSession:
         record = self._record("enter", role, {})
         if not self.key_on:
             self._append(record, "refused", "turn the service key first")
-            raise ServiceError("turn the service key first")
+            raise ServiceError("turn the service key first", "gate_key")
 
         def refusal(detail: str) -> dict[str, Any]:
             record["outcome"], record["detail"] = "refused", detail
@@ -163,25 +163,47 @@ class ServiceSession:
 
     def refusal(self, function: ServiceFunction) -> str | None:
         """Why ``function`` cannot be called now, or None."""
+        problem = self.refusal_error(function)
+        return None if problem is None else str(problem)
+
+    def refusal_error(self, function: ServiceFunction) -> ServiceError | None:
+        """Why ``function`` cannot be called now, with its catalogue key, or None."""
         if not self.key_on:
-            return "turn the service key first"
+            return ServiceError("turn the service key first", "gate_key")
         if self.role is None:
-            return "enter a role and its PIN first"
+            return ServiceError("enter a role and its PIN first", "gate_no_role")
         if self.console_entry and function.name != "ram_clear":
-            return "entered at the console without PIN records: only a RAM clear (ram_clear)"
+            return ServiceError(
+                "entered at the console without PIN records: only a RAM clear (ram_clear)",
+                "gate_console",
+            )
         if function.name != "change_pin" and self.must_change_pin():
-            return f"the {self.role.label} PIN must be changed first (change_pin)"
+            return ServiceError(
+                f"the {self.role.label} PIN must be changed first (change_pin)",
+                "gate_change_pin",
+                role=self.role.label,
+            )
         if self.role < function.role:
-            return (
+            return ServiceError(
                 f"{function.title} needs the {function.role.label} role "
-                f"(entered as {self.role.label})"
+                f"(entered as {self.role.label})",
+                "gate_role",
+                function=function.name,
+                needed_role=function.role.label,
+                role=self.role.label,
             )
         if function.writes and self.terminal.read_only is not None:
-            return f"{function.title} changes the terminal: {self.terminal.read_only}"
+            return ServiceError(
+                f"{function.title} changes the terminal: {self.terminal.read_only}",
+                "gate_read_only",
+                function=function.name,
+            )
         if function.devices and self.terminal.validator is None:
-            return (
+            return ServiceError(
                 f"{function.title} needs the terminal's devices, which another process drives: "
-                "use the touchscreen service menu"
+                "use the touchscreen service menu",
+                "gate_devices",
+                function=function.name,
             )
         return None
 
@@ -193,14 +215,14 @@ class ServiceSession:
         """Run one function through the gate; ServiceError (audited) when it is refused."""
         function = self.functions.get(name)
         if function is None:
-            raise ServiceError(f"no service function {name!r}")
+            raise ServiceError(f"no service function {name!r}", "gate_no_function", name=name)
         given = dict(args or {})
         logged = {k: v for k, v in given.items() if k not in function.secret_args}
         record = self._record(name, self.role, logged)
-        problem = self.refusal(function)
+        problem = self.refusal_error(function)
         if problem is not None:
-            self._append(record, "refused", problem)
-            raise ServiceError(problem)
+            self._append(record, "refused", str(problem))
+            raise problem
         assert self.role is not None
         call = _Call(self, function, self.role, record, given)
         try:
@@ -210,7 +232,9 @@ class ServiceSession:
             call.record_failure(str(exc))
             if isinstance(exc, ServiceError):
                 raise
-            raise ServiceError(str(exc)) from exc
+            key = getattr(exc, "key", "")
+            values = getattr(exc, "values", {})
+            raise ServiceError(str(exc), key if isinstance(key, str) else "", **values) from exc
         except BaseException as exc:
             call.record_failure(f"error: {exc!r}", outcome="error")
             raise

@@ -22,18 +22,22 @@ from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.terminal.core.config import to_dict
 from kiosk.terminal.presentation.recall import recall_view
+from kiosk.terminal.presentation.service_outcomes import (
+    ServiceNames,
+    ServiceTable,
+    outcome_view,
+    refusal_text,
+)
 from kiosk.terminal.presentation.service_words import (
-    device_rows,
     function_title,
-    meter_rows,
     service_text,
     spot_and_edition_names,
-    status_rows,
+    wager_names,
 )
 from kiosk.terminal.service.access import AccessDeniedError, PinStore, Role
 from kiosk.terminal.service.backends import InProcessTerminal
 from kiosk.terminal.service.functions.base import Outcome, ServiceError
-from kiosk.terminal.service.functions.config import with_edition, with_paytable
+from kiosk.terminal.service.functions.config import FIELDS, with_edition, with_paytable
 from kiosk.terminal.service.session import ServiceSession
 from ui.terminal.service.pages import (
     Action,
@@ -95,6 +99,7 @@ class ServiceLayer(FloatLayout):
         self._last_function = ""
         self._last_args: dict[str, Any] = {}
         self._language = ""
+        self._names: dict[str, ServiceNames] = {}
 
     # --- key, entry and exit ---------------------------------------------------------------
 
@@ -124,7 +129,7 @@ class ServiceLayer(FloatLayout):
         try:
             must_change = self.session.enter(role, pin)
         except (AccessDeniedError, ServiceError) as exc:
-            page.start("enter", str(exc), error=True)
+            page.start("enter", self.refusal(exc), error=True)
             return
         if must_change:
             page.start("new", self._t("factory_pin", role=self._t(f"role_{role.label}")))
@@ -137,7 +142,7 @@ class ServiceLayer(FloatLayout):
         try:
             self.session.call("change_pin", {"new_pin": new_pin})
         except ServiceError as exc:
-            page.start("new", str(exc), error=True)
+            page.start("new", self.refusal(exc), error=True)
             return
         self.menu(self._t("pin_changed", role=self._t(f"role_{self.role_label()}")))
 
@@ -154,6 +159,29 @@ class ServiceLayer(FloatLayout):
     def _t(self, key: str, **values: object) -> str:
         """A service text in the pages' language."""
         return service_text(self.language, key, **values)
+
+    @property
+    def names(self) -> ServiceNames:
+        """The functions', settings', wager spots' and games' names in the pages' language."""
+        language = self.language
+        if language not in self._names:
+            spots, editions = spot_and_edition_names(language)
+            titles = {
+                f.name: function_title(f.name, f.title, language)
+                for f in self.session.functions.values()
+            }
+            fields = {spec.name: spec.kind for spec in FIELDS}
+            wagers = wager_names(language)
+            self._names[language] = ServiceNames(titles, fields, spots, editions, wagers)
+        return self._names[language]
+
+    def refusal(self, error: Exception) -> str:
+        """A refusal's message in the pages' language (by its catalogue key)."""
+        key = getattr(error, "key", "")
+        values = getattr(error, "values", {})
+        return refusal_text(
+            key if isinstance(key, str) else "", values, str(error), self.language, self.names
+        )
 
     def _action(
         self, key: str, run: Callable[[], Any], style: str = "felt", **values: object
@@ -193,7 +221,6 @@ class ServiceLayer(FloatLayout):
             "handpay_reset": lambda: self.call("status"),
             "clear_tilt": lambda: self.call("status"),
             "bill_test": lambda: self.call("bill_test", {"action": "status"}),
-            "paytables": lambda: self.call("paytables", {"edition": self._editions()[0]}),
         }
         if name in special:
             special[name]()
@@ -208,14 +235,22 @@ class ServiceLayer(FloatLayout):
             outcome: Outcome = self.session.call(name, given)
         except ServiceError as exc:
             self.show_outcome(
-                Outcome(self._t("refused"), (str(exc),), {}, ok=False), [self._menu_action()]
+                Outcome(self._t("refused"), (self.refusal(exc),), {}, ok=False),
+                [self._menu_action()],
             )
             return None
         self._last_function, self._last_args = name, given
         if name == "recall":
             self._show_recall(outcome)
             return outcome
-        self.show_outcome(outcome, self._actions(name, outcome), self._table(name, outcome))
+        actions = self._actions(name, outcome)
+        view = outcome_view(name, outcome.data, outcome.ok, self.language, self.names)
+        if view is None:
+            self.show_outcome(outcome, actions)
+        else:
+            title = view.title or self.names.functions.get(name, outcome.title)
+            shown = replace(outcome, title=title, lines=view.lines)
+            self.show_outcome(shown, actions, view.table)
         if name == "bill_test" and outcome.data.get("running"):
             self._poll = Clock.schedule_interval(self._refresh_bill_test, 0.5)
         return outcome
@@ -224,32 +259,13 @@ class ServiceLayer(FloatLayout):
         self,
         outcome: Outcome,
         actions: list[Action],
-        table: tuple[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+        table: ServiceTable | None = None,
     ) -> None:
-        """The outcome page (its title in the page's language)."""
+        """The outcome page: ``outcome``'s title and lines as the page's language has them
+        (:func:`~kiosk.terminal.presentation.service_outcomes.outcome_view`), or ``table``."""
         page = self.pages.get_screen("outcome")
-        function = self.session.functions.get(self._last_function) if self._last_function else None
-        if function is not None and outcome.title == function.title:
-            title = function_title(function.name, function.title, self.language)
-            outcome = replace(outcome, title=title)
         page.show(outcome, actions, table)
         self.pages.current = "outcome"
-
-    def _table(
-        self, name: str, outcome: Outcome
-    ) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
-        """The meters, the devices and the status as tables with human names (not the
-        drivers' fields)."""
-        t = partial(service_text, self.language)
-        if name == "meters" and outcome.ok:
-            names = spot_and_edition_names(self.language)
-            rows = meter_rows(outcome.data, self.language, *names)
-            return (t("meter"), t("lifetime"), t("period")), list(rows)
-        if name == "devices" and outcome.ok:
-            return (t("device"), t("state")), list(device_rows(outcome.data, self.language))
-        if name == "status" and outcome.ok:
-            return (t("item"), t("value")), list(status_rows(outcome.data, self.language))
-        return None
 
     def _show_recall(self, outcome: Outcome) -> None:
         """The recall drawn as on the player's screen (cards as pictures)."""
@@ -274,6 +290,12 @@ class ServiceLayer(FloatLayout):
             return str(self.session.terminal.state().config.language)
         except AttributeError:
             return "en"
+
+    def use_language(self, language: str) -> None:
+        """Show the pages in ``language`` until the key is turned off (a tour's choice)."""
+        self._language = language
+        if self.pages.current == "login":
+            self.login()
 
     def switch_language(self) -> None:
         """The menu's language button."""
@@ -311,20 +333,12 @@ class ServiceLayer(FloatLayout):
                 self._action("act_edit", self.edit_config, "gold"),
                 self._action("act_export", lambda: self.call("config_export")),
             ]
-        elif name == "paytables":
-            for edition in self._editions():
-                actions.append(
-                    Action(edition, partial(self.call, "paytables", {"edition": edition}))
-                )
         elif name == "software":
             actions.append(self._action("act_seeded_hmac", self._seed_entry))
         elif name == "handpay_reset" or name == "clear_tilt":
             actions.append(self._action("act_status", lambda: self.call("status")))
         actions.append(self._menu_action())
         return actions
-
-    def _editions(self) -> list[str]:
-        return [e.edition for e in self.session.terminal.state().config.editions]
 
     def _refresh_bill_test(self, _dt: float) -> None:
         validator = self.session.terminal.validator
@@ -352,7 +366,7 @@ class ServiceLayer(FloatLayout):
 
     def _seed_entry(self) -> None:
         self.entry(
-            "Seed for the software HMAC (hex digits)",
+            self._t("prompt_seed"),
             "",
             lambda text: self.call("software_hmac", {"seed": text}),
             keys="hex",
@@ -368,10 +382,7 @@ class ServiceLayer(FloatLayout):
 
     def _confirm_period_reset(self) -> None:
         self.show_outcome(
-            Outcome(
-                "Period meter reset",
-                ("Clear every period meter? The lifetime meters are never cleared.",),
-            ),
+            Outcome(self.names.functions["period_reset"], (self._t("conf_period"),)),
             [
                 self._action("act_reset_period", lambda: self.call("period_reset"), "red"),
                 self._menu_action(),
@@ -379,21 +390,19 @@ class ServiceLayer(FloatLayout):
         )
 
     def _ram_clear_reason(self) -> None:
-        self.entry("Reason for the RAM clear", "", self._confirm_ram_clear, keys="text")
+        self.entry(self._t("prompt_ram_reason"), "", self._confirm_ram_clear, keys="text")
 
     def _confirm_ram_clear(self, reason: str) -> None:
+        lines = (
+            self._t("conf_ram_1"),
+            self._t("conf_ram_2"),
+            self._t("conf_ram_reason", reason=reason),
+        )
         self.show_outcome(
-            Outcome(
-                "RAM clear",
-                (
-                    "Start a new store? Meters and credits start again at zero.",
-                    "The old store is kept aside; the host is told.",
-                    f"Reason: {reason}",
-                ),
-            ),
+            Outcome(self.names.functions["ram_clear"], lines),
             [
-                Action(
-                    "RAM clear",
+                self._action(
+                    "act_ram_clear",
                     lambda: self.call("ram_clear", {"reason": reason, "confirm": True}),
                     "red",
                 ),
@@ -404,15 +413,22 @@ class ServiceLayer(FloatLayout):
     def _import_latest(self) -> None:
         exports = self.session.service_dir / "exports"
         files = sorted(exports.glob("config-*.json")) if exports.is_dir() else []
+        title = self.names.functions["config_import"]
         if not files:
             self.show_outcome(
-                Outcome(
-                    "Import configuration", ("No exported configuration file found.",), ok=False
-                ),
-                [self._menu_action()],
+                Outcome(title, (self._t("import_none"),), ok=False), [self._menu_action()]
             )
             return
-        self.call("config_import", {"path": str(files[-1])})
+        path = str(files[-1])
+        self.show_outcome(
+            Outcome(title, (self._t("conf_import", file=files[-1].name),)),
+            [
+                self._action(
+                    "act_import", lambda: self.call("config_import", {"path": path}), "gold"
+                ),
+                self._menu_action(),
+            ],
+        )
 
     # --- configuration ----------------------------------------------------------------------------
 

@@ -22,6 +22,13 @@ from kivy.uix.widget import Widget
 
 from kiosk.kernel.games.registry import edition_ids
 from kiosk.terminal.core.config import ConfigError
+from kiosk.terminal.presentation.i18n import catalogue
+from kiosk.terminal.presentation.service_outcomes import (
+    ServiceTable,
+    field_label,
+    pattern_caption,
+    setting_text,
+)
 from kiosk.terminal.presentation.service_words import function_title, service_text
 from kiosk.terminal.service.access import PIN_MAX_DIGITS, Role
 from kiosk.terminal.service.functions.base import Outcome
@@ -46,6 +53,15 @@ class ServicePage(Screen):
     """Base of every page: knows its layer."""
 
     layer: Any = None
+
+    @property
+    def language(self) -> str:
+        """The service pages' language."""
+        return str(self.layer.language) if self.layer is not None else "en"
+
+    def t(self, key: str, **values: object) -> str:
+        """A service text in the pages' language."""
+        return service_text(self.language, key, **values)
 
 
 class LoginPage(ServicePage):
@@ -176,7 +192,7 @@ class MenuPage(ServicePage):
             grid.add_widget(button)
 
 
-def columns(lines: tuple[str, ...]) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
+def columns(lines: tuple[str, ...]) -> ServiceTable | None:
     """Lines laid out in columns by runs of spaces (the command line's fixed-width layout) as
     a table for a proportional font: when most lines split into the same number of columns;
     None otherwise.  The first such line is the header when it has no figure in it."""
@@ -186,7 +202,9 @@ def columns(lines: tuple[str, ...]) -> tuple[tuple[str, ...], list[tuple[str, ..
         return None
     width = max(set(counts), key=counts.count)
     rows = [(*parts, *("",) * (width - len(parts)))[:width] for parts in split]
-    return tuple("" for _ in range(width)), rows
+    widths = (2.0, *(1.0,) * (width - 1)) if width > 2 else ()
+    numbers = frozenset(range(1, width)) if width > 2 else frozenset()
+    return ServiceTable(tuple("" for _ in range(width)), rows, widths, numbers)
 
 
 class OutcomeLine(Label):
@@ -213,10 +231,9 @@ class OutcomePage(ServicePage):
         self,
         outcome: Outcome,
         actions: list[Action],
-        table: tuple[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+        table: ServiceTable | None = None,
     ) -> None:
-        """Lay out ``outcome`` and its actions; ``table`` (a header and rows) instead of its
-        lines when given."""
+        """Lay out ``outcome`` and its actions; ``table`` instead of its lines when given."""
         self.title, self.ok = outcome.title, outcome.ok
         self.body = "\n".join(outcome.lines)
         box = self.ids.lines
@@ -224,15 +241,15 @@ class OutcomePage(ServicePage):
         if table is None:
             table = columns(outcome.lines)
         if table is not None:
-            header, rows = table
+            header = table.header
             grid = GridLayout(cols=len(header), size_hint_y=None, spacing=(12, 2))
             grid.bind(minimum_height=grid.setter("height"))
-            figures = len(header) > 2  # name, then figures: the name column twice as wide
+            widths = table.widths or (1.0,) * len(header)
             heads = [(header, True)] if any(header) else []
-            for row, head in [*heads, *((r, False) for r in rows)]:
+            for row, head in [*heads, *((r, False) for r in table.rows)]:
                 for n, cell in enumerate(row):
-                    widget = TableCell(text=cell, head=head, number=figures and n > 0)
-                    widget.size_hint_x = 2 if figures and n == 0 else 1
+                    widget = TableCell(text=cell, head=head, number=n in table.numbers)
+                    widget.size_hint_x = widths[n]
                     grid.add_widget(widget)
             box.add_widget(grid)
         else:
@@ -294,7 +311,8 @@ class ServiceRecallPage(ServicePage):
 
         app = App.get_running_app()
         u = app.u
-        for caption, row, base in recall_rows(game, app.t):
+        captions = catalogue(self.language)  # the service pages' language, not the player's
+        for caption, row, base in recall_rows(game, captions):
             if caption:
                 cards.add_widget(HeaderLabel(text=caption, size_hint_y=None, height=u * 27))
             line = CardRow(spacing=u * 5, fit=6)
@@ -325,11 +343,14 @@ class EntryPage(ServicePage):
     keys = StringProperty("digits")
     message = StringProperty("")
     key_rows = ListProperty([])
+    ok_text = StringProperty("OK")
+    back_text = StringProperty("Back")
 
     def start(self, prompt: str, value: str, done: Callable[[str], Any], keys: str) -> None:
         """Ask for a value; ``done(text)`` when OK is touched."""
         self.prompt, self.value, self.keys, self._done = prompt, value, keys, done
         self.message = ""
+        self.ok_text, self.back_text = self.t("entry_ok"), self.t("entry_back")
         rows = [["7", "8", "9"], ["4", "5", "6"], ["1", "2", "3"], ["0", "clear", ""]]
         if keys == "money":
             rows[3] = ["0", "clear", "."]
@@ -347,7 +368,7 @@ class EntryPage(ServicePage):
             for key in row:
                 if not key:
                     continue
-                label = {"clear": "Clear", ".": "."}.get(key, key)
+                label = {"clear": self.t("pin_clear"), ".": "."}.get(key, key)
                 button = CasinoButton(text=label, style="dark" if key == "clear" else "felt")
                 button.tk_name = f"key:{key}"
                 button.font_size = button.font_size * 1.3
@@ -382,22 +403,27 @@ class ConfigPage(ServicePage):
     change."""
 
     summary = StringProperty("")
+    heading = StringProperty("")
+    save_text = StringProperty("")
+    discard_text = StringProperty("")
 
     def start(self, config: dict[str, Any]) -> None:
         """Edit ``config``."""
         self._original = config
         self.config = dict(config)
+        self.save_text, self.discard_text = self.t("cfg_save"), self.t("cfg_discard")
         self.rebuild()
 
     def rebuild(self) -> None:
         """Rows for every field, then every edition."""
         rows = self.ids.rows
         rows.clear_widgets()
+        language, names = self.language, self.layer.names
         for spec in FIELDS:
             value = self.config[spec.name]
             row = SettingRow(
-                label=spec.label,
-                value=show_field(spec.name, value),
+                label=field_label(spec.name, language),
+                value=setting_text(spec.name, value, language, names),
                 changed=value != self._original[spec.name],
                 field=spec.name,
             )
@@ -407,8 +433,8 @@ class ConfigPage(ServicePage):
         for edition in edition_ids():
             on = edition in enabled
             row = SettingRow(
-                label=edition_title(edition),
-                value="enabled" if on else "off",
+                label=names.editions.get(edition, edition_title(edition)),
+                value=self.t("cfg_enabled" if on else "cfg_off"),
                 changed=on != (edition in {e["edition"] for e in self._original["editions"]}),
                 field=f"edition:{edition}",
             )
@@ -420,14 +446,16 @@ class ConfigPage(ServicePage):
             for wt in wager_tables(edition):
                 table = chosen.get(wt.wager, wt.default)
                 row = SettingRow(
-                    label=f"    {wt.label}",
+                    label=f"    {names.wagers.get((edition, wt.wager), wt.label)}",
                     value=table,
                     field=f"table:{edition}:{wt.wager}",
                 )
                 row.page = self
                 rows.add_widget(row)
         changes = self.changes()
-        self.summary = f"{len(changes)} change(s) to save" if changes else "No change yet"
+        count = len(changes)
+        self.summary = self.t("cfg_changes", count=count) if changes else self.t("cfg_no_change")
+        self.heading = self.t("cfg_heading", summary=self.summary)
 
     def changes(self) -> dict[str, Any]:
         """The fields that differ from the terminal's configuration."""
@@ -461,7 +489,7 @@ class ConfigPage(ServicePage):
             current = str(self.config[field])
         keys = {"money": "money", "notes": "text", "text": "text"}.get(kind, "digits")
         layer.entry(
-            next(s.label for s in FIELDS if s.name == field),
+            field_label(field, self.language),
             current if kind != "notes" else ", ".join(str(v // 100) for v in self.config[field]),
             lambda text: self._typed(field, text),
             keys,
@@ -472,7 +500,7 @@ class ConfigPage(ServicePage):
         try:
             self.config = {**self.config, field: parse_field(field, text)}
         except ConfigError as exc:
-            entry.message = str(exc)
+            entry.message = self.layer.refusal(exc)
             return
         self.layer.pages.current = "config"
         self.rebuild()
@@ -492,16 +520,18 @@ class TouchTestPage(ServicePage):
     """A grid of targets; the test passes when every one was touched."""
 
     status = StringProperty("")
+    stop_text = StringProperty("")
 
     def start(self) -> None:
         """A fresh grid."""
+        self.stop_text = self.t("touch_stop")
         self.test = TouchTest()
         grid = self.ids.targets
         grid.cols = self.test.columns
         grid.clear_widgets()
         for _ in range(self.test.cells):
             grid.add_widget(Target())
-        self.status = f"Touch every target: 0 of {self.test.cells}"
+        self.status = self.t("touch_status", hit=0, cells=self.test.cells)
 
     def on_touch_down(self, touch: Any) -> bool:
         grid = self.ids.targets
@@ -512,7 +542,7 @@ class TouchTestPage(ServicePage):
             if cell is not None:
                 index = cell[1] * self.test.columns + cell[0]
                 list(reversed(grid.children))[index].hit = True
-            self.status = f"Touch every target: {len(self.test.hit)} of {self.test.cells}"
+            self.status = self.t("touch_status", hit=len(self.test.hit), cells=self.test.cells)
             if self.test.passed:
                 self.finish()
             return True
@@ -530,18 +560,21 @@ class DisplayTestPage(ServicePage):
     caption = StringProperty("")
     colors = ListProperty([])
     judging = BooleanProperty(False)
+    pass_text = StringProperty("")
+    fail_text = StringProperty("")
 
     def start(self) -> None:
         """The first pattern."""
         self.index = 0
         self.judging = False
+        self.pass_text, self.fail_text = self.t("display_passes"), self.t("display_fails")
         self._show()
 
     def _show(self) -> None:
         p = DISPLAY_PATTERNS[self.index]
         self.pattern = p.name
         self.colors = [list(c) for c in p.colors]
-        self.caption = f"{p.title}: look for {p.look_for}. Touch for the next pattern."
+        self.caption = pattern_caption(self.language, p.name)
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.judging:
@@ -551,7 +584,7 @@ class DisplayTestPage(ServicePage):
             self._show()
         else:
             self.judging = True
-            self.caption = "Every pattern shown: did the display pass?"
+            self.caption = self.t("display_question")
         return True
 
     def verdict(self, passed: bool) -> None:

@@ -82,7 +82,7 @@ def handpay_reset(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """The attendant paid the handpay (jackpot or cancelled credits) by hand."""
     handpay = ctx.terminal.state().handpay
     if handpay is None:
-        raise ServiceError("no handpay is waiting")
+        raise ServiceError("no handpay is waiting", "err_no_handpay")
     ctx.execute(c.AttendantReset(by=ctx.role.label))
     text = f"Handpay of {handpay_text(handpay)} reset"
     return Outcome(text, (text,), {"handpay": _handpay_data(handpay)})
@@ -98,13 +98,15 @@ def clear_tilt(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     tilts = ctx.terminal.state().tilts
     if code not in tilts:
         known = ", ".join(sorted(tilts)) or "none"
-        raise ServiceError(f"no tilt {code!r} (tilts now: {known})")
+        raise ServiceError(f"no tilt {code!r} (tilts now: {known})", "err_no_tilt", code=code)
     reason = tilts[code].reason
     if code in DISPUTE_TILTS:
         raise ServiceError(
             f"tilt {code} is a device records dispute ({reason}): no key clears it; the host "
             "confirms it (turbokiosk host send TERMINAL confirm-records) or the operator "
-            "clears the RAM"
+            "clears the RAM",
+            "err_dispute_tilt",
+            code=code,
         )
     ctx.execute(c.ClearTilt(code=code, by=ctx.role.label))
     text = f"Tilt {code} cleared ({reason})"

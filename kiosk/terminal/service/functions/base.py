@@ -14,7 +14,17 @@ from kiosk.terminal.service.backends import ServiceTerminal
 
 
 class ServiceError(Exception):
-    """A service action refused or failed; the message says why (nothing was changed)."""
+    """A service action refused or failed; the message says why (nothing was changed).
+
+    ``key`` and ``values`` say it again without words, for the pages to put in their language
+    (:mod:`kiosk.terminal.presentation.service_refusals`): a catalogue key and its fields as
+    codes (a role's label, a function's name, an amount in cents).  Empty: the message only.
+    """
+
+    def __init__(self, message: str, key: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values: dict[str, object] = dict(values)
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,12 @@ def arg_int(args: Mapping[str, Any], name: str, default: int, low: int = 1) -> i
     """An integer argument (ServiceError when it is not one, or below ``low``)."""
     value = args.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ServiceError(f"{name}: a whole number of at least {low}, not {value!r}")
+        raise ServiceError(
+            f"{name}: a whole number of at least {low}, not {value!r}",
+            "err_whole_number",
+            name=name,
+            low=low,
+        )
     return value
 
 
@@ -77,5 +92,5 @@ def arg_text(args: Mapping[str, Any], name: str) -> str:
     """A required non-empty text argument."""
     value = args.get(name)
     if not isinstance(value, str) or not value.strip():
-        raise ServiceError(f"{name}: required")
+        raise ServiceError(f"{name}: required", "err_required", name=name)
     return value.strip()

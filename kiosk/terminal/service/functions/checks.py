@@ -9,7 +9,7 @@ from typing import Any
 from kiosk.kernel import integrity
 from kiosk.terminal.service import audit_log
 from kiosk.terminal.service.access import Role
-from kiosk.terminal.service.functions.base import Context, Outcome, ServiceFunction
+from kiosk.terminal.service.functions.base import Context, Outcome, ServiceError, ServiceFunction
 from kiosk.terminal.store.audit import audit
 from kiosk.terminal.store.journal import IntegrityError
 from rng.entropy import DEFAULT_ALPHA_LOG2, DEFAULT_CLAIMED_ENTROPY
@@ -31,7 +31,14 @@ def rng_selftest(ctx: Context, args: Mapping[str, Any]) -> Outcome:
             passed = hmac.compare_digest(got, bytes.fromhex(answer.returned_bits))
         except Exception as exc:  # any failure of the DRBG is a failed known answer
             passed, got = False, repr(exc).encode()
-        results.append({"test": f"HMAC_DRBG known answer {answer.source}", "passed": passed})
+        results.append(
+            {
+                "test": f"HMAC_DRBG known answer {answer.source}",
+                "passed": passed,
+                "kind": "known_answer",
+                "source": answer.source,
+            }
+        )
     try:
         check_health_tests(cutoffs)
         health_problem = None
@@ -42,6 +49,10 @@ def rng_selftest(ctx: Context, args: Mapping[str, Any]) -> Outcome:
             "test": f"health tests trip at their cutoffs (RCT {cutoffs.rct}, APT "
             f"{cutoffs.apt}/{cutoffs.apt_window})",
             "passed": health_problem is None,
+            "kind": "health",
+            "rct": cutoffs.rct,
+            "apt": cutoffs.apt,
+            "apt_window": cutoffs.apt_window,
             **({"problem": health_problem} if health_problem else {}),
         }
     )
@@ -69,7 +80,12 @@ def rng_selftest(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     )
     passed = all(r["passed"] for r in results)
     title = "RNG self-test " + ("passed" if passed else "FAILED")
-    data = {"passed": passed, "results": results, "status": status}
+    data = {
+        "passed": passed,
+        "results": results,
+        "status": status,
+        "cutoffs": {"h": cutoffs.h, "alpha_log2": cutoffs.alpha_log2},
+    }
     return Outcome(title, (title, *lines), data, ok=passed)
 
 
@@ -93,7 +109,10 @@ def software_manifest(ctx: Context, args: Mapping[str, Any]) -> Outcome:
 
 def software_hmac(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """HMAC-SHA256 of every program file with a seed typed in (hex)."""
-    seed = integrity.parse_seed(str(args.get("seed", "")))
+    try:
+        seed = integrity.parse_seed(str(args.get("seed", "")))
+    except ValueError as exc:
+        raise ServiceError(str(exc), "err_seed") from None
     value = integrity.keyed_check(seed)
     lines = (f"Seed: {seed.hex()}", f"HMAC-SHA256: {value}")
     return Outcome("Software authentication (seeded)", lines, {"seed": seed.hex(), "hmac": value})

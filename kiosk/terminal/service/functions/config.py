@@ -70,7 +70,7 @@ def parse_field(name: str, text: str) -> Any:
         if spec.kind in ("seconds", "days", "hours"):
             return int(text)
     except ValueError as exc:
-        raise ConfigError(f"{name}: {exc}") from None
+        raise ConfigError(f"{name}: {exc}", "err_field_value", field=name) from None
     return text.strip()
 
 
@@ -136,6 +136,17 @@ def changes_allowed(state: TerminalState) -> str | None:
     if state.phase not in (Phase.IDLE, Phase.RESULT):
         return f"configuration changes need no game in progress (now: {state.phase.value})"
     return None
+
+
+def _changes_refusal(state: TerminalState, problem: str) -> ServiceError:
+    """:func:`changes_allowed`'s answer with its catalogue key."""
+    if any(state.credits):
+        return ServiceError(problem, "err_config_credits", cents=sum(state.credits))
+    if state.phase not in (Phase.IDLE, Phase.RESULT) and not (
+        any(state.escrow.values()) or state.cashout or state.handpay
+    ):
+        return ServiceError(problem, "err_config_game", phase=state.phase.value)
+    return ServiceError(problem, "err_config_pending")
 
 
 def _edges(ctx: Context) -> HouseEdges:
@@ -209,6 +220,8 @@ def paytables(ctx: Context, args: Mapping[str, Any]) -> Outcome:
                         "table": table,
                         "default": table == spec.default,
                         "house_edge": None if edge is None else str(edge),
+                        "house_edge_percent": percent(edge),
+                        "label": spec.label,
                     }
                 )
     return Outcome("Pay tables and house edges", tuple(lines), {"tables": data})
@@ -249,19 +262,24 @@ def apply_config(
     checked = to_dict(from_dict(new))  # ConfigError names the first field not allowed
     changes = diff_lines(current, checked)
     if not changes:
-        raise ServiceError("nothing to change")
+        raise ServiceError("nothing to change", "err_nothing_to_change")
     problem = changes_allowed(state)
     if problem is not None:
-        raise ServiceError(problem)
+        raise _changes_refusal(state, problem)
     ctx.execute(c.ChangeConfig(config=checked, by=ctx.role.label, version=version, source=source))
-    return Outcome("Configuration changed", tuple(changes), {"changes": changes})
+    fields = [
+        {"field": name, "before": current.get(name), "after": checked[name]}
+        for name in sorted(checked)
+        if current.get(name) != checked[name]
+    ]
+    return Outcome("Configuration changed", tuple(changes), {"changes": changes, "fields": fields})
 
 
 def config_change(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Change fields (``changes``: field -> value, money in cents; ``editions`` as in to_dict)."""
     changes = args.get("changes")
     if not isinstance(changes, Mapping) or not changes:
-        raise ServiceError("changes: the fields to change, with their new values")
+        raise ServiceError("changes: the fields to change, with their new values", "err_no_changes")
     current = to_dict(ctx.terminal.state().config)
     return apply_config(ctx, {**current, **changes})
 
@@ -274,7 +292,11 @@ def period_reset(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Clear the period meters (the lifetime meters never are)."""
     state = ctx.terminal.state()
     if state.phase not in (Phase.IDLE, Phase.WAGERING, Phase.RESULT):
-        raise ServiceError(f"period meters are reset between games (now: {state.phase.value})")
+        raise ServiceError(
+            f"period meters are reset between games (now: {state.phase.value})",
+            "err_period_game",
+            phase=state.phase.value,
+        )
     ctx.execute(c.ResetPeriodMeters(by=ctx.role.label))
     return Outcome("Period meters reset", ("Period meters reset to zero.",), {})
 

@@ -179,7 +179,7 @@ def _import_watch(ctx: Context, args: Mapping[str, Any]) -> dict[str, Any]:
 def config_import(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Apply a signed configuration file (args: path) after checking its signature."""
     if not args.get("path"):
-        raise ServiceError("path: the configuration file to import")
+        raise ServiceError("path: the configuration file to import", "err_no_file")
     path = str(args["path"])
     text = read_bounded_text(path, CONFIG_FILE_LIMIT, what="configuration file")
     key = signing_key(ctx.service_dir)
@@ -187,7 +187,10 @@ def config_import(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     in_force = ctx.terminal.state().config_version
     if version <= in_force:
         raise ServiceError(
-            f"configuration version {version} is not newer than the one in force, {in_force}"
+            f"configuration version {version} is not newer than the one in force, {in_force}",
+            "err_import_not_newer",
+            version=version,
+            in_force=in_force,
         )
     source = f"import of {path} (key id {key_id(key)})"
     outcome = apply_config(ctx, config, version=version, source=source)

@@ -38,7 +38,7 @@ DEVICE_COUNTERS = (
 def _test_validator(terminal: ServiceTerminal) -> BillValidatorTestMode:
     validator = terminal.validator
     if not isinstance(validator, BillValidatorTestMode):
-        raise ServiceError("this bill validator has no test mode")
+        raise ServiceError("this bill validator has no test mode", "err_no_test_mode")
     return validator
 
 
@@ -96,7 +96,7 @@ def voucher_test(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Print a VOID test voucher (no value, no validation number)."""
     printer = ctx.terminal.printer
     if not isinstance(printer, PrinterTestPrint):
-        raise ServiceError("this printer cannot print a test voucher")
+        raise ServiceError("this printer cannot print a test voucher", "err_no_test_print")
     config = ctx.terminal.state().config
     problem = printer.print_test_voucher(config.terminal_id, config.venue, ctx.now())
     if problem is not None:
@@ -205,7 +205,11 @@ def doors(ctx: Context, args: Mapping[str, Any]) -> Outcome:
         f"Doors open: {', '.join(s.doors_open) if s.doors_open else 'none (all closed)'}",
         f"Door openings (lifetime): {s.lifetime['door_opens']:,}",
     ]
-    data = {"key_on": ctx.key_on, "doors_open": list(s.doors_open)}
+    data = {
+        "key_on": ctx.key_on,
+        "doors_open": list(s.doors_open),
+        "door_opens": s.lifetime["door_opens"],
+    }
     return Outcome("Door and key status", tuple(lines), data)
 
 

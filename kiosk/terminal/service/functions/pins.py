@@ -42,7 +42,7 @@ def set_pin(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Set another role's PIN (args: role, new_pin); it must be changed at the next entry."""
     role = _target(args)
     if role == ctx.role:
-        raise ServiceError("change your own PIN with change_pin")
+        raise ServiceError("change your own PIN with change_pin", "err_set_own_pin")
     command = ctx.pins.set_pin_command(
         role, str(args.get("new_pin", "")), must_change=True, by=ctx.role.label
     )

@@ -25,7 +25,7 @@ def ram_clear(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Move the store aside (kept), start a new signer epoch, journal ``RamCleared`` first."""
     reason = arg_text(args, "reason")
     if args.get("confirm") is not True:
-        raise ServiceError("a RAM clear must be confirmed (confirm: true)")
+        raise ServiceError("a RAM clear must be confirmed (confirm: true)", "err_confirm")
     session = getattr(ctx, "session", None)
     via = f" via {session.via}, session {session.id}" if session is not None else ""
     event = ctx.terminal.ram_clear(f"{ctx.role.label}{via}", reason)
