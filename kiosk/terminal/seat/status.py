@@ -53,6 +53,8 @@ class SeatStatus:
     pack_location: str = ""
     #: the table's progressive as the round opened: (winning outcome, meter cents), or None
     progressive: tuple[str, int] | None = None
+    #: the dealer closed bets early: the seat commits what lies on its felt now (decision 0064)
+    last_call: bool = False
 
     def remaining_at(self, monotonic_ms: int) -> int:
         """Milliseconds left on the countdown at the seat's monotonic ``monotonic_ms``."""
