@@ -176,9 +176,9 @@ class DealerApp(App):
 
     def refresh(self, force: bool = False) -> None:
         """Redraw the round page when the view or the countdown's second changed."""
-        self.status = self.link.down
-        if self.link.down and self.root.current != "signin":
-            down = self.link.down if self.lang == "en" else self.t("link_lost")
+        down = self.link.down if self.lang == "en" or not self.link.down else self.t("link_lost")
+        self.status = down
+        if down and self.root.current != "signin":
             self._say(self.t("link_down", down=down), error=True)
         view = self.view()
         if view is None:
