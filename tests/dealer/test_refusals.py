@@ -17,7 +17,7 @@ from kiosk.table.core.core import CardSource, TableCore
 from kiosk.table.core.dealer_access import DealerAccess, DealerRole
 from kiosk.table.presentation.dealer_refusals import known_words, refusal_words, stop_words
 from kiosk.terminal.core.pins import KdfParams, PinPolicyError
-from tests.dealer.test_spanish import spanish
+from tests.dealer.spanish_check import spanish
 from tests.helpers.table import STADIUM, config, stadium_bet
 
 FAST_KDF = KdfParams(n=2**4, r=1, p=1)
