@@ -99,7 +99,7 @@ def visit(stand: Stand, shot: Shot, manual: Stand | None = None) -> None:
     stand.settle()
     shot("08-decisions")
     d.tap("dt:pause")  # the reason first
-    d.tap("pause_reason:Dealer change")
+    d.tap("pause:dealer_change")
     shot("23-pause-reason")
     d.tap("pause:confirm")
     stand.settle()
@@ -128,7 +128,7 @@ def visit(stand: Stand, shot: Shot, manual: Stand | None = None) -> None:
     stand.settle()
     shot("14-tilt-supervisor")
     d.tap("dt:tilt_void")
-    d.tap("reason:Card check failed")
+    d.tap("void:card_check")
     shot("15-void-reason")
     d.tap("void:confirm")
     stand.settle()

@@ -71,7 +71,10 @@ def visit_table(driver: Any, script: TableScript, shot: Shot, cards: Callable[[s
     d = driver
     app = d.app
     language = app.session.language
+    credits = app.session.rt.state.credits[0]
     app.root.ids.sim.act("note", 10_000)
+    d.wait(lambda: app.session.rt.state.credits[0] > credits, what="the note's credits")
+    app.session.dismiss_notice()  # its "$100.00 added" is no table screen's (the clock stands)
     d.frames(3)
 
     # Stadium at table T1: betting, the decision, the dealer's hand, the round over

@@ -196,3 +196,19 @@ def test_physical_cards_confirm_once_every_pack_is_laid() -> None:
     step = DealStep(4, 4, "dealer", presented=True, cards=cards("Jc 8c 5d"))
     assert not dealer_view(replace(snap, next_step=step), Role.DEALER).buttons.confirm
     assert not dealer_view(replace(snap, card_source="virtual"), Role.DEALER).buttons.confirm
+
+
+def test_pause_and_void_reasons_are_codes_shown_in_each_language() -> None:
+    """Decision 0064: what is journalled is a code; each screen says it in its language; a
+    journal of before the codes (English words) reads the same; a dealer's own words as given."""
+    from kiosk.table.presentation.dealer_words import pause_reason_words, void_reason_words
+    from kiosk.terminal.presentation.table_bar import pause_words
+
+    assert pause_reason_words("pause:break", "es") == "Descanso"
+    assert pause_reason_words("pause:break", "en") == "Break"
+    assert pause_reason_words("Break", "es") == "Descanso"  # an older journal's words
+    assert pause_reason_words("cards changed", "es") == "cards changed"
+    assert void_reason_words("void:misdeal", "es") == "Reparto erróneo"
+    assert void_reason_words("Table fault", "es") == "Avería de la mesa"
+    assert pause_words("pause:supervisor", "es") == "Supervisor avisado"
+    assert pause_words("pause:supervisor", "en") == "Supervisor called"

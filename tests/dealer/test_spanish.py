@@ -16,46 +16,12 @@ from kivy.uix.widget import Widget
 from kiosk.table.core.core import CardSource
 from kiosk.table.core.dealer_access import DealerRole
 from kiosk.table.presentation.dealer import edition_title
+from kiosk.table.presentation.dealer_words import spot_words
 from kiosk.table.presentation.i18n_dealer import DEALER_TEXTS
 from kiosk.terminal.hostlink import pki
+from tests.dealer.spanish_check import FIELD, spanish
 from tests.dealer.table import DealerTable
 from tests.helpers.dealer_rig import NAMES, SEATS
-
-#: a seat's choices as the table sends them (its data, shown as they come)
-CHOICES = ("PLAY", "FOLD", "RAISE", "CHECK", "BET", "CALL")
-FIELD = re.compile(r"\{(\w+)\}")
-#: what is no language's: numbers, money, PIN dots, card ranks and suits, colour markup
-NEUTRAL = re.compile(r"(\[color=\w+\])?[\d\s$.,:·—●/+\-♠♥♦♣]*(10|[2-9JQKA])?[\s♠♥♦♣]*(\[/color\])?")
-
-
-def _patterns(language: str) -> list[re.Pattern[str]]:
-    made = []
-    for value in DEALER_TEXTS[language].values():
-        parts = FIELD.split(value)  # text, field, text, field, ...
-        regex = "".join(re.escape(p) if n % 2 == 0 else "(.+)" for n, p in enumerate(parts))
-        made.append(re.compile(regex, re.S))
-    return made
-
-
-SPANISH = _patterns("es")
-
-
-def spanish(shown: str, names: set[str]) -> bool:
-    """``shown`` is a Spanish text of the catalogue (its fields Spanish, neutral or a name)."""
-    if NEUTRAL.fullmatch(shown) or shown in names:
-        return True
-    for pattern in SPANISH:
-        m = pattern.fullmatch(shown)
-        if m and all(spanish(g, names) for g in m.groups()):
-            return True
-    suit_key = re.fullmatch(r"[♠♥♦♣] (.+)", shown)  # a suit key: its symbol and its name
-    if suit_key:
-        return spanish(suit_key.group(1), names)
-    # a recalled seat's line: its parts, each Spanish (or a wager: a spot's name, money, result)
-    if " · " in shown:
-        return all(spanish(part, names) for part in shown.split(" · "))
-    wager = re.fullmatch(r"(.+?) (\$[\d.,]+) (.+)", shown)
-    return bool(wager and wager.group(1) in names and spanish(wager.group(3), names))
 
 
 def visible_texts(root: Widget) -> Iterator[str]:
@@ -109,8 +75,8 @@ def _names(t: DealerTable) -> set[str]:
     from kiosk.kernel.games.registry import load_game
 
     game = load_game(snap.edition)
-    spots = {spot.label for spot in game.spots}
-    return {edition_title(snap.edition), "T1", *spots, *CHOICES}
+    spots = {spot_words(spot.label, "es") for spot in game.spots}  # as Spanish names them
+    return {edition_title(snap.edition), "T1", *spots}
 
 
 def test_the_catalogues_have_the_same_keys_and_fields() -> None:
@@ -139,9 +105,13 @@ def test_every_page_speaks_spanish_after_the_language_button(make: Any) -> None:
     assert d.text("dt:language") == "Español"
     d.tap("dt:language")
     assert t.app.lang == "es" and d.text("dt:language") == "English"
+    assert t.app.title == "TurboKiosk Terminal del crupier"  # the window's title too
     pages: list[str] = []
     _check(t, set(), pages)  # sign-in
     t.set_pin(DealerRole.DEALER, "2468")
+    d.pin("dealer", "1111")  # the controller refuses a wrong PIN: said in Spanish
+    assert t.app.pages["signin"].message == "PIN incorrecto"
+    _check(t, set(), pages)
     d.pin("dealer", "2468")
     assert d.page == "round"
     t.until("every seat online", lambda s: sum(x.online for x in s.seats) == SEATS)
@@ -155,14 +125,14 @@ def test_every_page_speaks_spanish_after_the_language_button(make: Any) -> None:
     d.tap("dt:pause")
     assert d.page == "pause"
     _check(t, names, pages)  # the pause's reasons
-    d.tap("pause_reason:Break")
+    d.tap("pause:break")
     _check(t, names, pages)
     d.tap("pause:confirm")
     assert d.page == "round"
     t.until("paused", lambda s: s.paused)
     assert d.text("dt:phase") == "EN PAUSA"
     assert "Descanso" in d.text("dt:instruction")
-    assert t.link.snapshot().pause_reason == "Break"  # type: ignore[union-attr]  # sent as it is journalled
+    assert t.link.snapshot().pause_reason == "pause:break"  # type: ignore[union-attr]  # a code
     _check(t, names, pages)  # paused, with its reason
     d.tap("dt:resume")
     t.until("resumed", lambda s: not s.paused)
@@ -174,7 +144,7 @@ def test_every_page_speaks_spanish_after_the_language_button(make: Any) -> None:
     assert d.page == "round"
     d.tap("dt:void")
     assert d.page == "void"
-    d.tap("reason:Misdeal")
+    d.tap("void:misdeal")
     assert d.text("void:game").startswith("Anular la partida")
     _check(t, names, pages)
     d.tap("void:back")
@@ -182,11 +152,16 @@ def test_every_page_speaks_spanish_after_the_language_button(make: Any) -> None:
     t.until("the settled round", lambda s: s.phase == "settled")
     assert d.text("dt:phase") == "LIQUIDADA"
     _check(t, names, pages)  # settled: the cards, each seat's result
+    t.app.close_bets()  # as if a second terminal raced it: the controller's refusal
+    assert t.app.pages["round"].message == "Ahora no (la mesa: LIQUIDADA)"
+    _check(t, names, pages)
     d.tap("dt:confirm")
     t.until("the round confirmed", lambda s: s.phase == "idle")
     d.tap("dt:recall")
     assert d.page == "recall"
     _check(t, names, pages)  # the recall of the round
+    shown = "\n".join(visible_texts(t.app.root.current_screen))
+    assert re.search(r"Puesto \d · (JUGAR|RETIRARSE) · Ante", shown), shown  # choices too
     d.tap("recall:back")
     d.tap("dt:sign_out")
     assert d.page == "signin"
@@ -194,9 +169,10 @@ def test_every_page_speaks_spanish_after_the_language_button(make: Any) -> None:
     d.tap("dt:language")  # and back to English
     assert t.app.lang == "en" and d.text("dt:language") == "Español"
     assert not all(spanish(x, names) for x in visible_texts(t.app.root.current_screen))
+    assert t.app.title == "TurboKiosk Dealer Terminal"
     assert pages == [
-        *("signin", "round", "round", "pause", "pause", "round"),
-        *("signin", "void", "round", "recall", "signin"),
+        *("signin", "signin", "round", "round", "pause", "pause", "round"),
+        *("signin", "void", "round", "round", "recall", "signin"),
     ]
 
 

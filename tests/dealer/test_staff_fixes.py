@@ -40,12 +40,12 @@ def test_a_virtual_round_paused_with_a_reason_and_recalled_seat_by_seat(
     d.tap("dt:pause")
     assert d.page == "pause"
     assert d.app.pages["pause"].reason == ""
-    reason = "Break"
-    d.tap(f"pause_reason:{reason}")
+    reason = "pause:break"  # journaled as a code, shown in the DT's language (decision 0064)
+    d.tap(reason)
     d.tap("pause:confirm")
     assert d.page == "round"
     t.until("paused", lambda s: s.paused)
-    assert d.text("dt:phase") == "PAUSED"
+    assert d.text("dt:phase") == "PAUSED" and "(Break)" in d.text("dt:instruction")
     paused = [ev for ev in t.controller.journal.events() if isinstance(ev, e.TablePaused)]
     assert [ev.reason for ev in paused] == [reason]  # journaled with the dealer's reason
     d.tap("dt:resume")

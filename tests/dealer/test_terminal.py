@@ -129,14 +129,14 @@ def test_manual_cards_a_refused_card_and_a_supervisor_void(make: object) -> None
     assert d.page == "signin"
     t.first_sign_in("supervisor", "5555", "8642")
     d.tap("dt:void")
-    d.tap("reason:Misdeal")
+    d.tap("void:misdeal")
     d.tap("void:confirm")
-    t.until("the void", lambda s: s.phase == "idle" and s.voided == "Misdeal")
+    t.until("the void", lambda s: s.phase == "idle" and s.voided == "void:misdeal")
     assert "voided (Misdeal)" in d.text("dt:instruction")
     t.wait_robots(lambda r: r.stats.voided == 1)
     assert all(r.stats.credits == START and r.stats.at_stake == 0 for r in t.robots)
     voided = [ev for ev in t.controller.journal.events() if isinstance(ev, e.RoundVoided)]
-    assert [v.reason for v in voided] == ["Misdeal"]
+    assert [v.reason for v in voided] == ["void:misdeal"]  # a code (decision 0064)
 
 
 def _enter(d: object, name: str) -> None:
@@ -233,7 +233,7 @@ def test_shuffler_packs_a_tilt_and_the_supervisors_reread_and_void(
     d.tap("dt:lay_pack")
     t.until("the jam", lambda s: s.tilt is not None)
     d.tap("dt:tilt_void")
-    d.tap("reason:Table fault")
+    d.tap("void:table_fault")
     d.tap("void:confirm")
-    t.until("the void", lambda s: s.phase == "idle" and s.voided == "Table fault")
+    t.until("the void", lambda s: s.phase == "idle" and s.voided == "void:table_fault")
     t.wait_robots(lambda r: r.stats.voided == 1 and r.stats.at_stake == 0)

@@ -12,6 +12,7 @@ KEY = ("table_id", "game_number", "seat")
 STEP_MESSAGES = {
     e.RoundOpened: "round_opened",
     e.WagerAccepted: "wager_accepted",
+    e.BetsClosing: "bets_closing",
     e.BetsClosed: "bets_closed",
     e.FirstDealt: "first_dealt",
     e.DecisionMade: "decision_accepted",

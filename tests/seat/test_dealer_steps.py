@@ -18,10 +18,13 @@ from typing import Any
 import pytest
 
 from kiosk.kernel.cards import cards
+from kiosk.table.core import events as te
 from kiosk.table.core.controller import TableController
 from kiosk.table.core.core import CardSource, TableConfig
+from kiosk.table.core.core import Phase as TPhase
 from kiosk.table.core.dealer_access import DealerAccess
 from kiosk.table.core.dealer_link import DealerLink
+from kiosk.table.core.meters import table_meters
 from kiosk.table.core.server import TableServer
 from kiosk.terminal.app.wiring import Terminal, build_terminal
 from kiosk.terminal.core import commands as c
@@ -177,6 +180,96 @@ def test_a_seat_holds_its_countdown_while_paused_and_shows_each_pack_laid(
         until(seat, lambda: rt.state.phase is Phase.RESULT)
         assert TiltCode.TABLE_RESULT_MISMATCH not in rt.state.tilts
         assert rt.state.credits[0] == 10_000 - 200 + 500  # the flush pays Pairs Plus 4 to 1
+    finally:
+        dealer.close()
+        seat.close()
+
+
+def _seated(server: TableServer, terminal: Terminal, pki_dir: Path) -> SeatRuntime:
+    creds = pki.credentials(pki_dir, "seat-1")
+    return SeatRuntime(
+        terminal.runtime,
+        "T1",
+        1,
+        connect=lambda join: SeatClient(server.address, creds, join, max_backoff=0.2).start(),
+    )
+
+
+def test_an_early_close_plays_the_chips_on_the_felt_and_the_books_agree(
+    server: TableServer, terminal: Terminal, pki_dir: Path
+) -> None:
+    """Decision 0064: chips on the felt (no DEAL), the dealer closes bets 20 s early: the seat
+    commits them at the last call, the table takes them, and both journals agree to the cent."""
+    seat = _seated(server, terminal, pki_dir)
+    dealer = DealerLink(server.address, pki.credentials(pki_dir, "dealer-1"))
+    rt = terminal.runtime
+    try:
+        until(seat, lambda: seat.status().connection is Connection.SEATED)
+        ok(dealer, sign_in=dpb.SignIn(role=dpb.DEALER_ROLE_DEALER, pin="4444"))
+        ok(dealer, change_pin=dpb.ChangeDealerPin(new_pin="7531"))
+        ok(dealer, new_game=dpb.NewGame())
+        until(seat, lambda: seat.status().bets_open)
+        rt.execute(c.SelectPositions((0, 1, 2)))
+        rt.execute(c.PlaceWager(spot="ante", amount=100))
+        rt.execute(c.PlaceWager(spot="pairs_plus", amount=100))
+        seat.pump()
+        assert rt.state.credits[0] == 10_000  # on the felt, not committed: 20 s to go
+        rnd = server.controller.state.round
+        assert rnd is not None and not rnd.bets
+        game = rnd.game_number
+        ok(dealer, close_bets=dpb.CloseBets(game_number=game))  # long before the countdown
+        until(seat, lambda: server.controller.state.phase is TPhase.BETS_CLOSED)
+        assert dict(rnd.bets[1].wagers) == {"ante": 100, "pairs_plus": 100}  # the felt played
+        until(seat, lambda: rt.state.phase is not Phase.WAGERING)
+        assert rt.state.credits[0] == 10_000 - 200 and not seat.unplayed
+
+        for pack, hand in enumerate((ARRAY[:3], ARRAY[3:6], ARRAY[6:]), start=1):
+            ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=pack, cards=hand))
+        dealer.wait_view(lambda v: v.phase == "dealing", timeout=8)  # the default fold
+        ok(dealer, lay_pack=dpb.LayPack(game_number=game, pack=4, cards=DEALER))
+        ok(dealer, confirm=dpb.ConfirmRound(game_number=game))
+        until(seat, lambda: rt.state.phase is Phase.RESULT)
+        assert TiltCode.TABLE_RESULT_MISMATCH not in rt.state.tilts
+        assert rt.state.credits[0] == 10_000 - 200 + 500  # the flush pays Pairs Plus 4 to 1
+    finally:
+        dealer.close()
+        seat.close()
+    books = table_meters(server.controller.journal.events())
+    at_table = books.seats[1]
+    lifetime = rt.state.lifetime
+    assert (at_table.wagered, at_table.paid, at_table.rounds) == (200, 500, 1)
+    assert lifetime["coin_in"] - lifetime["voided_returns"] == at_table.wagered
+    assert lifetime["coin_out"] == at_table.paid
+
+
+def test_a_last_call_to_an_empty_felt_closes_within_its_bound(
+    server: TableServer, terminal: Terminal, pki_dir: Path
+) -> None:
+    """A seated seat with nothing on its felt: the dealer's close waits at most LAST_CALL_MS,
+    and chips placed after bets closed stay on the felt for the next round."""
+    seat = _seated(server, terminal, pki_dir)
+    dealer = DealerLink(server.address, pki.credentials(pki_dir, "dealer-1"))
+    rt = terminal.runtime
+    try:
+        until(seat, lambda: seat.status().connection is Connection.SEATED)
+        ok(dealer, sign_in=dpb.SignIn(role=dpb.DEALER_ROLE_DEALER, pin="4444"))
+        ok(dealer, change_pin=dpb.ChangeDealerPin(new_pin="7531"))
+        ok(dealer, new_game=dpb.NewGame())
+        until(seat, lambda: seat.status().bets_open)
+        game = server.current_game()
+        ok(dealer, close_bets=dpb.CloseBets(game_number=game))
+        rnd = server.controller.state.round
+        assert rnd is not None and rnd.closing and rnd.betting_deadline > 0
+        until(seat, lambda: seat.status().last_call)  # the seat heard the last call
+        until(seat, lambda: server.controller.state.phase is TPhase.IDLE)  # no bet: closed
+        until(seat, lambda: not seat.status().bets_open)
+        rt.execute(c.SelectPositions((0, 1, 2)))
+        rt.execute(c.PlaceWager(spot="ante", amount=100))
+        seat.pump()
+        assert rt.state.pending_wagers == {0: {"ante": 100}} and rt.state.credits[0] == 10_000
+        assert not any(
+            isinstance(ev, te.WagerAccepted) for ev in server.controller.journal.events()
+        )
     finally:
         dealer.close()
         seat.close()

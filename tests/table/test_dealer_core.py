@@ -17,7 +17,14 @@ from kiosk.kernel.games.base import SeatBet
 from kiosk.kernel.games.registry import load_game
 from kiosk.table.core import commands as c
 from kiosk.table.core import events as e
-from kiosk.table.core.core import CardSource, DealMode, Phase, TableConfigError, TableCore
+from kiosk.table.core.core import (
+    LAST_CALL_MS,
+    CardSource,
+    DealMode,
+    Phase,
+    TableConfigError,
+    TableCore,
+)
 from kiosk.table.core.dealer_access import DealerAccess, DealerRole, LockoutPolicy, PinPolicyError
 from kiosk.terminal.core.pins import KdfParams
 from tests.helpers.table import STADIUM, TURBO, config, stadium_bet, turbo_bet
@@ -350,6 +357,41 @@ def test_a_controller_restarted_mid_deal_keeps_the_packs_laid(tmp_path: Path) ->
         again.close()
 
 
+def test_an_early_close_is_a_last_call_for_the_seats_still_to_report() -> None:
+    """Decision 0064: a seat at the table without a report yet gets LAST_CALL_MS to report
+    what lies on its felt; bets close when it has, or when the last call runs out."""
+    long = dataclasses.replace(config(STADIUM), card_source=CardSource.MANUAL, betting_ms=60_000)
+    core = TableCore(long)
+    log: list[e.Event] = []
+    for seat in (0, 1):
+        log += step(core, c.Join(seat))
+    log += step(core, c.OpenRound())  # the countdown runs to 60 s
+    log += step(core, c.ReportWager("T1", 1, 0, stadium_bet()), 10)
+    log += step(core, c.CloseBets(1), 20)
+    assert log[-1] == e.BetsClosing(20, 1, 20 + LAST_CALL_MS)
+    assert core.state.phase is Phase.BETTING and core.state.round is not None
+    assert step(core, c.CloseBets(1), 21) == []  # pressed again: the last call runs
+    log += step(core, c.ReportWager("T1", 1, 1, stadium_bet()), 22)  # seat 1's felt
+    assert log[-2:] == [
+        e.WagerAccepted(22, 1, 1, stadium_bet()),
+        e.BetsClosed(22, 1, (0, 1)),  # the last seat in: closed at once
+    ]
+    assert core.state.phase is Phase.BETS_CLOSED
+    assert replayed(core, log).state == core.state
+
+    late = TableCore(long)
+    for seat in (0, 1):
+        step(late, c.Join(seat))
+    step(late, c.OpenRound())
+    step(late, c.ReportWager("T1", 1, 0, stadium_bet()), 10)
+    step(late, c.CloseBets(1), 100)
+    deadline = 100 + LAST_CALL_MS
+    assert step(late, c.Tick(), deadline - 1) == []
+    with pytest.raises(c.IllegalCommandError, match="bets are closed"):
+        late.handle(c.ReportWager("T1", 1, 1, stadium_bet()), deadline)  # too late: refused
+    assert step(late, c.Tick(), deadline) == [e.BetsClosed(deadline, 1, (0,))]
+
+
 def test_the_dealers_view_shows_each_seats_state_and_the_next_pack() -> None:
     from kiosk.table.core.dealer_view import table_view
     from proto.turbokiosk.v1 import dealer_pb2 as pb
@@ -373,8 +415,9 @@ def test_the_dealers_view_shows_each_seats_state_and_the_next_pack() -> None:
         2,
         1000,
     )
-    step(core, c.CloseBets(1), 30)
-    view = table_view(core, 30, {0, 2}, presented=(1, (5, 6, 7)))
+    step(core, c.CloseBets(1), 30)  # seat 2 has not reported: the last call runs
+    step(core, c.Tick(), 1000)  # ... to the countdown's end, which comes first
+    view = table_view(core, 1000, {0, 2}, presented=(1, (5, 6, 7)))
     assert (view.next_step.pack, view.next_step.location) == (1, "array 1-3")
     assert view.next_step.presented and list(view.next_step.cards) == [5, 6, 7]
     assert (view.next_step.packs_in_deal, view.next_step.packs_in_round) == (3, 4)

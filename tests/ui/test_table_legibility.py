@@ -46,3 +46,24 @@ def test_the_table_screens_are_legible_at_800x480(tmp_path: Path, language: str)
     finally:
         d.close()
         tour.terminal.runtime.close()
+
+
+def test_no_earlier_notice_shows_on_the_table_screens(tmp_path: Path) -> None:
+    """Issue 26: screenshot 31 showed the note's "$100.00 added" from the step before it."""
+    tour = tour_terminal(tmp_path, fixed=True)
+    app = build_app(tour.terminal, show_simulator=False, speed=SPEED, table_status=tour.table)
+    d = Driver(app, (800, 480))
+    notices: dict[str, str] = {}
+    try:
+        d.tap_at(app.root.width / 2, app.root.height / 2)
+
+        def shot(name: str) -> None:
+            d.frames(2)
+            notices[name] = app.notice_text
+
+        visit_table(d, tour.table, shot, lambda cards: setattr(tour, "script", cards))
+        assert notices["31-table-stadium-betting"] == "", notices
+        assert not [n for n, said in notices.items() if "added" in said or "añadid" in said]
+    finally:
+        d.close()
+        tour.terminal.runtime.close()

@@ -26,14 +26,10 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.table.core.dealer_link import Answer, DealerLink, DealerLinkError
 from kiosk.table.core.dealer_records import PACK_SIZE, Role, TableSnapshot
-from kiosk.table.presentation.dealer import (
-    DealerView,
-    dealer_view,
-    location_title,
-    pause_reason_words,
-    recall_views,
-)
+from kiosk.table.presentation.dealer import DealerView, dealer_view, recall_views
 from kiosk.table.presentation.dealer_entry import PackEntry
+from kiosk.table.presentation.dealer_refusals import refusal_words
+from kiosk.table.presentation.dealer_words import location_title, pause_reason_words
 from kiosk.table.presentation.i18n_dealer import next_language, text
 from ui.table.pages import (
     CardsPage,
@@ -81,7 +77,7 @@ class DealerApp(App):
         self, link: DealerLink, *, clock: Callable[[], float] = time.monotonic, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
-        self.title = "TurboKiosk Dealer Terminal"
+        self.title = text(self.lang, "window_title")
         self.link = link
         self.clock = clock
         self.role: Role | None = None
@@ -137,6 +133,7 @@ class DealerApp(App):
         """The language button: the next language; every page is drawn again in it (a line
         already said stays as it was said)."""
         self.lang = next_language(self.lang)
+        self.title = self.t("window_title")
         where = self.root.current
         if where == "signin":
             page = self.pages["signin"]
@@ -179,9 +176,10 @@ class DealerApp(App):
 
     def refresh(self, force: bool = False) -> None:
         """Redraw the round page when the view or the countdown's second changed."""
-        self.status = self.link.down
-        if self.link.down and self.root.current != "signin":
-            self._say(self.t("link_down", down=self.link.down), error=True)
+        down = self.link.down if self.lang == "en" or not self.link.down else self.t("link_lost")
+        self.status = down
+        if down and self.root.current != "signin":
+            self._say(self.t("link_down", down=down), error=True)
         view = self.view()
         if view is None:
             return
@@ -202,7 +200,8 @@ class DealerApp(App):
             page.start(role_name, str(exc), error=True)
             return
         if not answer.accepted:
-            page.start(role_name, answer.message or self.t("pin_refused"), error=True)
+            said = refusal_words(answer.message, "", self.lang)
+            page.start(role_name, said if answer.message else self.t("pin_refused"), error=True)
             return
         self.role = answer.role
         if answer.must_change_pin:
@@ -214,7 +213,11 @@ class DealerApp(App):
         page = self.pages["signin"]
         answer = self._ask(lambda: self.link.change_pin(new_pin))
         if answer is None or not answer.ok:
-            reason = answer.reason if answer is not None else self.t("no_answer")
+            reason = (
+                refusal_words(answer.reason, answer.error, self.lang)
+                if answer is not None
+                else self.t("no_answer")
+            )
             page.start(page.role, reason, error=True, mode="new")
             return
         self._to_round(self.t("pin_changed"))
@@ -258,7 +261,7 @@ class DealerApp(App):
             self._say(done)
             self.link.wait_for(before, timeout=2.0)  # the view of the step it made
         else:
-            self._say(answer.reason or answer.error or self.t("refused"), error=True)
+            self._say(refusal_words(answer.reason, answer.error, self.lang), error=True)
         self.refresh(force=True)
         return answer.ok
 
@@ -355,7 +358,7 @@ class DealerApp(App):
         before = self.link.revision
         answer = self._ask(lambda: self.link.lay_pack(self._game(), entry.pack, entry.cards))
         if answer is not None and not answer.ok:
-            said = answer.reason or self.t("refused")
+            said = refusal_words(answer.reason, answer.error, self.lang)
             self.entry = replace(entry, message=said, about=None, refused=True)
             self._show_entry()
             return

@@ -140,6 +140,8 @@ class RoundState:
     deck_checks: list[e.DeckChecked] = field(default_factory=list)
     tilts: list[e.CardTilted] = field(default_factory=list)
     tilt: e.CardTilted | None = None
+    #: the dealer closed bets early: the last call runs until ``betting_deadline``
+    closing: bool = False
 
     def dealt(self) -> frozenset[int]:
         """Every card dealt in the round so far (packs laid included)."""
@@ -219,10 +221,16 @@ PAUSED_REFUSES: frozenset[type[Any]] = frozenset(
 
 _DEALING = (Phase.BETS_CLOSED, Phase.DEALING)
 
+#: the dealer's early close waits this long at most for the seats' last reports (decision
+#: 0064): shorter than a seat's commit lead (kiosk.terminal.seat.runtime.COMMIT_LEAD_MS), so a
+#: seat commits its felt as soon as it hears of it; far longer than a round trip on a table's LAN
+LAST_CALL_MS = 1000
+
 #: (phase, event) -> the phase after it; an event of a round not listed here cannot happen
 TRANSITIONS: dict[tuple[Phase, type[Any]], Phase] = {
     (Phase.IDLE, e.RoundOpened): Phase.BETTING,
     (Phase.BETTING, e.WagerAccepted): Phase.BETTING,
+    (Phase.BETTING, e.BetsClosing): Phase.BETTING,
     (Phase.BETTING, e.BetsClosed): Phase.BETS_CLOSED,
     (Phase.BETS_CLOSED, e.FirstDealt): Phase.DECIDING,
     (Phase.DECIDING, e.DecisionMade): Phase.DECIDING,
@@ -373,7 +381,13 @@ class TableCore:
             self.game.validate_bet(_seat_bet(cmd.bet))
         except RuleError as exc:
             raise InvalidArgumentError(str(exc)) from exc
-        return [e.WagerAccepted(now, rnd.game_number, cmd.seat, cmd.bet)]
+        accepted = e.WagerAccepted(now, rnd.game_number, cmd.seat, cmd.bet)
+        if rnd.closing and self.state.seats <= {*rnd.bets, cmd.seat}:  # the last one in
+            return [
+                accepted,
+                e.BetsClosed(now, rnd.game_number, tuple(sorted({*rnd.bets, cmd.seat}))),
+            ]
+        return [accepted]
 
     def _decide(self, cmd: c.ReportDecision, now: int) -> list[e.Event]:
         rnd = self._round()
@@ -488,7 +502,16 @@ class TableCore:
     # -- the dealer's steps ---------------------------------------------------------------
 
     def _close_bets(self, cmd: c.CloseBets, now: int) -> list[e.Event]:
+        """The dealer's "No more bets": closed at once when every seat has reported; else the
+        last call (decision 0064): each seat commits what lies on its felt as it hears of it,
+        and bets close when all have reported or after :data:`LAST_CALL_MS`."""
         rnd = self._round_of(cmd.game_number)
+        if rnd.closing:
+            return []  # the last call runs: bets close by themselves
+        waiting = self.state.seats - set(rnd.bets)
+        if waiting and rnd.betting_deadline > now:
+            deadline = min(rnd.betting_deadline, now + LAST_CALL_MS)
+            return [e.BetsClosing(now, rnd.game_number, deadline)]
         closed = e.BetsClosed(now, rnd.game_number, tuple(sorted(rnd.bets)))
         if not rnd.bets:
             return [closed, e.RoundClosed(now, rnd.game_number)]
@@ -722,6 +745,10 @@ class TableCore:
     def _a_wager(self, ev: e.WagerAccepted) -> None:
         self._round().bets[ev.seat] = ev.bet
 
+    def _a_bets_closing(self, ev: e.BetsClosing) -> None:
+        rnd = self._round()
+        rnd.betting_deadline, rnd.closing = ev.betting_deadline, True
+
     def _a_bets_closed(self, ev: e.BetsClosed) -> None:
         pass
 
@@ -911,6 +938,7 @@ _APPLY: dict[type[Any], Callable[..., None]] = {
     e.SeatLeft: TableCore._a_left,
     e.RoundOpened: TableCore._a_opened,
     e.WagerAccepted: TableCore._a_wager,
+    e.BetsClosing: TableCore._a_bets_closing,
     e.BetsClosed: TableCore._a_bets_closed,
     e.FirstDealt: TableCore._a_first,
     e.DecisionMade: TableCore._a_decision,

@@ -99,6 +99,16 @@ class WagerAccepted:
 
 
 @dataclass(frozen=True)
+class BetsClosing:
+    """The dealer closed bets early: the seats' last chips are awaited until ``betting_deadline``
+    (the last call, decision 0064); bets close then, or as soon as every seat has reported."""
+
+    at: int
+    game_number: int
+    betting_deadline: int
+
+
+@dataclass(frozen=True)
 class BetsClosed:
     at: int
     game_number: int
@@ -279,6 +289,7 @@ Event = (
     | SeatLeft
     | RoundOpened
     | WagerAccepted
+    | BetsClosing
     | BetsClosed
     | FirstDealt
     | DecisionMade

@@ -120,6 +120,10 @@ def step_for_seat(
         out.wager_accepted.CopyFrom(
             pb.WagerAccepted(wagers=_wagers(event.bet), positions=event.bet.positions)
         )
+    elif isinstance(event, e.BetsClosing):
+        out.bets_closing.CopyFrom(
+            pb.BetsClosing(betting_deadline_ms=event.betting_deadline, now_ms=now_ms)
+        )
     elif isinstance(event, e.BetsClosed):
         out.bets_closed.CopyFrom(pb.BetsClosed(seats=event.seats))
     elif isinstance(event, e.FirstDealt):

@@ -21,6 +21,14 @@ from kiosk.table.core.dealer_records import (
     SeatState,
     TableSnapshot,
 )
+from kiosk.table.presentation.dealer_refusals import stop_words
+from kiosk.table.presentation.dealer_words import (
+    choice_words,
+    location_title,
+    pause_reason_words,
+    spot_words,
+    void_reason_words,
+)
 from kiosk.table.presentation.i18n_dealer import text
 from kiosk.terminal.presentation.faces import CardFace, face
 from kiosk.terminal.presentation.money import dollars
@@ -116,17 +124,6 @@ class DealerView:
     supervisor: bool = False  # the supervisor is signed in (void, re-read)
 
 
-def location_title(location: str, lang: str = "en") -> str:
-    """A pack's location in the dealer's words: ``"dealer"`` -> ``"Dealer's hand"``."""
-    if location == "dealer":
-        return text(lang, "place_dealer")
-    if location == "community":
-        return text(lang, "place_community")
-    if location.startswith("array "):
-        return text(lang, "place_array", cards=location.removeprefix("array "))
-    return location[:1].upper() + location[1:]
-
-
 def edition_title(edition: str) -> str:
     """The edition's name as printed on its felt (the id when it is unknown)."""
     try:
@@ -192,7 +189,7 @@ def seat_view(line: SeatLine, lang: str = "en") -> SeatView:
     key, colour = SEAT_WORDS[line.state]
     words = text(lang, key)
     if line.choice and line.state in (SeatState.DECIDED, SeatState.TIMED_OUT):
-        words = text(lang, "seat_choice", words=words, choice=line.choice.upper())
+        words = text(lang, "seat_choice", words=words, choice=choice_words(line.choice, lang))
     if line.state is SeatState.SETTLED:
         words = (
             text(lang, "seat_paid", amount=dollars(line.paid))
@@ -341,34 +338,13 @@ def dealer_view(snapshot: TableSnapshot, role: Role, lang: str = "en") -> Dealer
         buttons=buttons,
         paused=snapshot.paused,
         tilt_title=text(lang, "tilt_title") if tilted else "",
-        tilt_text=snapshot.tilt.reason if snapshot.tilt is not None else "",
+        tilt_text=stop_words(snapshot.tilt.reason, lang) if snapshot.tilt is not None else "",
         step_text=step_text,
         presented=presented,
         deck_text=snapshot.deck_check,
         progressive_text=snapshot.progressive,
         supervisor=supervisor,
     )
-
-
-#: the reasons the dealer gives for a pause (each shown on the seats: 32 characters at most),
-#: sent and journalled in English; the Dealer Terminal shows them in its language
-PAUSE_REASONS = ("Dealer change", "Break", "Table check", "Supervisor called")
-#: the reasons a supervisor gives for a void (sent and journalled in English)
-VOID_REASONS = ("Dealer error", "Misdeal", "Card check failed", "Table fault")
-
-
-def pause_reason_words(reason: str, lang: str = "en") -> str:
-    """A pause reason in ``lang`` (a reason not of :data:`PAUSE_REASONS` as it came)."""
-    if reason in PAUSE_REASONS:
-        return text(lang, f"pause_reason_{PAUSE_REASONS.index(reason)}")
-    return reason
-
-
-def void_reason_words(reason: str, lang: str = "en") -> str:
-    """A void reason in ``lang`` (a reason not of :data:`VOID_REASONS` as it came)."""
-    if reason in VOID_REASONS:
-        return text(lang, f"void_reason_{VOID_REASONS.index(reason)}")
-    return reason
 
 
 #: the suit keys of manual entry: (symbol, word, colour name), in the order of kiosk.kernel.cards
@@ -411,9 +387,9 @@ def recall_seat_text(seat: RecalledSeatLine, names: dict[str, str], lang: str = 
     """One seat of a recalled round: its choice, each wager with its result, what it got."""
     parts = [text(lang, "seat", seat=seat.seat)]
     if seat.choice:
-        parts.append(seat.choice.upper())
+        parts.append(choice_words(seat.choice, lang))
     for w in seat.wagers:
-        name = names.get(w.spot, w.spot.replace("_", " ").capitalize())
+        name = spot_words(names.get(w.spot, w.spot.replace("_", " ").capitalize()), lang)
         if seat.returned and not seat.paid:
             result = text(lang, "result_returned")
         elif w.paid > w.stake:

@@ -30,6 +30,10 @@ TABLE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "table_no_link": "No link to the table",
         "table_closed": "Not seated at the table",
         "table_lost_advice": "New bets come back with the link. Your credits stay here.",
+        "table_pause_reason_0": "Dealer change",
+        "table_pause_reason_1": "Break",
+        "table_pause_reason_2": "Table check",
+        "table_pause_reason_3": "Supervisor called",
     },
     "es": {
         "table_step_connecting": "Entrando en la mesa",
@@ -55,5 +59,9 @@ TABLE_TEXTS: Mapping[str, Mapping[str, str]] = {
         "table_no_link": "Sin enlace con la mesa",
         "table_closed": "Sin puesto en la mesa",
         "table_lost_advice": "Las apuestas vuelven con el enlace. Sus créditos siguen aquí.",
+        "table_pause_reason_0": "Cambio de crupier",
+        "table_pause_reason_1": "Descanso",
+        "table_pause_reason_2": "Revisión de mesa",
+        "table_pause_reason_3": "Supervisor avisado",
     },
 }

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from kiosk.kernel.games.table_phase import WINDOWS, TablePhase
+from kiosk.kernel.games.table_reasons import PAUSE_REASONS, reason_code
 from kiosk.terminal.presentation.i18n import text
 from kiosk.terminal.presentation.money import dollars
 from kiosk.terminal.presentation.overlays import LockupView
@@ -126,7 +127,7 @@ def table_bar(
         detail = text(language, "table_closed" if closed else "table_no_link")
     elif step is TableStep.PAUSED:
         headline = text(language, "table_step_paused")
-        detail = _short(status.pause_reason) or _where(status, language)
+        detail = _short(pause_words(status.pause_reason, language)) or _where(status, language)
     elif step is TableStep.DEALING and status.pack:  # the pack in the detail: the bar is narrow
         headline = text(language, "table_step_dealing")
         place = pack_place(status.pack_location, language)
@@ -184,6 +185,14 @@ def pack_place(location: str, language: str) -> str:
     if location == "community":
         return text(language, "table_place_community")
     return location
+
+
+def pause_words(reason: str, language: str) -> str:
+    """A pause's reason in the seat's language (a dealer's own words as they came)."""
+    code = reason_code(reason)
+    if code in PAUSE_REASONS:
+        return text(language, f"table_pause_reason_{PAUSE_REASONS.index(code)}")
+    return reason
 
 
 def _short(reason: str) -> str:

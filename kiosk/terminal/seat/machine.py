@@ -207,6 +207,7 @@ class SeatMachine:
             progressive=_progressive_words(body),
             progressive_name=body.progressive.name if body.HasField("progressive") else "",
             paused=False,  # the controller opens no round while it is paused
+            last_call=False,
             pause_reason="",
             reason="" if self.status.connection is Connection.SEATED else self.status.reason,
         )
@@ -218,6 +219,19 @@ class SeatMachine:
         # shown only: whether the wager is in the round is BetsClosed's to say
         self._show(reason=f"the table refused a report: {body.reason}")
 
+    def _bets_closing(self, f: RoundFacts, body: pb.BetsClosing, at: int) -> None:
+        # the dealer's last call: the seat commits its felt at once (runtime._commit_at_close)
+        if f.taken is not None or f.first is not None:
+            return  # a replayed step of a round already closed
+        self._show(
+            game_number=f.game_number,
+            deadline_ms=body.betting_deadline_ms,
+            remaining_ms=max(0, body.betting_deadline_ms - body.now_ms),
+            received_at_ms=at,
+            dealer_step="No more bets",
+            last_call=True,
+        )
+
     def _bets_closed(self, f: RoundFacts, body: pb.BetsClosed, at: int) -> None:
         f.betting_open = False
         f.taken = self.seat in body.seats
@@ -227,6 +241,7 @@ class SeatMachine:
             deadline_ms=0,
             dealer_step="No more bets",
             seats_in=len(body.seats),
+            last_call=False,
         )
 
     def _first(self, f: RoundFacts, body: pb.FirstDealt, at: int) -> None:
@@ -426,6 +441,7 @@ STEP_FOLDS: dict[str, Callable[[SeatMachine, RoundFacts, Any, int], None]] = {
     "round_opened": SeatMachine._opened,
     "wager_accepted": SeatMachine._accepted,
     "refused": SeatMachine._refused,
+    "bets_closing": SeatMachine._bets_closing,
     "bets_closed": SeatMachine._bets_closed,
     "first_dealt": SeatMachine._first,
     "decision_accepted": SeatMachine._decision,

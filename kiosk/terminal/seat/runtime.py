@@ -16,8 +16,10 @@ voided on the terminal (``VoidRound``: every cent back, journaled).
 DEAL.  :meth:`pump` commits the chips on the felt by itself, :data:`COMMIT_LEAD_MS` before the
 betting window ends on the seat's count of it (journaled first, then reported, as
 :meth:`bet` does); chips that cannot make a wager (no mandatory wager, positions missing) stay
-on the felt and the seat says why.  A dealer who closes bets early takes only the wagers
-already reported: the chips still on the felt then wait for the next round.
+on the felt and the seat says why.  A dealer who closes bets early makes a last call
+(decision 0064): the seat commits its felt as soon as it hears of it, and the controller closes
+bets when every seat has reported or after ``LAST_CALL_MS`` (a report later than that is
+refused, and the seat returns the wager it journaled: every cent back).
 
 Everything runs on the terminal's thread: :meth:`pump` drains the client's inbox and carries
 out the machine's actions until there is none (the caller's loop calls it, as it calls
@@ -245,7 +247,9 @@ class SeatRuntime:
     def _commit_at_close(self) -> None:
         """Commit the chips on the felt as the betting window closes (no DEAL at a table)."""
         status = self.machine.status
-        if not status.bets_open or status.remaining_at(self.clock()) > COMMIT_LEAD_MS:
+        if not status.bets_open:
+            return
+        if not status.last_call and status.remaining_at(self.clock()) > COMMIT_LEAD_MS:
             return
         s = self.runtime.state
         if s.phase is not Phase.WAGERING or not s.pending_wagers.get(0) or s.lockups():

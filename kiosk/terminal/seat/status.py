@@ -55,6 +55,8 @@ class SeatStatus:
     progressive: tuple[str, int] | None = None
     #: that progressive's name ("" when none)
     progressive_name: str = ""
+    #: the dealer closed bets early: the seat commits what lies on its felt now (decision 0064)
+    last_call: bool = False
 
     def remaining_at(self, monotonic_ms: int) -> int:
         """Milliseconds left on the countdown at the seat's monotonic ``monotonic_ms``."""

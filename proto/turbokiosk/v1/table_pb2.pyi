@@ -73,7 +73,7 @@ class LeaveTable(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class SeatResponse(_message.Message):
-    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused", "pack_laid", "table_paused", "table_resumed", "finished_round", "progressive_hit")
+    __slots__ = ("table_id", "game_number", "seat", "journal_seq", "round_opened", "wager_accepted", "bets_closed", "first_dealt", "decision_accepted", "decisions_closed", "second_dealt", "seat_settled", "round_closed", "round_voided", "refused", "pack_laid", "table_paused", "table_resumed", "finished_round", "progressive_hit", "bets_closing")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -94,6 +94,7 @@ class SeatResponse(_message.Message):
     TABLE_RESUMED_FIELD_NUMBER: _ClassVar[int]
     FINISHED_ROUND_FIELD_NUMBER: _ClassVar[int]
     PROGRESSIVE_HIT_FIELD_NUMBER: _ClassVar[int]
+    BETS_CLOSING_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     game_number: int
     seat: int
@@ -114,7 +115,8 @@ class SeatResponse(_message.Message):
     table_resumed: TableResumed
     finished_round: FinishedRound
     progressive_hit: SeatProgressiveHit
-    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ..., pack_laid: _Optional[_Union[PackLaid, _Mapping]] = ..., table_paused: _Optional[_Union[TablePaused, _Mapping]] = ..., table_resumed: _Optional[_Union[TableResumed, _Mapping]] = ..., finished_round: _Optional[_Union[FinishedRound, _Mapping]] = ..., progressive_hit: _Optional[_Union[SeatProgressiveHit, _Mapping]] = ...) -> None: ...
+    bets_closing: BetsClosing
+    def __init__(self, table_id: _Optional[str] = ..., game_number: _Optional[int] = ..., seat: _Optional[int] = ..., journal_seq: _Optional[int] = ..., round_opened: _Optional[_Union[RoundOpened, _Mapping]] = ..., wager_accepted: _Optional[_Union[WagerAccepted, _Mapping]] = ..., bets_closed: _Optional[_Union[BetsClosed, _Mapping]] = ..., first_dealt: _Optional[_Union[FirstDealt, _Mapping]] = ..., decision_accepted: _Optional[_Union[DecisionAccepted, _Mapping]] = ..., decisions_closed: _Optional[_Union[DecisionsClosed, _Mapping]] = ..., second_dealt: _Optional[_Union[SecondDealt, _Mapping]] = ..., seat_settled: _Optional[_Union[SeatSettled, _Mapping]] = ..., round_closed: _Optional[_Union[RoundClosed, _Mapping]] = ..., round_voided: _Optional[_Union[RoundVoided, _Mapping]] = ..., refused: _Optional[_Union[Refused, _Mapping]] = ..., pack_laid: _Optional[_Union[PackLaid, _Mapping]] = ..., table_paused: _Optional[_Union[TablePaused, _Mapping]] = ..., table_resumed: _Optional[_Union[TableResumed, _Mapping]] = ..., finished_round: _Optional[_Union[FinishedRound, _Mapping]] = ..., progressive_hit: _Optional[_Union[SeatProgressiveHit, _Mapping]] = ..., bets_closing: _Optional[_Union[BetsClosing, _Mapping]] = ...) -> None: ...
 
 class SeatProgressiveHit(_message.Message):
     __slots__ = ("key", "progressive", "outcome", "award_cents", "handpay")
@@ -177,6 +179,14 @@ class WagerAccepted(_message.Message):
     wagers: _containers.RepeatedCompositeFieldContainer[Wager]
     positions: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, wagers: _Optional[_Iterable[_Union[Wager, _Mapping]]] = ..., positions: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class BetsClosing(_message.Message):
+    __slots__ = ("betting_deadline_ms", "now_ms")
+    BETTING_DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    NOW_MS_FIELD_NUMBER: _ClassVar[int]
+    betting_deadline_ms: int
+    now_ms: int
+    def __init__(self, betting_deadline_ms: _Optional[int] = ..., now_ms: _Optional[int] = ...) -> None: ...
 
 class BetsClosed(_message.Message):
     __slots__ = ("seats",)
