@@ -68,7 +68,7 @@ def test_the_rows_are_written_while_the_anchor_syncs_and_committed_after_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     journal, _signer = journal_on(tmp_path)
-    slow = SlowSync(0.05)
+    slow = SlowSync(0.3)  # longer than the rows take, even on a busy machine
     monkeypatch.setattr(os, "fdatasync", slow)
     journal.db.set_trace_callback(slow.statement)
     seq = journal.commit(door(100), Projections(snapshot={"credits": 1}))
