@@ -8,8 +8,15 @@ terminal and the same number of baseline commits alternate, so both see the same
 load.  The terminal is measured with the development signer (in-process, ``DATA_DIR.signer``)
 and with the signer program over its Unix socket (``turbokiosk signer serve``, production).
 
-Run with ``tox -e bench`` (or ``pytest -m bench --benchmark-enable -s`` on this file; the
-whole measurement is one pytest-benchmark round).  Goal: at most 1.5x.
+Run with ``tox -e bench``, or on this file alone (the whole measurement is one pytest-benchmark
+round; ``--benchmark-only`` overrides the ``--benchmark-skip`` of the project's options)::
+
+    pytest -m bench --benchmark-enable --benchmark-only -s -p no:cacheprovider \
+        tests/faults/test_bench_sealed_commits.py
+
+``SEALED_BENCH_ROUNDS`` sets the rounds (300).  Each line printed also gives the machine's load
+average and the terminal process's CPU per commit (its threads; not the signer program's).
+Goal: at most 1.5x.
 """
 
 from __future__ import annotations
@@ -92,8 +99,9 @@ def signer_socket(tmp_path: Path) -> Iterator[Path]:
     proc.wait(10)
 
 
-def measure(rig: Rig, baseline: DurableWrites) -> tuple[float, float, float]:
-    """(median ms per commit of the terminal, of the baseline, commits per round)."""
+def measure(rig: Rig, baseline: DurableWrites) -> tuple[float, float, float, float]:
+    """(median ms per commit of the terminal, of the baseline, commits per round, the
+    terminal's CPU ms per commit)."""
     rt = rig.runtime
     rt.execute(c.InsertTicket("9" * 18, value=9_000_000))
     rt.execute(c.TicketStackedReport("9" * 18))
@@ -108,16 +116,18 @@ def measure(rig: Rig, baseline: DurableWrites) -> tuple[float, float, float]:
 
     Journal.commit = counting  # type: ignore[method-assign]
     terminal, durable, counts = [], [], []
+    cpu = 0.0
     try:
         for _ in range(ROUNDS):
             before = commits
-            t0 = time.perf_counter()
+            c0, t0 = time.process_time(), time.perf_counter()
             rt.execute(c.SelectPositions((0, 1, 2)))
             rt.execute(c.PlaceWager("ante", 100))
             rt.execute(c.Deal())
             if rt.state.phase is Phase.DECISION:
                 rt.execute(c.Decide("play"))
             elapsed = time.perf_counter() - t0
+            cpu += time.process_time() - c0
             assert rt.state.phase is Phase.RESULT
             n = commits - before
             terminal.append(elapsed / n)
@@ -130,18 +140,21 @@ def measure(rig: Rig, baseline: DurableWrites) -> tuple[float, float, float]:
         statistics.median(terminal) * 1e3,
         statistics.median(durable) * 1e3,
         statistics.mean(counts),
+        cpu / sum(counts) * 1e3,
     )
 
 
 def report(
-    what: str, figures: tuple[float, float, float], capsys: pytest.CaptureFixture[str]
+    what: str, figures: tuple[float, float, float, float], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    own, durable, per_round = figures
+    own, durable, per_round, cpu = figures
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
     with capsys.disabled():
         print(
             f"\n{what}: {ROUNDS} Stadium rounds, {per_round:.2f} commits per round; per commit "
             f"median {own:.3f} ms, its durable writes alone (bare SQLite commit + slot "
-            f"fdatasync) {durable:.3f} ms; ratio {own / durable:.2f}x (goal <= 1.5x)"
+            f"fdatasync) {durable:.3f} ms; ratio {own / durable:.2f}x (goal <= 1.5x); "
+            f"terminal CPU {cpu:.3f} ms per commit; load average {load}"
         )
 
 

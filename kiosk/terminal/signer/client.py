@@ -330,14 +330,48 @@ class LocalSigner(Signer):
             raise SignerUnavailableError(f"{self.where}: {exc}") from None
         return CommitSignatures(*signed)
 
+    def begin_sign_commit(
+        self, head: Head, snapshot_hash: bytes | None, seal: RoundSeal | None = None
+    ) -> PendingSignatures:
+        """:meth:`Signer.begin_sign_commit` by the same rules (:meth:`sign_commit`), the anchor
+        file opened once: read (another process may have moved it), the new anchor written
+        now and its ``fdatasync`` run on the sync thread while the caller writes its rows; the
+        answer signs meanwhile, then waits for the anchor to be durable
+        (:meth:`Keeper.begin_sign_commit`)."""
+        try:
+            if seal is not None:
+                seal = checked_seal(seal)
+            finish = self._keeper_now().begin_sign_commit(head, snapshot_hash or b"", seal)
+        except SignerRefusalError as exc:
+            return PendingSignatures(SignerRefusedError(f"the signer refused: {exc}"))
+        except (SignerStateError, OSError) as exc:
+            return PendingSignatures(SignerUnavailableError(f"{self.where}: {exc}"))
+        if finish is None:  # no anchor file to open: the signer says why, as ever
+            return super().begin_sign_commit(head, snapshot_hash, seal)
+
+        def signed() -> CommitSignatures:
+            try:
+                return CommitSignatures(*finish())
+            except SignerRefusalError as exc:
+                raise SignerRefusedError(f"the signer refused: {exc}") from None
+            except (SignerStateError, OSError) as exc:
+                raise SignerUnavailableError(f"{self.where}: {exc}") from None
+
+        return PendingSignatures(signed)
+
     def _ready(self) -> Keeper:
         """The keeper, its anchor read again (another process may have moved it)."""
+        if self._keeper is None:
+            return self._keeper_now()
+        self._keeper.reload()
+        return self._keeper
+
+    def _keeper_now(self) -> Keeper:
+        """The keeper (made, with its key and anchor read, on first use)."""
         if self._keeper is None:
             if self._create:
                 create_key(self.state_dir)
             self._keeper = Keeper(self.state_dir)
-        else:
-            self._keeper.reload()
         return self._keeper
 
 

@@ -186,6 +186,13 @@ class SignerCore:
         snapshot's or None), the anchor to make durable first or None when unchanged); the
         core holds that anchor from now on.  SignerRefusalError when refused (nothing
         changes).  ``seal`` must have passed :func:`checked_seal`."""
+        moved = self.advance(head, snapshot_hash, seal)
+        return self.signatures(head, snapshot_hash), moved
+
+    def advance(self, head: Head, snapshot_hash: bytes, seal: RoundSeal | None) -> Anchor | None:
+        """:meth:`sign_commit`'s rules and anchor without its signatures (:meth:`signatures`,
+        which cannot fail once this accepted): the anchor to make durable first, or None when
+        unchanged.  SignerRefusalError when refused (nothing changes)."""
         anchor = self.anchor
         if len(head.chain_hash) != 32:
             raise SignerRefusalError(f"a chain hash has 32 bytes, not {len(head.chain_hash)}")
@@ -200,18 +207,27 @@ class SignerCore:
                 f"head row {head.seq} is not after the last signed head row {anchor.seq}"
             )
         seal = anchor.seal if seal is None else self._new_seal(head, seal)
-        signature = self.key.sign(head_message(head))
-        snapshot = self._snapshot_signature(head, snapshot_hash) if snapshot_hash else None
+        if snapshot_hash and len(snapshot_hash) != 32:
+            raise SignerRefusalError(
+                f"snapshot hash: a 32-byte hash was expected, not {len(snapshot_hash)} bytes"
+            )
         if head == anchor.head:
             if seal == anchor.seal:
-                return (signature, snapshot), None
+                return None
             moved = replace(anchor, seal=seal)
         else:
             moved = Anchor(
                 head.epoch, head.seq, head.chain_hash, anchor.head, seal, anchor.withdrawn_at
             )
         self.anchor = moved
-        return (signature, snapshot), moved
+        return moved
+
+    def signatures(self, head: Head, snapshot_hash: bytes) -> tuple[bytes, bytes | None]:
+        """The head's signature and the snapshot's (None without ``snapshot_hash``), for a
+        head :meth:`advance` accepted."""
+        signature = self.key.sign(head_message(head))
+        snapshot = self._snapshot_signature(head, snapshot_hash) if snapshot_hash else None
+        return signature, snapshot
 
     def _new_seal(self, head: Head, seal: RoundSeal) -> RoundSeal:
         """The round seal a commit brings, checked against the one held."""

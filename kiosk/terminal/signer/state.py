@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
 import orjson
@@ -27,6 +28,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from kiosk.kernel.bounded_read import InputFileError, read_bounded
 from kiosk.kernel.durable import fsync_directory
+from kiosk.terminal.signer.background_sync import PendingSync, start_fdatasync
 from kiosk.terminal.signer.records import GENESIS_HASH, Anchor, Head, RoundSeal
 
 KEY_NAME = "signer.key"
@@ -120,37 +122,31 @@ class AnchorFile:
         """Make the anchor durable: the slot not holding the newest anchor is overwritten and
         fdatasync'd (after a power cut mid-write that slot fails its checksum and the other one,
         the anchor before, is read)."""
+        opened = self.open(create=True)
+        assert opened is not None
+        try:
+            opened.write(anchor)
+            opened.sync()
+        finally:
+            opened.close()
+
+    def open(self, *, create: bool = False) -> OpenAnchor | None:
+        """The file opened by path for one request and its slots read (None: no file, unless
+        ``create``): the anchor it holds now, and the write of the next one.  OSError when it
+        cannot be opened for writing."""
         created = False
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
         except FileNotFoundError:
+            if not create:
+                return None
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             created = True
         try:
-            # the newest generation on disk (another process of the directory may have written)
-            slots = os.pread(fd, 2 * SLOT_SIZE, 0)
-            found = self._read(slots)
-            generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
-            if generation % 2 == 0 and slots.startswith(OLD_MAGIC) and not any(found[:2]):
-                generation += 1  # the previous format's slots stay until a slot of this one is in
-            slot = _slot(generation, anchor)
-            index = generation % 2
-            os.pwrite(fd, slot, index * SLOT_SIZE)
-            os.fdatasync(fd)
-        finally:
+            return OpenAnchor(self, fd, created)
+        except BaseException:
             os.close(fd)
-        if created:
-            fsync_directory(self.state_dir)
-        # the file as it is now, and what it holds (unless the slot would not read back so)
-        self._seen = None
-        if len(found) == 2 and len(slots) == 2 * SLOT_SIZE and _reads_back(anchor):
-            now = slot + slots[SLOT_SIZE:] if index == 0 else slots[:SLOT_SIZE] + slot
-            self._seen = (
-                now,
-                [(generation, anchor), found[1]]
-                if index == 0
-                else [found[0], (generation, anchor)],
-            )
+            raise
 
     def _read(self, data: bytes) -> list[tuple[int, Anchor] | None]:
         """:func:`_read_slots`, parsed again only when the file's bytes changed."""
@@ -160,6 +156,76 @@ class AnchorFile:
         found = _read_slots(data)
         self._seen = (data, found)
         return found
+
+
+class OpenAnchor:
+    """:class:`AnchorFile` opened for one request: its slots as read now (:attr:`anchor`),
+    then at most one :meth:`write` of the next anchor, made durable by :meth:`sync` (or on
+    the sync thread: :meth:`start_sync`), then :meth:`close`."""
+
+    def __init__(self, owner: AnchorFile, fd: int, created: bool) -> None:
+        self.owner, self.fd, self.created = owner, fd, created
+        info = os.fstat(fd)
+        #: why the file is no anchor to read (what :meth:`AnchorFile.load` refuses), or None
+        self.unreadable: str | None = None
+        if not stat.S_ISREG(info.st_mode):
+            self.unreadable = "not a regular file"
+        elif info.st_size > 2 * SLOT_SIZE:
+            self.unreadable = f"{info.st_size} bytes, more than {2 * SLOT_SIZE} allowed"
+        #: the file's bytes and the slots that pass their checksum (None for the others)
+        self.slots = os.pread(fd, 2 * SLOT_SIZE, 0)
+        self.found = owner._read(self.slots)
+        self._written: tuple[bytes, list[tuple[int, Anchor] | None]] | None = None
+
+    @property
+    def anchor(self) -> Anchor:
+        """The newest anchor the file holds; SignerStateError when it is not a regular file
+        of at most two slots or no slot passes its checksum."""
+        if self.unreadable is not None:
+            raise SignerStateError(f"signer anchor {self.owner.path}: {self.unreadable}")
+        best = max(filter(None, self.found), default=None, key=lambda found: found[0])
+        if best is None:
+            raise SignerStateError(
+                f"signer anchor {self.owner.path} is damaged: no slot passes its checksum"
+            )
+        return best[1]
+
+    def write(self, anchor: Anchor) -> None:
+        """Write ``anchor`` over the slot not holding the newest one (not yet durable)."""
+        slots, found = self.slots, self.found
+        # the newest generation on disk (another process of the directory may have written)
+        generation = 1 + max((g for g, _anchor in filter(None, found)), default=0)
+        if generation % 2 == 0 and slots.startswith(OLD_MAGIC) and not any(found[:2]):
+            generation += 1  # the previous format's slots stay until a slot of this one is in
+        slot = _slot(generation, anchor)
+        index = generation % 2
+        self.owner._seen = None  # the file is changing
+        os.pwrite(self.fd, slot, index * SLOT_SIZE)
+        # the file as it will be, and what it holds (unless the slot would not read back so)
+        if len(found) == 2 and len(slots) == 2 * SLOT_SIZE and _reads_back(anchor):
+            now = slot + slots[SLOT_SIZE:] if index == 0 else slots[:SLOT_SIZE] + slot
+            mine = (generation, anchor)
+            self._written = (now, [mine, found[1]] if index == 0 else [found[0], mine])
+
+    def sync(self) -> None:
+        """Make what :meth:`write` wrote durable (OSError when the disk refuses)."""
+        os.fdatasync(self.fd)
+        self.synced()
+
+    def start_sync(self) -> PendingSync:
+        """:meth:`sync` started on the sync thread: wait for it, then call :meth:`synced`."""
+        return start_fdatasync(self.fd)
+
+    def synced(self) -> None:
+        """The write is durable: a created file's directory entry too, and the file's bytes
+        are remembered as written."""
+        if self.created:
+            fsync_directory(self.owner.state_dir)
+        self.owner._seen = self._written
+
+    def close(self) -> None:
+        """Close the file (once the sync returned)."""
+        os.close(self.fd)
 
 
 def _reads_back(anchor: Anchor) -> bool:
@@ -275,6 +341,7 @@ def _hash(text: object) -> bytes:
 __all__ = [
     "GENESIS_HASH",
     "AnchorFile",
+    "OpenAnchor",
     "SignerStateError",
     "create_key",
     "load_anchor",
