@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kiosk.kernel.games.base import DecisionOffer, SeatBet, WagerResult
@@ -151,6 +151,8 @@ def test_the_other_money_events_round_trip_and_write_the_old_bytes(at, seat, val
     st.none() | st.builds(Handpay, SEAT, CENTS, TEXT, st.integers(0, 10**6)),
     st.dictionaries(SPOT, st.builds(Tilt, TEXT, st.booleans()), max_size=3),
 )
+# a large snapshot's first encoding took 263-300 ms under a loaded test run: no deadline
+@settings(deadline=None)
 def test_a_snapshot_round_trips_and_keeps_the_old_shape(
     bet, offers, settlement, last_bets, tickets, cashout, handpay, tilts
 ):

@@ -57,9 +57,10 @@ def test_the_player_reads_a_progressive_hit_in_both_languages(tmp_path: Path) ->
         for language in ("en", "es"):
             if app.session.language != language:
                 d.tap("language")
-            d.frames(30)
-            guide = capture.dump(app)["guide"]
             word = "PROGRESSIVE JACKPOT" if language == "en" else "PREMIO PROGRESIVO"
+            # the result's banner comes after the deal animation (later on a loaded machine)
+            d.wait(lambda w=word: w in capture.dump(app)["guide"], what=f"the jackpot ({language})")
+            guide = capture.dump(app)["guide"]
             assert word in guide and "$12.34" in guide, guide
             assert capture.dump(app)["win"] == "$12.34"
             capture.save_png(out / f"progressive-credited-{language}.png")
