@@ -1,4 +1,6 @@
-"""The paced floor over several client processes (:mod:`tests.host.floor_worker`).
+"""The paced floor over several client processes (:mod:`tests.host.floor_worker`, the lean
+HTTP/2 client; :mod:`tests.host.floor_worker_aio`, the same terminals on ``grpc.aio``, for the
+unary link of older terminals (``--unary``) and with ``FLOOR_CLIENT=aio``).
 
 :func:`run_floor` starts ``workers`` processes, each with its slice of the terminals; waits
 until every terminal of every process has said hello and opened its command stream; gives them
@@ -123,6 +125,7 @@ def run_floor(
 ) -> FloorResult:
     """Play the paced floor against ``addresses`` (see the module docstring)."""
     per = -(-terminals // workers)
+    aio = "--unary" in extra or os.environ.get("FLOOR_CLIENT", "lean") == "aio"
     procs: list[subprocess.Popen[str]] = []
     for w in range(workers):
         first, count = w * per, min(per, terminals - w * per)
@@ -131,7 +134,7 @@ def run_floor(
         command = [
             sys.executable,
             "-m",
-            "tests.host.floor_worker",
+            "tests.host.floor_worker_aio" if aio else "tests.host.floor_worker",
             "--addresses",
             addresses,
             "--pki",

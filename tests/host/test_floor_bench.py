@@ -22,8 +22,13 @@ acknowledged): throughput and p99 against the echo's.
 (at random) is SIGKILLed at random instants and started again; the terminals fail over; the
 database afterwards holds every game and every printed voucher exactly once.
 
+Each run ends with a summary table (Markdown) on standard output, also appended to the file
+``FLOOR_SUMMARY`` names when it is set: every server's figures beside the echo's of the same
+run, and the machine's load average (1 minute) after each.
+
 Knobs (environment): ``FLOOR_SECONDS`` (default 300), ``FLOOR_WORKERS`` (client processes,
-default 4), ``FLOOR_TERMINALS`` (comma-separated scales, default 1000,2000,5000,7000),
+default 2, one a core), ``FLOOR_CLIENT`` (``lean``, or ``aio`` for the ``grpc.aio`` client),
+``FLOOR_TERMINALS`` (comma-separated scales, default 1000,2000,5000,7000),
 ``FLOOR_BACKENDS`` (default sqlite,postgresql), ``FLOOR_PROCESSES`` (host processes on
 PostgreSQL, and echo processes, default 1), ``FLOOR_HOST_ARGS`` (more ``host serve``
 options, e.g. ``--gc default``), ``FLOOR_LINK`` (``stream``, or ``unary`` for the older
@@ -52,7 +57,7 @@ from tests.helpers.postgres import PostgresServer, binaries
 from tests.host import floor, load
 
 SECONDS = float(os.environ.get("FLOOR_SECONDS", "300"))
-WORKERS = int(os.environ.get("FLOOR_WORKERS", "4"))
+WORKERS = int(os.environ.get("FLOOR_WORKERS", "2"))
 KILLS = int(os.environ.get("FLOOR_KILLS", "50"))
 KILL_SECONDS = float(os.environ.get("FLOOR_KILL_SECONDS", "240"))
 SCALES = [int(n) for n in os.environ.get("FLOOR_TERMINALS", "1000,2000,5000,7000").split(",")]
@@ -125,6 +130,7 @@ def against_echo(
     workers: int = WORKERS,
 ) -> dict[str, Any]:
     """The echo, then each backend, in one run; the figures (the records checked)."""
+    saturation = "--period" in extra and extra[extra.index("--period") + 1] == "0"
     extra = (*LINK, *extra)
     echo_address = f"127.0.0.1:{load.free_port()}"
     echo_args = ["-m", "tests.host.aio_echo_server", "--pki", str(pki_dir)]
@@ -148,6 +154,7 @@ def against_echo(
     finally:
         load.stop_process(echo)
     figures: dict[str, Any] = {"load_before": os.getloadavg()[0], "echo": baseline.summary()}
+    figures["echo"]["load"] = round(os.getloadavg()[0], 1)
     print(f"\nfloor {terminals} echo:", figures["echo"])
     for backend in backends:
         url = postgres.new_database(url=True) if postgres and backend == "postgresql" else None
@@ -172,6 +179,7 @@ def against_echo(
         finally:
             load.stop_process(host)
         summary = run.summary()
+        summary["load"] = round(os.getloadavg()[0], 1)
         summary["processes"] = processes
         summary["p50_vs_echo"] = round(run.percentile(0.5) / baseline.percentile(0.5), 2)
         summary["p99_vs_echo"] = round(run.percentile(0.99) / baseline.percentile(0.99), 2)
@@ -194,6 +202,11 @@ def against_echo(
             db.close()
     figures["load_after"] = os.getloadavg()[0]
     print(f"floor {terminals} figures:", figures)
+    report_table(
+        f"{terminals} terminals, {seconds:g} s, {'back to back' if saturation else 'paced'}",
+        figures,
+        backends,
+    )
     for backend in backends:  # all measured before any is judged
         assert figures[backend]["streams_open"] == terminals
         assert not figures[backend]["errors"], (backend, figures[backend]["errors"])
@@ -300,11 +313,31 @@ def test_failover_campaign_two_hosts_one_postgres(
     summary["retried_reports"] = run.retried_reports
     summary["load"] = os.getloadavg()[0]
     print("\nfailover campaign:", summary)
+    table = (
+        f"\n**Failover: two hosts on one PostgreSQL, {FAILOVER_TERMINALS} terminals, "
+        f"{KILL_SECONDS + 10:g} s**\n\n"
+        "| kills | reports | failovers | retried reports | p50 / p99 ms | errors | load |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n"
+        f"| {len(kills)} | {run.reports:,} | {run.failovers:,} | {run.retried_reports:,} "
+        f"| {summary['p50_ms']:g} / {summary['p99_ms']:g} | {sum(run.errors.values()):,} "
+        f"| {summary['load']:.1f} |"
+    )
     db = PostgresHostDb(url)
     try:
         check_records(db, run)
+        counted = floor.count_records(db)
     finally:
         db.close()
+    table += (
+        f"\n\nIn the database: {counted.games:,} games ({counted.distinct_games:,} distinct; "
+        f"the terminals were acknowledged {run.games:,}), {counted.meters:,} meter snapshots "
+        f"({run.meters:,}), {run.tickets} vouchers printed, all issued once; "
+        f"{counted.alarms} alarms."
+    )
+    print(table)
+    if path := os.environ.get("FLOOR_SUMMARY"):
+        with open(path, "a") as out:
+            out.write(table + "\n")
     assert len(kills) >= min(KILLS, 1)
     assert run.failovers > 0
 
@@ -319,6 +352,39 @@ def start_host_at(host_dir: Path, pki_dir: Path, db: str, address: str) -> subpr
             return process
         time.sleep(0.1)
     raise RuntimeError(f"the host did not start again on {address}")
+
+
+def report_table(title: str, figures: dict[str, Any], backends: tuple[str, ...]) -> None:
+    """Print (and append to ``FLOOR_SUMMARY``) the run's figures as a Markdown table."""
+    echo = figures["echo"]
+    lines = [
+        f"\n**{title}**\n",
+        "| server | reports (vs echo) | p50 / p99 ms (vs echo) | server CPU ms/report (vs echo)"
+        " | database ms/report | harness cores | errors | streams open | load |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        _row("streaming echo", echo, None),
+    ]
+    lines += [_row(f"host, {b}", figures[b], echo) for b in backends if b in figures]
+    text = "\n".join(lines)
+    print(text)
+    if path := os.environ.get("FLOOR_SUMMARY"):
+        with open(path, "a") as out:
+            out.write(text + "\n")
+
+
+def _row(name: str, f: dict[str, Any], echo: dict[str, Any] | None) -> str:
+    def ratio(key: str) -> str:
+        return f" ({f[key]:g}x)" if echo is not None else ""
+
+    cpu = f["cpu_ms_per_report"]
+    database = f"{cpu['database']:.3f}" if "database" in cpu else "-"
+    return (
+        f"| {name} | {f['reports']:,}{ratio('throughput_vs_echo')} "
+        f"| {f['p50_ms']:g} / {f['p99_ms']:g}{ratio('p99_vs_echo')} "
+        f"| {cpu['server']:.3f}{ratio('server_cpu_vs_echo')} | {database} "
+        f"| {f['cpu_cores']['harness']:.2f} | {sum(f['errors'].values())} "
+        f"| {f['streams_open']:,} / {f['terminals']:,} | {f['load']} |"
+    )
 
 
 def _progress(log: Path) -> str:

@@ -18,3 +18,8 @@ def test_a_busy_host_has_longer_than_the_table_link_to_answer_a_ping() -> None:
     table = dict(KEEPALIVE)
     for options in (HOST_CLIENT_KEEPALIVE, HOST_SERVER_KEEPALIVE):
         assert dict(options)["grpc.keepalive_timeout_ms"] >= 4 * table["grpc.keepalive_timeout_ms"]
+
+
+def test_neither_end_of_the_host_link_probes_bandwidth_with_a_ping_per_report() -> None:
+    for options in (HOST_CLIENT_KEEPALIVE, HOST_SERVER_KEEPALIVE):
+        assert dict(options)["grpc.http2.bdp_probe"] == 0

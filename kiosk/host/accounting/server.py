@@ -420,11 +420,19 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
 
     async def Link(  # noqa: N802
         self, requests: AsyncIterator[host_pb2.LinkRequest], context: Context
-    ) -> AsyncIterator[host_pb2.LinkResponse]:
+    ) -> None:
         """The link stream: the hello (identity checked once, here), then reports answered in
-        order as their commits end, and the terminal's commands, on one stream."""
-        opening = await anext(aiter(requests), None)
-        if opening is None:
+        order as their commits end, and the terminal's commands, on one stream.
+
+        The reports are read and answered by this call itself (``context.read`` and
+        ``context.write``: no reader task and no queue between a report and its
+        acknowledgement, a wake-up less per report); commands go down from a second task, the
+        writes taking turns.  The stream ends when the terminal closes its side, or when the
+        host ends it (a newer stream of the same terminal, its retirement, the host stopping):
+        the command queue's ``None``."""
+        del requests  # read with context.read (the two cannot be mixed)
+        opening = await context.read()
+        if opening is grpc.aio.EOF:
             return
         if opening.WhichOneof("body") != "hello":
             await self._abort(
@@ -434,32 +442,47 @@ class HostServicer(host_pb2_grpc.HostServiceServicer):
         answer = await self._hello(context, terminal, opening.hello)
         down: CommandQueue = asyncio.Queue()
         self.dispatcher.attach(terminal, down)
-        reader = asyncio.create_task(self._link_reports(terminal, requests, down))
+        writing = asyncio.Lock()
+        ended = asyncio.Event()  # the host ended the stream
+        reading = asyncio.current_task()
+        assert reading is not None
+        commands: asyncio.Task[None] | None = None
         try:
-            yield host_pb2.LinkResponse(hello=answer)
-            while (item := await down.get()) is not None:
-                if isinstance(item, host_pb2.HostCommand):
-                    yield host_pb2.LinkResponse(command=item)
-                else:
-                    yield item
-        finally:
-            reader.cancel()
-            self.dispatcher.detach(terminal, down)
-
-    async def _link_reports(
-        self,
-        terminal: str,
-        requests: AsyncIterator[host_pb2.LinkRequest],
-        down: CommandQueue,
-    ) -> None:
-        """Read the stream's reports one after the other; each answer goes down in order."""
-        try:
-            async for request in requests:
-                down.put_nowait(host_pb2.LinkResponse(ack=await self._link_ack(terminal, request)))
-        except grpc.RpcError:  # the terminal went away
+            await context.write(host_pb2.LinkResponse(hello=answer))
+            commands = asyncio.create_task(
+                self._link_commands(context, down, writing, ended, reading)
+            )
+            while (request := await context.read()) is not grpc.aio.EOF:
+                response = host_pb2.LinkResponse(ack=await self._link_ack(terminal, request))
+                async with writing:
+                    await context.write(response)
+        except asyncio.CancelledError:
+            if not ended.is_set():  # the terminal went away, or the call was cancelled
+                raise
+            reading.uncancel()  # the host ended it: the stream ends with OK, as it always did
+        except grpc.RpcError:  # the terminal went away mid-read
             pass
         finally:
-            down.put_nowait(None)  # the terminal closed its side: the stream ends
+            if commands is not None:
+                commands.cancel()
+            self.dispatcher.detach(terminal, down)
+
+    @staticmethod
+    async def _link_commands(
+        context: Context,
+        down: CommandQueue,
+        writing: asyncio.Lock,
+        ended: asyncio.Event,
+        reading: asyncio.Task[Any],
+    ) -> None:
+        """Send the terminal's commands down its link stream; on ``None`` end the stream."""
+        while (item := await down.get()) is not None:
+            if isinstance(item, host_pb2.HostCommand):
+                async with writing:
+                    await context.write(host_pb2.LinkResponse(command=item))
+        ended.set()
+        async with writing:  # not in the middle of an acknowledgement's write
+            reading.cancel()
 
     async def _link_ack(self, terminal: str, request: host_pb2.LinkRequest) -> host_pb2.LinkAck:
         ack = host_pb2.LinkAck(number=request.number)

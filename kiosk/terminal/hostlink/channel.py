@@ -15,6 +15,11 @@ Two sets, because the two links differ in scale and in how fast a dead peer must
   terminals send 250 pings a second, not the 1,000 the table link's settings would.  The
   host accepts pings no more often than every 20 s (``min_ping_interval_without_data``), below
   the terminal's 30 s, so a terminal is never told off for pinging (``GOAWAY too_many_pings``).
+  Both ends turn off gRPC's bandwidth-delay probe (``grpc.http2.bdp_probe``): it sizes the
+  flow-control windows of bulk transfers with a PING after the data it receives, which on the
+  link is one more frame each way for every report of a few hundred bytes (measured on the
+  floor harness: a ping per report, 20% of the client's CPU); a report waits for its
+  acknowledgement, so the default 64 KiB windows are never the limit.
 """
 
 from __future__ import annotations
@@ -29,12 +34,14 @@ KEEPALIVE: Options = [
 ]
 
 HOST_CLIENT_KEEPALIVE: Options = [
+    ("grpc.http2.bdp_probe", 0),
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 20_000),
     ("grpc.keepalive_permit_without_calls", 1),
 ]
 
 HOST_SERVER_KEEPALIVE: Options = [
+    ("grpc.http2.bdp_probe", 0),
     ("grpc.keepalive_time_ms", 60_000),
     ("grpc.keepalive_timeout_ms", 20_000),
     ("grpc.http2.min_ping_interval_without_data_ms", 20_000),
