@@ -217,6 +217,25 @@ def test_the_attendant_gets_the_clients_words_and_the_code_not_grpcs_details() -
     assert bar.lost_panel.detail == "the table controller does not answer (UNAVAILABLE)"
 
 
+def test_the_attendant_reads_the_seats_own_words_in_the_screens_language() -> None:
+    long = "the table controller does not answer (UNAVAILABLE: failed to connect)"
+    assert attendant_reason(long, "es") == "el controlador de la mesa no responde (UNAVAILABLE)"
+    assert attendant_reason("the table controller ended the stream", "es") == (
+        "el controlador de la mesa cerró el enlace"
+    )
+    assert attendant_reason("the table refused a report: late", "es") == (
+        "la mesa rechazó un informe: late"
+    )
+    assert attendant_reason("a controller's own words", "es") == "a controller's own words"
+    bar = table_bar(
+        _status(TablePhase.IDLE, connection=Connection.LOST, reason=long), "es", dealer_hand=False
+    )
+    assert bar.lost_panel is not None
+    assert bar.lost_panel.detail_text == (
+        "Para el asistente: el controlador de la mesa no responde (UNAVAILABLE)"
+    )
+
+
 def test_a_paused_table_holds_the_countdown_closes_bets_and_says_why() -> None:
     paused = _status(TablePhase.BETTING, 7_400, paused=True, pause_reason="shuffler jam")
     assert paused.remaining_ms == 7_400 and not paused.bets_open

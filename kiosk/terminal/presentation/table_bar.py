@@ -137,7 +137,7 @@ def table_bar(
         detail = _where(status, language)
     panel = None
     if lost or reconnecting:
-        reason = attendant_reason(status.reason)
+        reason = attendant_reason(status.reason, language)
         panel = LockupView(
             kind="table_link",
             title=text(language, "table_bets_disabled"),
@@ -162,15 +162,28 @@ def table_bar(
 #: the seat client's words for a failed stream: "... does not answer (UNAVAILABLE: <gRPC's
 #: own details, a line or more>)"
 _RPC_DETAILS = re.compile(r"^(?P<what>.*?) \((?P<code>[A-Z_]+): .*\)$", re.DOTALL)
+#: the seat's own words for a lost link (kiosk/terminal/seat/client.py, machine.py)
+_NO_ANSWER = "the table controller does not answer"
+_ENDED = "the table controller ended the stream"
+_REFUSED = "the table refused a report: "
 
 
-def attendant_reason(reason: str) -> str:
-    """The link's reason as the panel gives it to the attendant: the client's words and the
-    gRPC status code, without gRPC's own details (a line or more of addresses and errno, which
-    would not fit the panel; the seat's log keeps them)."""
+def attendant_reason(reason: str, language: str = "en") -> str:
+    """The link's reason as the panel gives it to the attendant, in ``language``: the client's
+    words and the gRPC status code, without gRPC's own details (a line or more of addresses and
+    errno, which would not fit the panel; the seat's log keeps them).  Words that are not the
+    seat's own (a controller's refusal) are shown as they came."""
     reason = " ".join(reason.split())
     rpc = _RPC_DETAILS.match(reason)
-    return f"{rpc['what']} ({rpc['code']})" if rpc else reason
+    if rpc is not None and rpc["what"] == _NO_ANSWER:
+        return text(language, "table_link_no_answer", code=rpc["code"])
+    if rpc is not None:
+        return f"{rpc['what']} ({rpc['code']})"
+    if reason == _ENDED:
+        return text(language, "table_link_ended")
+    if reason.startswith(_REFUSED):
+        return text(language, "table_link_refused", why=reason.removeprefix(_REFUSED))
+    return reason
 
 
 def pack_place(location: str, language: str) -> str:
