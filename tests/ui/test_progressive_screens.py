@@ -5,6 +5,7 @@ lockup with its reason, both in English and in Spanish."""
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,11 @@ from ui.terminal.driver import Driver
 
 #: where to keep the frames to look at (unset: the test's own directory)
 SHOTS = os.environ.get("PROGRESSIVE_SHOTS")
+
+
+def _guide_names(app: Any, word: str) -> bool:
+    """Whether the guide line names ``word`` (the result's banner has come)."""
+    return word in capture.dump(app)["guide"]
 
 
 def _pay(runtime: Any, key: str, award: int, handpay: bool) -> None:
@@ -59,7 +65,8 @@ def test_the_player_reads_a_progressive_hit_in_both_languages(tmp_path: Path) ->
                 d.tap("language")
             word = "PROGRESSIVE JACKPOT" if language == "en" else "PREMIO PROGRESIVO"
             # the result's banner comes after the deal animation (later on a loaded machine)
-            d.wait(lambda w=word: w in capture.dump(app)["guide"], what=f"the jackpot ({language})")
+            named = partial(_guide_names, app, word)
+            d.wait(named, what=f"the jackpot named ({language})")
             guide = capture.dump(app)["guide"]
             assert word in guide and "$12.34" in guide, guide
             assert capture.dump(app)["win"] == "$12.34"
