@@ -510,13 +510,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     start = float(line)
     floor.end = start + args.seconds
     await asyncio.sleep(max(0.0, start - time.time()))
-    cpu_before = _cpu_seconds()
+    cpu_before = cpu_seconds()
     floor.playing = True
     await pace(terminals, start, floor.end, args.period)
     while any(t.busy() for t in terminals):  # the reports still in flight
         await asyncio.sleep(0.05)
     floor.playing = False
-    cpu_s = _cpu_seconds() - cpu_before
+    cpu_s = cpu_seconds() - cpu_before
     streams_open = sum(1 for t in terminals if t.open())
     sweeping.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -524,9 +524,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for terminal in terminals:
         terminal.close()
     await asyncio.sleep(0.1)  # the transports' closing callbacks
-    tally = floor.tally
+    return worker_result(floor.tally, len(terminals), connect_seconds, streams_open, cpu_s)
+
+
+def worker_result(
+    tally: Tally, terminals: int, connect_seconds: float, streams_open: int, cpu_s: float
+) -> dict[str, Any]:
+    """The line a worker prints for the harness: its tally, its streams and its CPU."""
     return {
-        "terminals": len(terminals),
+        "terminals": terminals,
         "connect_seconds": round(connect_seconds, 2),
         "reports": tally.reports,
         "first_reports": tally.first_reports,
@@ -543,7 +549,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _cpu_seconds() -> float:
+def cpu_seconds() -> float:
+    """This process's user and system CPU seconds."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 

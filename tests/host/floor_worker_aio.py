@@ -39,11 +39,8 @@ import contextlib
 import hashlib
 import json
 import random
-import resource
 import sys
 import time
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,27 +51,12 @@ from kiosk.terminal.hostlink.channel import HOST_CLIENT_KEEPALIVE
 from kiosk.terminal.hostlink.pki import SERVER_NAME
 from proto.turbokiosk.v1 import host_pb2, host_pb2_grpc
 from tests.host.aio_echo_server import ECHO, HOLD, STREAM
+from tests.host.floor_worker import Tally, cpu_seconds, worker_result
 
 LINK = "/turbokiosk.v1.HostService/Link"
 
 METERS = ("coin_in", "coin_out", "games_played", "games_won", "bills_in", "tickets_out")
 RETRY = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
-
-
-@dataclass
-class Tally:
-    """What this worker's terminals had acknowledged, and how long each report took."""
-
-    reports: int = 0
-    games: int = 0
-    meters: int = 0
-    tickets: int = 0
-    vouchers: list[str] = field(default_factory=list)
-    latencies_ms: list[float] = field(default_factory=list)
-    errors: Counter[str] = field(default_factory=Counter)
-    failovers: int = 0
-    retried_reports: int = 0
-    first_reports: int = 0  # made while connecting, not timed
 
 
 class Terminal:
@@ -347,33 +329,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     start = float(line)
     end = start + args.seconds
     await asyncio.sleep(max(0.0, start - time.time()))
-    cpu_before = _cpu_seconds()
+    cpu_before = cpu_seconds()
     await asyncio.gather(*(t.play(start, end) for t in terminals))
-    cpu_s = _cpu_seconds() - cpu_before
+    cpu_s = cpu_seconds() - cpu_before
     streams_open = sum(1 for t in terminals if t.open())
     for terminal in terminals:
         await terminal.close()
-    return {
-        "terminals": len(terminals),
-        "connect_seconds": round(connect_seconds, 2),
-        "reports": tally.reports,
-        "first_reports": tally.first_reports,
-        "games": tally.games,
-        "meters": tally.meters,
-        "tickets": tally.tickets,
-        "vouchers": tally.vouchers,
-        "latencies_ms": [round(x, 3) for x in tally.latencies_ms],
-        "errors": dict(tally.errors),
-        "failovers": tally.failovers,
-        "retried_reports": tally.retried_reports,
-        "streams_open": streams_open,
-        "cpu_s": round(cpu_s, 3),
-    }
-
-
-def _cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    return worker_result(tally, len(terminals), connect_seconds, streams_open, cpu_s)
 
 
 def main() -> None:
