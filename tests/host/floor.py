@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -56,6 +57,18 @@ def make_pki(directory: Path, n: int) -> Path:
     """A PKI with the host's and ``n`` terminals' certificates (kept between runs)."""
     pki.ensure_pki(directory, tuple(names(n)))
     return directory
+
+
+def host_serve_dir(pki_dir: Path, serve_dir: Path) -> Path:
+    """The directory a host serves from, as on a floor: the CA's certificate and the host's own
+    certificate and key, copied from ``pki_dir`` (which holds every terminal's key too; a host
+    never does, and ``host serve`` reads every key where it serves from to refuse the CA's)."""
+    serve_dir.mkdir(parents=True, exist_ok=True)
+    for name in (pki.CA_CERT, "host.crt", "host.key"):
+        target = serve_dir / name
+        if not target.exists():
+            shutil.copy2(pki_dir / name, target)
+    return serve_dir
 
 
 @dataclass

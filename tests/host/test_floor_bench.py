@@ -90,13 +90,14 @@ def start_host(
     host_dir: Path, pki_dir: Path, db: str | None = None, processes: int = 1
 ) -> tuple[subprocess.Popen[bytes], str]:
     address = f"127.0.0.1:{load.free_port()}"
-    args = ["-m", "kiosk", "host", "serve", "--host-dir", str(host_dir), "--pki", str(pki_dir)]
+    host_dir.mkdir(parents=True, exist_ok=True)
+    serve_dir = floor.host_serve_dir(pki_dir, host_dir / "pki")
+    args = ["-m", "kiosk", "host", "serve", "--host-dir", str(host_dir), "--pki", str(serve_dir)]
     args += ["--listen", address, "--progress-seconds", "10", *HOST_ARGS]
     if processes > 1:
         args += ["--processes", str(processes)]
     if db is not None:
         args += ["--db", db]
-    host_dir.mkdir(parents=True, exist_ok=True)
     enroll_pki(db or host_dir / "host.sqlite3", pki_dir)
     process = floor.start_logged(args, host_dir / "serve.log")
     time.sleep(0.5 if processes > 1 else 0)  # the other processes' listeners
@@ -344,7 +345,8 @@ def test_failover_campaign_two_hosts_one_postgres(
 
 def start_host_at(host_dir: Path, pki_dir: Path, db: str, address: str) -> subprocess.Popen[bytes]:
     """Start a host again on the address it had (a killed host's port is free at once)."""
-    args = ["-m", "kiosk", "host", "serve", "--host-dir", str(host_dir), "--pki", str(pki_dir)]
+    serve_dir = floor.host_serve_dir(pki_dir, host_dir / "pki")
+    args = ["-m", "kiosk", "host", "serve", "--host-dir", str(host_dir), "--pki", str(serve_dir)]
     args += ["--listen", address, "--progress-seconds", "10", "--db", db]
     for _ in range(50):
         process = floor.start_logged(args, host_dir / "serve.log")
