@@ -13,6 +13,7 @@ import json
 import random
 import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,10 +187,27 @@ def replaced_by(older: Path) -> Tamper:
     earlier)."""
 
     def apply(path: Path, rand: random.Random) -> str:
+        if _last_row(older / path.name) >= _last_row(path):
+            # no row since the copy was made (the seats had not played yet): the copy is the
+            # journal itself, nothing to tamper with yet
+            raise LookupError("no row since the older copy")
         restore(path, older)
         return f"replaced by the copy in {older}"
 
     return Tamper("replaced by an older copy", apply, ("behind the signer's anchor",))
+
+
+def _last_row(path: Path) -> int:
+    """The last row of a stopped journal (its WAL read too), 0 if none; read from a copy, so
+    that the reading changes neither file."""
+    with tempfile.TemporaryDirectory() as scratch:
+        backup(path, Path(scratch))
+        db = sqlite3.connect(Path(scratch) / path.name)
+        try:
+            row = db.execute("SELECT max(seq) FROM journal").fetchone()
+        finally:
+            db.close()
+    return int(row[0] or 0)
 
 
 def backup(path: Path, to: Path) -> None:
