@@ -19,6 +19,7 @@ from kiosk.kernel.analysis.table_sim import TableSimulation, family_bound
 from kiosk.kernel.analysis.turbo_par import rules_par_sheet
 from kiosk.kernel.cards import DECK_SIZE
 from kiosk.kernel.games import stadium, turbo
+from tests.analysis.stadium_pars import default_pars
 
 
 def test_pairs_plus_product_moments_by_overlap_are_exact_sums() -> None:
@@ -69,7 +70,7 @@ def test_more_seats_use_the_pair_variance_as_a_bound() -> None:
     rules = stadium.load({})
     deal = fast_sim.stadium_deal(rules, 3)
     run = fast_sim.run_chunks(deal, 3000, 5, 1)
-    pars = stadium_table.simulation_pars(rules)
+    pars = default_pars()  # the rules are stadium.load({})
     corr = stadium_table.exact_correlations(rules)
     sim = fast_sim.report(
         "stadium-3cp",
@@ -109,7 +110,7 @@ def test_one_family_of_checks_keeps_one_checks_false_alarm_rate() -> None:
         1,
         RunSums(_empty_stadium(), False),
         1,
-        stadium_table.simulation_pars(stadium.load({})),
+        default_pars(),
         {},
         {},
     )
@@ -123,7 +124,7 @@ def _normal_cdf(z: float) -> float:
 
 
 def _empty_stadium() -> fast_sim.ChunkResult:
-    pars = stadium_table.simulation_pars(stadium.load({}))
+    pars = default_pars()
     return fast_sim.ChunkResult(100, {w: fast_sim.WagerSums([0], [0], 0, 100, {}) for w in pars})
 
 

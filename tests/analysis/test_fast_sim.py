@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from kiosk.kernel import scoring
-from kiosk.kernel.analysis import fast_sim, stadium_table, turbo_par
+from kiosk.kernel.analysis import fast_sim, turbo_par
 from kiosk.kernel.analysis.fast_sim import RunSums
 from kiosk.kernel.analysis.table_math import STADIUM, TABLE
 from kiosk.kernel.games import nine_card_bonus, stadium, turbo
@@ -17,6 +17,7 @@ from kiosk.kernel.games.base import SeatBet
 from kiosk.kernel.games.paytable import table_names
 from kiosk.kernel.games.stadium_advice import q64_play
 from kiosk.kernel.games.stadium_paytables import DEFAULTS, WAGERS, kind
+from tests.analysis.stadium_pars import default_pars
 
 ROUNDS = 150
 
@@ -216,7 +217,7 @@ def test_pooled_error_uses_the_exact_covariance_or_the_bound() -> None:
     """Two seats: the pooled error is sqrt((var + cov) / 2 / games) with the exact
     covariance, and the bound sqrt(var / games) without it."""
     rules = stadium.load({})
-    pars = stadium_table.simulation_pars(rules)
+    pars = default_pars()  # the rules are stadium.load({})
     deal = fast_sim.stadium_deal(rules, 2)
     run = fast_sim.run_chunks(deal, 4000, 3, 1)
     cov = {"pairs_plus": Fraction(1, 100)}
@@ -288,7 +289,7 @@ def test_stadium_report_confirms_every_wager_with_exact_errors() -> None:
     )
     blind = [spot.id for spot in rules.spots if spot.group == "blind"]
     assert [r.wager_id for r in sim.pooled] == ["ante_play", "pairs_plus", "six_card_bonus", *blind]
-    pars = stadium_table.simulation_pars(rules)
+    pars = default_pars()  # the rules are stadium.load({})
     rows = {r.wager_id: r for r in sim.pooled}
     correlations = {c.wager_id: c for c in sim.correlations}
     for wager in blind:

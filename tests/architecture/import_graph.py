@@ -13,9 +13,11 @@ The same scan at file level (module to module) gives the import cycles between f
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOTS = ("kiosk", "ui", "rng")
@@ -102,26 +104,55 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
+@dataclass(frozen=True)
+class Statement:
+    """One ``import`` (``source`` None) or ``from source import ...`` statement."""
+
+    line: int
+    names: tuple[str, ...]
+    source: str | None = None
+    level: int = 0  # the dots of a relative ``from``
+
+
+@functools.cache
+def statements(text: str) -> tuple[Statement, ...]:
+    """The import statements anywhere in a module's text, in :func:`ast.walk`'s order.
+
+    Kept per text: the scans of the same files (the cycles, the layers, a copy of the tree
+    with one file changed) parse each file once in a test process, not once a scan."""
+    found: list[Statement] = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found.append(Statement(node.lineno, tuple(alias.name for alias in node.names)))
+        elif isinstance(node, ast.ImportFrom):
+            names = tuple(alias.name for alias in node.names)
+            found.append(Statement(node.lineno, names, node.module or "", node.level))
+    return tuple(found)
+
+
+def _from_target(statement: Statement, module: str, is_package: bool) -> str:
+    """The module a ``from`` statement names, its relative dots resolved against ``module``."""
+    if not statement.level:
+        return statement.source or ""
+    base = module.split(".")
+    drop = statement.level - 1 if is_package else statement.level
+    base = base[: len(base) - drop] if drop else base
+    return ".".join([*base, statement.source] if statement.source else base)
+
+
 def imports_of(path: Path, module: str) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[str] = []
     is_package = path.name == "__init__.py"
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".")
-                drop = node.level - 1 if is_package else node.level
-                base = base[: len(base) - drop] if drop else base
-                target = ".".join([*base, node.module] if node.module else base)
-            else:
-                target = node.module or ""
+    for statement in statements(path.read_text(encoding="utf-8")):
+        if statement.source is None:
+            found.extend(statement.names)
+        else:
+            target = _from_target(statement, module, is_package)
             found.append(target)
             # "from kiosk import cli_args" names a module, not an attribute
-            for alias in node.names:
-                if alias.name[:1].islower():
-                    found.append(f"{target}.{alias.name}")
+            for name in statement.names:
+                if name[:1].islower():
+                    found.append(f"{target}.{name}")
     return found
 
 
@@ -166,29 +197,21 @@ def module_imports(path: Path, module: str, root: Path) -> dict[str, int]:
     ``from package import name`` counts as importing ``package.name`` when that is a module,
     otherwise as importing ``package`` (its ``__init__``).
     """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     is_package = path.name == "__init__.py"
     found: dict[str, int] = {}
-    for node in ast.walk(tree):
+    for statement in statements(path.read_text(encoding="utf-8")):
         targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [existing_module(root, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".")
-                drop = node.level - 1 if is_package else node.level
-                base = base[: len(base) - drop] if drop else base
-                target = ".".join([*base, node.module] if node.module else base)
-            else:
-                target = node.module or ""
-            for alias in node.names:
-                named = f"{target}.{alias.name}"
+        if statement.source is None:
+            targets = [existing_module(root, name) for name in statement.names]
+        else:
+            target = _from_target(statement, module, is_package)
+            for name in statement.names:
+                named = f"{target}.{name}"
                 sub = existing_module(root, named)
                 targets.append(sub if sub == named else existing_module(root, target))
         for target in targets:
             if target != module and package_of(target) is not None:
-                assert isinstance(node, (ast.Import, ast.ImportFrom))
-                found.setdefault(target, node.lineno)
+                found.setdefault(target, statement.line)
     return found
 
 

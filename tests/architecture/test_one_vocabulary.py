@@ -4,6 +4,7 @@ shared kernel, and every layer uses that one."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -23,13 +24,15 @@ ROOT = Path(__file__).resolve().parents[2]
 PHASE_VALUES = {"idle", "betting", "bets_closed", "deciding", "dealing", "settled"}
 
 
-def _classes() -> list[tuple[str, ast.ClassDef]]:
+@functools.cache
+def _classes() -> tuple[tuple[str, ast.ClassDef], ...]:
+    """Every class of the product, with its file (parsed once for both tests)."""
     found = []
     for path in sorted([*ROOT.joinpath("kiosk").rglob("*.py"), *ROOT.joinpath("ui").rglob("*.py")]):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         rel = str(path.relative_to(ROOT))
         found += [(rel, n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-    return found
+    return tuple(found)
 
 
 def test_command_and_usage_errors_are_defined_once() -> None:

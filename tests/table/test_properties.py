@@ -171,18 +171,38 @@ def check_kill_points(run: Run, tmp: Path, picks: list[int]) -> None:
         copy.unlink()
 
 
+STREAMS = {
+    "seated": st.integers(1, 10),
+    "ops": OPS,
+    "seed": st.integers(0, 2**32),
+    "kills": st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
+}
+
+
 @pytest.mark.parametrize("table", sorted(TABLES))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seated=st.integers(1, 10),
-    ops=OPS,
-    seed=st.integers(0, 2**32),
-    kills=st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
-)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**STREAMS)
 def test_streams_of_seat_commands_ticks_and_kills(
     table: str, seated: int, ops: list[tuple[object, ...]], seed: int, kills: list[int]
 ) -> None:
-    cfg = TABLES[table]
+    """20 streams a table in the default run; the 300 of ``tox -e slow`` below."""
+    _stream(TABLES[table], seated, ops, seed, kills)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", sorted(TABLES))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**STREAMS)
+def test_many_streams_of_seat_commands_ticks_and_kills(
+    table: str, seated: int, ops: list[tuple[object, ...]], seed: int, kills: list[int]
+) -> None:
+    _stream(TABLES[table], seated, ops, seed, kills)
+
+
+def _stream(
+    cfg: TableConfig, seated: int, ops: list[tuple[object, ...]], seed: int, kills: list[int]
+) -> None:
+    """One stream played on a fresh controller, checked from its journal and at kill points."""
     with scratch_dir() as tmp:
         run = Run(cfg, tmp / "table.sqlite3", seed)
         for seat in range(seated):

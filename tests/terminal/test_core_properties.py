@@ -215,9 +215,10 @@ def play(config: TerminalConfig, seed: int, actions: list[Action]) -> World:
 STREAMS = st.lists(ACTIONS, min_size=30, max_size=80)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), actions=STREAMS)
 def test_random_command_streams_keep_the_rules_the_money_and_the_meters(config, seed, actions):
+    """40 streams in the default run; the 2,000 longer ones of ``tox -e slow`` below."""
     play(config, seed, actions)
 
 

@@ -1,5 +1,8 @@
 """The bet spots printed on the felt, by touches at 800x480 and 1920x1080: chips stacked on the
-spot a player touched, finger-sized spots that never overlap, each family's table layout."""
+spot a player touched, finger-sized spots that never overlap, each family's table layout.
+
+The default run checks 800x480 (the 7-inch panel); the same checks at 1920x1080, a software
+OpenGL window four times the pixels, run under ``tox -e slow``."""
 
 from __future__ import annotations
 
@@ -19,7 +22,12 @@ from ui.terminal.felt import DecisionSpot, FeltSpot, LineSpot
 TARGET = 48
 
 
-@pytest.fixture(params=[(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
+@pytest.fixture(
+    params=[
+        pytest.param((800, 480), id="800x480"),
+        pytest.param((1920, 1080), id="1920x1080", marks=pytest.mark.slow),
+    ]
+)
 def sized(request: Any, kiosk: Any) -> Iterator[Any]:
     """The kiosk on a window of each size (back to 800x480 afterwards)."""
     size = request.param
