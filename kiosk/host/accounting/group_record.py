@@ -113,6 +113,8 @@ def record_setwise(
 
 Row = tuple[object, ...]
 
+#: PostgreSQL: ``terminal_id`` among a JSON array's (psycopg dumps a list item by item)
+_AMONG = "terminal_id IN (SELECT json_array_elements_text(?::json))"
 #: PostgreSQL: the rows of a JSON array parameter (each row an array)
 _ROWS = "json_array_elements(?::json) AS r"
 #: PostgreSQL: ``events`` or ``meter_snapshots`` rows (the same column types) from JSON
@@ -307,7 +309,7 @@ def _anchors_and_epochs(
     locks are taken here in one order (the terminal's row first, as a report recorded one
     statement at a time takes them)."""
     if tx.postgres:
-        rows = tx.execute(PLAN_PG, [list(terminals)] * 3).fetchall()
+        rows = tx.execute(PLAN_PG, [json.dumps(terminals)] * 3).fetchall()
     else:
         marks = _marks(terminals)
         rows = tx.execute(
@@ -329,14 +331,14 @@ def _anchors_and_epochs(
 #: PostgreSQL: the plan's read (:func:`_anchors_and_epochs`); the branches of a UNION ALL run
 #: in order, so the ``terminals`` rows are locked before the ``journal_anchors`` rows
 PLAN_PG = (
-    "WITH t AS MATERIALIZED (SELECT terminal_id FROM terminals WHERE terminal_id = ANY(?) "
+    f"WITH t AS MATERIALIZED (SELECT terminal_id FROM terminals WHERE {_AMONG} "
     "ORDER BY terminal_id FOR NO KEY UPDATE), "
     "a AS MATERIALIZED (SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
-    "WHERE terminal_id = ANY(?) ORDER BY terminal_id FOR NO KEY UPDATE) "
+    f"WHERE {_AMONG} ORDER BY terminal_id FOR NO KEY UPDATE) "
     "SELECT 'locked', '', count(*), 0, '', 0 FROM t "
     "UNION ALL SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM a "
     "UNION ALL SELECT 'epoch', terminal_id, epoch, 0, '', started_ms FROM meter_epochs "
-    "WHERE terminal_id = ANY(?)"
+    f"WHERE {_AMONG}"
 )
 
 
@@ -389,8 +391,8 @@ def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan]) -> list[Row]:
     if tx.postgres:  # read and lock in one statement (the locks in terminal order)
         rows = tx.execute(
             "SELECT terminal_id, epoch, snapshot_seq, meters FROM meter_epochs "
-            "WHERE terminal_id = ANY(?) ORDER BY terminal_id, epoch FOR NO KEY UPDATE",
-            [terminals],
+            f"WHERE {_AMONG} ORDER BY terminal_id, epoch FOR NO KEY UPDATE",
+            [json.dumps(terminals)],
         ).fetchall()
     else:  # SQLite holds the whole database's lock: the no-op updates are for the form's sake
         tx.executemany(
