@@ -13,6 +13,10 @@ now and then, an old-generation pass over that whole stable heap.  After start-u
   older generations rarely.  Reference counting frees almost all of the per-report garbage
   anyway; the collector only has cycles to find.
 
+:func:`set_switch_interval` shortens the interpreter's switch interval (``host serve
+--switch-interval-ms``, default :data:`SWITCH_INTERVAL_MS`): how long the group commit's writer
+waits for the event loop to hand the interpreter back after each reply from the database.
+
 ``turbokiosk host serve --gc default`` keeps Python's defaults (the floor bench measures both:
 docs/host.md, "Floor scale figures").
 """

@@ -5,10 +5,14 @@ them one statement at a time (:meth:`HostDb._record_in`) costs 6-10 statements p
 on PostgreSQL each is a network round trip, so a floor's start-up burst (every terminal's first
 report: first contact, a meter snapshot, no anchor yet) and its meter snapshots every minute
 queued for seconds.  Here the reports whose outcome is ordinary are recorded with one
-statement (or one pipelined batch) per step for the whole group, with exactly the effects
-:meth:`HostDb._record_in` would have:
+statement per step for the whole group, with exactly the effects :meth:`HostDb._record_in`
+would have.  On PostgreSQL a step's rows go as one JSON array parameter: psycopg's
+``executemany`` sends a statement a row, and the writer thread gives up the interpreter lock at
+each reply and waits for the event loop to hand it back (decision 0068).  The steps:
 
-1. read every candidate terminal's anchor and meter epochs (two statements);
+1. read every candidate terminal's anchor and meter epochs (one statement; on PostgreSQL it
+   first locks the terminals' ``terminals`` rows, then their ``journal_anchors`` rows, in
+   terminal order: the later many-row updates visit rows in the server's order);
 2. classify each report (:func:`_plan`): its epoch is the terminal's current one, or opens the
    terminal's first one (no RAM clear needed, no alarm); its head moves the anchor forward in
    that epoch or is the terminal's first; it holds stored events and at most one meter
@@ -19,12 +23,13 @@ statement (or one pipelined batch) per step for the whole group, with exactly th
    (``ON CONFLICT DO NOTHING RETURNING``: the rows returned are the accepted ones);
 4. compare each accepted snapshot with its epoch's newest (rows locked first, in terminal
    order, as :func:`kiosk.host.accounting.stores.compare_meters` does), writing ``meters_backwards``
-   alarms one by one (rare) and keeping the newer snapshot by a conditional update;
-5. insert the first anchors (``ON CONFLICT DO NOTHING``) and move the others forward by a
-   conditional update, then read them back.  An anchor that is not the report's head was
-   moved by another host's transaction in between: :class:`ContendedError` is raised, the group
-   rolls back and is recorded again with those terminals one statement at a time (where the
-   ``head_behind``/``head_forked`` rules decide).
+   alarms one by one (rare);
+5. keep the newer snapshots by a conditional update, insert the first anchors (``ON CONFLICT
+   DO NOTHING``) and move the others forward by a conditional update; the anchors written are
+   returned (PostgreSQL) or read back (SQLite).  A planned anchor not written as the report's
+   head was moved by another host's transaction in between: :class:`ContendedError` is
+   raised, the group rolls back and is recorded again with those terminals one statement at a
+   time (where the ``head_behind``/``head_forked`` rules decide).
 """
 
 from __future__ import annotations
