@@ -210,3 +210,48 @@ def test_an_anchor_moved_by_another_host_meanwhile_is_decided_one_statement_at_a
         assert len(db.events("T00")) == 2
     finally:
         db.close()
+
+
+def test_a_first_anchor_inserted_by_another_host_meanwhile_is_decided_one_statement_at_a_time(
+    postgres_server: Any,
+) -> None:
+    """The terminal has no anchor when the group reads its plan; another connection inserts
+    one before the group's insert (the group waits on it): the group sees its own insert
+    refused (``ON CONFLICT DO NOTHING`` returned nothing), rolls back and records the report
+    one statement at a time (head behind the other host's: an alarm, that anchor kept)."""
+    import psycopg
+
+    dsn = postgres_server.new_database()
+    db = PostgresHostDb(dsn)
+    try:
+        db.hello("T01", "1", "sig", AT)
+        other = psycopg.connect(dsn)
+        other.execute(
+            "INSERT INTO journal_anchors (terminal_id, epoch, seq, hash, acked_ms) "
+            "VALUES ('T01', %s, 9, %s, %s)",
+            (E1, _head(9).hash.hex(), AT),
+        )
+        out: list[Any] = []
+        group = [Report("T01", [_game("T01", 2)], AT + 1, _head(2))]
+        worker = threading.Thread(target=lambda: out.append(db.record_reports(group)))
+        worker.start()
+
+        def waiting() -> int:
+            row = other.execute("SELECT COUNT(*) FROM pg_locks WHERE NOT granted").fetchone()
+            assert row is not None
+            return int(row[0])
+
+        deadline = time.monotonic() + 10
+        while not waiting() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert waiting(), "the group never waited for the other host's anchor"
+        other.commit()
+        other.close()
+        worker.join(10)
+        (result,) = out[0]
+        assert (result.accepted, result.duplicates) == (1, 0)
+        assert result.acknowledged == _head(9)
+        assert [a.kind for a in db.terminal_alarms("T01")] == ["head_behind"]
+        assert len(db.events("T01")) == 1
+    finally:
+        db.close()

@@ -115,6 +115,22 @@ def test_the_tuned_collector_freezes_the_start_up_heap() -> None:
         gc.set_threshold(*before)
 
 
+def test_the_host_sets_its_switch_interval() -> None:
+    before = sys.getswitchinterval()
+    try:
+        assert gc_tuning.set_switch_interval(0.5) == pytest.approx(0.5)
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+    finally:
+        sys.setswitchinterval(before)
+
+
+def test_a_switch_interval_out_of_range_is_one_line() -> None:
+    ran = turbokiosk("host", "serve", "--switch-interval-ms", "0")
+    assert ran.returncode != 0
+    err = ran.stderr.strip().splitlines()
+    assert len(err) == 1 and "--switch-interval-ms" in err[0] and "Traceback" not in ran.stderr
+
+
 @pytest.mark.bench
 def test_a_full_collection_of_the_host_before_and_after_tuning(tmp_path: Path) -> None:
     """The pause of a full (generation 2) collection in a started host, Python's defaults

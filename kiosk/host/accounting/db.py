@@ -201,11 +201,12 @@ class _Tx:
 
     def __init__(self, conn: Any, paramstyle: str) -> None:
         self._conn = conn
-        self._pg = paramstyle == "format"
+        #: PostgreSQL (a round trip, and a hand-over of the interpreter lock, a statement)
+        self.postgres = paramstyle == "format"
         self.alarms: list[str] = []  # announced once the transaction has committed
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
-        if self._pg:
+        if self.postgres:
             sql = sql.replace("?", "%s")
         cursor: _Cursor = self._conn.execute(sql, params)
         return cursor
@@ -214,7 +215,7 @@ class _Tx:
         """One statement for many parameter rows (pipelined on PostgreSQL)."""
         if not rows:
             return
-        if self._pg:
+        if self.postgres:
             with self._conn.cursor() as cursor:
                 cursor.executemany(sql.replace("?", "%s"), rows)
         else:
@@ -223,49 +224,7 @@ class _Tx:
     def pipeline(self) -> AbstractContextManager[Any]:
         """Statements sent together and answered in one round trip at the block's end (or at
         the first result read inside it): PostgreSQL's pipeline mode; nothing on SQLite."""
-        return self._conn.pipeline() if self._pg else nullcontext()
-
-    def insert_once(self, table: str, rows: Sequence[Sequence[Any]]) -> set[str]:
-        """Insert ``rows`` into ``events`` or ``meter_snapshots`` (``ON CONFLICT (message_id) DO
-        NOTHING``); the message ids newly recorded.
-
-        SQLite: multi-row ``INSERT``s of :data:`INSERT_CHUNK` rows.  PostgreSQL: the rows are
-        copied (``COPY``, no placeholders to parse or bind) into the connection's staging table
-        (:data:`STAGING`, emptied at every commit or rollback) and moved in one
-        ``INSERT ... SELECT``.
-        """
-        accepted: set[str] = set()
-        if not rows:
-            return accepted
-        if self._pg:
-            stage = STAGING[table]
-            with self._conn.cursor() as cursor:
-                with cursor.copy(f"COPY {stage} FROM STDIN") as copy:
-                    for row in rows:
-                        copy.write_row(row)
-                inserted = cursor.execute(
-                    f"INSERT INTO {table} SELECT * FROM {stage} "
-                    "ON CONFLICT (message_id) DO NOTHING RETURNING message_id"
-                ).fetchall()
-            # the staged rows stay until the commit: a second call in the same transaction
-            # moves them again, and they conflict with themselves (nothing more is returned)
-            return {row[0] for row in inserted}
-        for start in range(0, len(rows), INSERT_CHUNK):
-            part = rows[start : start + INSERT_CHUNK]
-            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
-            inserted = self._conn.execute(
-                f"INSERT INTO {table} VALUES {values} "
-                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
-                [value for row in part for value in row],
-            ).fetchall()
-            accepted.update(row[0] for row in inserted)
-        return accepted
-
-
-#: rows per multi-row INSERT on SQLite
-INSERT_CHUNK = 500
-#: PostgreSQL: each connection's staging table for COPY, by the table it feeds (same columns)
-STAGING = {"events": "tk_events_in", "meter_snapshots": "tk_meter_snapshots_in"}
+        return self._conn.pipeline() if self.postgres else nullcontext()
 
 
 class HostDb(ABC):
@@ -1112,12 +1071,6 @@ class PostgresHostDb(HostDb):
         conn = getattr(self._local, "conn", None)
         if conn is None or conn.closed:
             conn = self._psycopg.connect(self.dsn, autocommit=True)
-            for stage in STAGING.values():  # this session's own, for Tx.insert_once
-                conn.execute(
-                    f"CREATE TEMP TABLE IF NOT EXISTS {stage} (message_id TEXT, terminal_id TEXT,"
-                    " journal_seq BIGINT, at_ms BIGINT, kind TEXT, body TEXT, received_ms BIGINT)"
-                    " ON COMMIT DELETE ROWS"
-                )
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)

@@ -13,6 +13,10 @@ now and then, an old-generation pass over that whole stable heap.  After start-u
   older generations rarely.  Reference counting frees almost all of the per-report garbage
   anyway; the collector only has cycles to find.
 
+:func:`set_switch_interval` shortens the interpreter's switch interval (``host serve
+--switch-interval-ms``, default :data:`SWITCH_INTERVAL_MS`): how long the group commit's writer
+waits for the event loop to hand the interpreter back after each reply from the database.
+
 ``turbokiosk host serve --gc default`` keeps Python's defaults (the floor bench measures both:
 docs/host.md, "Floor scale figures").
 """
@@ -20,10 +24,13 @@ docs/host.md, "Floor scale figures").
 from __future__ import annotations
 
 import gc
+import sys
 from dataclasses import dataclass
 
 #: (young, middle, old) collection thresholds of a tuned host
 THRESHOLDS = (50_000, 20, 100)
+#: the host's interpreter switch interval (ms; Python's default is 5)
+SWITCH_INTERVAL_MS = 1.0
 
 
 @dataclass(frozen=True)
@@ -41,3 +48,15 @@ def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> GcState:
     gc.set_threshold(*thresholds)
     young, middle, old = gc.get_threshold()
     return GcState((young, middle, old), gc.get_freeze_count())
+
+
+def set_switch_interval(ms: float) -> float:
+    """Set how long a thread that wants the interpreter lock waits before the holder must give
+    it up (``sys.setswitchinterval``); the interval now, in ms.
+
+    The group commit's writer gives the lock up at every reply from the database and then
+    waits for the event loop, which under load holds it for the whole interval: a PostgreSQL
+    group of a few statements waited that long for each (docs/host.md, "Issue 27, third
+    pass")."""
+    sys.setswitchinterval(ms / 1000)
+    return sys.getswitchinterval() * 1000

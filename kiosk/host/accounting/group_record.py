@@ -5,10 +5,14 @@ them one statement at a time (:meth:`HostDb._record_in`) costs 6-10 statements p
 on PostgreSQL each is a network round trip, so a floor's start-up burst (every terminal's first
 report: first contact, a meter snapshot, no anchor yet) and its meter snapshots every minute
 queued for seconds.  Here the reports whose outcome is ordinary are recorded with one
-statement (or one pipelined batch) per step for the whole group, with exactly the effects
-:meth:`HostDb._record_in` would have:
+statement per step for the whole group, with exactly the effects :meth:`HostDb._record_in`
+would have.  On PostgreSQL a step's rows go as one JSON array parameter: psycopg's
+``executemany`` sends a statement a row, and the writer thread gives up the interpreter lock at
+each reply and waits for the event loop to hand it back (decision 0068).  The steps:
 
-1. read every candidate terminal's anchor and meter epochs (two statements);
+1. read every candidate terminal's anchor and meter epochs (one statement; on PostgreSQL it
+   first locks the terminals' ``terminals`` rows, then their ``journal_anchors`` rows, in
+   terminal order: the later many-row updates visit rows in the server's order);
 2. classify each report (:func:`_plan`): its epoch is the terminal's current one, or opens the
    terminal's first one (no RAM clear needed, no alarm); its head moves the anchor forward in
    that epoch or is the terminal's first; it holds stored events and at most one meter
@@ -19,12 +23,13 @@ statement (or one pipelined batch) per step for the whole group, with exactly th
    (``ON CONFLICT DO NOTHING RETURNING``: the rows returned are the accepted ones);
 4. compare each accepted snapshot with its epoch's newest (rows locked first, in terminal
    order, as :func:`kiosk.host.accounting.stores.compare_meters` does), writing ``meters_backwards``
-   alarms one by one (rare) and keeping the newer snapshot by a conditional update;
-5. insert the first anchors (``ON CONFLICT DO NOTHING``) and move the others forward by a
-   conditional update, then read them back.  An anchor that is not the report's head was
-   moved by another host's transaction in between: :class:`ContendedError` is raised, the group
-   rolls back and is recorded again with those terminals one statement at a time (where the
-   ``head_behind``/``head_forked`` rules decide).
+   alarms one by one (rare);
+5. keep the newer snapshots by a conditional update, insert the first anchors (``ON CONFLICT
+   DO NOTHING``) and move the others forward by a conditional update; the anchors written are
+   returned (PostgreSQL) or read back (SQLite).  A planned anchor not written as the report's
+   head was moved by another host's transaction in between: :class:`ContendedError` is
+   raised, the group rolls back and is recorded again with those terminals one statement at a
+   time (where the ``head_behind``/``head_forked`` rules decide).
 """
 
 from __future__ import annotations
@@ -85,29 +90,22 @@ def record_setwise(
     plans = _plan(tx, reports, slow)
     if not plans:
         return {}
-    with tx.pipeline():  # one round trip for both
-        tx.executemany(
-            "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?",
-            [(p.report.at, p.report.terminal_id, p.report.at) for p in plans],
-        )
-        tx.executemany(
-            "INSERT INTO meter_epochs VALUES (?, ?, ?, '', 0, '{}')",
-            [(p.report.terminal_id, p.head.epoch, p.report.at) for p in plans if p.opens_epoch],
-        )
-    accepted = _insert_messages(tx, plans)
-    _compare_snapshots(tx, [p for p in plans if p.snapshot and p.snapshot.message_id in accepted])
-    with tx.pipeline():  # one round trip for the three
-        tx.executemany(
-            "INSERT INTO journal_anchors (epoch, seq, hash, acked_ms, terminal_id) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (terminal_id) DO NOTHING",
-            [_anchor_row(p) for p in plans if p.first_anchor],
-        )
-        tx.executemany(  # conditional: a concurrent report never moves the anchor back
-            "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
-            "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
-            [(*_anchor_row(p), p.head.epoch, p.head.seq) for p in plans if not p.first_anchor],
-        )
-        anchors = _anchors(tx, [p.report.terminal_id for p in plans])
+    events, snapshots = _message_rows(plans)
+    seen = [(p.report.at, p.report.terminal_id, p.report.at) for p in plans]
+    opened = [(p.report.terminal_id, p.head.epoch, p.report.at) for p in plans if p.opens_epoch]
+    if tx.postgres:
+        accepted = _write_pg(tx, seen, opened, events, snapshots)
+    else:
+        accepted = _write_sqlite(tx, seen, opened, events, snapshots)
+    keep = _compare_snapshots(
+        tx, [p for p in plans if p.snapshot and p.snapshot.message_id in accepted]
+    )
+    first = [_anchor_row(p) for p in plans if p.first_anchor]
+    moved = [(*_anchor_row(p), p.head.epoch, p.head.seq) for p in plans if not p.first_anchor]
+    if tx.postgres:
+        anchors = _anchor_pg(tx, keep, first, moved)
+    else:
+        anchors = _anchor_sqlite(tx, keep, first, moved, [p.report.terminal_id for p in plans])
     contended = {p.report.terminal_id for p in plans if anchors.get(p.report.terminal_id) != p.head}
     if contended:
         raise ContendedError(contended)
@@ -116,6 +114,156 @@ def record_setwise(
         count = sum(1 for m in p.report.messages if m.message_id in accepted)
         results[p.index] = (count, len(p.report.messages) - count, p.head)
     return results
+
+
+Row = tuple[object, ...]
+
+#: PostgreSQL: ``terminal_id`` among a JSON array's (psycopg dumps a list item by item)
+_AMONG = "terminal_id IN (SELECT json_array_elements_text(?::json))"
+#: PostgreSQL: the rows of a JSON array parameter (each row an array)
+_ROWS = "json_array_elements(?::json) AS r"
+#: PostgreSQL: ``events`` or ``meter_snapshots`` rows (the same column types) from JSON
+_MESSAGES = (
+    "SELECT r->>0, r->>1, (r->>2)::bigint, (r->>3)::bigint, r->>4, r->>5, (r->>6)::bigint "
+    f"FROM {_ROWS}"
+)
+#: PostgreSQL: the group's writes before the snapshots' comparison, one statement: contact,
+#: first epochs, events and snapshots once (the message ids recorded returned).  The
+#: statement's parts touch different tables, so none needs another's effect.
+WRITE_PG = (
+    "WITH seen AS (UPDATE terminals t SET last_seen_ms = (r->>0)::bigint "
+    f"FROM {_ROWS} WHERE t.terminal_id = r->>1 AND t.last_seen_ms < (r->>2)::bigint), "
+    "opened AS (INSERT INTO meter_epochs SELECT r->>0, (r->>1)::bigint, (r->>2)::bigint, '', 0,"
+    f" '{{}}' FROM {_ROWS}), "
+    f"e AS (INSERT INTO events {_MESSAGES} ON CONFLICT (message_id) DO NOTHING "
+    "RETURNING message_id), "
+    f"s AS (INSERT INTO meter_snapshots {_MESSAGES} ON CONFLICT (message_id) DO NOTHING "
+    "RETURNING message_id) "
+    "SELECT message_id FROM e UNION ALL SELECT message_id FROM s"
+)
+#: PostgreSQL: the newer snapshots kept, the first anchors inserted and the others moved
+#: forward (conditionally: a concurrent report never moves one back), one statement; the
+#: anchors it wrote returned (a planned one not returned was moved by another host)
+ANCHOR_PG = (
+    "WITH kept AS (UPDATE meter_epochs m SET snapshot_seq = (r->>0)::bigint, meters = r->>1 "
+    f"FROM {_ROWS} WHERE m.terminal_id = r->>2 AND m.epoch = (r->>3)::bigint "
+    "AND m.snapshot_seq <= (r->>4)::bigint), "
+    "first AS (INSERT INTO journal_anchors (epoch, seq, hash, acked_ms, terminal_id) "
+    "SELECT (r->>0)::bigint, (r->>1)::bigint, r->>2, (r->>3)::bigint, r->>4 "
+    f"FROM {_ROWS} ON CONFLICT (terminal_id) DO NOTHING "
+    "RETURNING terminal_id, epoch, seq, hash), "
+    "moved AS (UPDATE journal_anchors a SET epoch = (r->>0)::bigint, seq = (r->>1)::bigint, "
+    f"hash = r->>2, acked_ms = (r->>3)::bigint FROM {_ROWS} "
+    "WHERE a.terminal_id = r->>4 AND a.epoch = (r->>5)::bigint AND a.seq < (r->>6)::bigint "
+    "RETURNING a.terminal_id, a.epoch, a.seq, a.hash) "
+    "SELECT * FROM first UNION ALL SELECT * FROM moved"
+)
+#: SQLite: rows per multi-row INSERT
+INSERT_CHUNK = 500
+
+
+def _message_rows(plans: Sequence[_Plan]) -> tuple[list[Row], list[Row]]:
+    """The ``events`` and ``meter_snapshots`` rows of the plans' messages."""
+    events: list[Row] = []
+    snapshots: list[Row] = []
+    for p in plans:
+        r = p.report
+        for m in r.messages:
+            if m.kind == "meters":
+                meters = json.dumps(m.body.get("meters", {}), sort_keys=True)
+                reason = m.body.get("reason", "")
+                snapshots.append(
+                    (m.message_id, r.terminal_id, m.journal_seq, m.at_ms, reason, meters, r.at)
+                )
+            else:
+                body = json.dumps(m.body, sort_keys=True)
+                events.append(
+                    (m.message_id, r.terminal_id, m.journal_seq, m.at_ms, m.kind, body, r.at)
+                )
+    return events, snapshots
+
+
+def _write_pg(
+    tx: _Tx,
+    seen: Sequence[Row],
+    opened: Sequence[Row],
+    events: Sequence[Row],
+    snapshots: Sequence[Row],
+) -> set[str]:
+    """:data:`WRITE_PG`; the message ids newly recorded.  The rows go as JSON (one parameter
+    each, encoded in C: psycopg parses and binds each placeholder, some microseconds each)."""
+    params = [json.dumps(rows) for rows in (seen, opened, events, snapshots)]
+    return {row[0] for row in tx.execute(WRITE_PG, params).fetchall()}
+
+
+def _write_sqlite(
+    tx: _Tx,
+    seen: Sequence[Row],
+    opened: Sequence[Row],
+    events: Sequence[Row],
+    snapshots: Sequence[Row],
+) -> set[str]:
+    """The same on SQLite (no round trips: a statement each, multi-row inserts)."""
+    tx.executemany(
+        "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?", seen
+    )
+    tx.executemany("INSERT INTO meter_epochs VALUES (?, ?, ?, '', 0, '{}')", opened)
+    accepted: set[str] = set()
+    for table, rows in (("events", events), ("meter_snapshots", snapshots)):
+        for start in range(0, len(rows), INSERT_CHUNK):
+            part = rows[start : start + INSERT_CHUNK]
+            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
+            inserted = tx.execute(
+                f"INSERT INTO {table} VALUES {values} "
+                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
+                [value for row in part for value in row],
+            )
+            accepted.update(row[0] for row in inserted.fetchall())
+    return accepted
+
+
+def _anchor_pg(
+    tx: _Tx, keep: Sequence[Row], first: Sequence[Row], moved: Sequence[Row]
+) -> dict[str, JournalHead]:
+    """:data:`ANCHOR_PG`; the anchors written, by terminal."""
+    params = [json.dumps(rows) for rows in (keep, first, moved)]
+    return {
+        row[0]: JournalHead(int(row[1]), int(row[2]), bytes.fromhex(row[3]))
+        for row in tx.execute(ANCHOR_PG, params).fetchall()
+    }
+
+
+def _anchor_sqlite(
+    tx: _Tx,
+    keep: Sequence[Row],
+    first: Sequence[Row],
+    moved: Sequence[Row],
+    terminals: Sequence[str],
+) -> dict[str, JournalHead]:
+    """The same on SQLite; the terminals' anchors read back."""
+    tx.executemany(
+        "UPDATE meter_epochs SET snapshot_seq = ?, meters = ? "
+        "WHERE terminal_id = ? AND epoch = ? AND snapshot_seq <= ?",
+        keep,
+    )
+    tx.executemany(
+        "INSERT INTO journal_anchors (epoch, seq, hash, acked_ms, terminal_id) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (terminal_id) DO NOTHING",
+        first,
+    )
+    tx.executemany(  # conditional: a concurrent report never moves the anchor back
+        "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
+        "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
+        moved,
+    )
+    return {
+        row[0]: JournalHead(int(row[1]), int(row[2]), bytes.fromhex(row[3]))
+        for row in tx.execute(
+            "SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
+            f"WHERE terminal_id IN ({_marks(terminals)})",
+            list(terminals),
+        ).fetchall()
+    }
 
 
 def _plan(tx: _Tx, reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[_Plan]:
@@ -158,21 +306,45 @@ def _anchors_and_epochs(
     tx: _Tx, terminals: Sequence[str]
 ) -> tuple[dict[str, JournalHead], dict[str, list[tuple[int, int]]]]:
     """The terminals' journal anchors and meter epochs (terminal -> [(started_ms, epoch)]), in
-    one round trip."""
-    marks = _marks(terminals)
+    one statement.
+
+    On PostgreSQL it also locks the terminals' ``terminals`` rows, then their
+    ``journal_anchors`` rows, each in terminal order (:data:`PLAN_PG`): the group's later
+    statements update many rows each, in whatever order the server's plan visits them, so the
+    locks are taken here in one order (the terminal's row first, as a report recorded one
+    statement at a time takes them)."""
+    if tx.postgres:
+        rows = tx.execute(PLAN_PG, [json.dumps(terminals)] * 3).fetchall()
+    else:
+        marks = _marks(terminals)
+        rows = tx.execute(
+            f"SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM journal_anchors "
+            f"WHERE terminal_id IN ({marks}) UNION ALL SELECT 'epoch', terminal_id, epoch, 0, "
+            f"'', started_ms FROM meter_epochs WHERE terminal_id IN ({marks})",
+            [*terminals, *terminals],
+        ).fetchall()
     anchors: dict[str, JournalHead] = {}
     epochs: dict[str, list[tuple[int, int]]] = {}
-    for source, terminal_id, epoch, seq, digest, started in tx.execute(
-        f"SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM journal_anchors "
-        f"WHERE terminal_id IN ({marks}) UNION ALL SELECT 'epoch', terminal_id, epoch, 0, '', "
-        f"started_ms FROM meter_epochs WHERE terminal_id IN ({marks})",
-        [*terminals, *terminals],
-    ).fetchall():
+    for source, terminal_id, epoch, seq, digest, started in rows:
         if source == "anchor":
             anchors[terminal_id] = JournalHead(int(epoch), int(seq), bytes.fromhex(digest))
-        else:
+        elif source == "epoch":
             epochs.setdefault(terminal_id, []).append((int(started), int(epoch)))
     return anchors, epochs
+
+
+#: PostgreSQL: the plan's read (:func:`_anchors_and_epochs`); the branches of a UNION ALL run
+#: in order, so the ``terminals`` rows are locked before the ``journal_anchors`` rows
+PLAN_PG = (
+    f"WITH t AS MATERIALIZED (SELECT terminal_id FROM terminals WHERE {_AMONG} "
+    "ORDER BY terminal_id FOR NO KEY UPDATE), "
+    "a AS MATERIALIZED (SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
+    f"WHERE {_AMONG} ORDER BY terminal_id FOR NO KEY UPDATE) "
+    "SELECT 'locked', '', count(*), 0, '', 0 FROM t "
+    "UNION ALL SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM a "
+    "UNION ALL SELECT 'epoch', terminal_id, epoch, 0, '', started_ms FROM meter_epochs "
+    f"WHERE {_AMONG}"
+)
 
 
 def _plan_one(
@@ -212,46 +384,32 @@ def _first_anchor(head: JournalHead, anchor: JournalHead | None, opens: bool) ->
     return None
 
 
-def _insert_messages(tx: _Tx, plans: Sequence[_Plan]) -> set[str]:
-    """Insert every message once; the ids of those newly recorded."""
-    events = []
-    snapshots = []
-    for p in plans:
-        r = p.report
-        for m in r.messages:
-            if m.kind == "meters":
-                meters = json.dumps(m.body.get("meters", {}), sort_keys=True)
-                reason = m.body.get("reason", "")
-                snapshots.append(
-                    (m.message_id, r.terminal_id, m.journal_seq, m.at_ms, reason, meters, r.at)
-                )
-            else:
-                body = json.dumps(m.body, sort_keys=True)
-                events.append(
-                    (m.message_id, r.terminal_id, m.journal_seq, m.at_ms, m.kind, body, r.at)
-                )
-    return tx.insert_once("events", events) | tx.insert_once("meter_snapshots", snapshots)
-
-
-def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan]) -> None:
+def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan]) -> list[Row]:
     """:func:`kiosk.host.accounting.stores.compare_meters` for each plan's accepted snapshot,
-    set-wise."""
+    set-wise: the epochs' rows locked (in terminal order) and read, ``meters_backwards``
+    alarms written (rare, one by one); the ``meter_epochs`` updates that keep the newer
+    snapshots returned (written with the anchors)."""
     if not plans:
-        return
+        return []
     keys = [(p.report.terminal_id, p.head.epoch) for p in plans]
-    tx.executemany(  # no-op updates take the rows' locks on PostgreSQL, in terminal order
-        "UPDATE meter_epochs SET meters = meters WHERE terminal_id = ? AND epoch = ?", keys
-    )
     terminals = [terminal for terminal, _ in keys]
-    newest = {
-        (row[0], int(row[1])): (int(row[2]), row[3])
-        for row in tx.execute(
+    if tx.postgres:  # read and lock in one statement (the locks in terminal order)
+        rows = tx.execute(
+            "SELECT terminal_id, epoch, snapshot_seq, meters FROM meter_epochs "
+            f"WHERE {_AMONG} ORDER BY terminal_id, epoch FOR NO KEY UPDATE",
+            [json.dumps(terminals)],
+        ).fetchall()
+    else:  # SQLite holds the whole database's lock: the no-op updates are for the form's sake
+        tx.executemany(
+            "UPDATE meter_epochs SET meters = meters WHERE terminal_id = ? AND epoch = ?", keys
+        )
+        rows = tx.execute(
             "SELECT terminal_id, epoch, snapshot_seq, meters FROM meter_epochs "
             f"WHERE terminal_id IN ({_marks(terminals)})",
             terminals,
         ).fetchall()
-    }
-    keep = []
+    newest = {(row[0], int(row[1])): (int(row[2]), row[3]) for row in rows}
+    keep: list[Row] = []
     for p in plans:
         m = p.snapshot
         assert m is not None
@@ -265,26 +423,11 @@ def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan]) -> None:
             keep.append(
                 (m.journal_seq, json.dumps(new, sort_keys=True), terminal_id, epoch, m.journal_seq)
             )
-    tx.executemany(
-        "UPDATE meter_epochs SET snapshot_seq = ?, meters = ? "
-        "WHERE terminal_id = ? AND epoch = ? AND snapshot_seq <= ?",
-        keep,
-    )
+    return keep
 
 
 def _anchor_row(p: _Plan) -> tuple[int, int, str, int, str]:
     return (p.head.epoch, p.head.seq, p.head.hash.hex(), p.report.at, p.report.terminal_id)
-
-
-def _anchors(tx: _Tx, terminals: Sequence[str]) -> dict[str, JournalHead]:
-    return {
-        row[0]: JournalHead(int(row[1]), int(row[2]), bytes.fromhex(row[3]))
-        for row in tx.execute(
-            "SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
-            f"WHERE terminal_id IN ({_marks(terminals)})",
-            terminals,
-        ).fetchall()
-    }
 
 
 def _marks(items: Sequence[object]) -> str:

@@ -52,11 +52,11 @@ class Tx(Protocol):
 
     #: alarms announced once the transaction has committed
     alarms: list[str]
+    #: on PostgreSQL (else SQLite): a round trip per statement
+    postgres: bool
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
     def pipeline(self) -> AbstractContextManager[Any]: ...
-
-    def insert_once(self, table: str, rows: Sequence[Sequence[Any]]) -> set[str]: ...

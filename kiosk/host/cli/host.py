@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kiosk.host.accounting import gc_tuning
 from kiosk.host.accounting.bounds import BoundsError, Limits
 from kiosk.host.accounting.db import (
     RELEASE_QUIET_MINUTES,
@@ -232,6 +233,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=["tuned", "default"],
         default="tuned",
         help="tuned: freeze the start-up heap and collect rarely (default); default: Python's",
+    )
+    p.add_argument(
+        "--switch-interval-ms",
+        type=float_type(0.05, 100),
+        default=gc_tuning.SWITCH_INTERVAL_MS,
+        help="how long a thread waiting for the interpreter (the group commit's writer after "
+        "each database reply) may wait for the event loop "
+        f"(default {gc_tuning.SWITCH_INTERVAL_MS:g}; Python's is 5)",
     )
     p.add_argument(
         "--progress-seconds",
@@ -528,7 +537,6 @@ def _serve_one(
 ) -> int:
     """One host process (``index``: its number under ``--processes``; the first one runs the
     dashboard)."""
-    from kiosk.host.accounting import gc_tuning
     from kiosk.host.accounting.server import HostServer
     from kiosk.terminal.hostlink.tls_log import HandshakeLog
 
@@ -551,6 +559,7 @@ def _serve_one(
     web = host_web.start_beside(args, web, db_target(args)) if index == 0 else None
     if args.gc == "tuned":
         gc_tuning.tune()
+    gc_tuning.set_switch_interval(args.switch_interval_ms)
     which = f", process {index + 1} of {args.processes}" if args.processes > 1 else ""
     print(f"host: serving on {server.address} (records: {db_target(args)}{which})", flush=True)
     if web is not None:
