@@ -18,7 +18,7 @@ the controller: :attr:`TableController.fault` says why and every later step is r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -137,6 +137,71 @@ class TableController:
             events = [*events, audit]
         self._commit(events)
         return events + self._draw_pending(now)
+
+    def execute_reports(
+        self, cmds: Sequence[c.Command], now: int
+    ) -> list[list[e.Event] | c.TableCommandError]:
+        """Carry out seats' reports that arrived together, in order: for each, its events (as
+        :meth:`execute` gives them) or the typed error that refused it.
+
+        The journal holds the same rows, in the same order, as :meth:`execute` one report after
+        another would write, but a run of reports is one transaction with one signed head
+        (decision 0070): each report is checked against the state with the reports before it
+        folded in, and none is answered before the run is journaled (a run ends where a report
+        makes the table draw cards).  A run that cannot be journaled locks the controller: its
+        reports, and every one after, get :class:`TableLockedError`."""
+        results: list[list[e.Event] | c.TableCommandError] = []
+        run: list[int] = []  # the results' indexes of the run not yet journaled
+
+        def journal_run() -> None:
+            groups = [done for i in run if isinstance(done := results[i], list)]
+            try:
+                self._commit_applied(groups)
+            except TableLockedError as exc:
+                for i in run:
+                    results[i] = exc
+            run.clear()
+
+        for cmd in cmds:
+            if self.fault is not None:
+                results.append(TableLockedError(f"the table is locked: {self.fault}"))
+                continue
+            try:
+                events = self.core.handle(cmd, now)
+            except c.TableCommandError as exc:
+                results.append(exc)
+                continue
+            self.core.apply(events)
+            run.append(len(results))
+            results.append(events)
+            if self.core.draws_needed():
+                journal_run()
+                done = results[-1]
+                if isinstance(done, list):
+                    try:
+                        results[-1] = done + self._draw_pending(now)
+                    except TableLockedError as exc:
+                        results[-1] = exc
+        journal_run()
+        return results
+
+    def _commit_applied(self, groups: list[list[e.Event]]) -> None:
+        """Journal events already folded into the state, in one transaction (then the hooks,
+        a group each); on a store fault the controller is locked (nothing is answered, and a
+        restart replays the journal, not this state)."""
+        events = [event for group in groups for event in group]
+        if not events:
+            return
+        games = {ev.game_number for ev in events if isinstance(ev, e.RoundClosed | e.RoundVoided)}
+        finished = [r for r in self.state.recall if r.game_number in games]
+        try:
+            self.journal.append(events, finished)
+        except StoreError as exc:
+            self.fault = str(exc)
+            raise TableLockedError(f"the table is locked: {exc}") from exc
+        for group in groups:
+            for hook in self.hooks:
+                hook(group)
 
     def record(self, events: list[e.Event]) -> list[e.Event]:
         """Journal the Dealer Terminal's own events (PIN outcomes, audit records), then apply."""

@@ -15,6 +15,7 @@ deadlines a journal holds still mean the same instants after a restart or a rebo
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import queue
 import threading
@@ -32,7 +33,7 @@ from kiosk.table.core.controller import TableController, TableLockedError
 from kiosk.table.core.core import Phase
 from kiosk.table.core.dealer_access import DealerAccess
 from kiosk.table.core.dealer_desk import DealerDesk, DealerServicer
-from kiosk.table.core.messages import command_of, finished_round, step_for_seat
+from kiosk.table.core.messages import addressees, command_of, finished_round, step_for_seat
 from kiosk.table.core.shuffler_feed import ShufflerFeed
 from kiosk.terminal.hostlink import identity
 from kiosk.terminal.hostlink.channel import KEEPALIVE
@@ -42,6 +43,10 @@ from proto.turbokiosk.v1 import table_pb2 as pb
 
 #: the largest message a seat may send, in bytes
 MAX_REQUEST_BYTES = 64 * 1024
+
+
+#: a seat stream's queue of steps (None: the stream ends)
+Outbox = queue.Queue[pb.SeatResponse | None]
 
 
 class _Seats:
@@ -127,6 +132,8 @@ class TableServer:
         self.lock = self._lock  # the table's one lock (the dealer desk takes it too)
         self._seats = _Seats()
         self._round_steps: list[tuple[int, e.Event]] = []
+        #: the seats' reports waiting for the lock, in their order of arrival
+        self._reports: collections.deque[tuple[int, Outbox, pb.SeatRequest]] = collections.deque()
         last = controller.state.round
         if last is not None:  # a restarted controller: the round in progress, read once
             self._round_steps = [
@@ -306,22 +313,46 @@ class TableServer:
     def _report(
         self, seat: int, outbox: queue.Queue[pb.SeatResponse | None], request: pb.SeatRequest
     ) -> None:
-        game = 0
+        """Carry out a seat's report: it waits in line, and whichever reader takes the lock
+        carries out every report waiting then, in order, journaled together (decision 0070)."""
+        self._reports.append((seat, outbox, request))
         with self._lock:
-            if self._stopping.is_set():  # the controller is closing: nothing more is carried out
-                return
+            self._carry_out_reports()
+
+    def _carry_out_reports(self) -> None:
+        """The reports waiting, in their order of arrival (under the lock): one journal commit
+        for the run (:meth:`TableController.execute_reports`), then each one's answer."""
+        batch = []
+        while self._reports:
+            batch.append(self._reports.popleft())
+        if not batch or self._stopping.is_set():  # closing: nothing more is carried out
+            return
+        read: list[tuple[int, Outbox, int, c.Command | c.TableCommandError]] = []
+        for seat, outbox, request in batch:
             try:
-                cmd = command_of(request, self.table_id)
-                game = getattr(cmd, "game_number", 0)
-                if getattr(cmd, "seat", seat) != seat:
+                asked = command_of(request, self.table_id)
+                if getattr(asked, "seat", seat) != seat:
                     raise c.InvalidArgumentError(f"this stream is seat {seat}'s")
-                try:
-                    self._publish(self.controller.execute(cmd, self.clock()))
-                except c.DuplicateReportError:
-                    for step in self._journaled_answer(seat, cmd):
-                        outbox.put(step)
+                read.append((seat, outbox, getattr(asked, "game_number", 0), asked))
             except c.TableCommandError as exc:
-                refused = pb.Refused(reason=str(exc))
+                read.append((seat, outbox, 0, exc))
+        cmds = [cmd for _, _, _, cmd in read if not isinstance(cmd, c.TableCommandError)]
+        seq = self.controller.journal.head[0] + 1  # the run's first row
+        results = iter(self.controller.execute_reports(cmds, self.clock()))
+        for seat, outbox, game, cmd in read:
+            result: list[e.Event] | c.TableCommandError = (
+                cmd if isinstance(cmd, c.TableCommandError) else next(results)
+            )
+            if isinstance(result, list):
+                self._publish(result, seq)
+                seq += len(result)
+            elif isinstance(result, c.DuplicateReportError) and not isinstance(
+                cmd, c.TableCommandError
+            ):
+                for step in self._journaled_answer(seat, cmd):
+                    outbox.put(step)
+            else:
+                refused = pb.Refused(reason=str(result))
                 outbox.put(
                     pb.SeatResponse(
                         table_id=self.table_id, game_number=game, seat=seat, refused=refused
@@ -370,17 +401,21 @@ class TableServer:
             if getattr(event, "game_number", None) == rnd.game_number
         ]
 
-    def _publish(self, events: list[e.Event]) -> None:
-        """Put journaled events on every connected seat's queue (called under the lock)."""
-        head = self.controller.journal.head[0]
+    def _publish(self, events: list[e.Event], first_seq: int | None = None) -> None:
+        """Put journaled events (rows ``first_seq``...; by default the journal's last) on the
+        queue of every connected seat they concern (called under the lock)."""
+        if first_seq is None:
+            first_seq = self.controller.journal.head[0] - len(events) + 1
         now = self.clock()
         game = self.current_game()
-        for seq, event in enumerate(events, head - len(events) + 1):
+        for seq, event in enumerate(events, first_seq):
             if isinstance(event, e.RoundOpened):
                 self._round_steps = []
             if not isinstance(event, e.SeatJoined | e.SeatLeft):
                 self._round_steps.append((seq, event))
-            for seat, outbox in self._seats.queues.items():
+            queues = self._seats.queues
+            for seat in addressees(event, queues):
+                outbox = queues[seat]
                 step = step_for_seat(event, seq, self.table_id, seat, now, game_number=game)
                 if step is not None:
                     if step.HasField("round_opened"):
