@@ -43,17 +43,20 @@ from proto.turbokiosk.v1 import table_pb2 as pb
 
 #: the largest message a seat may send, in bytes
 MAX_REQUEST_BYTES = 64 * 1024
+#: how often an idle seat stream looks whether it is still active (a stream that ends is also
+# told at once, through its callback: this is the backstop)
+POLL_SECONDS = 2.0
 
 
-#: a seat stream's queue of steps (None: the stream ends)
-Outbox = queue.Queue[pb.SeatResponse | None]
+#: a seat stream's queue: the steps of each publication, in order (None: the stream ends)
+Outbox = queue.Queue[list[pb.SeatResponse] | None]
 
 
 class _Seats:
     """The queues of the connected seats (one stream per seat)."""
 
     def __init__(self) -> None:
-        self.queues: dict[int, queue.Queue[pb.SeatResponse | None]] = {}
+        self.queues: dict[int, Outbox] = {}
 
 
 class TableServicer(table_pb2_grpc.TableServiceServicer):
@@ -76,18 +79,19 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
             raise AssertionError("abort returned") from exc  # pragma: no cover
         context.send_initial_metadata((("seated", str(seat)),))  # the seat knows it is seated
+        context.add_callback(lambda: outbox.put(None))  # the stream ended: stop waiting
         reader = threading.Thread(
             target=self.table.read_reports, args=(seat, outbox, request_iterator), daemon=True
         )
         reader.start()
         while context.is_active():
             try:
-                step = outbox.get(timeout=0.2)
+                steps = outbox.get(timeout=POLL_SECONDS)
             except queue.Empty:
                 continue
-            if step is None:
+            if steps is None:
                 break
-            yield step
+            yield from steps
 
     def _seat_of(self, context: grpc.ServicerContext) -> int:
         auth: Any = context.auth_context()
@@ -195,7 +199,7 @@ class TableServer:
                 self._hits[hit.key] = step
                 outbox = self._seats.queues.get(int(seat))
                 if outbox is not None:
-                    outbox.put(step)
+                    outbox.put([step])
 
     def progressive_display(self) -> dealer_pb2.ProgressiveDisplay | None:
         """The progressive line of the Dealer Terminal's view (None: no progressive)."""
@@ -262,9 +266,9 @@ class TableServer:
 
     # -- the seats --------------------------------------------------------------------------
 
-    def connect(self, seat: int, join: pb.SeatRequest) -> queue.Queue[pb.SeatResponse | None]:
+    def connect(self, seat: int, join: pb.SeatRequest) -> Outbox:
         """A seat's stream opened: its queue, with the steps of the round in progress."""
-        outbox: queue.Queue[pb.SeatResponse | None] = queue.Queue()
+        outbox: Outbox = queue.Queue()
         with self._lock:
             old = self._seats.queues.pop(seat, None)
             if old is not None:
@@ -272,27 +276,28 @@ class TableServer:
             self._publish(self.controller.execute(command_of(join, self.table_id), self.clock()))
             self._seats.queues[seat] = outbox
             replay = self._current_round()
+            told: list[pb.SeatResponse] = []
             for seq, event in replay:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
-                    outbox.put(step)
+                    told.append(step)
             pause = self._pause_now(seat, replay)
             if pause is not None:
-                outbox.put(pause)
-            for hit in self._hits.values():
-                if hit.seat == seat:
-                    outbox.put(hit)
+                told.append(pause)
+            told += [hit for hit in self._hits.values() if hit.seat == seat]
             rnd = self.controller.state.round
             for game in sorted({join.join.pending_game, join.join.last_settled_game} - {0}):
                 if rnd is None or rnd.game_number != game:  # ended while the seat was away
-                    outbox.put(finished_round(self.controller, self.table_id, seat, game))
+                    told.append(finished_round(self.controller, self.table_id, seat, game))
+            if told:
+                outbox.put(told)
             self.desk.changed()  # the seat is online now
         return outbox
 
     def read_reports(
         self,
         seat: int,
-        outbox: queue.Queue[pb.SeatResponse | None],
+        outbox: Outbox,
         requests: Iterator[pb.SeatRequest],
     ) -> None:
         """Carry out a seat's reports until its stream ends; then the seat has left (unless a
@@ -310,9 +315,7 @@ class TableServer:
                     if not self._stopping.is_set():
                         self._publish(self.controller.execute(c.Leave(seat), self.clock()))
 
-    def _report(
-        self, seat: int, outbox: queue.Queue[pb.SeatResponse | None], request: pb.SeatRequest
-    ) -> None:
+    def _report(self, seat: int, outbox: Outbox, request: pb.SeatRequest) -> None:
         """Carry out a seat's report: it waits in line, and whichever reader takes the lock
         carries out every report waiting then, in order, journaled together (decision 0070)."""
         self._reports.append((seat, outbox, request))
@@ -349,14 +352,15 @@ class TableServer:
             elif isinstance(result, c.DuplicateReportError) and not isinstance(
                 cmd, c.TableCommandError
             ):
-                for step in self._journaled_answer(seat, cmd):
-                    outbox.put(step)
+                outbox.put(self._journaled_answer(seat, cmd))
             else:
                 refused = pb.Refused(reason=str(result))
                 outbox.put(
-                    pb.SeatResponse(
-                        table_id=self.table_id, game_number=game, seat=seat, refused=refused
-                    )
+                    [
+                        pb.SeatResponse(
+                            table_id=self.table_id, game_number=game, seat=seat, refused=refused
+                        )
+                    ]
                 )
 
     def _pause_now(self, seat: int, replay: list[tuple[int, e.Event]]) -> pb.SeatResponse | None:
@@ -408,20 +412,22 @@ class TableServer:
             first_seq = self.controller.journal.head[0] - len(events) + 1
         now = self.clock()
         game = self.current_game()
+        queues = self._seats.queues
+        told: dict[int, list[pb.SeatResponse]] = {}
         for seq, event in enumerate(events, first_seq):
             if isinstance(event, e.RoundOpened):
                 self._round_steps = []
             if not isinstance(event, e.SeatJoined | e.SeatLeft):
                 self._round_steps.append((seq, event))
-            queues = self._seats.queues
             for seat in addressees(event, queues):
-                outbox = queues[seat]
                 step = step_for_seat(event, seq, self.table_id, seat, now, game_number=game)
                 if step is not None:
                     if step.HasField("round_opened"):
                         step.round_opened.seats_in = len(self.controller.state.seats)
                         self._show_progressive(step.round_opened)
-                    outbox.put(step)
+                    told.setdefault(seat, []).append(step)
+        for seat, steps in told.items():  # every step built first: one wake-up for each seat
+            queues[seat].put(steps)
         if events:
             self.desk.after(events)
             self.desk.changed()
