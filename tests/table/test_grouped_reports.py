@@ -240,3 +240,37 @@ def wager(seat: int) -> pb.ReportWager:
     return pb.ReportWager(
         table_id="T1", game_number=1, seat=seat, wagers=stake, positions=[0, 4, 8]
     )
+
+
+def test_each_commit_is_told_as_soon_as_it_is_journaled_before_the_cards_are_drawn(
+    tmp_path: Path,
+) -> None:
+    """The bets' close is told (journaled) before the first deal is drawn: a server sends it
+    while the cards are drawn and journaled; the steps come once each, in journal order."""
+    told: list[tuple[list[str], int]] = []
+    draws_seen: list[int] = []
+
+    def deck(excluded: frozenset[int]) -> InOrderDeck:
+        draws_seen.append(len(told))
+        return InOrderDeck(excluded)
+
+    where = tmp_path / "t"
+    where.mkdir()
+    ctl = TableController(config(), where / "table-T1.sqlite3", deck, table_signer(where, "T1"))
+    try:
+        ctl.execute(c.Join(0), 0)
+        ctl.execute(c.Join(1), 0)
+        ctl.execute(c.OpenRound(), 0)
+        ctl.execute(c.ReportWager("T1", 1, 0, stadium_bet()), 10)
+
+        def journaled(events: list[e.Event]) -> None:
+            told.append(([type(ev).__name__ for ev in events], ctl.journal.head[0]))
+
+        events = ctl.execute(c.Tick(), 1000, journaled=journaled)
+        assert [kinds for kinds, _ in told] == [["BetsClosed"], ["FirstDealt"]]
+        assert draws_seen == [1]  # the deck was asked after the bets' close was told
+        assert [type(ev).__name__ for ev in events] == ["BetsClosed", "FirstDealt"]
+        seqs = [seq for _, seq in told]
+        assert seqs == sorted(set(seqs)) and seqs[-1] == ctl.journal.head[0]
+    finally:
+        ctl.close()

@@ -123,20 +123,29 @@ class TableController:
         return events + self.execute(c.Tick(), now)
 
     def execute(
-        self, cmd: c.Command, now: int, audit: e.DealerAudited | None = None
+        self,
+        cmd: c.Command,
+        now: int,
+        audit: e.DealerAudited | None = None,
+        *,
+        journaled: Callable[[list[e.Event]], None] | None = None,
     ) -> list[e.Event]:
         """Carry out ``cmd`` at ``now`` (ms): the events, journaled and applied.
 
         A refusal raises the core's typed error and changes nothing; a duplicate report raises
         :class:`~kiosk.table.core.commands.DuplicateReportError` (already journaled: acknowledge
         it). ``audit``: the Dealer Terminal's record of the command, journaled in the same
-        transaction as its events.
+        transaction as its events.  ``journaled``: told each commit's events as soon as that
+        commit is journaled (the command's, then each draw's), so that a server tells the seats
+        that the bets closed while the cards are still being drawn and journaled.
         """
         events = self.core.handle(cmd, now)
         if audit is not None:
             events = [*events, audit]
         self._commit(events)
-        return events + self._draw_pending(now)
+        if journaled is not None and events:
+            journaled(events)
+        return events + self._draw_pending(now, journaled)
 
     def execute_reports(
         self, cmds: Sequence[c.Command], now: int
@@ -210,16 +219,23 @@ class TableController:
         self._commit(events)
         return events
 
-    def _draw_pending(self, now: int) -> list[e.Event]:
+    def _draw_pending(
+        self, now: int, journaled: Callable[[list[e.Event]], None] | None = None
+    ) -> list[e.Event]:
         out: list[e.Event] = []
         while parts := self.core.draws_needed():
             try:
                 cards = tuple(self._draw(part) for part in parts)
             except _DRAW_FAULTS as exc:
-                out += self._void(f"cards cannot be drawn: {exc}", now)
+                events = self._void(f"cards cannot be drawn: {exc}", now)
+                out += events
+                if journaled is not None and events:
+                    journaled(events)
                 break
             events = self.core.handle(c.CardsDrawn(cards), now)
             self._commit(events)
+            if journaled is not None and events:
+                journaled(events)
             out += events
         return out
 

@@ -6,7 +6,9 @@ the host's certificate is refused), issued by the same CA tooling as the host li
 (:mod:`kiosk.terminal.hostlink.pki`); a stream that joins, or reports, as another seat is refused.
 Every command runs under one lock on the :class:`TableController`, which journals its events; only
 then are they put on the connected seats' queues (each seat gets
-:func:`~kiosk.table.core.messages.step_for_seat` of each).  A repeated report is answered with the
+:func:`~kiosk.table.core.messages.step_for_seat` of each, a publication's steps as one list).
+Seats' reports that wait for the lock together are carried out together, in order, as one
+signed journal commit (decision 0070).  A repeated report is answered with the
 record already journaled; a refused one with ``Refused``.  A stream that ends is the seat leaving:
 its wagers stay in the round and get the default decision at the timer.  A
 ticker thread runs the timers on the controller's clock (epoch milliseconds by default, so the
@@ -260,9 +262,9 @@ class TableServer:
 
     def execute_locked(self, cmd: c.Command, audit: e.DealerAudited | None = None) -> list[e.Event]:
         """:meth:`execute` for a caller that holds the lock (with the dealer's audit record)."""
-        events = self.controller.execute(cmd, self.clock(), audit)
-        self._publish(events)
-        return events
+        # each commit told to the seats as soon as it is journaled: the bets' close goes out
+        # while the first deal is drawn and journaled (decision 0070)
+        return self.controller.execute(cmd, self.clock(), audit, journaled=self._publish)
 
     # -- the seats --------------------------------------------------------------------------
 
