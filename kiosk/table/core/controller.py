@@ -18,7 +18,7 @@ the controller: :attr:`TableController.fault` says why and every later step is r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -123,20 +123,94 @@ class TableController:
         return events + self.execute(c.Tick(), now)
 
     def execute(
-        self, cmd: c.Command, now: int, audit: e.DealerAudited | None = None
+        self,
+        cmd: c.Command,
+        now: int,
+        audit: e.DealerAudited | None = None,
+        *,
+        journaled: Callable[[list[e.Event]], None] | None = None,
     ) -> list[e.Event]:
         """Carry out ``cmd`` at ``now`` (ms): the events, journaled and applied.
 
         A refusal raises the core's typed error and changes nothing; a duplicate report raises
         :class:`~kiosk.table.core.commands.DuplicateReportError` (already journaled: acknowledge
         it). ``audit``: the Dealer Terminal's record of the command, journaled in the same
-        transaction as its events.
+        transaction as its events.  ``journaled``: told each commit's events as soon as that
+        commit is journaled (the command's, then each draw's), so that a server tells the seats
+        that the bets closed while the cards are still being drawn and journaled.
         """
         events = self.core.handle(cmd, now)
         if audit is not None:
             events = [*events, audit]
         self._commit(events)
-        return events + self._draw_pending(now)
+        if journaled is not None and events:
+            journaled(events)
+        return events + self._draw_pending(now, journaled)
+
+    def execute_reports(
+        self, cmds: Sequence[c.Command], now: int
+    ) -> list[list[e.Event] | c.TableCommandError]:
+        """Carry out seats' reports that arrived together, in order: for each, its events (as
+        :meth:`execute` gives them) or the typed error that refused it.
+
+        The journal holds the same rows, in the same order, as :meth:`execute` one report after
+        another would write, but a run of reports is one transaction with one signed head
+        (decision 0070): each report is checked against the state with the reports before it
+        folded in, and none is answered before the run is journaled (a run ends where a report
+        makes the table draw cards).  A run that cannot be journaled locks the controller: its
+        reports, and every one after, get :class:`TableLockedError`."""
+        results: list[list[e.Event] | c.TableCommandError] = []
+        run: list[int] = []  # the results' indexes of the run not yet journaled
+
+        def journal_run() -> None:
+            groups = [done for i in run if isinstance(done := results[i], list)]
+            try:
+                self._commit_applied(groups)
+            except TableLockedError as exc:
+                for i in run:
+                    results[i] = exc
+            run.clear()
+
+        for cmd in cmds:
+            if self.fault is not None:
+                results.append(TableLockedError(f"the table is locked: {self.fault}"))
+                continue
+            try:
+                events = self.core.handle(cmd, now)
+            except c.TableCommandError as exc:
+                results.append(exc)
+                continue
+            self.core.apply(events)
+            run.append(len(results))
+            results.append(events)
+            if self.core.draws_needed():
+                journal_run()
+                done = results[-1]
+                if isinstance(done, list):
+                    try:
+                        results[-1] = done + self._draw_pending(now)
+                    except TableLockedError as exc:
+                        results[-1] = exc
+        journal_run()
+        return results
+
+    def _commit_applied(self, groups: list[list[e.Event]]) -> None:
+        """Journal events already folded into the state, in one transaction (then the hooks,
+        a group each); on a store fault the controller is locked (nothing is answered, and a
+        restart replays the journal, not this state)."""
+        events = [event for group in groups for event in group]
+        if not events:
+            return
+        games = {ev.game_number for ev in events if isinstance(ev, e.RoundClosed | e.RoundVoided)}
+        finished = [r for r in self.state.recall if r.game_number in games]
+        try:
+            self.journal.append(events, finished)
+        except StoreError as exc:
+            self.fault = str(exc)
+            raise TableLockedError(f"the table is locked: {exc}") from exc
+        for group in groups:
+            for hook in self.hooks:
+                hook(group)
 
     def record(self, events: list[e.Event]) -> list[e.Event]:
         """Journal the Dealer Terminal's own events (PIN outcomes, audit records), then apply."""
@@ -145,16 +219,23 @@ class TableController:
         self._commit(events)
         return events
 
-    def _draw_pending(self, now: int) -> list[e.Event]:
+    def _draw_pending(
+        self, now: int, journaled: Callable[[list[e.Event]], None] | None = None
+    ) -> list[e.Event]:
         out: list[e.Event] = []
         while parts := self.core.draws_needed():
             try:
                 cards = tuple(self._draw(part) for part in parts)
             except _DRAW_FAULTS as exc:
-                out += self._void(f"cards cannot be drawn: {exc}", now)
+                events = self._void(f"cards cannot be drawn: {exc}", now)
+                out += events
+                if journaled is not None and events:
+                    journaled(events)
                 break
             events = self.core.handle(c.CardsDrawn(cards), now)
             self._commit(events)
+            if journaled is not None and events:
+                journaled(events)
             out += events
         return out
 

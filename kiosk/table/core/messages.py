@@ -8,7 +8,7 @@ the event is not that seat's business: another seat's wager, decision or cards).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Protocol
 
 from kiosk.table.core import commands as c
@@ -85,6 +85,16 @@ def _pause_step(
     return out
 
 
+def addressees(event: e.Event, seats: Collection[int]) -> Iterable[int]:
+    """The ``seats`` that :func:`step_for_seat` tells something of ``event``, or a superset
+    (a seat's own wager or decision is its business only; nobody's, what no seat is told)."""
+    if isinstance(event, NOT_FOR_SEATS):
+        return ()
+    if isinstance(event, e.WagerAccepted | e.DecisionMade):
+        return (event.seat,) if event.seat in seats else ()
+    return seats
+
+
 def step_for_seat(
     event: e.Event,
     seq: int,
@@ -97,6 +107,8 @@ def step_for_seat(
     """What ``seat`` is told of journal row ``seq`` (``None``: nothing).  ``game_number``: the
     round in progress, for the steps of the table that belong to no round (pause, resume)."""
     if isinstance(event, NOT_FOR_SEATS):
+        return None
+    if isinstance(event, e.WagerAccepted | e.DecisionMade) and event.seat != seat:
         return None
     if isinstance(event, e.TablePaused | e.TableResumed):
         return _pause_step(event, seq, table_id, seat, game_number, now_ms)
@@ -115,8 +127,6 @@ def step_for_seat(
             pb.RoundOpened(betting_deadline_ms=event.betting_deadline, now_ms=now_ms)
         )
     elif isinstance(event, e.WagerAccepted):
-        if event.seat != seat:
-            return None
         out.wager_accepted.CopyFrom(
             pb.WagerAccepted(wagers=_wagers(event.bet), positions=event.bet.positions)
         )
@@ -142,8 +152,6 @@ def step_for_seat(
                 )
         out.first_dealt.CopyFrom(dealt)
     elif isinstance(event, e.DecisionMade):
-        if event.seat != seat:
-            return None
         out.decision_accepted.CopyFrom(pb.DecisionAccepted(choice=event.choice))
     elif isinstance(event, e.DecisionsClosed):
         default = dict(event.defaulted).get(seat)

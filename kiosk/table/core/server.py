@@ -6,7 +6,9 @@ the host's certificate is refused), issued by the same CA tooling as the host li
 (:mod:`kiosk.terminal.hostlink.pki`); a stream that joins, or reports, as another seat is refused.
 Every command runs under one lock on the :class:`TableController`, which journals its events; only
 then are they put on the connected seats' queues (each seat gets
-:func:`~kiosk.table.core.messages.step_for_seat` of each).  A repeated report is answered with the
+:func:`~kiosk.table.core.messages.step_for_seat` of each, a publication's steps as one list).
+Seats' reports that wait for the lock together are carried out together, in order, as one
+signed journal commit (decision 0070).  A repeated report is answered with the
 record already journaled; a refused one with ``Refused``.  A stream that ends is the seat leaving:
 its wagers stay in the round and get the default decision at the timer.  A
 ticker thread runs the timers on the controller's clock (epoch milliseconds by default, so the
@@ -15,6 +17,7 @@ deadlines a journal holds still mean the same instants after a restart or a rebo
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import queue
 import threading
@@ -32,7 +35,7 @@ from kiosk.table.core.controller import TableController, TableLockedError
 from kiosk.table.core.core import Phase
 from kiosk.table.core.dealer_access import DealerAccess
 from kiosk.table.core.dealer_desk import DealerDesk, DealerServicer
-from kiosk.table.core.messages import command_of, finished_round, step_for_seat
+from kiosk.table.core.messages import addressees, command_of, finished_round, step_for_seat
 from kiosk.table.core.shuffler_feed import ShufflerFeed
 from kiosk.terminal.hostlink import identity
 from kiosk.terminal.hostlink.channel import KEEPALIVE
@@ -42,13 +45,20 @@ from proto.turbokiosk.v1 import table_pb2 as pb
 
 #: the largest message a seat may send, in bytes
 MAX_REQUEST_BYTES = 64 * 1024
+#: how often an idle seat stream looks whether it is still active (a stream that ends is also
+# told at once, through its callback: this is the backstop)
+POLL_SECONDS = 2.0
+
+
+#: a seat stream's queue: the steps of each publication, in order (None: the stream ends)
+Outbox = queue.Queue[list[pb.SeatResponse] | None]
 
 
 class _Seats:
     """The queues of the connected seats (one stream per seat)."""
 
     def __init__(self) -> None:
-        self.queues: dict[int, queue.Queue[pb.SeatResponse | None]] = {}
+        self.queues: dict[int, Outbox] = {}
 
 
 class TableServicer(table_pb2_grpc.TableServiceServicer):
@@ -71,18 +81,19 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
             raise AssertionError("abort returned") from exc  # pragma: no cover
         context.send_initial_metadata((("seated", str(seat)),))  # the seat knows it is seated
+        context.add_callback(lambda: outbox.put(None))  # the stream ended: stop waiting
         reader = threading.Thread(
             target=self.table.read_reports, args=(seat, outbox, request_iterator), daemon=True
         )
         reader.start()
         while context.is_active():
             try:
-                step = outbox.get(timeout=0.2)
+                steps = outbox.get(timeout=POLL_SECONDS)
             except queue.Empty:
                 continue
-            if step is None:
+            if steps is None:
                 break
-            yield step
+            yield from steps
 
     def _seat_of(self, context: grpc.ServicerContext) -> int:
         auth: Any = context.auth_context()
@@ -127,6 +138,8 @@ class TableServer:
         self.lock = self._lock  # the table's one lock (the dealer desk takes it too)
         self._seats = _Seats()
         self._round_steps: list[tuple[int, e.Event]] = []
+        #: the seats' reports waiting for the lock, in their order of arrival
+        self._reports: collections.deque[tuple[int, Outbox, pb.SeatRequest]] = collections.deque()
         last = controller.state.round
         if last is not None:  # a restarted controller: the round in progress, read once
             self._round_steps = [
@@ -188,7 +201,7 @@ class TableServer:
                 self._hits[hit.key] = step
                 outbox = self._seats.queues.get(int(seat))
                 if outbox is not None:
-                    outbox.put(step)
+                    outbox.put([step])
 
     def progressive_display(self) -> dealer_pb2.ProgressiveDisplay | None:
         """The progressive line of the Dealer Terminal's view (None: no progressive)."""
@@ -249,15 +262,15 @@ class TableServer:
 
     def execute_locked(self, cmd: c.Command, audit: e.DealerAudited | None = None) -> list[e.Event]:
         """:meth:`execute` for a caller that holds the lock (with the dealer's audit record)."""
-        events = self.controller.execute(cmd, self.clock(), audit)
-        self._publish(events)
-        return events
+        # each commit told to the seats as soon as it is journaled: the bets' close goes out
+        # while the first deal is drawn and journaled (decision 0070)
+        return self.controller.execute(cmd, self.clock(), audit, journaled=self._publish)
 
     # -- the seats --------------------------------------------------------------------------
 
-    def connect(self, seat: int, join: pb.SeatRequest) -> queue.Queue[pb.SeatResponse | None]:
+    def connect(self, seat: int, join: pb.SeatRequest) -> Outbox:
         """A seat's stream opened: its queue, with the steps of the round in progress."""
-        outbox: queue.Queue[pb.SeatResponse | None] = queue.Queue()
+        outbox: Outbox = queue.Queue()
         with self._lock:
             old = self._seats.queues.pop(seat, None)
             if old is not None:
@@ -265,27 +278,28 @@ class TableServer:
             self._publish(self.controller.execute(command_of(join, self.table_id), self.clock()))
             self._seats.queues[seat] = outbox
             replay = self._current_round()
+            told: list[pb.SeatResponse] = []
             for seq, event in replay:
                 step = step_for_seat(event, seq, self.table_id, seat, self.clock())
                 if step is not None:
-                    outbox.put(step)
+                    told.append(step)
             pause = self._pause_now(seat, replay)
             if pause is not None:
-                outbox.put(pause)
-            for hit in self._hits.values():
-                if hit.seat == seat:
-                    outbox.put(hit)
+                told.append(pause)
+            told += [hit for hit in self._hits.values() if hit.seat == seat]
             rnd = self.controller.state.round
             for game in sorted({join.join.pending_game, join.join.last_settled_game} - {0}):
                 if rnd is None or rnd.game_number != game:  # ended while the seat was away
-                    outbox.put(finished_round(self.controller, self.table_id, seat, game))
+                    told.append(finished_round(self.controller, self.table_id, seat, game))
+            if told:
+                outbox.put(told)
             self.desk.changed()  # the seat is online now
         return outbox
 
     def read_reports(
         self,
         seat: int,
-        outbox: queue.Queue[pb.SeatResponse | None],
+        outbox: Outbox,
         requests: Iterator[pb.SeatRequest],
     ) -> None:
         """Carry out a seat's reports until its stream ends; then the seat has left (unless a
@@ -303,29 +317,52 @@ class TableServer:
                     if not self._stopping.is_set():
                         self._publish(self.controller.execute(c.Leave(seat), self.clock()))
 
-    def _report(
-        self, seat: int, outbox: queue.Queue[pb.SeatResponse | None], request: pb.SeatRequest
-    ) -> None:
-        game = 0
+    def _report(self, seat: int, outbox: Outbox, request: pb.SeatRequest) -> None:
+        """Carry out a seat's report: it waits in line, and whichever reader takes the lock
+        carries out every report waiting then, in order, journaled together (decision 0070)."""
+        self._reports.append((seat, outbox, request))
         with self._lock:
-            if self._stopping.is_set():  # the controller is closing: nothing more is carried out
-                return
+            self._carry_out_reports()
+
+    def _carry_out_reports(self) -> None:
+        """The reports waiting, in their order of arrival (under the lock): one journal commit
+        for the run (:meth:`TableController.execute_reports`), then each one's answer."""
+        batch = []
+        while self._reports:
+            batch.append(self._reports.popleft())
+        if not batch or self._stopping.is_set():  # closing: nothing more is carried out
+            return
+        read: list[tuple[int, Outbox, int, c.Command | c.TableCommandError]] = []
+        for seat, outbox, request in batch:
             try:
-                cmd = command_of(request, self.table_id)
-                game = getattr(cmd, "game_number", 0)
-                if getattr(cmd, "seat", seat) != seat:
+                asked = command_of(request, self.table_id)
+                if getattr(asked, "seat", seat) != seat:
                     raise c.InvalidArgumentError(f"this stream is seat {seat}'s")
-                try:
-                    self._publish(self.controller.execute(cmd, self.clock()))
-                except c.DuplicateReportError:
-                    for step in self._journaled_answer(seat, cmd):
-                        outbox.put(step)
+                read.append((seat, outbox, getattr(asked, "game_number", 0), asked))
             except c.TableCommandError as exc:
-                refused = pb.Refused(reason=str(exc))
+                read.append((seat, outbox, 0, exc))
+        cmds = [cmd for _, _, _, cmd in read if not isinstance(cmd, c.TableCommandError)]
+        seq = self.controller.journal.head[0] + 1  # the run's first row
+        results = iter(self.controller.execute_reports(cmds, self.clock()))
+        for seat, outbox, game, cmd in read:
+            result: list[e.Event] | c.TableCommandError = (
+                cmd if isinstance(cmd, c.TableCommandError) else next(results)
+            )
+            if isinstance(result, list):
+                self._publish(result, seq)
+                seq += len(result)
+            elif isinstance(result, c.DuplicateReportError) and not isinstance(
+                cmd, c.TableCommandError
+            ):
+                outbox.put(self._journaled_answer(seat, cmd))
+            else:
+                refused = pb.Refused(reason=str(result))
                 outbox.put(
-                    pb.SeatResponse(
-                        table_id=self.table_id, game_number=game, seat=seat, refused=refused
-                    )
+                    [
+                        pb.SeatResponse(
+                            table_id=self.table_id, game_number=game, seat=seat, refused=refused
+                        )
+                    ]
                 )
 
     def _pause_now(self, seat: int, replay: list[tuple[int, e.Event]]) -> pb.SeatResponse | None:
@@ -370,23 +407,29 @@ class TableServer:
             if getattr(event, "game_number", None) == rnd.game_number
         ]
 
-    def _publish(self, events: list[e.Event]) -> None:
-        """Put journaled events on every connected seat's queue (called under the lock)."""
-        head = self.controller.journal.head[0]
+    def _publish(self, events: list[e.Event], first_seq: int | None = None) -> None:
+        """Put journaled events (rows ``first_seq``...; by default the journal's last) on the
+        queue of every connected seat they concern (called under the lock)."""
+        if first_seq is None:
+            first_seq = self.controller.journal.head[0] - len(events) + 1
         now = self.clock()
         game = self.current_game()
-        for seq, event in enumerate(events, head - len(events) + 1):
+        queues = self._seats.queues
+        told: dict[int, list[pb.SeatResponse]] = {}
+        for seq, event in enumerate(events, first_seq):
             if isinstance(event, e.RoundOpened):
                 self._round_steps = []
             if not isinstance(event, e.SeatJoined | e.SeatLeft):
                 self._round_steps.append((seq, event))
-            for seat, outbox in self._seats.queues.items():
+            for seat in addressees(event, queues):
                 step = step_for_seat(event, seq, self.table_id, seat, now, game_number=game)
                 if step is not None:
                     if step.HasField("round_opened"):
                         step.round_opened.seats_in = len(self.controller.state.seats)
                         self._show_progressive(step.round_opened)
-                    outbox.put(step)
+                    told.setdefault(seat, []).append(step)
+        for seat, steps in told.items():  # every step built first: one wake-up for each seat
+            queues[seat].put(steps)
         if events:
             self.desk.after(events)
             self.desk.changed()
