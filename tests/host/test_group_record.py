@@ -188,21 +188,9 @@ def test_an_anchor_moved_by_another_host_meanwhile_is_decided_one_statement_at_a
         other.execute("UPDATE journal_anchors SET seq = 9, hash = %s", (_head(9).hash.hex(),))
         out: list[Any] = []
         group = [Report("T00", [_game("T00", 2)], AT + 1, _head(2))]
-        worker = threading.Thread(target=lambda: out.append(db.record_reports(group)))
-        worker.start()
-
-        def waiting() -> int:
-            row = other.execute("SELECT COUNT(*) FROM pg_locks WHERE NOT granted").fetchone()
-            assert row is not None
-            return int(row[0])
-
-        deadline = time.monotonic() + 10
-        while not waiting() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert waiting(), "the group never waited for the anchor's row lock"
-        other.commit()
-        other.close()
-        worker.join(10)
+        _record_while_another_holds_a_lock(
+            db, group, other, out, "the group never waited for the anchor's row lock"
+        )
         (result,) = out[0]
         assert (result.accepted, result.duplicates) == (1, 0)
         assert result.acknowledged == _head(9)
@@ -233,21 +221,9 @@ def test_a_first_anchor_inserted_by_another_host_meanwhile_is_decided_one_statem
         )
         out: list[Any] = []
         group = [Report("T01", [_game("T01", 2)], AT + 1, _head(2))]
-        worker = threading.Thread(target=lambda: out.append(db.record_reports(group)))
-        worker.start()
-
-        def waiting() -> int:
-            row = other.execute("SELECT COUNT(*) FROM pg_locks WHERE NOT granted").fetchone()
-            assert row is not None
-            return int(row[0])
-
-        deadline = time.monotonic() + 10
-        while not waiting() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert waiting(), "the group never waited for the other host's anchor"
-        other.commit()
-        other.close()
-        worker.join(10)
+        _record_while_another_holds_a_lock(
+            db, group, other, out, "the group never waited for the other host's anchor"
+        )
         (result,) = out[0]
         assert (result.accepted, result.duplicates) == (1, 0)
         assert result.acknowledged == _head(9)
@@ -255,3 +231,25 @@ def test_a_first_anchor_inserted_by_another_host_meanwhile_is_decided_one_statem
         assert len(db.events("T01")) == 1
     finally:
         db.close()
+
+
+def _record_while_another_holds_a_lock(
+    db: PostgresHostDb, group: list[Report], other: Any, out: list[Any], why: str
+) -> None:
+    """Record ``group`` on a thread (its result into ``out``), see it wait for a lock that
+    ``other`` (a psycopg connection in a transaction) holds, then let ``other`` commit."""
+    worker = threading.Thread(target=lambda: out.append(db.record_reports(group)))
+    worker.start()
+
+    def waiting() -> int:
+        row = other.execute("SELECT COUNT(*) FROM pg_locks WHERE NOT granted").fetchone()
+        assert row is not None
+        return int(row[0])
+
+    deadline = time.monotonic() + 10
+    while not waiting() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert waiting(), why
+    other.commit()
+    other.close()
+    worker.join(10)
