@@ -20,6 +20,7 @@ from kiosk.terminal.presentation.service_words import (
     service_text,
     status_rows,
 )
+from kiosk.terminal.sas import status as sas_status
 
 
 @dataclass(frozen=True)
@@ -432,26 +433,9 @@ def _ram_clear(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
     return OutcomeView(w("rc_done"), lines)
 
 
-_SAS_FIELDS = (
-    "address",
-    "port",
-    "mode",
-    "polls_per_second",
-    "last_poll_at",
-    "errors",
-    "queue_depth",
-    "real_time",
-    "bills_enabled",
-    "latency_p50_ms",
-    "latency_p99_ms",
-    "over_limit",
-    "port_error",
-)
-
-
 def _sas(w: _Words, data: Mapping[str, Any], ok: bool) -> OutcomeView:
     rows = []
-    for name in _SAS_FIELDS:
+    for name in sas_status.SHOWN_FIELDS:
         value = data.get(name)
         if isinstance(value, bool):
             shown = w("yes" if value else "no")

@@ -16,6 +16,23 @@ from typing import Any
 from kiosk.terminal.sas import wire
 from kiosk.terminal.sas.queue import FILE_NAME
 
+#: the figures of :func:`read_status` the service menu shows, in its order
+SHOWN_FIELDS = (
+    "address",
+    "port",
+    "mode",
+    "polls_per_second",
+    "last_poll_at",
+    "errors",
+    "queue_depth",
+    "real_time",
+    "bills_enabled",
+    "latency_p50_ms",
+    "latency_p99_ms",
+    "over_limit",
+    "port_error",
+)
+
 
 class SasStoreMissingError(Exception):
     """This terminal has no SAS link (no ``sas.sqlite3``)."""

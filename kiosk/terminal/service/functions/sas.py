@@ -22,22 +22,7 @@ def _read(ctx: Context) -> dict[str, Any]:
 def sas(ctx: Context, args: Mapping[str, Any]) -> Outcome:
     """Address, polls per second, last poll, errors, exception queue depth, timing."""
     state = _read(ctx)
-    shown = (
-        "address",
-        "port",
-        "mode",
-        "polls_per_second",
-        "last_poll_at",
-        "errors",
-        "queue_depth",
-        "real_time",
-        "bills_enabled",
-        "latency_p50_ms",
-        "latency_p99_ms",
-        "over_limit",
-        "port_error",
-    )
-    lines = tuple(f"{name}: {state.get(name)}" for name in shown)
+    lines = tuple(f"{name}: {state.get(name)}" for name in sas_status.SHOWN_FIELDS)
     return Outcome("SAS link", lines, state)
 
 
