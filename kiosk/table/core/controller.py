@@ -201,13 +201,8 @@ class TableController:
         events = [event for group in groups for event in group]
         if not events:
             return
-        games = {ev.game_number for ev in events if isinstance(ev, e.RoundClosed | e.RoundVoided)}
-        finished = [r for r in self.state.recall if r.game_number in games]
-        try:
-            self.journal.append(events, finished)
-        except StoreError as exc:
-            self.fault = str(exc)
-            raise TableLockedError(f"the table is locked: {exc}") from exc
+        games = _finished_games(events)
+        self._append(events, [r for r in self.state.recall if r.game_number in games])
         for group in groups:
             for hook in self.hooks:
                 hook(group)
@@ -259,19 +254,23 @@ class TableController:
             return
         if self.fault is not None:
             raise TableLockedError(f"the table is locked: {self.fault}")
-        finished = self._finished(events)
+        self._append(events, self._finished(events))
+        self.core.apply(events)
+        for hook in self.hooks:
+            hook(events)
+
+    def _append(self, events: list[e.Event], finished: list[RoundRecord]) -> None:
+        """Journal ``events`` (with the recall of the rounds they finish); a store fault locks
+        the controller."""
         try:
             self.journal.append(events, finished)
         except StoreError as exc:
             self.fault = str(exc)
             raise TableLockedError(f"the table is locked: {exc}") from exc
-        self.core.apply(events)
-        for hook in self.hooks:
-            hook(events)
 
     def _finished(self, events: list[e.Event]) -> list[RoundRecord]:
         """The recall records of the rounds these events finish (from a scratch fold)."""
-        games = {ev.game_number for ev in events if isinstance(ev, e.RoundClosed | e.RoundVoided)}
+        games = _finished_games(events)
         if not games:
             return []
         scratch = self.core.copy()
@@ -284,3 +283,8 @@ class TableController:
 
     def close(self) -> None:
         self.journal.close()
+
+
+def _finished_games(events: list[e.Event]) -> set[int]:
+    """The game numbers of the rounds these events finish."""
+    return {ev.game_number for ev in events if isinstance(ev, e.RoundClosed | e.RoundVoided)}
