@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 
@@ -120,3 +121,54 @@ def test_coroutines_get_their_answers_once_committed_and_a_cancelled_report_is_d
         committer.stop()
     assert {e.terminal_id for e in host_db.events(last=100)} == {"TK-0", "TK-1", "TK-3"}
     assert committer.stats().groups == 1
+
+
+def _recorded_groups(host_db: HostDb) -> list[int]:
+    """Wrap ``record_reports`` so each group's size is kept (in commit order)."""
+    real = host_db.record_reports
+    sizes: list[int] = []
+
+    def counted(reports: list[Report]) -> object:
+        sizes.append(len(reports))
+        return real(reports)
+
+    host_db.record_reports = counted  # type: ignore[method-assign, assignment]
+    return sizes
+
+
+def test_a_gathering_window_holds_a_group_until_it_passed_then_commits_all_queued(
+    host_db: HostDb,
+) -> None:
+    sizes = _recorded_groups(host_db)
+    committer = GroupCommitter(host_db, gather_ms=400).start()
+    try:
+        first = committer.submit(_report("TK-0", 1, 1))
+        assert first.result(10).accepted == 1  # the first group opens at once
+        opened = time.monotonic()
+        later = [committer.submit(_report(f"TK-{i}", 1, 1)) for i in range(1, 6)]
+        assert all(f.result(10).accepted == 1 for f in later)
+        waited = time.monotonic() - opened
+    finally:
+        committer.stop()
+    assert sizes == [1, 5]  # the five queued during the window: one group, not five
+    assert 0.2 < waited < 5
+
+
+def test_a_full_group_and_a_stop_do_not_wait_for_the_window(host_db: HostDb) -> None:
+    sizes = _recorded_groups(host_db)
+    committer = GroupCommitter(host_db, gather_ms=60_000, max_reports=4).start()
+    first = committer.submit(_report("TK-0", 1, 1))
+    assert first.result(10).accepted == 1
+    full = [committer.submit(_report(f"TK-{i}", 1, 1)) for i in range(1, 5)]
+    assert all(f.result(10).accepted == 1 for f in full)  # four: a full group goes at once
+    rest = committer.submit(_report("TK-9", 1, 1))
+    started = time.monotonic()
+    committer.stop()  # what is queued is recorded now, not after the minute
+    assert rest.result(0).accepted == 1
+    assert time.monotonic() - started < 10
+    assert sizes == [1, 4, 1]
+
+
+def test_a_negative_window_is_refused(host_db: HostDb) -> None:
+    with pytest.raises(ValueError, match="at least 0"):
+        GroupCommitter(host_db, gather_ms=-1)

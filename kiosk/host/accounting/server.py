@@ -602,6 +602,7 @@ class HostServer:
         settings: HostSettings | None = None,
         max_workers: int = 16,
         writers: int | None = None,
+        gather_ms: float = 0.0,
         progress_seconds: float = 0.0,
     ) -> None:
         self.db = db
@@ -613,7 +614,7 @@ class HostServer:
         self.dispatcher = CommandDispatcher(db)
         if writers is None:  # one writer: the largest groups, no GIL contention between writers
             writers = 1
-        self.committer = GroupCommitter(db, writers=writers)
+        self.committer = GroupCommitter(db, writers=writers, gather_ms=gather_ms)
         self.db_pool = futures.ThreadPoolExecutor(max_workers, thread_name_prefix="host-db")
         self.servicer = HostServicer(
             db, self.dispatcher, self.settings, self.committer, self.db_pool

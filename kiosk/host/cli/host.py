@@ -42,6 +42,7 @@ from kiosk.host.accounting.db import (
     now_ms,
     open_db,
 )
+from kiosk.host.accounting.group_commit import GATHER_MS
 from kiosk.host.accounting.rate_limit import RateLimitError, RateLimits
 from kiosk.host.accounting.records import CommandState
 from kiosk.host.cli import host_web
@@ -221,6 +222,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int_type(1, 64),
         default=None,
         help="group-commit writer threads, each with its own connection (default 1)",
+    )
+    p.add_argument(
+        "--gather-ms",
+        type=float_type(0, 100),
+        default=GATHER_MS,
+        help="start a group commit at most this often, so each carries more reports (each "
+        f"report waits at most this long more; default {GATHER_MS:g}, 0: at once)",
     )
     p.add_argument(
         "--processes",
@@ -548,6 +556,7 @@ def _serve_one(
         max_workers=args.max_workers,
         progress_seconds=args.progress_seconds,
         writers=args.writers,
+        gather_ms=args.gather_ms,
     ).start()
 
     def stop(_signum: int, _frame: object) -> None:
