@@ -44,7 +44,7 @@ from kiosk.host.accounting.db import HostDb, Report, ReportResult
 log = logging.getLogger(__name__)
 
 #: ``host serve``'s gathering window (ms; decision 0072)
-GATHER_MS = 5.0
+GATHER_MS = 0.0
 
 #: who waits for a report: a thread (a concurrent future) or a coroutine (an asyncio future)
 Waiter = Union[Future[ReportResult], "asyncio.Future[ReportResult]"]

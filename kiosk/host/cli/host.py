@@ -228,7 +228,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float_type(0, 100),
         default=GATHER_MS,
         help="start a group commit at most this often, so each carries more reports (each "
-        f"report waits at most this long more; default {GATHER_MS:g}, 0: at once)",
+        f"report waits at most this long more; default {GATHER_MS:g}: at once)",
     )
     p.add_argument(
         "--processes",
