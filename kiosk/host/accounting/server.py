@@ -45,7 +45,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from kiosk.host.accounting import bounds, plausibility
 from kiosk.host.accounting.bounds import BoundsError, Limits
 from kiosk.host.accounting.db import HostDb, HostDbError, Message, Report, now_ms
-from kiosk.host.accounting.group_commit import GroupCommitter
+from kiosk.host.accounting.group_commit import GATHER_MS, GroupCommitter
 from kiosk.host.accounting.plausibility import PayBook
 from kiosk.host.accounting.rate_limit import PUSHBACK_KEY, RateLimiter, RateLimits
 from kiosk.host.accounting.registry import ENROLLED, RETIRED, Registry
@@ -602,7 +602,7 @@ class HostServer:
         settings: HostSettings | None = None,
         max_workers: int = 16,
         writers: int | None = None,
-        gather_ms: float = 0.0,
+        gather_ms: float = GATHER_MS,
         progress_seconds: float = 0.0,
     ) -> None:
         self.db = db
