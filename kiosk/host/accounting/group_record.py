@@ -11,8 +11,10 @@ would have.  On PostgreSQL a step's rows go as one JSON array parameter: psycopg
 each reply and waits for the event loop to hand it back (decision 0068).  The steps:
 
 1. read every candidate terminal's anchor and meter epochs (one statement; on PostgreSQL it
-   first locks the terminals' ``terminals`` rows, then their ``journal_anchors`` rows, in
-   terminal order: the later many-row updates visit rows in the server's order);
+   first locks the terminals' ``terminals`` rows, then their ``journal_anchors`` rows, then
+   the ``meter_epochs`` rows of the terminals that sent a snapshot, in terminal order, and
+   returns those epochs' newest snapshots: the later many-row writes visit rows in the
+   server's order);
 2. classify each report (:func:`_plan`): its epoch is the terminal's current one, or opens the
    terminal's first one (no RAM clear needed, no alarm); its head moves the anchor forward in
    that epoch or is the terminal's first; it holds stored events and at most one meter
@@ -21,8 +23,8 @@ each reply and waits for the event loop to hand it back (decision 0068).  The st
    behind or at the anchor, resends in one group) goes through :meth:`HostDb._record_in`;
 3. note the contacts, open the first epochs, insert the events and meter snapshots once
    (``ON CONFLICT DO NOTHING RETURNING``: the rows returned are the accepted ones);
-4. compare each accepted snapshot with its epoch's newest (rows locked first, in terminal
-   order, as :func:`kiosk.host.accounting.stores.compare_meters` does), writing ``meters_backwards``
+4. compare each accepted snapshot with its epoch's newest (as
+   :func:`kiosk.host.accounting.stores.compare_meters` does), writing ``meters_backwards``
    alarms one by one (rare);
 5. keep the newer snapshots by a conditional update, insert the first anchors (``ON CONFLICT
    DO NOTHING``) and move the others forward by a conditional update; the anchors written are
@@ -30,6 +32,12 @@ each reply and waits for the event loop to hand it back (decision 0068).  The st
    head was moved by another host's transaction in between: :class:`ContendedError` is
    raised, the group rolls back and is recorded again with those terminals one statement at a
    time (where the ``head_behind``/``head_forked`` rules decide).
+
+On SQLite (no round trips) these are a few statements each.  On PostgreSQL steps 3 and 5 are
+one statement (:data:`RECORD_PG`; the snapshots compared in Python before it, from the plan's
+read, and only the accepted ones kept, by a join with the inserted ids), and ``BEGIN`` goes
+with step 1: a plain group is three round trips, ``BEGIN`` + plan, the writes, ``COMMIT``
+(decision 0073), where it was six.
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kiosk.host.accounting import stores
 from kiosk.host.accounting.floor_alarms import may_raise
@@ -87,7 +95,7 @@ def record_setwise(
 ) -> dict[int, Result]:
     """Record the ordinary reports of ``reports`` (index, report; in terminal order) set-wise;
     (accepted, duplicates, acknowledged head) by index.  Terminals in ``slow`` are left out."""
-    plans = _plan(tx, reports, slow)
+    plans, newest = _plan(tx, reports, slow)
     if not plans:
         return {}
     events, snapshots = _message_rows(plans)
@@ -98,7 +106,7 @@ def record_setwise(
     else:
         accepted = _write_sqlite(tx, seen, opened, events, snapshots)
     keep = _compare_snapshots(
-        tx, [p for p in plans if p.snapshot and p.snapshot.message_id in accepted]
+        tx, [p for p in plans if p.snapshot and p.snapshot.message_id in accepted], newest
     )
     first = [_anchor_row(p) for p in plans if p.first_anchor]
     moved = [(*_anchor_row(p), p.head.epoch, p.head.seq) for p in plans if not p.first_anchor]
@@ -266,18 +274,27 @@ def _anchor_sqlite(
     }
 
 
-def _plan(tx: _Tx, reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[_Plan]:
-    """The reports whose every step is the ordinary one (see the module docstring)."""
+def _plan(
+    tx: _Tx, reports: Sequence[tuple[int, Report]], slow: set[str]
+) -> tuple[list[_Plan], Snapshots]:
+    """The reports whose every step is the ordinary one (see the module docstring), and on
+    PostgreSQL the newest snapshot of each epoch of the terminals that sent one (read, and
+    locked, with the plan)."""
     candidates = _candidates(reports, slow)
     if not candidates:
-        return []
-    anchors, epochs = _anchors_and_epochs(tx, [r.terminal_id for _, r in candidates])
+        return [], {}
+    with_snapshot = [
+        r.terminal_id for _, r in candidates if any(m.kind == "meters" for m in r.messages)
+    ]
+    anchors, epochs, newest = _anchors_and_epochs(
+        tx, [r.terminal_id for _, r in candidates], with_snapshot
+    )
     plans = []
     for i, r in candidates:
         plan = _plan_one(i, r, anchors.get(r.terminal_id), epochs.get(r.terminal_id, []))
         if plan is not None:
             plans.append(plan)
-    return plans
+    return plans, newest
 
 
 def _candidates(reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[tuple[int, Report]]:
@@ -303,18 +320,19 @@ def _candidates(reports: Sequence[tuple[int, Report]], slow: set[str]) -> list[t
 
 
 def _anchors_and_epochs(
-    tx: _Tx, terminals: Sequence[str]
-) -> tuple[dict[str, JournalHead], dict[str, list[tuple[int, int]]]]:
+    tx: _Tx, terminals: Sequence[str], with_snapshot: Sequence[str]
+) -> tuple[dict[str, JournalHead], dict[str, list[tuple[int, int]]], Snapshots]:
     """The terminals' journal anchors and meter epochs (terminal -> [(started_ms, epoch)]), in
-    one statement.
+    one statement; on PostgreSQL also the newest snapshot of each epoch of ``with_snapshot``.
 
-    On PostgreSQL it also locks the terminals' ``terminals`` rows, then their
-    ``journal_anchors`` rows, each in terminal order (:data:`PLAN_PG`): the group's later
-    statements update many rows each, in whatever order the server's plan visits them, so the
-    locks are taken here in one order (the terminal's row first, as a report recorded one
-    statement at a time takes them)."""
+    On PostgreSQL it locks the terminals' ``terminals`` rows, then their ``journal_anchors``
+    rows, then the snapshot epochs' ``meter_epochs`` rows, each in terminal order
+    (:data:`PLAN_PG`): the group's later statement updates many rows, in whatever order the
+    server's plan visits them, so the locks are taken here in one order (the terminal's row
+    first, as a report recorded one statement at a time takes them)."""
     if tx.postgres:
-        rows = tx.execute(PLAN_PG, [json.dumps(terminals)] * 3).fetchall()
+        among, snapshots = json.dumps(terminals), json.dumps(with_snapshot)
+        rows = tx.execute(PLAN_PG, [among, among, snapshots, among]).fetchall()
     else:
         marks = _marks(terminals)
         rows = tx.execute(
@@ -325,12 +343,15 @@ def _anchors_and_epochs(
         ).fetchall()
     anchors: dict[str, JournalHead] = {}
     epochs: dict[str, list[tuple[int, int]]] = {}
-    for source, terminal_id, epoch, seq, digest, started in rows:
+    newest: Snapshots = {}
+    for source, terminal_id, epoch, seq, text, started in rows:
         if source == "anchor":
-            anchors[terminal_id] = JournalHead(int(epoch), int(seq), bytes.fromhex(digest))
+            anchors[terminal_id] = JournalHead(int(epoch), int(seq), bytes.fromhex(text))
         elif source == "epoch":
             epochs.setdefault(terminal_id, []).append((int(started), int(epoch)))
-    return anchors, epochs
+        elif source == "snapshot":
+            newest[(terminal_id, int(epoch))] = (int(seq), text)
+    return anchors, epochs, newest
 
 
 #: PostgreSQL: the plan's read (:func:`_anchors_and_epochs`); the branches of a UNION ALL run
@@ -339,11 +360,14 @@ PLAN_PG = (
     f"WITH t AS MATERIALIZED (SELECT terminal_id FROM terminals WHERE {_AMONG} "
     "ORDER BY terminal_id FOR NO KEY UPDATE), "
     "a AS MATERIALIZED (SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
-    f"WHERE {_AMONG} ORDER BY terminal_id FOR NO KEY UPDATE) "
+    f"WHERE {_AMONG} ORDER BY terminal_id FOR NO KEY UPDATE), "
+    "s AS MATERIALIZED (SELECT terminal_id, epoch, snapshot_seq, meters FROM meter_epochs "
+    f"WHERE {_AMONG} ORDER BY terminal_id, epoch FOR NO KEY UPDATE) "
     "SELECT 'locked', '', count(*), 0, '', 0 FROM t "
     "UNION ALL SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM a "
     "UNION ALL SELECT 'epoch', terminal_id, epoch, 0, '', started_ms FROM meter_epochs "
-    f"WHERE {_AMONG}"
+    f"WHERE {_AMONG} "
+    "UNION ALL SELECT 'snapshot', terminal_id, epoch, snapshot_seq, meters, 0 FROM s"
 )
 
 
@@ -384,22 +408,18 @@ def _first_anchor(head: JournalHead, anchor: JournalHead | None, opens: bool) ->
     return None
 
 
-def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan]) -> list[Row]:
+def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan], newest: Snapshots) -> list[Row]:
     """:func:`kiosk.host.accounting.stores.compare_meters` for each plan's accepted snapshot,
-    set-wise: the epochs' rows locked (in terminal order) and read, ``meters_backwards``
-    alarms written (rare, one by one); the ``meter_epochs`` updates that keep the newer
-    snapshots returned (written with the anchors)."""
+    set-wise: ``meters_backwards`` alarms written (rare, one by one); the ``meter_epochs``
+    updates that keep the newer snapshots returned (written with the anchors).  PostgreSQL read
+    and locked the epochs' rows with the plan (``newest``, :data:`PLAN_PG`); SQLite reads them
+    here."""
     if not plans:
         return []
-    keys = [(p.report.terminal_id, p.head.epoch) for p in plans]
-    terminals = [terminal for terminal, _ in keys]
-    if tx.postgres:  # read and lock in one statement (the locks in terminal order)
-        rows = tx.execute(
-            "SELECT terminal_id, epoch, snapshot_seq, meters FROM meter_epochs "
-            f"WHERE {_AMONG} ORDER BY terminal_id, epoch FOR NO KEY UPDATE",
-            [json.dumps(terminals)],
-        ).fetchall()
-    else:  # SQLite holds the whole database's lock: the no-op updates are for the form's sake
+    if not tx.postgres:
+        keys = [(p.report.terminal_id, p.head.epoch) for p in plans]
+        terminals = [terminal for terminal, _ in keys]
+        # SQLite holds the whole database's lock: the no-op updates are for the form's sake
         tx.executemany(
             "UPDATE meter_epochs SET meters = meters WHERE terminal_id = ? AND epoch = ?", keys
         )
@@ -408,22 +428,46 @@ def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan]) -> list[Row]:
             f"WHERE terminal_id IN ({_marks(terminals)})",
             terminals,
         ).fetchall()
-    newest = {(row[0], int(row[1])): (int(row[2]), row[3]) for row in rows}
+        newest = {(row[0], int(row[1])): (int(row[2]), row[3]) for row in rows}
     keep: list[Row] = []
+    for p, detail, kept in _snapshot_changes(plans, newest):
+        if detail is not None:
+            stores.terminal_alarm(tx, p.report.terminal_id, "meters_backwards", p.report.at, detail)
+        if kept is not None:
+            keep.append(kept)
+    return keep
+
+
+#: each epoch's newest snapshot: (terminal, epoch) -> (snapshot_seq, meters as JSON)
+Snapshots = dict[tuple[str, int], tuple[int, str]]
+
+
+def _snapshot_changes(
+    plans: Sequence[_Plan], newest: Snapshots
+) -> list[tuple[_Plan, dict[str, Any] | None, Row | None]]:
+    """Each plan's snapshot against its epoch's newest (an epoch the plan opens has none yet):
+    the ``meters_backwards`` alarm's detail (or None), and the ``meter_epochs`` update's row
+    (seq, meters, terminal, epoch, seq) when it is the newest now (or None)."""
+    changes: list[tuple[_Plan, dict[str, Any] | None, Row | None]] = []
     for p in plans:
         m = p.snapshot
-        assert m is not None
+        if m is None:
+            continue
         terminal_id, epoch = p.report.terminal_id, p.head.epoch
-        old_seq, old_text = newest[(terminal_id, epoch)]
+        old_seq, old_text = (0, "{}") if p.opens_epoch else newest[(terminal_id, epoch)]
         new: dict[str, int] = dict(m.body.get("meters", {}))
         detail, newer = stores.meter_change(epoch, old_seq, dict(json.loads(old_text)), m, new)
-        if detail is not None:
-            stores.terminal_alarm(tx, terminal_id, "meters_backwards", p.report.at, detail)
+        kept: Row | None = None
         if newer:
-            keep.append(
-                (m.journal_seq, json.dumps(new, sort_keys=True), terminal_id, epoch, m.journal_seq)
+            kept = (
+                m.journal_seq,
+                json.dumps(new, sort_keys=True),
+                terminal_id,
+                epoch,
+                m.journal_seq,
             )
-    return keep
+        changes.append((p, detail, kept))
+    return changes
 
 
 def _anchor_row(p: _Plan) -> tuple[int, int, str, int, str]:
