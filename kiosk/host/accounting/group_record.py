@@ -33,11 +33,10 @@ each reply and waits for the event loop to hand it back (decision 0068).  The st
    raised, the group rolls back and is recorded again with those terminals one statement at a
    time (where the ``head_behind``/``head_forked`` rules decide).
 
-On SQLite (no round trips) these are a few statements each.  On PostgreSQL steps 3 and 5 are
-one statement (:data:`RECORD_PG`; the snapshots compared in Python before it, from the plan's
-read, and only the accepted ones kept, by a join with the inserted ids), and ``BEGIN`` goes
-with step 1: a plain group is three round trips, ``BEGIN`` + plan, the writes, ``COMMIT``
-(decision 0073), where it was six.
+On PostgreSQL step 1 also returns the newest snapshot of the epochs compared in step 4 (read
+and locked with the plan), and ``BEGIN`` goes with it: a plain group is four round trips,
+``BEGIN`` + plan, the writes (:data:`WRITE_PG`), the anchors (:data:`ANCHOR_PG`), ``COMMIT``,
+where it was six (decision 0073).
 """
 
 from __future__ import annotations
