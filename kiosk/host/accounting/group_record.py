@@ -45,7 +45,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kiosk.host.accounting import stores
 from kiosk.host.accounting.floor_alarms import may_raise
@@ -429,44 +429,25 @@ def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan], newest: Snapshots) -> li
         ).fetchall()
         newest = {(row[0], int(row[1])): (int(row[2]), row[3]) for row in rows}
     keep: list[Row] = []
-    for p, detail, kept in _snapshot_changes(plans, newest):
+    for p in plans:
+        m = p.snapshot
+        assert m is not None
+        terminal_id, epoch = p.report.terminal_id, p.head.epoch
+        # an epoch the group opens has no snapshot yet (PostgreSQL read before it was inserted)
+        old_seq, old_text = (0, "{}") if p.opens_epoch else newest[(terminal_id, epoch)]
+        new: dict[str, int] = dict(m.body.get("meters", {}))
+        detail, newer = stores.meter_change(epoch, old_seq, dict(json.loads(old_text)), m, new)
         if detail is not None:
-            stores.terminal_alarm(tx, p.report.terminal_id, "meters_backwards", p.report.at, detail)
-        if kept is not None:
-            keep.append(kept)
+            stores.terminal_alarm(tx, terminal_id, "meters_backwards", p.report.at, detail)
+        if newer:
+            keep.append(
+                (m.journal_seq, json.dumps(new, sort_keys=True), terminal_id, epoch, m.journal_seq)
+            )
     return keep
 
 
 #: each epoch's newest snapshot: (terminal, epoch) -> (snapshot_seq, meters as JSON)
 Snapshots = dict[tuple[str, int], tuple[int, str]]
-
-
-def _snapshot_changes(
-    plans: Sequence[_Plan], newest: Snapshots
-) -> list[tuple[_Plan, dict[str, Any] | None, Row | None]]:
-    """Each plan's snapshot against its epoch's newest (an epoch the plan opens has none yet):
-    the ``meters_backwards`` alarm's detail (or None), and the ``meter_epochs`` update's row
-    (seq, meters, terminal, epoch, seq) when it is the newest now (or None)."""
-    changes: list[tuple[_Plan, dict[str, Any] | None, Row | None]] = []
-    for p in plans:
-        m = p.snapshot
-        if m is None:
-            continue
-        terminal_id, epoch = p.report.terminal_id, p.head.epoch
-        old_seq, old_text = (0, "{}") if p.opens_epoch else newest[(terminal_id, epoch)]
-        new: dict[str, int] = dict(m.body.get("meters", {}))
-        detail, newer = stores.meter_change(epoch, old_seq, dict(json.loads(old_text)), m, new)
-        kept: Row | None = None
-        if newer:
-            kept = (
-                m.journal_seq,
-                json.dumps(new, sort_keys=True),
-                terminal_id,
-                epoch,
-                m.journal_seq,
-            )
-        changes.append((p, detail, kept))
-    return changes
 
 
 def _anchor_row(p: _Plan) -> tuple[int, int, str, int, str]:
