@@ -253,3 +253,45 @@ def _record_while_another_holds_a_lock(
     other.commit()
     other.close()
     worker.join(10)
+
+
+def test_a_sqlite_group_takes_as_many_statements_for_1100_reports_as_for_3(
+    tmp_path: Path,
+) -> None:
+    """``sqlite3`` hands the interpreter lock over at every statement step, and a busy event
+    loop keeps it up to the switch interval (decision 0074): a group's statements do not grow
+    with its reports (one more a 500 rows), and every row is recorded."""
+    db = SqliteHostDb(tmp_path / "host.sqlite3")
+    names = [f"T{i:04d}" for i in range(1_100)]
+
+    def group(terminals: list[str], seq: int) -> list[Report]:
+        return [
+            Report(t, [_game(t, seq), _meters(t, seq, a=seq)], AT + seq, _head(seq))
+            for t in terminals
+        ]
+
+    try:
+        for t in names:
+            db.hello(t, "1", "sig", AT - 1)
+        db.record_reports(group(names, 1))  # first contact: epochs and anchors opened
+        statements: dict[int, int] = {}
+        for terminals, seq in ((names[:3], 2), (names, 3)):
+            traced: list[str] = []
+            db._conn.set_trace_callback(traced.append)
+            results = db.record_reports(group(terminals, seq))
+            db._conn.set_trace_callback(None)
+            statements[len(terminals)] = len(traced)
+            assert {(r.accepted, r.duplicates, r.acknowledged) for r in results} == {
+                (2, 0, _head(seq))
+            }
+        rows = _dump(db)
+        assert len(rows["events"]) == 1_100 * 2 + 3
+        assert len(rows["meter_snapshots"]) == 1_100 * 2 + 3
+        assert {row[1:3] for row in rows["journal_anchors"]} == {(E1, 3)}
+        assert {row[4] for row in rows["meter_epochs"]} == {3}  # snapshot_seq: the newest kept
+    finally:
+        db.close()
+    # six statements take their rows in chunks of 500: two more each for 1,100 reports (one
+    # statement a row, as executemany steps, would be thousands)
+    assert statements[1_100] <= statements[3] + 12, statements
+    assert statements[3] <= 16, statements

@@ -22,7 +22,8 @@ each reply and waits for the event loop to hand it back (decision 0068).  The st
    group.  Every other report (vouchers, ``enable``, RAM clears, a new or old epoch, a head
    behind or at the anchor, resends in one group) goes through :meth:`HostDb._record_in`;
 3. note the contacts, open the first epochs, insert the events and meter snapshots once
-   (``ON CONFLICT DO NOTHING RETURNING``: the rows returned are the accepted ones);
+   (``ON CONFLICT DO NOTHING``; on PostgreSQL ``RETURNING`` gives the accepted ones, on SQLite
+   the ids already recorded are read first);
 4. compare each accepted snapshot with its epoch's newest (as
    :func:`kiosk.host.accounting.stores.compare_meters` does), writing ``meters_backwards``
    alarms one by one (rare);
@@ -36,7 +37,9 @@ each reply and waits for the event loop to hand it back (decision 0068).  The st
 On PostgreSQL step 1 also returns the newest snapshot of the epochs compared in step 4 (read
 and locked with the plan), and ``BEGIN`` goes with it: a plain group is four round trips,
 ``BEGIN`` + plan, the writes (:data:`WRITE_PG`), the anchors (:data:`ANCHOR_PG`), ``COMMIT``,
-where it was six (decision 0073).
+where it was six (decision 0073).  On SQLite each step is one statement step too (bound
+``VALUES`` lists in, a ``json_group_array`` out): ``sqlite3`` hands the interpreter lock over
+at every step, once a row for ``executemany`` and ``RETURNING`` (decision 0074).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kiosk.host.accounting import stores
 from kiosk.host.accounting.floor_alarms import may_raise
@@ -165,8 +168,28 @@ ANCHOR_PG = (
     "RETURNING a.terminal_id, a.epoch, a.seq, a.hash) "
     "SELECT * FROM first UNION ALL SELECT * FROM moved"
 )
-#: SQLite: rows per multi-row INSERT
+#: SQLite: rows per statement of :func:`_each`
 INSERT_CHUNK = 500
+
+
+def _json_rows(tx: _Tx, sql: str, params: Sequence[object]) -> list[list[Any]]:
+    """The rows of a SQLite query whose one row is a ``json_group_array`` of arrays: one
+    statement step for the whole group (decision 0074)."""
+    (text,) = tx.execute(sql, params).fetchone()
+    rows: list[list[Any]] = json.loads(text)
+    return rows
+
+
+def _each(tx: _Tx, sql: str, rows: Sequence[Row]) -> None:
+    """A SQLite write over ``rows`` as a ``VALUES`` list (``v.column1``, ...) put in for
+    ``{v}``: one statement step for up to :data:`INSERT_CHUNK` rows, where ``executemany``
+    steps once a row, and each step hands the interpreter lock over and waits to get it back
+    from a busy event loop (decision 0074)."""
+    for start in range(0, len(rows), INSERT_CHUNK):
+        part = rows[start : start + INSERT_CHUNK]
+        row = "(" + ", ".join("?" for _ in part[0]) + ")"
+        values = "(VALUES " + ", ".join(row for _ in part) + ") AS v"
+        tx.execute(sql.format(v=values), [value for r in part for value in r])
 
 
 def _message_rows(plans: Sequence[_Plan]) -> tuple[list[Row], list[Row]]:
@@ -210,22 +233,37 @@ def _write_sqlite(
     events: Sequence[Row],
     snapshots: Sequence[Row],
 ) -> set[str]:
-    """The same on SQLite (no round trips: a statement each, multi-row inserts)."""
-    tx.executemany(
-        "UPDATE terminals SET last_seen_ms = ? WHERE terminal_id = ? AND last_seen_ms < ?", seen
+    """The same on SQLite, one step a statement: the ids already recorded are read first (a
+    group's ids are distinct), so the ones accepted are the others."""
+    _each(
+        tx,
+        "UPDATE terminals AS t SET last_seen_ms = v.column1 FROM {v} "
+        "WHERE t.terminal_id = v.column2 AND t.last_seen_ms < v.column3",
+        seen,
     )
-    tx.executemany("INSERT INTO meter_epochs VALUES (?, ?, ?, '', 0, '{}')", opened)
+    _each(
+        tx,
+        "INSERT INTO meter_epochs SELECT v.column1, v.column2, v.column3, '', 0, '{{}}' "
+        "FROM {v} WHERE true",
+        opened,
+    )
     accepted: set[str] = set()
     for table, rows in (("events", events), ("meter_snapshots", snapshots)):
-        for start in range(0, len(rows), INSERT_CHUNK):
-            part = rows[start : start + INSERT_CHUNK]
-            values = ", ".join("(?, ?, ?, ?, ?, ?, ?)" for _ in part)
-            inserted = tx.execute(
-                f"INSERT INTO {table} VALUES {values} "
-                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
-                [value for row in part for value in row],
-            )
-            accepted.update(row[0] for row in inserted.fetchall())
+        if not rows:
+            continue
+        ids = [row[0] for row in rows]
+        (text,) = tx.execute(
+            f"SELECT json_group_array(message_id) FROM {table} WHERE message_id IN ({_marks(ids)})",
+            ids,
+        ).fetchone()
+        recorded = set(json.loads(text))
+        _each(
+            tx,
+            f"INSERT INTO {table} SELECT * FROM {{v}} WHERE true "
+            "ON CONFLICT (message_id) DO NOTHING",
+            rows,
+        )
+        accepted.update(str(row[0]) for row in rows if row[0] not in recorded)
     return accepted
 
 
@@ -247,30 +285,34 @@ def _anchor_sqlite(
     moved: Sequence[Row],
     terminals: Sequence[str],
 ) -> dict[str, JournalHead]:
-    """The same on SQLite; the terminals' anchors read back."""
-    tx.executemany(
-        "UPDATE meter_epochs SET snapshot_seq = ?, meters = ? "
-        "WHERE terminal_id = ? AND epoch = ? AND snapshot_seq <= ?",
+    """The same on SQLite, one step a statement; the terminals' anchors read back."""
+    _each(
+        tx,
+        "UPDATE meter_epochs AS m SET snapshot_seq = v.column1, meters = v.column2 FROM {v} "
+        "WHERE m.terminal_id = v.column3 AND m.epoch = v.column4 "
+        "AND m.snapshot_seq <= v.column5",
         keep,
     )
-    tx.executemany(
+    _each(
+        tx,
         "INSERT INTO journal_anchors (epoch, seq, hash, acked_ms, terminal_id) "
-        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (terminal_id) DO NOTHING",
+        "SELECT * FROM {v} WHERE true ON CONFLICT (terminal_id) DO NOTHING",
         first,
     )
-    tx.executemany(  # conditional: a concurrent report never moves the anchor back
-        "UPDATE journal_anchors SET epoch = ?, seq = ?, hash = ?, acked_ms = ? "
-        "WHERE terminal_id = ? AND epoch = ? AND seq < ?",
+    _each(  # conditional: a concurrent report never moves the anchor back
+        tx,
+        "UPDATE journal_anchors AS a SET epoch = v.column1, seq = v.column2, "
+        "hash = v.column3, acked_ms = v.column4 FROM {v} "
+        "WHERE a.terminal_id = v.column5 AND a.epoch = v.column6 AND a.seq < v.column7",
         moved,
     )
-    return {
-        row[0]: JournalHead(int(row[1]), int(row[2]), bytes.fromhex(row[3]))
-        for row in tx.execute(
-            "SELECT terminal_id, epoch, seq, hash FROM journal_anchors "
-            f"WHERE terminal_id IN ({_marks(terminals)})",
-            list(terminals),
-        ).fetchall()
-    }
+    rows = _json_rows(
+        tx,
+        "SELECT json_group_array(json_array(terminal_id, epoch, seq, hash)) FROM journal_anchors "
+        f"WHERE terminal_id IN ({_marks(terminals)})",
+        list(terminals),
+    )
+    return {t: JournalHead(int(e), int(q), bytes.fromhex(h)) for t, e, q, h in rows}
 
 
 def _plan(
@@ -334,12 +376,15 @@ def _anchors_and_epochs(
         rows = tx.execute(PLAN_PG, [among, among, snapshots, among]).fetchall()
     else:
         marks = _marks(terminals)
-        rows = tx.execute(
-            f"SELECT 'anchor', terminal_id, epoch, seq, hash, 0 FROM journal_anchors "
-            f"WHERE terminal_id IN ({marks}) UNION ALL SELECT 'epoch', terminal_id, epoch, 0, "
-            f"'', started_ms FROM meter_epochs WHERE terminal_id IN ({marks})",
+        rows = _json_rows(
+            tx,
+            "SELECT json_group_array(json_array(s, t, e, q, h, m)) FROM ("
+            "SELECT 'anchor' AS s, terminal_id AS t, epoch AS e, seq AS q, hash AS h, 0 AS m "
+            f"FROM journal_anchors WHERE terminal_id IN ({marks}) UNION ALL SELECT 'epoch', "
+            "terminal_id, epoch, 0, '', started_ms FROM meter_epochs "
+            f"WHERE terminal_id IN ({marks}))",
             [*terminals, *terminals],
-        ).fetchall()
+        )
     anchors: dict[str, JournalHead] = {}
     epochs: dict[str, list[tuple[int, int]]] = {}
     newest: Snapshots = {}
@@ -418,15 +463,19 @@ def _compare_snapshots(tx: _Tx, plans: Sequence[_Plan], newest: Snapshots) -> li
     if not tx.postgres:
         keys = [(p.report.terminal_id, p.head.epoch) for p in plans]
         terminals = [terminal for terminal, _ in keys]
-        # SQLite holds the whole database's lock: the no-op updates are for the form's sake
-        tx.executemany(
-            "UPDATE meter_epochs SET meters = meters WHERE terminal_id = ? AND epoch = ?", keys
+        # SQLite holds the whole database's lock: the no-op update is for the form's sake
+        _each(
+            tx,
+            "UPDATE meter_epochs SET meters = meters WHERE (terminal_id, epoch) IN "
+            "(SELECT * FROM {v})",
+            keys,
         )
-        rows = tx.execute(
-            "SELECT terminal_id, epoch, snapshot_seq, meters FROM meter_epochs "
-            f"WHERE terminal_id IN ({_marks(terminals)})",
+        rows = _json_rows(
+            tx,
+            "SELECT json_group_array(json_array(terminal_id, epoch, snapshot_seq, meters)) "
+            f"FROM meter_epochs WHERE terminal_id IN ({_marks(terminals)})",
             terminals,
-        ).fetchall()
+        )
         newest = {(row[0], int(row[1])): (int(row[2]), row[3]) for row in rows}
     keep: list[Row] = []
     for p in plans:
