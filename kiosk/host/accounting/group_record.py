@@ -249,21 +249,22 @@ def _write_sqlite(
     )
     accepted: set[str] = set()
     for table, rows in (("events", events), ("meter_snapshots", snapshots)):
-        if not rows:
-            continue
-        ids = [row[0] for row in rows]
-        (text,) = tx.execute(
-            f"SELECT json_group_array(message_id) FROM {table} WHERE message_id IN ({_marks(ids)})",
-            ids,
-        ).fetchone()
-        recorded = set(json.loads(text))
-        _each(
-            tx,
-            f"INSERT INTO {table} SELECT * FROM {{v}} WHERE true "
-            "ON CONFLICT (message_id) DO NOTHING",
-            rows,
-        )
-        accepted.update(str(row[0]) for row in rows if row[0] not in recorded)
+        for start in range(0, len(rows), INSERT_CHUNK):  # within SQLite's bound parameters
+            part = rows[start : start + INSERT_CHUNK]
+            ids = [row[0] for row in part]
+            (text,) = tx.execute(
+                f"SELECT json_group_array(message_id) FROM {table} "
+                f"WHERE message_id IN ({_marks(ids)})",
+                ids,
+            ).fetchone()
+            recorded = set(json.loads(text))
+            _each(
+                tx,
+                f"INSERT INTO {table} SELECT * FROM {{v}} WHERE true "
+                "ON CONFLICT (message_id) DO NOTHING",
+                part,
+            )
+            accepted.update(str(row[0]) for row in part if row[0] not in recorded)
     return accepted
 
 
