@@ -260,7 +260,8 @@ def test_a_sqlite_group_takes_as_many_statements_for_1100_reports_as_for_3(
 ) -> None:
     """``sqlite3`` hands the interpreter lock over at every statement step, and a busy event
     loop keeps it up to the switch interval (decision 0074): a group's statements do not grow
-    with its reports (one more a 500 rows), and every row is recorded."""
+    with its reports (a few more a 500 rows), every row is recorded, and a resent message is a
+    duplicate in every chunk."""
     db = SqliteHostDb(tmp_path / "host.sqlite3")
     names = [f"T{i:04d}" for i in range(1_100)]
 
@@ -284,10 +285,18 @@ def test_a_sqlite_group_takes_as_many_statements_for_1100_reports_as_for_3(
             assert {(r.accepted, r.duplicates, r.acknowledged) for r in results} == {
                 (2, 0, _head(seq))
             }
+        # each terminal's last game again, with a new one: one accepted, one duplicate each
+        again = [Report(t, [_game(t, 3), _game(t, 4)], AT + 4, _head(4)) for t in names]
+        traced = []
+        db._conn.set_trace_callback(traced.append)
+        results = db.record_reports(again)
+        db._conn.set_trace_callback(None)
+        assert len(traced) <= statements[1_100], "not set-wise"
+        assert {(r.accepted, r.duplicates, r.acknowledged) for r in results} == {(1, 1, _head(4))}
         rows = _dump(db)
-        assert len(rows["events"]) == 1_100 * 2 + 3
+        assert len(rows["events"]) == 1_100 * 3 + 3
         assert len(rows["meter_snapshots"]) == 1_100 * 2 + 3
-        assert {row[1:3] for row in rows["journal_anchors"]} == {(E1, 3)}
+        assert {row[1:3] for row in rows["journal_anchors"]} == {(E1, 4)}
         assert {row[4] for row in rows["meter_epochs"]} == {3}  # snapshot_seq: the newest kept
     finally:
         db.close()
