@@ -12,7 +12,14 @@ from typing import Any
 
 import pytest
 
-from kiosk.host.accounting.db import HostDb, Message, PostgresHostDb, Report, SqliteHostDb
+from kiosk.host.accounting.db import (
+    HostDb,
+    Message,
+    PostgresHostDb,
+    Report,
+    ReportResult,
+    SqliteHostDb,
+)
 from kiosk.terminal.hostlink.anchor import JournalHead
 
 E1, E2 = 1_790_000_000_000, 1_790_000_900_000
@@ -255,9 +262,17 @@ def _record_while_another_holds_a_lock(
     worker.join(10)
 
 
-def test_a_sqlite_group_takes_as_many_statements_for_1100_reports_as_for_3(
-    tmp_path: Path,
-) -> None:
+def _traced(db: SqliteHostDb, reports: list[Report]) -> tuple[list[ReportResult], int]:
+    """``record_reports`` on SQLite, and how many statements it ran."""
+    traced: list[str] = []
+    db._conn.set_trace_callback(traced.append)
+    try:
+        return db.record_reports(reports), len(traced)
+    finally:
+        db._conn.set_trace_callback(None)
+
+
+def test_a_sqlite_group_s_statements_do_not_grow_with_its_reports(tmp_path: Path) -> None:
     """``sqlite3`` hands the interpreter lock over at every statement step, and a busy event
     loop keeps it up to the switch interval (decision 0074): a group's statements do not grow
     with its reports (a few more a 500 rows), every row is recorded, and a resent message is a
@@ -277,21 +292,14 @@ def test_a_sqlite_group_takes_as_many_statements_for_1100_reports_as_for_3(
         db.record_reports(group(names, 1))  # first contact: epochs and anchors opened
         statements: dict[int, int] = {}
         for terminals, seq in ((names[:3], 2), (names, 3)):
-            traced: list[str] = []
-            db._conn.set_trace_callback(traced.append)
-            results = db.record_reports(group(terminals, seq))
-            db._conn.set_trace_callback(None)
-            statements[len(terminals)] = len(traced)
+            results, statements[len(terminals)] = _traced(db, group(terminals, seq))
             assert {(r.accepted, r.duplicates, r.acknowledged) for r in results} == {
                 (2, 0, _head(seq))
             }
         # each terminal's last game again, with a new one: one accepted, one duplicate each
         again = [Report(t, [_game(t, 3), _game(t, 4)], AT + 4, _head(4)) for t in names]
-        traced = []
-        db._conn.set_trace_callback(traced.append)
-        results = db.record_reports(again)
-        db._conn.set_trace_callback(None)
-        assert len(traced) <= statements[1_100], "not set-wise"
+        results, count = _traced(db, again)
+        assert count <= statements[1_100], "not set-wise"
         assert {(r.accepted, r.duplicates, r.acknowledged) for r in results} == {(1, 1, _head(4))}
         rows = _dump(db)
         assert len(rows["events"]) == 1_100 * 3 + 3

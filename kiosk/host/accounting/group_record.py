@@ -172,11 +172,11 @@ ANCHOR_PG = (
 INSERT_CHUNK = 500
 
 
-def _json_rows(tx: _Tx, sql: str, params: Sequence[object]) -> list[list[Any]]:
-    """The rows of a SQLite query whose one row is a ``json_group_array`` of arrays: one
-    statement step for the whole group (decision 0074)."""
+def _json_rows(tx: _Tx, sql: str, params: Sequence[object]) -> list[Any]:
+    """The items of a SQLite query whose one row is a ``json_group_array`` (of values, or of
+    rows as arrays): one statement step for the whole group (decision 0074)."""
     (text,) = tx.execute(sql, params).fetchone()
-    rows: list[list[Any]] = json.loads(text)
+    rows: list[Any] = json.loads(text)
     return rows
 
 
@@ -252,12 +252,14 @@ def _write_sqlite(
         for start in range(0, len(rows), INSERT_CHUNK):  # within SQLite's bound parameters
             part = rows[start : start + INSERT_CHUNK]
             ids = [row[0] for row in part]
-            (text,) = tx.execute(
-                f"SELECT json_group_array(message_id) FROM {table} "
-                f"WHERE message_id IN ({_marks(ids)})",
-                ids,
-            ).fetchone()
-            recorded = set(json.loads(text))
+            recorded = set(
+                _json_rows(
+                    tx,
+                    f"SELECT json_group_array(message_id) FROM {table} "
+                    f"WHERE message_id IN ({_marks(ids)})",
+                    ids,
+                )
+            )
             _each(
                 tx,
                 f"INSERT INTO {table} SELECT * FROM {{v}} WHERE true "
