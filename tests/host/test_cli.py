@@ -97,3 +97,15 @@ def test_embedded_host_serves_a_terminal(tmp_path: Path) -> None:
     finally:
         terminal.close()
         embedded.stop()
+
+
+def test_host_serve_gathers_its_group_commits_ten_ms_by_default_and_takes_zero() -> None:
+    """A floor server starts a group commit at most every 10 ms (decision 0075); 0 commits at
+    once, as the library and the embedded host do."""
+    from kiosk.cli import build_parser
+    from kiosk.host.accounting.group_commit import GATHER_MS, SERVE_GATHER_MS
+
+    serve = ["host", "serve", "--host-dir", "/nonexistent"]
+    assert build_parser(serve).parse_args(serve).gather_ms == SERVE_GATHER_MS == 10.0
+    at_once = [*serve, "--gather-ms", "0"]
+    assert build_parser(at_once).parse_args(at_once).gather_ms == GATHER_MS == 0.0

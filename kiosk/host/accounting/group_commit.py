@@ -9,8 +9,11 @@ fsync carries as many reports as arrived during the previous one.
 
 ``gather_ms`` holds the next group until that long has passed since the previous one started
 (or ``max_reports`` are queued): at most one group every ``gather_ms``, each report waiting at
-most that long more.  It is 0 by default: measured at 5,000 paced terminals on SQLite, a 5 ms
-window did not lower the host's CPU and raised its latency (decision 0072).
+most that long more; a report that finds the window already passed (a quiet host) is not held.
+The library's default is 0 (decision 0072); ``host serve`` takes :data:`SERVE_GATHER_MS`:
+since each SQLite group is one step a statement (decision 0074), a group costs the host about
+0.7 ms of CPU whatever its size, and at 5,000 paced terminals the window cut the host's CPU a
+report by a quarter (decision 0075).
 
 A report whose call was cancelled (its deadline passed) before a writer took it is not
 recorded (the terminal sends it again); once taken, it can no longer be cancelled.
@@ -43,6 +46,8 @@ log = logging.getLogger(__name__)
 
 #: the gathering window (ms; decision 0072): 0, each group as soon as a report is queued
 GATHER_MS = 0.0
+#: the floor server's window (``host serve``; decision 0075): at most 100 groups a second
+SERVE_GATHER_MS = 10.0
 
 #: who waits for a report: a thread (a concurrent future) or a coroutine (an asyncio future)
 Waiter = Union[Future[ReportResult], "asyncio.Future[ReportResult]"]

@@ -42,7 +42,7 @@ from kiosk.host.accounting.db import (
     now_ms,
     open_db,
 )
-from kiosk.host.accounting.group_commit import GATHER_MS
+from kiosk.host.accounting.group_commit import SERVE_GATHER_MS
 from kiosk.host.accounting.rate_limit import RateLimitError, RateLimits
 from kiosk.host.accounting.records import CommandState
 from kiosk.host.cli import host_web
@@ -226,9 +226,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--gather-ms",
         type=float_type(0, 100),
-        default=GATHER_MS,
+        default=SERVE_GATHER_MS,
         help="start a group commit at most this often, so each carries more reports (each "
-        f"report waits at most this long more; default {GATHER_MS:g}: at once)",
+        f"report waits at most this long more; default {SERVE_GATHER_MS:g}; 0: at once)",
     )
     p.add_argument(
         "--processes",
