@@ -11,9 +11,9 @@ fsync carries as many reports as arrived during the previous one.
 (or ``max_reports`` are queued): at most one group every ``gather_ms``, each report waiting at
 most that long more; a report that finds the window already passed (a quiet host) is not held.
 The library's default is 0 (decision 0072); ``host serve`` takes :data:`SERVE_GATHER_MS`:
-since each SQLite group is one step a statement (decision 0074), a group costs the host about
-0.7 ms of CPU whatever its size, and at 5,000 paced terminals the window cut the host's CPU a
-report by a quarter (decision 0075).
+each group costs the host about 0.7 ms of CPU beside its reports' own (the statements, the
+commit, the wake-ups), and at 5,000 paced terminals the window cut the host's CPU a report by
+a quarter (decision 0075).
 
 A report whose call was cancelled (its deadline passed) before a writer took it is not
 recorded (the terminal sends it again); once taken, it can no longer be cancelled.
