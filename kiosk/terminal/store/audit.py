@@ -81,7 +81,7 @@ def rebuild(journal: Journal) -> tuple[TerminalState, TerminalState]:
 
 def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
     """Audit a data directory read-only (its signer: ``--signer``'s, else the development one)."""
-    from kiosk.terminal.store.lock import holder
+    from kiosk.terminal.store.lock import in_use
 
     report = AuditReport()
     try:
@@ -98,7 +98,7 @@ def audit(data_dir: Path, signer: Signer | None = None) -> AuditReport:
                 unavailable = None
             except StoreError as exc:
                 status, unavailable = None, str(exc)
-            _audit(journal, report, status, unavailable, running=holder(data_dir) is not None)
+            _audit(journal, report, status, unavailable, running=in_use(data_dir))
     except (sqlite3.Error, OSError, StoreError) as exc:  # a corrupt page, a truncated file...
         report.failed(f"integrity: the store is unreadable: {describe(exc)}")
     finally:

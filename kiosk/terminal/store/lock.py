@@ -101,6 +101,12 @@ def holder(data_dir: Path) -> int | None:
     return None
 
 
+def in_use(data_dir: Path) -> bool:
+    """Whether a terminal holds the store of ``data_dir`` open, in this process or another: its
+    commits may be in flight (the signer's anchor is ahead of the journal during each one)."""
+    return TerminalLock.held_here(data_dir) or holder(data_dir) is not None
+
+
 def _pid_in(path: Path) -> int | None:
     try:
         text = read_bounded_text(path, 32, what="lock file").strip()
