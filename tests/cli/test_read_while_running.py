@@ -16,6 +16,7 @@ from kiosk.terminal.core import commands as c
 from kiosk.terminal.robot import Robot
 from kiosk.terminal.store.audit import audit
 from kiosk.terminal.store.reader import current_state, open_readonly
+from kiosk.terminal.store.verdict import refusal
 from tests.helpers.cli_process import turbokiosk
 
 
@@ -107,6 +108,8 @@ def test_audit_and_state_are_consistent_while_the_terminal_writes(tmp_path: Path
         while len(seen) < 6 and time.monotonic() < deadline:
             report = audit(data_dir)
             assert report.ok, report.to_text()
+            with open_readonly(data_dir) as journal:  # as the records commands read it
+                assert refusal(journal, data_dir) is None
             with open_readonly(data_dir) as journal:
                 view = current_state(journal)
                 assert view.seq == journal.head()[0]

@@ -1,4 +1,5 @@
-"""Whether a terminal holds a data directory's store open: the audit's ``running``."""
+"""Whether a terminal holds a data directory's store open: ``running`` for the audit and for
+the records commands' verdict."""
 
 from __future__ import annotations
 

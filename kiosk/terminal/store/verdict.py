@@ -25,7 +25,7 @@ from kiosk.terminal.store.verify import UnsignedStoreError, verify_store
 def refusal(journal: Journal, data_dir: Path) -> str | None:
     """Why the terminal's power-up would refuse the store ``journal`` reads (one line), or
     None when it would take it.  Call inside the read transaction the figures come from."""
-    from kiosk.terminal.store.lock import holder
+    from kiosk.terminal.store.lock import in_use
 
     journal.head()  # the view is fixed now: the signer's anchor is read after it
     signer = signer_for(data_dir, create=False)
@@ -34,7 +34,7 @@ def refusal(journal: Journal, data_dir: Path) -> str | None:
             status = signer.status()
         except StoreError as exc:
             return f"the signer cannot be asked: {exc}"
-        running = holder(data_dir) is not None
+        running = in_use(data_dir)
         try:
             verified = verify_store(journal, status.public_key, status.anchor, running=running)
         except UnsignedStoreError:
