@@ -20,6 +20,7 @@ from kiosk.host.accounting.db import (
     ReportResult,
     SqliteHostDb,
 )
+from kiosk.host.accounting.records import LAST_CONTACT, WITH_ANCHORS
 from kiosk.terminal.hostlink.anchor import JournalHead
 
 E1, E2 = 1_790_000_000_000, 1_790_000_900_000
@@ -110,7 +111,7 @@ def _rounds() -> list[list[Report]]:
 def _dump(db: HostDb) -> dict[str, list[tuple[Any, ...]]]:
     """Every row that matters, without the auto-increment ids, in a stable order."""
     queries = {
-        "terminals": "SELECT terminal_id, last_seen_ms, enabled FROM terminals",
+        "terminals": f"SELECT t.terminal_id, {LAST_CONTACT}, enabled FROM {WITH_ANCHORS}",
         "events": "SELECT * FROM events",
         "meter_snapshots": "SELECT * FROM meter_snapshots",
         "meter_epochs": "SELECT * FROM meter_epochs",

@@ -52,6 +52,7 @@ from kiosk.host.accounting.progressives import (
 )
 from kiosk.host.accounting.progressives import progressives as read_progressives
 from kiosk.host.accounting.records import (
+    LAST_CONTACT,
     TERMINALS_SQL,
     CommandRecord,
     EventRecord,
@@ -676,8 +677,9 @@ class HostDb(ABC):
         need = _duration(self.release_quiet_ms)
         with self.transaction() as tx:
             row = tx.execute(
-                "SELECT v.state, v.holder, v.updated_ms, v.value_cents, t.last_seen_ms "
+                f"SELECT v.state, v.holder, v.updated_ms, v.value_cents, {LAST_CONTACT} "
                 "FROM vouchers v LEFT JOIN terminals t ON t.terminal_id = v.holder "
+                "LEFT JOIN journal_anchors a ON a.terminal_id = v.holder "
                 "WHERE v.validation_number = ?",
                 (number,),
             ).fetchone()
@@ -703,8 +705,9 @@ class HostDb(ABC):
                 "UPDATE vouchers SET state = 'issued', holder = '', updated_ms = ? "
                 "WHERE validation_number = ? AND state = 'reserved' AND holder = ? "
                 "AND updated_ms <= ? AND NOT EXISTS (SELECT 1 FROM terminals t "
-                "WHERE t.terminal_id = ? AND t.last_seen_ms > ?)",
-                (at, number, holder, cutoff, holder, cutoff),
+                "WHERE t.terminal_id = ? AND t.last_seen_ms > ?) AND NOT EXISTS (SELECT 1 "
+                "FROM journal_anchors a WHERE a.terminal_id = ? AND a.acked_ms > ?)",
+                (at, number, holder, cutoff, holder, cutoff, holder, cutoff),
             )
             if cur.rowcount != 1:
                 raise HostDbError(f"voucher {number} changed while being released; try again")

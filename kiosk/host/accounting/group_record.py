@@ -5,10 +5,14 @@ them one statement at a time (:meth:`HostDb._record_in`) costs 6-10 statements p
 on PostgreSQL each is a network round trip, so a floor's start-up burst (every terminal's first
 report: first contact, a meter snapshot, no anchor yet) and its meter snapshots every minute
 queued for seconds.  Here the reports whose outcome is ordinary are recorded with one
-statement per step for the whole group, with exactly the effects :meth:`HostDb._record_in`
-would have.  On PostgreSQL a step's rows go as one JSON array parameter: psycopg's
-``executemany`` sends a statement a row, and the writer thread gives up the interpreter lock at
-each reply and waits for the event loop to hand it back (decision 0068).  The steps:
+statement per step for the whole group, with the effects :meth:`HostDb._record_in` would
+have but one: the contact is not written to ``terminals.last_seen_ms``, since the anchor each
+of these reports moves holds the time it was received (``journal_anchors.acked_ms``), and a
+terminal's last contact is the later of the two
+(:data:`~kiosk.host.accounting.records.LAST_CONTACT`, decision 0076): a page a report less to
+write.  On PostgreSQL a step's rows go as one JSON array parameter: psycopg's ``executemany``
+sends a statement a row, and the writer thread gives up the interpreter lock at each reply and
+waits for the event loop to hand it back (decision 0068).  The steps:
 
 1. read every candidate terminal's anchor and meter epochs (one statement; on PostgreSQL it
    first locks the terminals' ``terminals`` rows, then their ``journal_anchors`` rows, then
@@ -21,7 +25,7 @@ each reply and waits for the event loop to hand it back (decision 0068).  The st
    snapshot, each message id once in the whole group; it is its terminal's only report in the
    group.  Every other report (vouchers, ``enable``, RAM clears, a new or old epoch, a head
    behind or at the anchor, resends in one group) goes through :meth:`HostDb._record_in`;
-3. note the contacts, open the first epochs, insert the events and meter snapshots once
+3. open the first epochs, insert the events and meter snapshots once
    (``ON CONFLICT DO NOTHING``; on PostgreSQL ``RETURNING`` gives the accepted ones, on SQLite
    the ids already recorded are read first);
 4. compare each accepted snapshot with its epoch's newest (as
@@ -101,12 +105,11 @@ def record_setwise(
     if not plans:
         return {}
     events, snapshots = _message_rows(plans)
-    seen = [(p.report.at, p.report.terminal_id, p.report.at) for p in plans]
     opened = [(p.report.terminal_id, p.head.epoch, p.report.at) for p in plans if p.opens_epoch]
     if tx.postgres:
-        accepted = _write_pg(tx, seen, opened, events, snapshots)
+        accepted = _write_pg(tx, opened, events, snapshots)
     else:
-        accepted = _write_sqlite(tx, seen, opened, events, snapshots)
+        accepted = _write_sqlite(tx, opened, events, snapshots)
     keep = _compare_snapshots(
         tx, [p for p in plans if p.snapshot and p.snapshot.message_id in accepted], newest
     )
@@ -137,14 +140,12 @@ _MESSAGES = (
     "SELECT r->>0, r->>1, (r->>2)::bigint, (r->>3)::bigint, r->>4, r->>5, (r->>6)::bigint "
     f"FROM {_ROWS}"
 )
-#: PostgreSQL: the group's writes before the snapshots' comparison, one statement: contact,
-#: first epochs, events and snapshots once (the message ids recorded returned).  The
+#: PostgreSQL: the group's writes before the snapshots' comparison, one statement: first
+#: epochs, events and snapshots once (the message ids recorded returned).  The
 #: statement's parts touch different tables, so none needs another's effect.
 WRITE_PG = (
-    "WITH seen AS (UPDATE terminals t SET last_seen_ms = (r->>0)::bigint "
-    f"FROM {_ROWS} WHERE t.terminal_id = r->>1 AND t.last_seen_ms < (r->>2)::bigint), "
-    "opened AS (INSERT INTO meter_epochs SELECT r->>0, (r->>1)::bigint, (r->>2)::bigint, '', 0,"
-    f" '{{}}' FROM {_ROWS}), "
+    "WITH opened AS (INSERT INTO meter_epochs SELECT r->>0, (r->>1)::bigint, (r->>2)::bigint, "
+    f"'', 0, '{{}}' FROM {_ROWS}), "
     f"e AS (INSERT INTO events {_MESSAGES} ON CONFLICT (message_id) DO NOTHING "
     "RETURNING message_id), "
     f"s AS (INSERT INTO meter_snapshots {_MESSAGES} ON CONFLICT (message_id) DO NOTHING "
@@ -215,32 +216,24 @@ def _message_rows(plans: Sequence[_Plan]) -> tuple[list[Row], list[Row]]:
 
 def _write_pg(
     tx: _Tx,
-    seen: Sequence[Row],
     opened: Sequence[Row],
     events: Sequence[Row],
     snapshots: Sequence[Row],
 ) -> set[str]:
     """:data:`WRITE_PG`; the message ids newly recorded.  The rows go as JSON (one parameter
     each, encoded in C: psycopg parses and binds each placeholder, some microseconds each)."""
-    params = [json.dumps(rows) for rows in (seen, opened, events, snapshots)]
+    params = [json.dumps(rows) for rows in (opened, events, snapshots)]
     return {row[0] for row in tx.execute(WRITE_PG, params).fetchall()}
 
 
 def _write_sqlite(
     tx: _Tx,
-    seen: Sequence[Row],
     opened: Sequence[Row],
     events: Sequence[Row],
     snapshots: Sequence[Row],
 ) -> set[str]:
     """The same on SQLite, one step a statement: the ids already recorded are read first (a
     group's ids are distinct), so the ones accepted are the others."""
-    _each(
-        tx,
-        "UPDATE terminals AS t SET last_seen_ms = v.column1 FROM {v} "
-        "WHERE t.terminal_id = v.column2 AND t.last_seen_ms < v.column3",
-        seen,
-    )
     _each(
         tx,
         "INSERT INTO meter_epochs SELECT v.column1, v.column2, v.column3, '', 0, '{{}}' "

@@ -88,19 +88,29 @@ def _plain(record: object) -> dict[str, Any]:
     return out
 
 
+#: a terminal's last contact, as SQL over ``terminals t`` joined (LEFT) with
+#: ``journal_anchors a``: the later of ``t.last_seen_ms`` (the hello, and the reports recorded
+#: one statement at a time) and ``a.acked_ms`` (the report that last moved its anchor, which a
+#: group's ordinary reports write instead of the contact: decision 0076)
+LAST_CONTACT = (
+    "CASE WHEN COALESCE(a.acked_ms, 0) > t.last_seen_ms THEN a.acked_ms ELSE t.last_seen_ms END"
+)
+#: ``FROM`` terminals with their anchors, for :data:`LAST_CONTACT`
+WITH_ANCHORS = "terminals t LEFT JOIN journal_anchors a ON a.terminal_id = t.terminal_id"
+
 #: every terminal with its counts and acknowledged head, in :class:`TerminalRecord`'s order
 #: (the host's ``terminals`` query and the dashboard's floor read it alike)
 TERMINALS_SQL = (
     "SELECT t.terminal_id, t.software_version, t.software_signature, t.first_seen_ms,"
-    " t.last_seen_ms, t.hellos, t.enabled, t.disable_reason, t.auth_result, t.auth_ms,"
+    f" {LAST_CONTACT} AS last_seen_ms, t.hellos, t.enabled, t.disable_reason, t.auth_result,"
+    " t.auth_ms,"
     " (SELECT COUNT(*) FROM events e WHERE e.terminal_id = t.terminal_id) AS events,"
     " COALESCE(a.epoch, 0) AS epoch, COALESCE(a.seq, 0) AS acked_seq,"
     " COALESCE(a.hash, '') AS acked_hash, (SELECT COUNT(*) FROM terminal_alarms r"
     " WHERE r.terminal_id = t.terminal_id AND r.kind = 'ram_cleared') AS ram_clears,"
     " (SELECT COUNT(*) FROM terminal_alarms r WHERE r.terminal_id = t.terminal_id"
     " AND r.severity = 'alarm') AS alarms"
-    " FROM terminals t LEFT JOIN journal_anchors a ON a.terminal_id = t.terminal_id"
-    " ORDER BY t.terminal_id"
+    f" FROM {WITH_ANCHORS} ORDER BY t.terminal_id"
 )
 
 

@@ -20,7 +20,9 @@ from typing import Any
 from kiosk.host.accounting.floor_alarms import NOTICES_SQL
 from kiosk.host.accounting.progressives import READINGS_SQL, ProgressiveReading, readings
 from kiosk.host.accounting.records import (
+    LAST_CONTACT,
     TERMINALS_SQL,
+    WITH_ANCHORS,
     CommandRecord,
     MeterSnapshotRecord,
     Severity,
@@ -486,8 +488,8 @@ class Floor:
     def communication_loss(self, at: int) -> list[Alarm]:
         """One alarm per terminal silent for longer than the limit."""
         rows = self.conn.rows(
-            "SELECT terminal_id, last_seen_ms FROM terminals WHERE last_seen_ms < ?"
-            " ORDER BY terminal_id",
+            f"SELECT t.terminal_id, {LAST_CONTACT} FROM {WITH_ANCHORS}"
+            f" WHERE {LAST_CONTACT} < ? ORDER BY t.terminal_id",
             (at - self.offline_after_ms,),
         )
         return [
