@@ -54,6 +54,7 @@ from kiosk.host.accounting.progressives import progressives as read_progressives
 from kiosk.host.accounting.records import (
     LAST_CONTACT,
     TERMINALS_SQL,
+    WITH_ANCHORS,
     CommandRecord,
     EventRecord,
     MeterEpoch,
@@ -704,10 +705,9 @@ class HostDb(ABC):
             cur = tx.execute(  # the same conditions, atomically against a late report
                 "UPDATE vouchers SET state = 'issued', holder = '', updated_ms = ? "
                 "WHERE validation_number = ? AND state = 'reserved' AND holder = ? "
-                "AND updated_ms <= ? AND NOT EXISTS (SELECT 1 FROM terminals t "
-                "WHERE t.terminal_id = ? AND t.last_seen_ms > ?) AND NOT EXISTS (SELECT 1 "
-                "FROM journal_anchors a WHERE a.terminal_id = ? AND a.acked_ms > ?)",
-                (at, number, holder, cutoff, holder, cutoff, holder, cutoff),
+                f"AND updated_ms <= ? AND NOT EXISTS (SELECT 1 FROM {WITH_ANCHORS} "
+                f"WHERE t.terminal_id = ? AND {LAST_CONTACT} > ?)",
+                (at, number, holder, cutoff, holder, cutoff),
             )
             if cur.rowcount != 1:
                 raise HostDbError(f"voucher {number} changed while being released; try again")
