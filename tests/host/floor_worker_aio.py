@@ -59,6 +59,50 @@ METERS = ("coin_in", "coin_out", "games_played", "games_won", "bills_in", "ticke
 RETRY = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
+def report_request(
+    name: str,
+    seq: int,
+    meter_values: dict[str, int],
+    number: int,
+    voucher: tuple[str, int] | None,
+    *,
+    snapshot: bool,
+) -> tuple[host_pb2.ReportRequest, int]:
+    """Terminal ``name``'s report after journal record ``seq``: one ``game_played`` (its
+    ``meter_values`` moved on), the ``voucher_printed`` of ``voucher``, with ``snapshot`` a
+    meter snapshot (``power_up`` for a ``number`` below 0), its journal head; the request and
+    the journal's seq after it.  The shape every floor measurement sends."""
+    request = host_pb2.ReportRequest(terminal_id=name)
+    seq += 1
+    msg = request.messages.add(
+        message_id=f"{name}:1:{seq}:0", journal_seq=seq, at_ms=int(time.time() * 1000)
+    )
+    game = msg.game_played
+    game.game_number, game.edition = seq, "turbo-football"
+    seat = game.seats.add(seat=0, stake_cents=300, paid_cents=600)  # its spots sums
+    for spot in ("first_down", "long_pass", "nine_card_bonus"):
+        seat.spots.add(spot=spot, stake_cents=100, paid_cents=200, outcome="win")
+    for meter in METERS:
+        meter_values[meter] += 1
+    if voucher is not None:
+        seq += 1
+        printed = request.messages.add(
+            message_id=f"{name}:1:{seq}:0", journal_seq=seq, at_ms=msg.at_ms
+        )
+        printed.voucher_printed.validation_number = voucher[0]
+        printed.voucher_printed.value_cents = voucher[1]
+    if snapshot:
+        snap = request.messages.add(
+            message_id=f"{name}:1:{seq}:m{number}", journal_seq=seq, at_ms=msg.at_ms
+        )
+        snap.meters.reason = "power_up" if number < 0 else "periodic"
+        for meter, value in meter_values.items():
+            snap.meters.meters.add(name=meter, value=value)
+    digest = hashlib.sha256(f"{name}:{seq}".encode()).digest()
+    request.head.epoch, request.head.seq, request.head.hash = 1, seq, digest
+    return request, seq
+
+
 class Terminal:
     """One simulated terminal."""
 
@@ -220,38 +264,9 @@ class Terminal:
     def _report(
         self, number: int, voucher: tuple[str, int] | None, *, snapshot: bool
     ) -> host_pb2.ReportRequest:
-        request = host_pb2.ReportRequest(terminal_id=self.name)
-        self.seq += 1
-        msg = request.messages.add(
-            message_id=f"{self.name}:1:{self.seq}:0",
-            journal_seq=self.seq,
-            at_ms=int(time.time() * 1000),
+        request, self.seq = report_request(
+            self.name, self.seq, self.meter_values, number, voucher, snapshot=snapshot
         )
-        game = msg.game_played
-        game.game_number, game.edition = self.seq, "turbo-football"
-        seat = game.seats.add(seat=0, stake_cents=300, paid_cents=600)  # its spots sums
-        for spot in ("first_down", "long_pass", "nine_card_bonus"):
-            seat.spots.add(spot=spot, stake_cents=100, paid_cents=200, outcome="win")
-        for name in METERS:
-            self.meter_values[name] += 1
-        if voucher is not None:
-            self.seq += 1
-            printed = request.messages.add(
-                message_id=f"{self.name}:1:{self.seq}:0", journal_seq=self.seq, at_ms=msg.at_ms
-            )
-            printed.voucher_printed.validation_number = voucher[0]
-            printed.voucher_printed.value_cents = voucher[1]
-        if snapshot:
-            snap = request.messages.add(
-                message_id=f"{self.name}:1:{self.seq}:m{number}",
-                journal_seq=self.seq,
-                at_ms=msg.at_ms,
-            )
-            snap.meters.reason = "power_up" if number < 0 else "periodic"
-            for name, value in self.meter_values.items():
-                snap.meters.meters.add(name=name, value=value)
-        digest = hashlib.sha256(f"{self.name}:{self.seq}".encode()).digest()
-        request.head.epoch, request.head.seq, request.head.hash = 1, self.seq, digest
         return request
 
     async def play(self, start: float, end: float) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import os
 import sys
 import tempfile
@@ -32,9 +31,7 @@ from kiosk.host.accounting.db import SqliteHostDb
 from kiosk.host.accounting.group_commit import GroupCommitter
 from kiosk.host.accounting.server import CommandDispatcher, HostServicer, HostSettings
 from proto.turbokiosk.v1 import host_pb2
-
-METERS = ("coin_in", "coin_out", "games_played", "games_won", "bills_in", "tickets_out")
-SPOTS = ("first_down", "long_pass", "nine_card_bonus")
+from tests.host.floor_worker_aio import METERS, report_request
 
 
 class Terminal:
@@ -47,34 +44,14 @@ class Terminal:
         self.meters = dict.fromkeys(METERS, 0)
 
     def next_request(self) -> bytes:
-        """The next report on the link stream, serialised."""
-        request = host_pb2.ReportRequest(terminal_id=self.name)
-        self.seq += 1
-        at = int(time.time() * 1000)
-        msg = request.messages.add(
-            message_id=f"{self.name}:1:{self.seq}:0", journal_seq=self.seq, at_ms=at
+        """The next report on the link stream, serialised: a meter snapshot every 20th, the
+        first a power-up one."""
+        number = self.number if self.number else -1
+        request, self.seq = report_request(
+            self.name, self.seq, self.meters, number, None, snapshot=self.number % 20 == 0
         )
-        game = msg.game_played
-        game.game_number, game.edition = self.seq, "turbo-football"
-        seat = game.seats.add(seat=0, stake_cents=300, paid_cents=600)
-        for spot in SPOTS:
-            seat.spots.add(spot=spot, stake_cents=100, paid_cents=200, outcome="win")
-        for name in METERS:
-            self.meters[name] += 1
-        if self.number % 20 == 0:
-            snap = request.messages.add(
-                message_id=f"{self.name}:1:{self.seq}:m{self.number}",
-                journal_seq=self.seq,
-                at_ms=at,
-            )
-            snap.meters.reason = "power_up" if self.number == 0 else "periodic"
-            for name, value in self.meters.items():
-                snap.meters.meters.add(name=name, value=value)
-        digest = hashlib.sha256(f"{self.name}:{self.seq}".encode()).digest()
-        request.head.epoch, request.head.seq, request.head.hash = 1, self.seq, digest
         self.number += 1
-        link = host_pb2.LinkRequest(number=self.number, report=request)
-        return link.SerializeToString()
+        return host_pb2.LinkRequest(number=self.number, report=request).SerializeToString()
 
 
 def thread_cpu(tid: int) -> float:
